@@ -1,0 +1,25 @@
+/**
+ * Compile diagnostics: what the compiler reports instead of throwing.
+ */
+
+export type Severity = 'error' | 'warning';
+
+export interface Diagnostic {
+  readonly severity: Severity;
+  /** In the book's wording where the book has one ("Expect ';' after value."). */
+  readonly message: string;
+  /** 1-based line and column of the first character, and of the character after the last. */
+  readonly line: number;
+  readonly column: number;
+  readonly endLine: number;
+  readonly endColumn: number;
+  /** The offending token's text; null for "at end"; '' for lexical errors that have no "at" part. */
+  readonly token: string | null;
+}
+
+/** clox's format: `[line N] Error at 'x': message`, `[line N] Error at end: message`, `[line N] Error: message`. */
+export function formatDiagnosticClox(d: Diagnostic): string {
+  const kind = d.severity === 'error' ? 'Error' : 'Warning';
+  const where = d.token === null ? ' at end' : d.token === '' ? '' : ` at '${d.token}'`;
+  return `[line ${d.line}] ${kind}${where}: ${d.message}`;
+}

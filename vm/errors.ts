@@ -1,0 +1,57 @@
+/**
+ * The few error classes a user of Cantrip ever sees. Nothing else escapes.
+ */
+
+/** One frame of a runtime stack trace, innermost first. */
+export interface TraceFrame {
+  /** '' for the top-level script. */
+  readonly functionName: string;
+  readonly line: number;
+}
+
+/** Which budget ran out, when a budget ends a cast. */
+export type BudgetLimit = 'fuel' | 'call depth' | 'stack' | 'heap' | 'fibers' | 'wait';
+
+/** A runtime error inside a spell: message in the book's wording plus the call stack. */
+export class SpellRuntimeError extends Error {
+  override readonly name = 'SpellRuntimeError';
+  constructor(
+    message: string,
+    readonly trace: readonly TraceFrame[],
+    readonly limit: BudgetLimit | null = null,
+    /** The spell being cast, when the error happened in a cast. */
+    readonly spell: string | null = null,
+  ) {
+    super(message);
+  }
+
+  get line(): number {
+    return this.trace[0]?.line ?? 0;
+  }
+
+  /** clox's format: the message, then `[line N] in fn()` / `[line N] in script` per frame. */
+  format(): string {
+    const frames = this.trace.map(
+      (f) => `[line ${f.line}] in ${f.functionName === '' ? 'script' : f.functionName + '()'}`,
+    );
+    return [this.message, ...frames].join('\n');
+  }
+}
+
+/** Thrown by host functions and host objects to report a spell-level error ("Entity is gone."). */
+export class HostError extends Error {
+  override readonly name = 'HostError';
+}
+
+/** A .spb file that is truncated, foreign, or fails verification. */
+export class VerifyError extends Error {
+  override readonly name = 'VerifyError';
+  constructor(
+    message: string,
+    /** The function (name or index) and code offset, when the problem is inside code. */
+    readonly functionName: string | null = null,
+    readonly offset: number | null = null,
+  ) {
+    super(functionName === null ? message : `${message} (in ${functionName || 'script'} at offset ${offset ?? 0})`);
+  }
+}

@@ -1,0 +1,80 @@
+/**
+ * The host API contract: how an embedder (or the game runtime) exposes
+ * functions and objects to spells. The specs are plain data so the compiler
+ * can check calls, the playground can complete and document them, and the
+ * docs can be generated from one table.
+ */
+
+import type { Value, ValueType } from './value.js';
+
+export interface HostParam {
+  readonly name: string;
+  readonly type: ValueType;
+  /** Optional trailing parameters make a range of accepted arities. */
+  readonly optional?: boolean;
+  readonly doc?: string;
+}
+
+/** What the compiler and tools know about a host function. */
+export interface HostFunctionSpec {
+  readonly name: string;
+  readonly params: readonly HostParam[];
+  readonly returns: ValueType;
+  /** One line, shown in hover and in generated docs. */
+  readonly doc: string;
+}
+
+/**
+ * What a host function may do to the VM while it runs. The context object is
+ * reused between calls; do not keep it.
+ */
+export interface HostContext {
+  /** Suspend the calling fiber once the host function returns; the embedder resumes it later (vm.resume). */
+  suspend(): void;
+  /** Charge fuel for work the host function does (e.g. per element returned). Throws a budget error when exhausted. */
+  chargeFuel(amount: number): void;
+  /** Charge the cast's heap budget (list elements, string characters). Throws a budget error when exhausted. */
+  chargeHeap(amount: number): void;
+  /** Create a spell list value from JS values. Charges the heap budget. */
+  makeList(items: readonly Value[]): Value;
+  /** The fiber that is calling. */
+  readonly fiber: unknown;
+  /** Source line of the call, for messages. */
+  readonly line: number;
+}
+
+/** A host function's implementation: receives the context and the arguments, already checked against the spec's types. */
+export type HostImplementation = (ctx: HostContext, ...args: Value[]) => Value;
+
+export interface HostFunction extends HostFunctionSpec {
+  readonly impl: HostImplementation;
+}
+
+/**
+ * Objects the host lends to spells (entities). Property names are looked up
+ * by the host, never on the JS object itself, so `__proto__` or `constructor`
+ * stay ordinary names.
+ */
+export interface HostObject {
+  readonly objectType: 'host';
+  /** Type name for messages, e.g. 'entity'. */
+  readonly hostType: string;
+  /** `undefined` means "Undefined property 'name'.". Throw HostError for other failures ("Entity is gone."). */
+  getProperty(name: string): Value | undefined;
+  /** Throw HostError to refuse (read-only property, gone entity). */
+  setProperty(name: string, value: Value): void;
+  /** Method call `obj.name(args)`; `undefined` means "Undefined property 'name'.". */
+  invokeMethod(name: string, args: readonly Value[], ctx: HostContext): Value | undefined;
+  /** How `print` shows it. */
+  display(): string;
+  /** Identity for `==`: two handles to the same entity compare equal. */
+  equals(other: HostObject): boolean;
+}
+
+/** Accepted argument counts of a host function. */
+export function hostArity(spec: HostFunctionSpec): { min: number; max: number } {
+  const max = spec.params.length;
+  let min = max;
+  while (min > 0 && spec.params[min - 1]!.optional) min--;
+  return { min, max };
+}
