@@ -1,0 +1,135 @@
+/**
+ * `cantrip check <files…>`: report every diagnostic (errors and warnings) of
+ * each file without running anything. Three output formats:
+ *   pretty (default) — location, source line and carets, for people;
+ *   clox             — `[line N] Error at 'x': message`, as clox prints;
+ *   json             — one object for tools (editors, CI annotations).
+ * Diagnostics go to stdout (they are what was asked for); exit 65 if any error.
+ */
+import { Option, type Command } from 'commander';
+import { formatDiagnosticClox, type Diagnostic } from '../../compiler/diagnostics.js';
+import { CORE_HOST_FUNCTIONS } from '../../vm/builtins.js';
+import { formatCodeFrame } from '../code-frame.js';
+import type { CliCommand, CommandContext } from '../command.js';
+import { CliFailure, EXIT } from '../exit-codes.js';
+import { readSpellInput } from '../input.js';
+import type { CliIO } from '../io.js';
+import { compileSource, loadBytecode } from '../load-module.js';
+
+type Format = 'pretty' | 'clox' | 'json';
+
+interface CheckOptions {
+  readonly json?: boolean;
+  readonly format: Format;
+}
+
+/** The outcome for one file: its diagnostics, or a problem that stopped it being checked at all. */
+export interface FileReport {
+  readonly file: string;
+  readonly kind: 'source' | 'bytecode' | 'unreadable' | 'invalid';
+  readonly diagnostics: readonly Diagnostic[];
+  /** Why the file could not be checked (unreadable, not text, bad bytecode), with the exit code that implies. */
+  readonly problem?: { readonly message: string; readonly exitCode: number };
+  /** The source text, for code frames; not part of the JSON output. */
+  readonly source?: string;
+}
+
+export const checkCommand: CliCommand = {
+  register(program: Command, context: CommandContext): void {
+    program
+      .command('check')
+      .description('report errors and warnings in spell files without running them')
+      .argument('<files...>', '.spell or .spb files')
+      .option('--json', 'print machine-readable diagnostics (same as --format json)')
+      .addOption(
+        new Option('--format <format>', 'output format').choices(['pretty', 'clox', 'json']).default('pretty'),
+      )
+      .action((files: string[], options: CheckOptions) => {
+        const reports = files.map((file) => checkFile(file, context.io));
+        const format: Format = options.json ? 'json' : options.format;
+        context.io.stdout(renderReports(reports, format));
+        context.setExitCode(exitCodeFor(reports));
+      });
+  },
+};
+
+export function checkFile(file: string, io: CliIO): FileReport {
+  try {
+    const input = readSpellInput(file, io);
+    if (input.kind === 'bytecode') {
+      loadBytecode(file, input.bytes, CORE_HOST_FUNCTIONS);
+      return { file, kind: 'bytecode', diagnostics: [] };
+    }
+    const { diagnostics } = compileSource(input.text, file, CORE_HOST_FUNCTIONS);
+    return { file, kind: 'source', diagnostics, source: input.text };
+  } catch (error) {
+    if (!(error instanceof CliFailure)) throw error;
+    const kind = error.exitCode === EXIT.noInput ? 'unreadable' : 'invalid';
+    return { file, kind, diagnostics: [], problem: { message: error.message, exitCode: error.exitCode } };
+  }
+}
+
+/** 66 if a file could not be read, else 65 if anything is wrong, else 0. */
+export function exitCodeFor(reports: readonly FileReport[]): number {
+  if (reports.some((r) => r.problem?.exitCode === EXIT.noInput)) return EXIT.noInput;
+  const anyError = reports.some((r) => r.problem !== undefined || r.diagnostics.some((d) => d.severity === 'error'));
+  return anyError ? EXIT.dataError : EXIT.ok;
+}
+
+export function renderReports(reports: readonly FileReport[], format: Format): string {
+  if (format === 'json') return JSON.stringify(toJson(reports), null, 2) + '\n';
+  const blocks: string[] = [];
+  for (const report of reports) {
+    if (report.problem) blocks.push(report.problem.message);
+    for (const d of report.diagnostics) {
+      if (format === 'clox') blocks.push(`${report.file}: ${formatDiagnosticClox(d)}`);
+      else blocks.push(formatCodeFrame(report.file, report.source ?? '', d));
+    }
+  }
+  if (format === 'pretty') blocks.push(summary(reports));
+  const separator = format === 'pretty' ? '\n\n' : '\n';
+  return blocks.length === 0 ? '' : blocks.join(separator) + '\n';
+}
+
+function summary(reports: readonly FileReport[]): string {
+  const counts = countDiagnostics(reports);
+  const files = `${reports.length} file${reports.length === 1 ? '' : 's'}`;
+  return `checked ${files}: ${plural(counts.errors, 'error')}, ${plural(counts.warnings, 'warning')}`;
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+function countDiagnostics(reports: readonly FileReport[]): { errors: number; warnings: number } {
+  let errors = 0;
+  let warnings = 0;
+  for (const report of reports) {
+    if (report.problem) errors++;
+    for (const d of report.diagnostics) {
+      if (d.severity === 'error') errors++;
+      else warnings++;
+    }
+  }
+  return { errors, warnings };
+}
+
+function toJson(reports: readonly FileReport[]): object {
+  return {
+    files: reports.map((r) => ({
+      file: r.file,
+      kind: r.kind,
+      ...(r.problem ? { problem: r.problem.message } : {}),
+      diagnostics: r.diagnostics.map((d) => ({
+        severity: d.severity,
+        message: d.message,
+        line: d.line,
+        column: d.column,
+        endLine: d.endLine,
+        endColumn: d.endColumn,
+        token: d.token,
+      })),
+    })),
+    ...countDiagnostics(reports),
+  };
+}

@@ -1,0 +1,49 @@
+/**
+ * `cantrip compile <file.spell> [-o out.spb]`: compile source to a bytecode
+ * file that `cantrip run` and the game runtime load (and verify) later.
+ */
+import type { Command } from 'commander';
+import { CORE_HOST_FUNCTIONS } from '../../vm/builtins.js';
+import { writeSpb } from '../../vm/spb.js';
+import type { CliCommand, CommandContext } from '../command.js';
+import { CliFailure, EXIT } from '../exit-codes.js';
+import { describeFsError, readSpellInput } from '../input.js';
+import { writeFileWhole, type CliIO } from '../io.js';
+import { loadModule } from '../load-module.js';
+
+interface CompileOptions {
+  readonly output?: string;
+}
+
+export const compileCommand: CliCommand = {
+  register(program: Command, context: CommandContext): void {
+    program
+      .command('compile')
+      .description('compile a .spell file to .spb bytecode')
+      .argument('<file>', 'the .spell source file')
+      .option('-o, --output <file>', 'where to write the bytecode (default: the source name with .spb)')
+      .action((file: string, options: CompileOptions) => {
+        context.setExitCode(compileFile(file, options.output ?? defaultOutputPath(file), context.io));
+      });
+  },
+};
+
+/** `fire.spell` → `fire.spb`; any other name gets `.spb` appended, so the source is never overwritten. */
+export function defaultOutputPath(file: string): string {
+  return file.endsWith('.spell') ? file.slice(0, -'.spell'.length) + '.spb' : file + '.spb';
+}
+
+function compileFile(file: string, output: string, io: CliIO): number {
+  const input = readSpellInput(file, io);
+  if (input.kind === 'bytecode') {
+    throw new CliFailure(`cantrip: ${file} is already compiled bytecode; compile takes a .spell source file`, EXIT.dataError);
+  }
+  const module = loadModule(input, CORE_HOST_FUNCTIONS);
+  const bytes = writeSpb(module);
+  try {
+    (io.writeFile ?? writeFileWhole)(output, bytes);
+  } catch (error) {
+    throw new CliFailure(`cantrip: cannot write '${output}': ${describeFsError(error)}`, EXIT.cantCreate);
+  }
+  return EXIT.ok;
+}

@@ -1,0 +1,26 @@
+/**
+ * `cantrip disasm <file>`: the clox-style listing of a spell's bytecode, from
+ * source (compiled first) or from a .spb file (verified first).
+ */
+import type { Command } from 'commander';
+import { CORE_HOST_FUNCTIONS } from '../../vm/builtins.js';
+import { disassemble } from '../../vm/disassembler.js';
+import type { CliCommand, CommandContext } from '../command.js';
+import { EXIT } from '../exit-codes.js';
+import { readSpellInput } from '../input.js';
+import { loadModule } from '../load-module.js';
+
+export const disasmCommand: CliCommand = {
+  register(program: Command, context: CommandContext): void {
+    program
+      .command('disasm')
+      .description('print the bytecode of a .spell or .spb file')
+      .argument('<file>', 'the .spell or .spb file')
+      .action((file: string) => {
+        const module = loadModule(readSpellInput(file, context.io), CORE_HOST_FUNCTIONS);
+        const listing = disassemble(module);
+        context.io.stdout(listing.endsWith('\n') ? listing : listing + '\n');
+        context.setExitCode(EXIT.ok);
+      });
+  },
+};

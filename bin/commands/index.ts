@@ -1,0 +1,8 @@
+/** Every CLI command, in the order `--help` lists them. Adding a command is one line here. */
+import type { CliCommand } from '../command.js';
+import { checkCommand } from './check.js';
+import { compileCommand } from './compile.js';
+import { disasmCommand } from './disasm.js';
+import { runCommand } from './run.js';
+
+export const COMMANDS: readonly CliCommand[] = [runCommand, compileCommand, checkCommand, disasmCommand];

@@ -1,0 +1,72 @@
+/**
+ * `cantrip run <file>`: compile (or load) a spell file and run its top-level
+ * script, printing what it prints. Runtime errors print clox's trace.
+ */
+import { InvalidArgumentError, type Command } from 'commander';
+import { CORE_HOST_FUNCTIONS } from '../../vm/builtins.js';
+import { SpellRuntimeError, VerifyError } from '../../vm/errors.js';
+import type { Module } from '../../vm/module.js';
+import { VM } from '../../vm/vm.js';
+import type { CliCommand, CommandContext } from '../command.js';
+import { EXIT } from '../exit-codes.js';
+import { readSpellInput } from '../input.js';
+import type { CliIO } from '../io.js';
+import { badBytecode, loadModule } from '../load-module.js';
+
+interface RunOptions {
+  readonly fuel?: number;
+}
+
+export const runCommand: CliCommand = {
+  register(program: Command, context: CommandContext): void {
+    program
+      .command('run')
+      .description('compile and run a spell file (.spell source or .spb bytecode)')
+      .argument('<file>', 'the .spell or .spb file to run')
+      .option('--fuel <n>', 'stop after about n instructions (default: no limit)', parseFuel)
+      .action((file: string, options: RunOptions) => {
+        context.setExitCode(runFile(file, options, context.io));
+      });
+  },
+};
+
+export function parseFuel(value: string): number {
+  const n = Number(value);
+  if (!/^\s*\d+\s*$/.test(value) || !Number.isSafeInteger(n) || n <= 0) {
+    throw new InvalidArgumentError('fuel must be a positive whole number.');
+  }
+  return n;
+}
+
+function runFile(file: string, options: RunOptions, io: CliIO): number {
+  const module = loadModule(readSpellInput(file, io), CORE_HOST_FUNCTIONS);
+  return runModule(file, module, options.fuel ?? Infinity, io);
+}
+
+/** Runs the script; the exit code is 0, or 70 for a runtime error (printed as clox does). */
+export function runModule(file: string, module: Module, fuel: number, io: CliIO): number {
+  let vm: VM;
+  try {
+    vm = new VM(module, { fuel, print: (text) => io.stdout(text + '\n') });
+  } catch (error) {
+    if (error instanceof VerifyError) throw badBytecode(file, error);
+    throw error;
+  }
+  try {
+    const fiber = vm.runScript();
+    if (fiber.state === 'done') return EXIT.ok;
+    if (fiber.state === 'failed' && fiber.error !== null) return reportRuntimeError(fiber.error, io);
+    io.stderr(
+      `cantrip: the script paused (state '${fiber.state}'), and \`cantrip run\` has no world to resume it.\n`,
+    );
+    return EXIT.software;
+  } catch (error) {
+    if (error instanceof SpellRuntimeError) return reportRuntimeError(error, io);
+    throw error;
+  }
+}
+
+function reportRuntimeError(error: SpellRuntimeError, io: CliIO): number {
+  io.stderr(error.format() + '\n');
+  return EXIT.software;
+}
