@@ -1,0 +1,88 @@
+/**
+ * The bytecode panel's model: one row per instruction of every function, with
+ * the source line that produced it, and the two-way map between source lines
+ * and rows that Compiler Explorer-style linking needs. The instruction text
+ * comes from the VM's own disassembler (vm/disassembler.ts).
+ */
+import type { FunctionProto, Module } from '../../../vm/module.js';
+import { disassembleFunction } from '../../../vm/disassembler.js';
+
+export interface HeaderRow {
+  readonly kind: 'header';
+  readonly functionIndex: number;
+  readonly text: string;
+}
+
+export interface InstructionRow {
+  readonly kind: 'instruction';
+  readonly functionIndex: number;
+  readonly offset: number;
+  readonly line: number;
+  readonly opcode: string;
+  /** The opcode and its rendered operands, as the VM's disassembler writes them. */
+  readonly text: string;
+}
+
+export type ListingRow = HeaderRow | InstructionRow;
+
+export function functionLabel(fn: FunctionProto, index: number): string {
+  if (index === 0 || fn.name === '') return '<script>';
+  return `<${fn.kind === 'spell' ? 'spell' : 'fn'} ${fn.name}>`;
+}
+
+/** Every function in order, each introduced by a header row. */
+export function buildListing(module: Module): ListingRow[] {
+  const rows: ListingRow[] = [];
+  module.functions.forEach((fn, i) => {
+    rows.push({ kind: 'header', functionIndex: i, text: `== ${functionLabel(fn, i)} ==` });
+    for (const ins of disassembleFunction(module, i)) {
+      rows.push({ kind: 'instruction', functionIndex: i, offset: ins.offset, line: ins.line, opcode: ins.opcode, text: ins.text });
+    }
+  });
+  return rows;
+}
+
+/** `0004  NAME  operands` as the panel shows it. */
+export function rowText(row: ListingRow): string {
+  if (row.kind === 'header') return row.text;
+  return `${String(row.offset).padStart(4, '0')}  ${row.text}`;
+}
+
+/** Source line ↔ listing rows, both ways. */
+export class LineInstructionMap {
+  private readonly rowsByLine = new Map<number, number[]>();
+
+  constructor(readonly rows: readonly ListingRow[]) {
+    rows.forEach((row, i) => {
+      if (row.kind !== 'instruction' || row.line <= 0) return;
+      const list = this.rowsByLine.get(row.line);
+      if (list) list.push(i);
+      else this.rowsByLine.set(row.line, [i]);
+    });
+  }
+
+  rowsForLine(line: number): readonly number[] {
+    return this.rowsByLine.get(line) ?? [];
+  }
+
+  lineForRow(rowIndex: number): number | null {
+    const row = this.rows[rowIndex];
+    return row && row.kind === 'instruction' && row.line > 0 ? row.line : null;
+  }
+
+  /** The row of a given function and code offset (for the debugger's current instruction). */
+  rowFor(functionIndex: number, offset: number): number | null {
+    const i = this.rows.findIndex((r) => r.kind === 'instruction' && r.functionIndex === functionIndex && r.offset === offset);
+    return i < 0 ? null : i;
+  }
+
+  /** Source lines that produced code, ascending. */
+  linesWithCode(): number[] {
+    return [...this.rowsByLine.keys()].sort((a, b) => a - b);
+  }
+}
+
+/** Colour slot for a source line; consecutive code lines get different colours. */
+export function colourIndexForLine(line: number, paletteSize: number): number {
+  return ((line % paletteSize) + paletteSize) % paletteSize;
+}

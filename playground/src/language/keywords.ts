@@ -1,0 +1,41 @@
+/**
+ * The words of the language, with the one-line docs hover and completion show.
+ * Lox's reserved words plus the two contextual spell keywords.
+ */
+
+export const LOX_KEYWORDS = [
+  'and', 'class', 'else', 'false', 'for', 'fun', 'if', 'nil', 'or',
+  'print', 'return', 'super', 'this', 'true', 'var', 'while',
+] as const;
+
+/** Contextual: still usable as names in plain Lox programs. */
+export const SPELL_KEYWORDS = ['spell', 'in'] as const;
+
+export const ALL_KEYWORDS: readonly string[] = [...LOX_KEYWORDS, ...SPELL_KEYWORDS];
+
+export const KEYWORD_DOCS: Readonly<Record<string, string>> = {
+  and: 'Logical and: evaluates the right operand only when the left is truthy; returns one of the operands.',
+  class: 'Declares a class: `class Name < Super { method() { … } }`.',
+  else: 'The branch taken when the `if` condition is falsey.',
+  false: 'The boolean false (falsey).',
+  for: 'C-style loop `for (init; cond; step)` or list loop `for (x in list)`.',
+  fun: 'Declares a function: `fun name(a, b) { … }`.',
+  if: 'Conditional: `if (cond) stmt else stmt`.',
+  nil: 'The absence of a value (falsey).',
+  or: 'Logical or: evaluates the right operand only when the left is falsey; returns one of the operands.',
+  print: 'Prints a value followed by a newline: `print expr;`.',
+  return: 'Returns from the current function or spell.',
+  super: 'Refers to the superclass method: `super.name(…)`.',
+  this: 'The instance a method was called on.',
+  true: 'The boolean true.',
+  var: 'Declares a variable: `var name = value;` (nil when uninitialised).',
+  while: 'Loop while a condition is truthy: `while (cond) stmt`.',
+  spell: 'Declares a named entry point the host can cast: `spell fireball(caster, target) { … }`.',
+  in: 'Used in `for (x in list)` to iterate over a list.',
+};
+
+/** Methods the VM provides on lists (handled by INVOKE, not host functions). */
+export const LIST_METHODS: readonly { name: string; signature: string; doc: string }[] = [
+  { name: 'append', signature: 'list.append(x) -> nil', doc: 'Adds x at the end of the list.' },
+  { name: 'remove', signature: 'list.remove(i) -> any', doc: 'Removes the element at index i and returns it.' },
+];

@@ -1,0 +1,215 @@
+import { describe, expect, it } from 'vitest';
+import type { HostFunctionSpec } from '../../../vm/host.js';
+import type { Module } from '../../../vm/module.js';
+import { Op } from '../../../vm/opcodes.js';
+import { LineInstructionMap, buildListing, colourIndexForLine, rowText } from './bytecodeMap.js';
+import { completionsAt, declaredNames, declaredSpells, hostSignature, hoverAt, type LanguageContext } from './completions.js';
+import { locatePath, readJson } from './jsonLocations.js';
+import { markerForLine, markersFromDiagnostics } from './markers.js';
+import { cantripMonarch } from './monarch.js';
+import { decodeStateFromHash, encodeStateToHash, shareUrl } from './urlState.js';
+
+const damage: HostFunctionSpec = {
+  name: 'damage',
+  params: [
+    { name: 'target', type: 'entity' },
+    { name: 'amount', type: 'number' },
+  ],
+  returns: 'nil',
+  doc: 'Deals damage to an entity.',
+};
+const particles: HostFunctionSpec = {
+  name: 'particles',
+  params: [
+    { name: 'kind', type: 'string' },
+    { name: 'count', type: 'number', optional: true },
+  ],
+  returns: 'nil',
+  doc: 'Spawns a particle effect.',
+};
+const ctx: LanguageContext = {
+  hosts: [damage, particles],
+  breeds: [
+    { name: 'troll', parent: null, fields: { health: 50, wisdom: 2 } },
+    { name: 'troll_archer', parent: 'troll', fields: { health: 50, wisdom: 2, range: 8 } },
+  ],
+  entityProperties: [{ name: 'x', doc: 'Horizontal position.' }],
+};
+
+describe('completions', () => {
+  const source = 'spell fireball(caster, target) {\n  var dmg = 10;\n  \n}\n';
+  const inBody = source.indexOf('  \n}') + 2;
+
+  it('offers keywords, host functions with snippets, and declared names', () => {
+    const labels = completionsAt(source, inBody, ctx).map((c) => c.label);
+    expect(labels).toEqual(expect.arrayContaining(['while', 'spell', 'damage', 'particles', 'dmg', 'caster', 'fireball']));
+    const host = completionsAt(source, inBody, ctx).find((c) => c.label === 'damage')!;
+    expect(host).toMatchObject({ kind: 'host', isSnippet: true, insertText: 'damage(${1:target}, ${2:amount})' });
+    expect(host.detail).toBe('damage(target: entity, amount: number) -> nil');
+  });
+
+  it('offers entity properties, breed fields and list methods after a dot', () => {
+    const text = 'var t = target.';
+    const labels = completionsAt(text, text.length, ctx).map((c) => c.label);
+    expect(labels).toEqual(expect.arrayContaining(['x', 'health', 'wisdom', 'range', 'append', 'remove']));
+    expect(labels).not.toContain('while');
+  });
+
+  it('offers breed names inside strings and nothing inside comments', () => {
+    const str = 'spawn("tr';
+    expect(completionsAt(str, str.length, ctx).map((c) => c.label)).toEqual(['troll', 'troll_archer']);
+    const comment = '// dam';
+    expect(completionsAt(comment, comment.length, ctx)).toEqual([]);
+  });
+
+  it('marks optional parameters in signatures', () => {
+    expect(hostSignature(particles)).toBe('particles(kind: string, count?: number) -> nil');
+  });
+
+  it('finds declarations textually, even in code that does not parse', () => {
+    const names = declaredNames('fun f(a, b) { var x = ; } class C {} for (e in list) {');
+    expect(Object.fromEntries(names)).toEqual({ f: 'function', x: 'variable', C: 'class', a: 'variable', b: 'variable', e: 'variable' });
+    expect(declaredSpells('spell a(c, t) {}\n// spell b(c, t)\nspell c() {}\nvar spell = 1;')).toEqual(['a', 'c']);
+  });
+});
+
+describe('hover', () => {
+  it('documents host functions, keywords, properties and breeds', () => {
+    const src = 'while (true) damage(target.wisdom, "troll");';
+    expect(hoverAt(src, src.indexOf('damage') + 2, ctx)?.contents[0]).toContain('damage(target: entity, amount: number) -> nil');
+    expect(hoverAt(src, 1, ctx)?.contents[0]).toBe('**while** (keyword)');
+    expect(hoverAt(src, src.indexOf('wisdom') + 1, ctx)?.contents.join('\n')).toContain('troll = 2');
+    expect(hoverAt(src, src.indexOf('troll') + 1, ctx)?.contents[0]).toContain('Breed **troll**');
+    const h = hoverAt(src, src.indexOf('damage'), ctx)!;
+    expect(src.slice(h.start, h.end)).toBe('damage');
+  });
+
+  it('says nothing inside comments or on punctuation', () => {
+    expect(hoverAt('// damage', 5, ctx)).toBeNull();
+    expect(hoverAt('a + b', 2, ctx)).toBeNull();
+  });
+});
+
+describe('markers from diagnostics', () => {
+  const source = 'var a = 1;\nprint a +;\nprint b';
+  it('keeps real spans and widens empty ones to something visible', () => {
+    const markers = markersFromDiagnostics(
+      [
+        { severity: 'error', message: 'Expect expression.', line: 2, column: 10, endLine: 2, endColumn: 10, token: ';' },
+        { severity: 'error', message: "Expect ';' after value.", line: 3, column: 8, endLine: 3, endColumn: 8, token: null },
+        { severity: 'warning', message: "Undefined variable 'b'.", line: 3, column: 7, endLine: 3, endColumn: 8, token: 'b' },
+      ],
+      source,
+    );
+    expect(markers.map((m) => [m.severity, m.startLineNumber, m.startColumn, m.endLineNumber, m.endColumn])).toEqual([
+      ['error', 2, 10, 2, 11],
+      ['error', 3, 7, 3, 8],
+      ['warning', 3, 7, 3, 8],
+    ]);
+  });
+
+  it('clamps lines past the end of the text', () => {
+    const [m] = markersFromDiagnostics([{ severity: 'error', message: 'x', line: 99, column: 1, endLine: 99, endColumn: 1, token: null }], source);
+    expect(m!.startLineNumber).toBe(3);
+  });
+
+  it('underlines the trimmed line of a runtime error', () => {
+    const m = markerForLine('Operands must be numbers.', 2, '\n   print a + nil;   \n', 'runtime');
+    expect([m.startLineNumber, m.startColumn, m.endColumn]).toEqual([2, 4, 18]);
+  });
+});
+
+describe('bytecode listing', () => {
+  const fn = (name: string, kind: 'script' | 'spell', code: number[], lines: number[]) => ({
+    name, kind, arity: 0, upvalues: [], code: Int32Array.from(code), lines: Int32Array.from(lines), maxStack: 4, locals: [],
+  });
+  const module: Module = {
+    constants: [1.5, 'hello'],
+    globals: ['greet'],
+    hostImports: [],
+    spells: [{ name: 'greet', functionIndex: 1 }],
+    sourceName: 'test',
+    functions: [
+      fn('', 'script', [Op.CLOSURE, 1, Op.DEFINE_GLOBAL, 0, Op.NIL, Op.RETURN], [1, 1, 3, 3, 3, 3]),
+      fn('greet', 'spell', [Op.CONSTANT, 1, Op.PRINT, Op.CONSTANT, 0, Op.PRINT, Op.NIL, Op.RETURN], [2, 2, 2, 2, 2, 2, 3, 3]),
+    ],
+  };
+
+  it('lists every function with a header and one row per instruction', () => {
+    const rows = buildListing(module);
+    expect(rows.map(rowText)).toEqual([
+      '== <script> ==',
+      expect.stringMatching(/^0000  CLOSURE/),
+      expect.stringMatching(/^0002  DEFINE_GLOBAL/),
+      '0004  NIL',
+      '0005  RETURN',
+      '== <spell greet> ==',
+      expect.stringMatching(/^0000  CONSTANT .*'hello'/),
+      '0002  PRINT',
+      expect.stringMatching(/^0003  CONSTANT .*'1.5'/),
+      '0005  PRINT',
+      '0006  NIL',
+      '0007  RETURN',
+    ]);
+  });
+
+  it('maps source lines to rows and back', () => {
+    const map = new LineInstructionMap(buildListing(module));
+    expect(map.rowsForLine(2)).toEqual([6, 7, 8, 9]);
+    expect(map.rowsForLine(3)).toEqual([2, 3, 4, 10, 11]);
+    expect(map.rowsForLine(7)).toEqual([]);
+    expect(map.lineForRow(6)).toBe(2);
+    expect(map.lineForRow(0)).toBeNull();
+    expect(map.rowFor(1, 3)).toBe(8);
+    expect(map.linesWithCode()).toEqual([1, 2, 3]);
+  });
+
+  it('gives neighbouring lines different colours', () => {
+    expect(colourIndexForLine(2, 6)).not.toBe(colourIndexForLine(3, 6));
+    expect(colourIndexForLine(8, 6)).toBe(colourIndexForLine(2, 6));
+  });
+});
+
+describe('URL state', () => {
+  it('round-trips source and breeds through the hash', () => {
+    const state = { source: 'spell f(c, t) { print "ünïcode ✨"; }\n', breeds: '{"troll": {}}' };
+    const hash = encodeStateToHash(state);
+    expect(hash).toMatch(/^#code\/[A-Za-z0-9+\-$]+$/);
+    expect(decodeStateFromHash(hash)).toEqual(state);
+    expect(decodeStateFromHash(encodeStateToHash({ source: 'x' }))).toEqual({ source: 'x' });
+    expect(shareUrl('http://h/p/#old', { source: 'x' })).toBe('http://h/p/' + encodeStateToHash({ source: 'x' }));
+  });
+
+  it('ignores foreign or corrupted hashes', () => {
+    expect(decodeStateFromHash('')).toBeNull();
+    expect(decodeStateFromHash('#section')).toBeNull();
+    expect(decodeStateFromHash('#code/%%%garbage')).toBeNull();
+  });
+});
+
+describe('JSON locations', () => {
+  const text = '{\n  "troll": {\n    "health": 50\n  },\n  "archer": { "parent": "trol" }\n}';
+  it('locates keys by path, falling back to the nearest existing parent', () => {
+    const r = readJson(text);
+    if (!r.ok) throw new Error(r.message);
+    expect(locatePath(r.spans, ['troll', 'health'])).toMatchObject({ line: 3, column: 5 });
+    expect(locatePath(r.spans, ['archer', 'parent'])).toMatchObject({ line: 5, column: 15 });
+    expect(locatePath(r.spans, ['troll', 'missing'])).toMatchObject({ line: 2, column: 3 });
+  });
+
+  it('reports syntax errors with their line and column', () => {
+    const r = readJson('{\n  "troll": {\n    "health": 50,\n  }\n}');
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.span).toMatchObject({ line: 4, column: 3 });
+    const r2 = readJson('{"a": 1} x');
+    expect(r2.ok).toBe(false);
+  });
+});
+
+describe('monarch grammar', () => {
+  it('knows the keywords and the host functions it is given', () => {
+    const g = cantripMonarch(['damage']);
+    expect(g.keywords).toEqual(expect.arrayContaining(['spell', 'in', 'fun', 'while']));
+    expect(g.hostFunctions).toEqual(['damage']);
+  });
+});
