@@ -1,0 +1,74 @@
+/**
+ * Timing one benchmark on one engine: untimed warm-up runs, then timed runs
+ * (the median is what we report). Every run's output is checked against the
+ * expected checksum, so a fast wrong answer never counts.
+ */
+
+import type { Engine, EngineName } from './engine.js';
+
+export interface RunPlan {
+  /** Untimed runs first (JIT warm-up, caches, first-touch allocation). */
+  readonly warmups: number;
+  /** Timed runs: at least minRuns, at most maxRuns, stopping early once budgetMs of timed work is spent. */
+  readonly minRuns: number;
+  readonly maxRuns: number;
+  readonly budgetMs: number;
+}
+
+export const DEFAULT_PLAN: RunPlan = { warmups: 1, minRuns: 3, maxRuns: 7, budgetMs: 6000 };
+export const QUICK_PLAN: RunPlan = { warmups: 0, minRuns: 1, maxRuns: 1, budgetMs: 0 };
+
+export interface Measurement {
+  readonly engine: EngineName;
+  readonly benchmark: string;
+  /** Null when the engine failed or printed the wrong checksum. */
+  readonly medianMs: number | null;
+  readonly samplesMs: readonly number[];
+  readonly error: string | null;
+}
+
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+function checkOutput(printed: readonly string[], expected: readonly string[]): string | null {
+  if (printed.length === expected.length && printed.every((line, i) => line === expected[i])) return null;
+  const show = (lines: readonly string[]): string => JSON.stringify(lines.slice(0, 6));
+  return `wrong output: printed ${show(printed)}, expected ${show(expected)}`;
+}
+
+/** Runs once, timed; returns the milliseconds or throws with the reason the run does not count. */
+function timedRun(engine: Engine, source: string, expected: readonly string[]): number {
+  engine.collect();
+  const start = performance.now();
+  const printed = engine.run(source);
+  const elapsed = performance.now() - start;
+  const problem = checkOutput(printed, expected);
+  if (problem !== null) throw new Error(problem);
+  return elapsed;
+}
+
+export function measure(
+  engine: Engine,
+  benchmark: string,
+  source: string,
+  expected: readonly string[],
+  plan: RunPlan,
+): Measurement {
+  const samplesMs: number[] = [];
+  try {
+    for (let i = 0; i < plan.warmups; i++) timedRun(engine, source, expected);
+    let spent = 0;
+    while (samplesMs.length < plan.minRuns || (samplesMs.length < plan.maxRuns && spent < plan.budgetMs)) {
+      const ms = timedRun(engine, source, expected);
+      samplesMs.push(ms);
+      spent += ms;
+    }
+    return { engine: engine.name, benchmark, medianMs: median(samplesMs), samplesMs, error: null };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return { engine: engine.name, benchmark, medianMs: null, samplesMs, error: message.split('\n')[0]! };
+  }
+}

@@ -1,0 +1,92 @@
+/**
+ * `npm run bench`: the language suite (bench/lang) and, when present, the
+ * runtime's suites (bench/spatial, bench/pool), each exporting `run()`.
+ *
+ *   node dist/bench/run.js [--only <names>] [--quick] [--runs N] [--engines <names>]
+ *
+ * --only takes a comma-separated list of suite names (lang, spatial, pool),
+ * language benchmark names (fib, loop, …) and/or 'compile'.
+ */
+
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { ENGINE_ORDER, type EngineName } from './lang/engine.js';
+import { run as runLang } from './lang/index.js';
+import { BENCHMARKS } from './lang/suite.js';
+
+interface SuiteModule {
+  run(options?: { quick?: boolean; only?: readonly string[] | null }): Promise<unknown>;
+}
+
+const OTHER_SUITES = ['spatial', 'pool'] as const;
+const USAGE =
+  'usage: node dist/bench/run.js [--only <suite|benchmark|compile>[,…]] [--quick] [--runs N] [--engines <name>[,…]]';
+
+function fail(message: string): never {
+  process.stderr.write(`${message}\n${USAGE}\n`);
+  process.exit(64);
+}
+
+function list(value: string | undefined): string[] | null {
+  return value === undefined ? null : value.split(',').map((s) => s.trim()).filter((s) => s !== '');
+}
+
+function parseOptions() {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      options: {
+        only: { type: 'string' },
+        quick: { type: 'boolean', default: false },
+        runs: { type: 'string' },
+        engines: { type: 'string' },
+        help: { type: 'boolean', default: false },
+      },
+    }).values;
+  } catch (error) {
+    fail(error instanceof Error ? error.message : String(error));
+  }
+  if (parsed.help) {
+    process.stdout.write(`${USAGE}\n`);
+    process.exit(0);
+  }
+  const only = list(parsed.only);
+  const known = new Set<string>(['lang', 'compile', ...OTHER_SUITES, ...BENCHMARKS.map((b) => b.name)]);
+  for (const name of only ?? []) if (!known.has(name)) fail(`unknown benchmark or suite '${name}'`);
+  const engines = list(parsed.engines);
+  for (const name of engines ?? []) {
+    if (!(ENGINE_ORDER as readonly string[]).includes(name)) fail(`unknown engine '${name}'`);
+  }
+  const runs = parsed.runs === undefined ? null : Number(parsed.runs);
+  if (runs !== null && !(Number.isInteger(runs) && runs > 0)) fail('--runs takes a positive integer');
+  return { only, quick: parsed.quick, runs, engines: engines as EngineName[] | null };
+}
+
+async function runOtherSuite(name: string, options: { quick: boolean }): Promise<void> {
+  const url = new URL(`./${name}/index.js`, import.meta.url);
+  if (!existsSync(fileURLToPath(url))) return;
+  const suite = (await import(url.href)) as Partial<SuiteModule>;
+  if (typeof suite.run !== 'function') {
+    process.stderr.write(`bench/${name}/index.ts exports no run(); skipped\n`);
+    return;
+  }
+  await suite.run({ quick: options.quick });
+}
+
+async function main(): Promise<void> {
+  const options = parseOptions();
+  const only = options.only;
+  const langNames = only?.filter((n) => n !== 'lang' && n !== 'spatial' && n !== 'pool') ?? [];
+  if (only === null || only.includes('lang') || langNames.length > 0) {
+    await runLang({ ...options, only: only === null || only.includes('lang') ? null : langNames });
+  }
+  for (const suite of OTHER_SUITES) {
+    if (only === null || only.includes(suite)) await runOtherSuite(suite, options);
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});
