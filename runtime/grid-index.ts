@@ -1,0 +1,254 @@
+/**
+ * A uniform grid, as in the book's Spatial Partition chapter: the world is
+ * cut into square cells, and each cell keeps a doubly linked list of the ids
+ * inside it. The lists are index based (typed arrays `prev`/`next`), so
+ * moving an id between cells is an O(1) unlink + link and allocates nothing.
+ *
+ * Positions outside the world are clamped into the border cells; queries
+ * clamp the same way, and every candidate is checked against its exact
+ * position, so answers are exact anywhere.
+ */
+
+import {
+  PositionStore,
+  copyInto,
+  sanitizeCoordinate,
+  slackFor,
+  type PairVisitor,
+  type SpatialFilter,
+  type SpatialIndex,
+  type SpatialVisitor,
+} from './spatial-index.js';
+
+export interface GridOptions {
+  width: number;
+  height: number;
+  cellSize: number;
+  capacity: number;
+}
+
+const NONE = -1;
+
+export class GridIndex extends PositionStore implements SpatialIndex {
+  readonly kind = 'grid' as const;
+  readonly cols: number;
+  readonly rows: number;
+  readonly cellSize: number;
+  private readonly inverseCell: number;
+  /** First id in each cell, or -1. */
+  private readonly cellHead: Int32Array;
+  private prev: Int32Array;
+  private next: Int32Array;
+  /** The cell an id is linked into. */
+  private cellOf: Int32Array;
+
+  constructor(options: GridOptions) {
+    super(options.capacity);
+    if (!(options.cellSize > 0) || !(options.width > 0) || !(options.height > 0)) {
+      throw new RangeError('Grid width, height and cell size must be positive.');
+    }
+    this.cellSize = options.cellSize;
+    this.inverseCell = 1 / options.cellSize;
+    this.cols = Math.max(1, Math.ceil(options.width / options.cellSize));
+    this.rows = Math.max(1, Math.ceil(options.height / options.cellSize));
+    if (this.cols * this.rows > 1 << 26) throw new RangeError('Grid has too many cells; use a larger cell size.');
+    this.cellHead = new Int32Array(this.cols * this.rows).fill(NONE);
+    this.prev = new Int32Array(options.capacity);
+    this.next = new Int32Array(options.capacity);
+    this.cellOf = new Int32Array(options.capacity).fill(NONE);
+  }
+
+  ensureCapacity(capacity: number): void {
+    if (capacity <= this.prev.length) return;
+    this.growStore(capacity);
+    this.prev = copyInto(this.prev, new Int32Array(capacity));
+    this.next = copyInto(this.next, new Int32Array(capacity));
+    const cellOf = new Int32Array(capacity).fill(NONE);
+    cellOf.set(this.cellOf);
+    this.cellOf = cellOf;
+  }
+
+  /** Column of an x coordinate, clamped into the grid (NaN → 0). */
+  cellX(x: number): number {
+    const c = Math.floor(x * this.inverseCell);
+    return c >= 0 ? (c < this.cols ? c : this.cols - 1) : 0;
+  }
+
+  cellY(y: number): number {
+    const c = Math.floor(y * this.inverseCell);
+    return c >= 0 ? (c < this.rows ? c : this.rows - 1) : 0;
+  }
+
+  insert(id: number, x: number, y: number): void {
+    this.checkId(id, false);
+    x = sanitizeCoordinate(x);
+    y = sanitizeCoordinate(y);
+    this.xs[id] = x;
+    this.ys[id] = y;
+    this.present[id] = 1;
+    this.size++;
+    this.link(id, this.cellY(y) * this.cols + this.cellX(x));
+  }
+
+  remove(id: number): void {
+    this.checkId(id, true);
+    this.unlink(id);
+    this.present[id] = 0;
+    this.size--;
+  }
+
+  move(id: number, x: number, y: number): void {
+    if (this.present[id] !== 1) this.checkId(id, true);
+    x = sanitizeCoordinate(x);
+    y = sanitizeCoordinate(y);
+    this.xs[id] = x;
+    this.ys[id] = y;
+    const cell = this.cellY(y) * this.cols + this.cellX(x);
+    if (cell === this.cellOf[id]) return;
+    this.unlink(id);
+    this.link(id, cell);
+  }
+
+  clear(): void {
+    this.cellHead.fill(NONE);
+    this.cellOf.fill(NONE);
+    this.present.fill(0);
+    this.size = 0;
+  }
+
+  forEachInRadius(px: number, py: number, r: number, visit: SpatialVisitor): void {
+    if (!(r >= 0)) return;
+    const r2 = r * r;
+    const sx = slackFor(px, r);
+    const sy = slackFor(py, r);
+    const x0 = this.cellX(px - r - sx);
+    const x1 = this.cellX(px + r + sx);
+    const y0 = this.cellY(py - r - sy);
+    const y1 = this.cellY(py + r + sy);
+    for (let cy = y0; cy <= y1; cy++) {
+      for (let cx = x0; cx <= x1; cx++) {
+        for (let id = this.cellHead[cy * this.cols + cx]!; id !== NONE; id = this.next[id]!) {
+          const dx = this.xs[id]! - px;
+          const dy = this.ys[id]! - py;
+          if (dx * dx + dy * dy <= r2) visit(id);
+        }
+      }
+    }
+  }
+
+  forEachNear(id: number, r: number, visit: SpatialVisitor): void {
+    this.forEachInRadius(this.xs[id]!, this.ys[id]!, r, visit);
+  }
+
+  forEachInRect(minX: number, minY: number, maxX: number, maxY: number, visit: SpatialVisitor): void {
+    if (!(minX <= maxX && minY <= maxY)) return;
+    const x0 = this.cellX(minX);
+    const x1 = this.cellX(maxX);
+    const y0 = this.cellY(minY);
+    const y1 = this.cellY(maxY);
+    for (let cy = y0; cy <= y1; cy++) {
+      for (let cx = x0; cx <= x1; cx++) {
+        for (let id = this.cellHead[cy * this.cols + cx]!; id !== NONE; id = this.next[id]!) {
+          const x = this.xs[id]!;
+          const y = this.ys[id]!;
+          if (x >= minX && x <= maxX && y >= minY && y <= maxY) visit(id);
+        }
+      }
+    }
+  }
+
+  /**
+   * Rings of cells outward from the point's cell. Anything in ring k is at
+   * least (k - 1) cells away on some axis, so once that bound exceeds the
+   * best distance found (or maxR) no farther ring can do better.
+   */
+  nearest(px: number, py: number, maxR: number, accept: SpatialFilter | null = null, exclude = NONE): number {
+    if (!(maxR >= 0)) return NONE;
+    const cx = this.cellX(px);
+    const cy = this.cellY(py);
+    const maxRing = Math.max(this.cols, this.rows);
+    const maxR2 = maxR * maxR;
+    let best = NONE;
+    let bestD2 = Infinity;
+    for (let k = 0; k <= maxRing; k++) {
+      // Slightly under the true gap, so rounding in the cell assignment never prunes a real candidate.
+      const gap = (k - 1.000001) * this.cellSize;
+      if (k > 0 && (gap > maxR || gap * gap > bestD2)) break;
+      for (let j = cy - k; j <= cy + k; j++) {
+        if (j < 0 || j >= this.rows) continue;
+        const edgeRow = j === cy - k || j === cy + k;
+        const step = edgeRow || k === 0 ? 1 : 2 * k;
+        for (let i = cx - k; i <= cx + k; i += step) {
+          if (i < 0 || i >= this.cols) continue;
+          for (let id = this.cellHead[j * this.cols + i]!; id !== NONE; id = this.next[id]!) {
+            if (id === exclude) continue;
+            const dx = this.xs[id]! - px;
+            const dy = this.ys[id]! - py;
+            const d2 = dx * dx + dy * dy;
+            if (d2 > maxR2 || d2 > bestD2 || (d2 === bestD2 && id > best)) continue;
+            if (accept !== null && !accept(id)) continue;
+            best = id;
+            bestD2 = d2;
+          }
+        }
+      }
+    }
+    return best;
+  }
+
+  /**
+   * Each cell pairs its own ids, then looks at only half of its neighbour
+   * cells (those after it in row-major order), so every pair is seen once.
+   */
+  forEachPair(maxDist: number, visit: PairVisitor): void {
+    if (!(maxDist >= 0)) return;
+    const d2 = maxDist * maxDist;
+    const span = Math.min(Math.floor(maxDist * this.inverseCell) + 1, Math.max(this.cols, this.rows));
+    for (let cy = 0; cy < this.rows; cy++) {
+      for (let cx = 0; cx < this.cols; cx++) {
+        const head = this.cellHead[cy * this.cols + cx]!;
+        if (head === NONE) continue;
+        for (let a = head; a !== NONE; a = this.next[a]!) {
+          this.pairWithList(a, this.next[a]!, d2, visit);
+          for (let oy = 0; oy <= span; oy++) {
+            const ny = cy + oy;
+            if (ny >= this.rows) break;
+            for (let ox = oy === 0 ? 1 : -span; ox <= span; ox++) {
+              const nx = cx + ox;
+              if (nx < 0 || nx >= this.cols) continue;
+              this.pairWithList(a, this.cellHead[ny * this.cols + nx]!, d2, visit);
+            }
+          }
+        }
+      }
+    }
+  }
+
+  private pairWithList(a: number, from: number, d2: number, visit: PairVisitor): void {
+    const ax = this.xs[a]!;
+    const ay = this.ys[a]!;
+    for (let b = from; b !== NONE; b = this.next[b]!) {
+      const dx = this.xs[b]! - ax;
+      const dy = this.ys[b]! - ay;
+      if (dx * dx + dy * dy <= d2) visit(a, b);
+    }
+  }
+
+  private link(id: number, cell: number): void {
+    const head = this.cellHead[cell]!;
+    this.prev[id] = NONE;
+    this.next[id] = head;
+    if (head !== NONE) this.prev[head] = id;
+    this.cellHead[cell] = id;
+    this.cellOf[id] = cell;
+  }
+
+  private unlink(id: number): void {
+    const p = this.prev[id]!;
+    const n = this.next[id]!;
+    if (p !== NONE) this.next[p] = n;
+    else this.cellHead[this.cellOf[id]!] = n;
+    if (n !== NONE) this.prev[n] = p;
+    this.cellOf[id] = NONE;
+  }
+}
