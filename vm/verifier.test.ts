@@ -225,6 +225,12 @@ describe('verifyModule rejects', () => {
     });
   }
 
+  it('an internal opcode (the debugger BREAK) in a module', () => {
+    const opcode = OPCODES.findIndex((info) => info.name === 'BREAK');
+    if (opcode < 0) return; // no debugger opcode in this table
+    expect(rejection(script([opcode, 'NIL', 'RETURN'])).message).toMatch(/BREAK is internal to the VM/);
+  });
+
   it('a module without functions', () => {
     expect(rejection({ ...script(['NIL', 'RETURN']), functions: [] }).message).toMatch(/no functions/);
   });

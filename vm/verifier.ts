@@ -38,6 +38,13 @@ export const VERIFIER_LIMITS = {
   count: 1 << 20,
 } as const;
 
+/**
+ * Opcodes the VM patches into code at run time (the debugger's BREAK) that a
+ * module must never contain: the VM would look for a replaced instruction
+ * that does not exist.
+ */
+const INTERNAL_OPCODES: ReadonlySet<string> = new Set(['BREAK']);
+
 /** Verify a module against the host API it will run with. Throws VerifyError naming the function and offset. */
 export function verifyModule(module: Module, hosts: readonly HostFunctionSpec[]): void {
   checkModuleSizes(module);
@@ -189,7 +196,9 @@ class FunctionVerifier {
     this.boundaries = new Uint8Array(code.length);
     for (let pc = 0; pc < code.length; ) {
       const opcode = code[pc]!;
-      if (OPCODES[opcode] === undefined) this.fail(`Unknown opcode ${opcode}.`, pc);
+      const info = OPCODES[opcode];
+      if (info === undefined) this.fail(`Unknown opcode ${opcode}.`, pc);
+      if (INTERNAL_OPCODES.has(info.name)) this.fail(`${info.name} is internal to the VM and cannot appear in a module.`, pc);
       const size = instructionSize(opcode);
       if (pc + size > code.length) this.fail(`${OPCODES[opcode]!.name} runs past the end of the code.`, pc);
       this.boundaries[pc] = 1;
