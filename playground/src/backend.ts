@@ -1,0 +1,29 @@
+/**
+ * What the page asks of the toolchain side: host specs for the compiler and
+ * the language service, breeds, and running code. The session implements it
+ * on top of the VM, the world and the debugger; the app only talks to this.
+ */
+import type { HostFunctionSpec } from '../../vm/host.js';
+import type { Module } from '../../vm/module.js';
+import type { BreedSummary, PropertyDoc } from './language/completions.js';
+import type { MarkerData } from './language/markers.js';
+
+/** Where a run's output goes (the console, the editor markers). */
+export interface Reporter {
+  print(text: string): void;
+  info(text: string): void;
+  event(text: string): void;
+  runtimeError(text: string, line: number | null): void;
+}
+
+export interface PlaygroundBackend {
+  hostSpecs(): readonly HostFunctionSpec[];
+  defaultBreeds(): string;
+  breedSummaries(): readonly BreedSummary[];
+  entityProperties(): readonly PropertyDoc[];
+  /** Validate and, when valid, apply the breeds JSON; the markers say what is wrong and where. */
+  loadBreeds(json: string): MarkerData[];
+  setBreakpoints(lines: readonly number[]): void;
+  runScript(module: Module): void;
+  cast(module: Module, spell: string): void;
+}

@@ -1,0 +1,208 @@
+/**
+ * The Monaco editor as the playground uses it: two models (the spell and the
+ * breeds JSON) in one editor, markers, the line colours shared with the
+ * bytecode panel, the linked-line highlight, gutter breakpoints and the
+ * debugger's current line.
+ */
+import { LANGUAGE_ID } from '../language/monarch.js';
+import type { MarkerData } from '../language/markers.js';
+import { colourIndexForLine } from '../language/bytecodeMap.js';
+import { THEME_ID, toMonacoMarkers } from './cantripLanguage.js';
+import { monaco } from './monaco.js';
+
+export type EditorTab = 'spell' | 'breeds';
+
+export interface SpellEditorEvents {
+  onSpellChange(): void;
+  onBreedsChange(): void;
+  onHoverLine(line: number | null): void;
+  onCursorLine(line: number): void;
+  onBreakpointsChange(lines: readonly number[]): void;
+  onCast(): void;
+}
+
+export class SpellEditor {
+  readonly editor: monaco.editor.IStandaloneCodeEditor;
+  readonly spellModel: monaco.editor.ITextModel;
+  readonly breedsModel: monaco.editor.ITextModel;
+  private tab: EditorTab = 'spell';
+  private readonly lineColours: monaco.editor.IEditorDecorationsCollection;
+  private readonly linkedLine: monaco.editor.IEditorDecorationsCollection;
+  private readonly currentLine: monaco.editor.IEditorDecorationsCollection;
+  private readonly breakpointDecorations: monaco.editor.IEditorDecorationsCollection;
+  private readonly breakpoints = new Set<number>();
+  private readonly viewStates = new Map<EditorTab, monaco.editor.ICodeEditorViewState | null>();
+
+  constructor(host: HTMLElement, spellSource: string, breedsSource: string, private readonly events: SpellEditorEvents) {
+    this.spellModel = monaco.editor.createModel(spellSource, LANGUAGE_ID, monaco.Uri.parse('file:///spell.cantrip'));
+    this.breedsModel = monaco.editor.createModel(breedsSource, 'breeds-json', monaco.Uri.parse('file:///breeds.json'));
+    this.editor = monaco.editor.create(host, {
+      model: this.spellModel,
+      theme: THEME_ID,
+      automaticLayout: true,
+      glyphMargin: true,
+      minimap: { enabled: false },
+      fontSize: 13,
+      fontFamily: "'DejaVu Sans Mono', Menlo, Consolas, monospace",
+      scrollBeyondLastLine: false,
+      tabSize: 2,
+      lineDecorationsWidth: 8,
+      renderLineHighlight: 'line',
+      fixedOverflowWidgets: true,
+      hover: { delay: 250 },
+    });
+    this.lineColours = this.editor.createDecorationsCollection();
+    this.linkedLine = this.editor.createDecorationsCollection();
+    this.currentLine = this.editor.createDecorationsCollection();
+    this.breakpointDecorations = this.editor.createDecorationsCollection();
+    this.wireEvents();
+  }
+
+  private wireEvents(): void {
+    this.spellModel.onDidChangeContent(() => {
+      this.shiftBreakpointsToDecorations();
+      this.events.onSpellChange();
+    });
+    this.breedsModel.onDidChangeContent(() => this.events.onBreedsChange());
+    this.editor.onMouseMove((e) => {
+      if (this.tab !== 'spell') return;
+      this.events.onHoverLine(e.target.position?.lineNumber ?? null);
+    });
+    this.editor.onMouseLeave(() => this.events.onHoverLine(null));
+    this.editor.onDidChangeCursorPosition((e) => {
+      if (this.tab === 'spell') this.events.onCursorLine(e.position.lineNumber);
+    });
+    this.editor.onMouseDown((e) => {
+      const T = monaco.editor.MouseTargetType;
+      if (this.tab !== 'spell') return;
+      if (e.target.type !== T.GUTTER_GLYPH_MARGIN && e.target.type !== T.GUTTER_LINE_DECORATIONS) return;
+      const line = e.target.position?.lineNumber;
+      if (line !== undefined) this.toggleBreakpoint(line);
+    });
+    this.editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.Enter, () => this.events.onCast());
+  }
+
+  get activeTab(): EditorTab {
+    return this.tab;
+  }
+
+  showTab(tab: EditorTab): void {
+    if (tab === this.tab) return;
+    this.viewStates.set(this.tab, this.editor.saveViewState());
+    this.tab = tab;
+    this.editor.setModel(tab === 'spell' ? this.spellModel : this.breedsModel);
+    const state = this.viewStates.get(tab);
+    if (state) this.editor.restoreViewState(state);
+    this.editor.updateOptions({ glyphMargin: tab === 'spell' });
+    this.editor.focus();
+  }
+
+  get source(): string {
+    return this.spellModel.getValue();
+  }
+
+  get breeds(): string {
+    return this.breedsModel.getValue();
+  }
+
+  setSource(text: string): void {
+    this.spellModel.setValue(text);
+  }
+
+  setBreeds(text: string): void {
+    this.breedsModel.setValue(text);
+  }
+
+  setSpellMarkers(owner: string, markers: readonly MarkerData[]): void {
+    monaco.editor.setModelMarkers(this.spellModel, owner, toMonacoMarkers(markers));
+  }
+
+  setBreedsMarkers(markers: readonly MarkerData[]): void {
+    monaco.editor.setModelMarkers(this.breedsModel, 'breeds', toMonacoMarkers(markers));
+  }
+
+  /** All markers currently on the spell (for tests and the debug hook). */
+  spellMarkers(): monaco.editor.IMarker[] {
+    return monaco.editor.getModelMarkers({ resource: this.spellModel.uri });
+  }
+
+  breedsMarkers(): monaco.editor.IMarker[] {
+    return monaco.editor.getModelMarkers({ resource: this.breedsModel.uri });
+  }
+
+  /** The bytecode panel's colour for every line that produced code. */
+  setLineColours(lines: readonly number[], paletteSize: number): void {
+    this.lineColours.set(
+      lines.map((line) => ({
+        range: new monaco.Range(line, 1, line, 1),
+        options: { linesDecorationsClassName: `cantrip-line-colour lc${colourIndexForLine(line, paletteSize)}` },
+      })),
+    );
+  }
+
+  highlightLinkedLine(line: number | null, reveal = false): void {
+    if (line === null) {
+      this.linkedLine.clear();
+      return;
+    }
+    this.linkedLine.set([{ range: new monaco.Range(line, 1, line, 1), options: { isWholeLine: true, className: 'cantrip-linked-line' } }]);
+    if (reveal && this.tab === 'spell') this.editor.revealLineInCenterIfOutsideViewport(line);
+  }
+
+  /** The debugger's current line, or none. */
+  setCurrentLine(line: number | null): void {
+    if (line === null) {
+      this.currentLine.clear();
+      return;
+    }
+    this.showTab('spell');
+    this.currentLine.set([
+      { range: new monaco.Range(line, 1, line, 1), options: { isWholeLine: true, className: 'cantrip-current-line', glyphMarginClassName: 'cantrip-current-glyph' } },
+    ]);
+    this.editor.revealLineInCenterIfOutsideViewport(line);
+  }
+
+  goToLine(line: number, column = 1): void {
+    this.showTab('spell');
+    this.editor.revealLineInCenter(line);
+    this.editor.setPosition({ lineNumber: line, column });
+    this.editor.focus();
+  }
+
+  get breakpointLines(): number[] {
+    return [...this.breakpoints].sort((a, b) => a - b);
+  }
+
+  toggleBreakpoint(line: number): void {
+    if (this.breakpoints.has(line)) this.breakpoints.delete(line);
+    else this.breakpoints.add(line);
+    this.renderBreakpoints();
+  }
+
+  setBreakpoints(lines: readonly number[]): void {
+    this.breakpoints.clear();
+    for (const l of lines) this.breakpoints.add(l);
+    this.renderBreakpoints();
+  }
+
+  private renderBreakpoints(): void {
+    this.breakpointDecorations.set(
+      this.breakpointLines.map((line) => ({
+        range: new monaco.Range(line, 1, line, 1),
+        options: { glyphMarginClassName: 'cantrip-breakpoint', glyphMarginHoverMessage: { value: 'Breakpoint (click to remove)' }, stickiness: 1 },
+      })),
+    );
+    this.events.onBreakpointsChange(this.breakpointLines);
+  }
+
+  /** Edits move breakpoint decorations with their lines; read the lines back from them. */
+  private shiftBreakpointsToDecorations(): void {
+    if (this.breakpoints.size === 0) return;
+    const lines = new Set(this.breakpointDecorations.getRanges().map((r) => r.startLineNumber));
+    const same = lines.size === this.breakpoints.size && [...lines].every((l) => this.breakpoints.has(l));
+    if (same) return;
+    this.breakpoints.clear();
+    for (const l of lines) this.breakpoints.add(l);
+    this.events.onBreakpointsChange(this.breakpointLines);
+  }
+}

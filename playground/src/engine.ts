@@ -1,0 +1,67 @@
+/**
+ * The playground's door to the toolchain: the very compiler and VM modules the
+ * CLI uses. Everything that can fail comes back as a value; nothing here
+ * throws into the UI.
+ */
+import { compile } from '../../compiler/index.js';
+import type { Diagnostic } from '../../compiler/diagnostics.js';
+import type { HostFunction, HostFunctionSpec } from '../../vm/host.js';
+import type { Module } from '../../vm/module.js';
+import { SpellRuntimeError, VerifyError } from '../../vm/errors.js';
+import type { Budgets } from '../../vm/budgets.js';
+import { VM } from '../../vm/vm.js';
+import { markersFromDiagnostics, type MarkerData } from './language/markers.js';
+
+/**
+ * A cast in the playground runs on the page's thread, so it gets a finite
+ * budget: an infinite loop or runaway recursion ends in well under a second
+ * with a budget error instead of freezing the tab.
+ */
+export const PLAYGROUND_BUDGETS: Partial<Budgets> = { fuel: 5_000_000, maxFrames: 256, maxHeap: 4_000_000 };
+
+export interface CompileOutcome {
+  readonly module: Module | null;
+  readonly diagnostics: readonly Diagnostic[];
+  readonly markers: readonly MarkerData[];
+}
+
+export function compileSpell(source: string, hosts: readonly HostFunctionSpec[]): CompileOutcome {
+  try {
+    const { module, diagnostics } = compile(source, { sourceName: 'spell.cantrip', hosts });
+    return { module, diagnostics, markers: markersFromDiagnostics(diagnostics, source) };
+  } catch (e) {
+    // compile() promises never to throw; if it does, say so on line 1 rather than blanking the page.
+    const diagnostic: Diagnostic = {
+      severity: 'error', message: `Internal compiler error: ${errorMessage(e)}`, line: 1, column: 1, endLine: 1, endColumn: 1, token: '',
+    };
+    return { module: null, diagnostics: [diagnostic], markers: markersFromDiagnostics([diagnostic], source) };
+  }
+}
+
+export interface RunFailure {
+  readonly message: string;
+  /** Full clox-style text: message plus `[line N] in fn()` frames. */
+  readonly text: string;
+  readonly line: number | null;
+}
+
+export function errorMessage(e: unknown): string {
+  if (e instanceof Error) return e.message;
+  return String(e);
+}
+
+/** Any error a run can produce, as something the console can show. */
+export function describeFailure(e: unknown): RunFailure {
+  if (e instanceof SpellRuntimeError) return { message: e.message, text: e.format(), line: e.line > 0 ? e.line : null };
+  if (e instanceof VerifyError) return { message: e.message, text: `Bytecode rejected: ${e.message}`, line: null };
+  return { message: errorMessage(e), text: `Internal error: ${errorMessage(e)}`, line: null };
+}
+
+/** Creates a VM for a module; a VerifyError (missing host import …) comes back as a failure. */
+export function createVm(module: Module, hosts: readonly HostFunction[], print: (text: string) => void): VM | RunFailure {
+  try {
+    return new VM(module, { ...PLAYGROUND_BUDGETS, hosts, print });
+  } catch (e) {
+    return describeFailure(e);
+  }
+}

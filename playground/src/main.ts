@@ -1,0 +1,47 @@
+/**
+ * Entry point. Installs the last-resort error handlers first, so nothing that
+ * goes wrong later can leave a blank page without a message.
+ */
+import './styles.css';
+import { PlaygroundApp } from './app.js';
+import { installDebugHook } from './debugHook.js';
+import { errorMessage } from './engine.js';
+import { PlaygroundSession } from './session.js';
+
+function showFatal(message: string): void {
+  const box = document.getElementById('console') ?? document.body;
+  const div = document.createElement('div');
+  div.className = 'entry error';
+  div.textContent = `Internal error: ${message}`;
+  box.append(div);
+}
+
+let app: PlaygroundApp | null = null;
+
+window.addEventListener('error', (e) => {
+  const message = e.error instanceof Error ? e.error.message : e.message;
+  if (app) app.console.error(`Internal error: ${message}`);
+  else showFatal(message);
+  e.preventDefault();
+});
+window.addEventListener('unhandledrejection', (e) => {
+  const message = errorMessage(e.reason);
+  if (app) app.console.error(`Internal error: ${message}`);
+  else showFatal(message);
+  e.preventDefault();
+});
+
+try {
+  const session = new PlaygroundSession();
+  app = new PlaygroundApp(session);
+  const a = app;
+  session.attach({
+    print: (text) => a.console.print(text),
+    info: (text) => a.console.info(text),
+    event: (text) => a.console.event(text),
+    runtimeError: (text, line) => a.reportRuntimeError(text, line),
+  });
+  installDebugHook(a, session);
+} catch (e) {
+  showFatal(errorMessage(e));
+}

@@ -1,0 +1,68 @@
+/**
+ * Shared by the end-to-end tests and the playground benchmarks: build the
+ * playground with Vite's JS API, serve it, and drive Debian's Chromium
+ * through playwright-core with the project's standard headless flags.
+ */
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type BrowserContext } from 'playwright-core';
+import { serveDirectory, type StaticServer } from './static-server.js';
+
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** The flags DEVELOPERS.md fixes; playwright adds --headless and --user-data-dir itself. */
+export const CHROMIUM_FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+  '--disable-sync',
+  '--disable-quic',
+];
+
+export function chromiumAvailable(): boolean {
+  return existsSync(CHROMIUM_PATH);
+}
+
+const CONFIG_FILE = fileURLToPath(new URL('../../playground/vite.config.ts', import.meta.url));
+
+/** Build the playground into a fresh temporary folder (never clobbers playground/dist). */
+export async function buildPlayground(): Promise<string> {
+  const { build } = await import('vite');
+  const outDir = mkdtempSync(join(tmpdir(), 'cantrip-playground-'));
+  await build({ configFile: CONFIG_FILE, logLevel: 'silent', build: { outDir, emptyOutDir: true } });
+  return outDir;
+}
+
+export interface PlaygroundHarness {
+  readonly url: string;
+  readonly context: BrowserContext;
+  readonly outDir: string;
+  close(): Promise<void>;
+}
+
+export async function startPlayground(): Promise<PlaygroundHarness> {
+  const outDir = await buildPlayground();
+  const server: StaticServer = await serveDirectory(outDir);
+  const profile = mkdtempSync(join(tmpdir(), 'cantrip-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: CHROMIUM_FLAGS,
+    viewport: { width: 1600, height: 900 },
+  });
+  return {
+    url: server.url,
+    context,
+    outDir,
+    async close() {
+      await context.close().catch(() => {});
+      await server.close();
+      rmSync(profile, { recursive: true, force: true });
+      rmSync(outDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,152 @@
+/**
+ * The playground in a real headless Chromium: the designer's path from
+ * typing to a troll losing health. Skips (with a notice) where Debian's
+ * Chromium is not installed.
+ */
+import { mkdirSync } from 'node:fs';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM_PATH, chromiumAvailable, startPlayground, type PlaygroundHarness } from './browser.js';
+
+const SCREENS = new URL('../../.tmp/screens/', import.meta.url).pathname;
+const available = chromiumAvailable();
+if (!available) console.warn(`[e2e] SKIPPED: no Chromium at ${CHROMIUM_PATH} (apt-get install chromium, or set CHROMIUM_PATH).`);
+
+interface DebugMarker {
+  severity: string;
+  message: string;
+  line: number;
+  column: number;
+  owner: string;
+}
+
+let harness: PlaygroundHarness;
+
+async function openPage(hash = ''): Promise<{ page: Page; errors: string[] }> {
+  const page = await harness.context.newPage();
+  const errors: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(harness.url + hash);
+  await page.waitForFunction(() => window.cantrip?.ready === true, null, { timeout: 30_000 });
+  return { page, errors };
+}
+
+/** Replace the editor's text the way a user would: focus, select all, type (paste-like, no auto-closing). */
+async function typeSource(page: Page, text: string): Promise<void> {
+  await page.click('#editor .view-lines');
+  await page.keyboard.press('Control+A');
+  await page.keyboard.press('Delete');
+  await page.keyboard.insertText(text);
+}
+
+async function markers(page: Page): Promise<DebugMarker[]> {
+  return page.evaluate(() => window.cantrip!.markers());
+}
+
+async function consoleText(page: Page): Promise<string> {
+  return (await page.evaluate(() => window.cantrip!.console())).map((e) => e.text).join('\n');
+}
+
+async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENS, { recursive: true });
+  await page.screenshot({ path: `${SCREENS}${name}.png` });
+}
+
+describe.skipIf(!available)('playground in Chromium', () => {
+  beforeAll(async () => {
+    harness = await startPlayground();
+  });
+  afterAll(async () => {
+    await harness?.close();
+  });
+
+  it('loads with no console errors', async () => {
+    const { page, errors } = await openPage();
+    await page.waitForSelector('#editor .view-lines');
+    await page.waitForSelector('#bytecode .row');
+    await page.waitForTimeout(500);
+    await screenshot(page, 'loaded');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('shows a syntax error as a marker on its line, clears it when fixed, and updates the bytecode', async () => {
+    const { page } = await openPage();
+    await typeSource(page, 'var a = 1;\nprint a;\n');
+    await page.waitForFunction(() => window.cantrip!.bytecode().includes('PRINT'));
+    expect(await markers(page)).toEqual([]);
+
+    await page.keyboard.insertText('print a +;\n');
+    await page.waitForFunction(() => window.cantrip!.markers().some((m) => m.severity === 'error'));
+    const errs = (await markers(page)).filter((m) => m.severity === 'error');
+    expect(errs[0]!.line).toBe(3);
+    await page.waitForSelector('#editor .squiggly-error');
+    await screenshot(page, 'syntax-error');
+
+    // Fix it: replace the broken line.
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('End');
+    await page.keyboard.press('Shift+Home');
+    await page.keyboard.insertText('print a + 12345;');
+    await page.waitForFunction(() => !window.cantrip!.markers().some((m) => m.severity === 'error'));
+    await page.waitForFunction(() => window.cantrip!.bytecode().includes('12345'));
+    expect(await page.locator('#editor .squiggly-error').count()).toBe(0);
+    expect(await page.locator('#bytecode').textContent()).toContain('12345');
+    await page.close();
+  });
+
+  it('reports several errors at once thanks to error recovery', async () => {
+    const { page } = await openPage();
+    await typeSource(page, 'print 1 +;\nvar = 3;\nprint (2;\n');
+    await page.waitForFunction(() => window.cantrip!.markers().filter((m) => m.severity === 'error').length >= 2);
+    const lines = (await markers(page)).filter((m) => m.severity === 'error').map((m) => m.line);
+    expect(new Set(lines).size).toBeGreaterThanOrEqual(2);
+    await page.close();
+  });
+
+  it('ends an infinite loop with a budget error and stays responsive', async () => {
+    const { page } = await openPage();
+    await typeSource(page, 'var n = 0;\nwhile (true) {\n  n = n + 1;\n}\n');
+    await page.waitForFunction(() => window.cantrip!.bytecode().includes('LOOP'));
+    await page.click('#run');
+    await page.waitForFunction(() => window.cantrip!.console().some((e) => e.kind === 'error' && /fuel/i.test(e.text)), null, { timeout: 20_000 });
+    const error = (await page.evaluate(() => window.cantrip!.console())).find((e) => e.kind === 'error')!;
+    expect(error.line).not.toBeNull();
+    // Still responsive: typing recompiles.
+    const before = await page.evaluate(() => window.cantrip!.compileCount());
+    await page.click('#editor .view-lines');
+    await page.keyboard.press('Control+End');
+    await page.keyboard.insertText('print "alive";\n');
+    await page.waitForFunction((n) => window.cantrip!.compileCount() > n, before);
+    // Clicking the error jumps to its line, where a runtime marker shows.
+    await page.click('#console .entry.error.clickable');
+    expect((await markers(page)).some((m) => m.owner === 'runtime' && m.line === error.line)).toBe(true);
+    await screenshot(page, 'budget-error');
+    await page.close();
+  });
+
+  it('runs print output to the console', async () => {
+    const { page } = await openPage();
+    await typeSource(page, 'fun fib(n) { if (n < 2) return n; return fib(n - 1) + fib(n - 2); }\nprint "fib " + str(fib(15));\n');
+    await page.waitForFunction(() => window.cantrip!.bytecode().includes('fib'));
+    await page.click('#run');
+    await page.waitForFunction(() => window.cantrip!.console().some((e) => e.text === 'fib 610'));
+    expect(await consoleText(page)).toContain('fib 610');
+    await page.close();
+  });
+
+  it('reopens the same source from a share link', async () => {
+    const { page } = await openPage();
+    const source = 'spell shared(caster, target) {\n  print "shared ✨";\n}\n';
+    await typeSource(page, source);
+    const url = await page.evaluate(() => window.cantrip!.share());
+    expect(url).toContain('#code/');
+    await page.close();
+    const { page: reopened } = await openPage(url.slice(url.indexOf('#')));
+    expect(await reopened.evaluate(() => window.cantrip!.source())).toBe(source);
+    await reopened.close();
+  });
+});
