@@ -33,8 +33,14 @@ export interface HostContext {
   suspend(): void;
   /** Charge fuel for work the host function does (e.g. per element returned). Throws a budget error when exhausted. */
   chargeFuel(amount: number): void;
+  /** Fuel the cast has left (Infinity when unlimited): a host function can bound its work by it. */
+  readonly remainingFuel: number;
   /** Charge the cast's heap budget (list elements, string characters). Throws a budget error when exhausted. */
   chargeHeap(amount: number): void;
+  /** Refuse (with a 'wait' budget error) a wait longer than the cast's maxWait budget; the runtime's `wait` calls it before suspending. */
+  checkWait(seconds: number): void;
+  /** The cast's longest allowed wait, in seconds. */
+  readonly maxWait: number;
   /** Create a spell list value from JS values. Charges the heap budget. */
   makeList(items: readonly Value[]): Value;
   /** The fiber that is calling. */

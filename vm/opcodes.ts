@@ -102,6 +102,9 @@ export const OPCODES = [
     'locals[s] is a list and locals[s+1] an index: push list[index] and advance, or jump to target when done',
     { branchStack: 0 },
   ),
+  // Internal: the debugger patches it over the first instruction of a line while attached (vm/debugger.ts).
+  // It never appears in a compiled module; the verifier rejects it.
+  op('BREAK', [], 0, 0, 'debugger breakpoint: pause, or run the instruction it replaced'),
 ] as const satisfies readonly OpcodeInfo[];
 
 type OpcodeName = (typeof OPCODES)[number]['name'];

@@ -1,0 +1,65 @@
+/**
+ * The HostContext the VM hands to host functions. One instance per VM,
+ * re-pointed at the calling fiber before each host call (so a call costs no
+ * allocation); the VM saves and restores it around calls so a host function
+ * may itself start another cast (re-entrancy).
+ */
+
+import { BudgetExceeded, budgetMessage } from './budgets.js';
+import type { Fiber } from './fiber.js';
+import type { HostContext } from './host.js';
+import { ObjList, type ObjFunction } from './objects.js';
+import type { Value } from './value.js';
+
+export class VmHostContext implements HostContext {
+  /** Set by `suspend()`; the VM reads and clears it after the host function returns. */
+  suspendRequested = false;
+  fiber: Fiber | null = null;
+  /** Where the call is, for `line`. */
+  fn: ObjFunction | null = null;
+  ip = 0;
+
+  suspend(): void {
+    this.suspendRequested = true;
+  }
+
+  get line(): number {
+    const fn = this.fn;
+    if (fn === null) return 0;
+    return fn.lines[Math.max(0, Math.min(this.ip - 1, fn.lines.length - 1))] ?? 0;
+  }
+
+  get remainingFuel(): number {
+    return Math.max(0, this.fiber?.fuel ?? Infinity);
+  }
+
+  get maxWait(): number {
+    return this.fiber?.budgets.maxWait ?? Infinity;
+  }
+
+  chargeFuel(amount: number): void {
+    const fiber = this.fiber;
+    if (fiber === null || !(amount > 0)) return;
+    fiber.fuel -= amount;
+    if (fiber.fuel < 0) throw new BudgetExceeded('fuel', budgetMessage('fuel', fiber.budgets));
+  }
+
+  chargeHeap(amount: number): void {
+    const fiber = this.fiber;
+    if (fiber === null || !(amount > 0)) return;
+    fiber.heapUsed += amount;
+    if (fiber.heapUsed > fiber.budgets.maxHeap) throw new BudgetExceeded('heap', budgetMessage('heap', fiber.budgets));
+  }
+
+  checkWait(seconds: number): void {
+    const fiber = this.fiber;
+    if (fiber === null) return;
+    if (!(seconds <= fiber.budgets.maxWait)) throw new BudgetExceeded('wait', budgetMessage('wait', fiber.budgets));
+  }
+
+  makeList(items: readonly Value[]): Value {
+    this.chargeHeap(items.length);
+    this.chargeFuel(items.length);
+    return new ObjList(items.map((v) => (v === undefined ? null : v)));
+  }
+}

@@ -1,0 +1,28 @@
+/**
+ * The public VM API: load a Module, run its script, cast its spells on
+ * fibers, resume them; the host-function contract; values and errors; the
+ * .spb format, the verifier and the disassembler.
+ */
+
+export { VM, type VMOptions, type BreakHandler } from './vm.js';
+export { Fiber, type FiberState } from './fiber.js';
+export { DEFAULT_BUDGETS, type Budgets } from './budgets.js';
+export { CORE_HOST_FUNCTIONS } from './builtins.js';
+export { displayValue, displayNumber } from './display.js';
+export { SpellRuntimeError, HostError, VerifyError, type TraceFrame, type BudgetLimit } from './errors.js';
+export {
+  hostArity,
+  type HostContext,
+  type HostFunction,
+  type HostFunctionSpec,
+  type HostImplementation,
+  type HostObject,
+  type HostParam,
+} from './host.js';
+export type { Value, ValueType, VmObject } from './value.js';
+export type { Module, FunctionProto, FunctionKind, HostImport, SpellEntry, UpvalueDescriptor, LocalVariableInfo } from './module.js';
+export { ObjList, ObjInstance, ObjClass, ObjClosure, ObjBoundMethod, ObjHostFunction, isHostObject, valuesEqual } from './objects.js';
+export { OPCODES, Op, OPCODE_COUNT, instructionSize, type OpcodeInfo, type OperandKind } from './opcodes.js';
+export { writeSpb, readSpb, looksLikeSpb } from './spb.js';
+export { verifyModule } from './verifier.js';
+export { disassemble } from './disassembler.js';

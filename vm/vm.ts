@@ -1,0 +1,1062 @@
+/**
+ * The interpreter: a clox-style stack machine running a Module's bytecode on
+ * fibers.
+ *
+ * Speed rules (see bench/): ONE `run` function with ONE `switch` over numeric
+ * opcodes; code in an Int32Array; ip, base, sp, code, fuel held in locals;
+ * frames in preallocated parallel arrays on the fiber; globals resolved to
+ * slot indices; nothing allocated per instruction or per call. Fuel is
+ * counted at loop back-edges and calls only, so an infinite budget costs a
+ * subtraction and a compare per back-edge.
+ *
+ * Errors inside the loop are thrown as a light `Fault` and turned into a
+ * SpellRuntimeError (with the call stack) in one catch at the bottom; the
+ * failing fiber ends and the VM stays usable.
+ */
+
+import { BudgetExceeded, DEFAULT_BUDGETS, budgetMessage, resolveBudgets, type Budgets } from './budgets.js';
+import { CORE_HOST_FUNCTIONS } from './builtins.js';
+import { displayBounded, displayValue } from './display.js';
+import { HostError, SpellRuntimeError, VerifyError, type BudgetLimit } from './errors.js';
+import { Fiber } from './fiber.js';
+import type { HostFunction, HostObject } from './host.js';
+import { VmHostContext } from './host-context.js';
+import type { FunctionProto, Module } from './module.js';
+import {
+  ObjBoundMethod,
+  ObjClass,
+  ObjClosure,
+  ObjFunction,
+  ObjHostFunction,
+  ObjInstance,
+  ObjList,
+  ObjUpvalue,
+  describeType,
+  isHostObject,
+  matchesParam,
+  type ListMethodName,
+} from './objects.js';
+import * as O from './opcode-numbers.js';
+import { OPCODES, instructionSize } from './opcodes.js';
+import type { Value, VmObject } from './value.js';
+
+export type { Budgets } from './budgets.js';
+export { DEFAULT_BUDGETS } from './budgets.js';
+export { Fiber } from './fiber.js';
+
+export interface VMOptions extends Partial<Budgets> {
+  /** Host functions the module may import; default CORE_HOST_FUNCTIONS. Embedders pass [...CORE_HOST_FUNCTIONS, ...theirs]. */
+  hosts?: readonly HostFunction[];
+  /** Where `print` goes; default console.log. */
+  print?: (text: string) => void;
+}
+
+/** A runtime error raised inside the VM, before the call stack is attached. Not an Error: nothing to capture. */
+class Fault {
+  constructor(
+    readonly message: string,
+    readonly limit: BudgetLimit | null = null,
+  ) {}
+}
+
+/** The value of a global slot that was never defined. */
+const UNDEFINED: VmObject = Object.freeze({ objectType: 'undefined' });
+
+/** Pseudo-opcodes the interpreter re-dispatches to internally; never in bytecode. */
+const PUSH_FRAME = -1;
+const CALL_VALUE = -2;
+
+/** Decides, at a BREAK, whether the fiber pauses there (vm/debugger.ts). */
+export interface BreakHandler {
+  shouldPause(fiber: Fiber, fn: ObjFunction, pc: number, depth: number): boolean;
+}
+
+export class VM {
+  readonly module: Module;
+  /** Global values by slot (UNDEFINED until defined). */
+  private readonly globals: Value[];
+  private readonly functions: ObjFunction[];
+  private readonly constants: readonly (number | string)[];
+  /** Bound host functions, by host import index. */
+  private readonly hostImports: ObjHostFunction[];
+  private readonly defaults: Budgets;
+  private readonly printFn: (text: string) => void;
+  private readonly ctx = new VmHostContext();
+  private readonly globalSlots = new Map<string, number>();
+  private readonly spellIndex = new Map<string, number>();
+  /** CALL argc; RETURN — how the VM enters any callable with arguments on a fresh fiber. */
+  private readonly trampolines: ObjClosure[] = [];
+  private liveFibers = 0;
+  private scriptRan = false;
+  /** Set by the debugger while attached; BREAK opcodes only exist in code while it is. */
+  breakHandler: BreakHandler | null = null;
+
+  constructor(module: Module, options: VMOptions = {}) {
+    this.module = module;
+    this.constants = module.constants;
+    this.defaults = resolveBudgets(DEFAULT_BUDGETS, options);
+    this.printFn = options.print ?? ((text) => console.log(text));
+    this.functions = module.functions.map((proto, i) => new ObjFunction(proto, i, countInstructions(proto)));
+    this.globals = new Array<Value>(module.globals.length).fill(UNDEFINED);
+    module.globals.forEach((name, slot) => {
+      if (!this.globalSlots.has(name)) this.globalSlots.set(name, slot);
+    });
+    for (const spell of module.spells) this.spellIndex.set(spell.name, spell.functionIndex);
+    this.hostImports = bindHostImports(module, options.hosts ?? CORE_HOST_FUNCTIONS);
+  }
+
+  /** The ObjFunctions the interpreter runs (the debugger patches their `code`). */
+  get runtimeFunctions(): readonly ObjFunction[] {
+    return this.functions;
+  }
+
+  spellNames(): string[] {
+    return this.module.spells.map((s) => s.name);
+  }
+
+  /** The current value of a global, or undefined if it was never defined. */
+  getGlobal(name: string): Value | undefined {
+    const slot = this.globalSlots.get(name);
+    if (slot === undefined) return undefined;
+    const v = this.globals[slot]!;
+    return v === UNDEFINED ? undefined : v;
+  }
+
+  /** Fibers alive (running, suspended or paused). */
+  get liveFiberCount(): number {
+    return this.liveFibers;
+  }
+
+  /** Run the top-level script (defining the globals). */
+  runScript(budgets?: Partial<Budgets>): Fiber {
+    this.scriptRan = true;
+    const script = this.functions[0];
+    if (script === undefined) return this.failedFiber('The module has no script.', null, budgets);
+    return this.start(new ObjClosure(script, []), [], budgets, null);
+  }
+
+  /** Cast a spell on a new fiber; runs until it is done, suspended, paused or failed. Runs the script first if it never ran. */
+  cast(spell: string, args: readonly Value[], budgets?: Partial<Budgets>): Fiber {
+    const index = this.spellIndex.get(spell);
+    const fn = index === undefined ? undefined : this.functions[index];
+    if (fn === undefined) return this.failedFiber(`Undefined spell '${spell}'.`, spell, budgets);
+    if (fn.proto.upvalues.length > 0) return this.failedFiber(`Spell '${spell}' cannot be cast.`, spell, budgets);
+    const before = this.ensureScript();
+    if (before) return before;
+    return this.start(new ObjClosure(fn, []), args, budgets, spell);
+  }
+
+  /** Call the function (or class, or any callable) held by a global. Runs the script first if it never ran. */
+  call(fnGlobalName: string, args: readonly Value[], budgets?: Partial<Budgets>): Fiber {
+    const before = this.ensureScript();
+    if (before) return before;
+    const callee = this.getGlobal(fnGlobalName);
+    if (callee === undefined) return this.failedFiber(`Undefined variable '${fnGlobalName}'.`, null, budgets);
+    return this.start(callee, args, budgets, null);
+  }
+
+  /** Continue a suspended fiber; `value` becomes the result of the host call that suspended it. */
+  resume(fiber: Fiber, value: Value = null): Fiber {
+    if (fiber.state !== 'suspended') return fiber;
+    fiber.stack[fiber.sp++] = value === undefined ? null : value;
+    return this.run(fiber);
+  }
+
+  /** Continue a fiber paused by the debugger (vm/debugger.ts sets the stepping mode first). */
+  continuePaused(fiber: Fiber): Fiber {
+    if (fiber.state !== 'paused') return fiber;
+    fiber.debugSkipBreak = true;
+    return this.run(fiber);
+  }
+
+  /** End a suspended or paused fiber (e.g. its caster despawned). */
+  cancel(fiber: Fiber, message = 'Cast cancelled.'): void {
+    if (fiber.state !== 'suspended' && fiber.state !== 'paused') return;
+    const trace = fiber.trace(fiber.frameIps[fiber.frameCount - 1] ?? 0);
+    this.finish(fiber, 'failed');
+    fiber.error = new SpellRuntimeError(message, trace, null, fiber.spell);
+  }
+
+  // ---------------------------------------------------------------- starting fibers
+
+  private ensureScript(): Fiber | null {
+    if (this.scriptRan) return null;
+    const script = this.runScript();
+    return script.state === 'failed' ? script : null;
+  }
+
+  private start(callee: Value, args: readonly Value[], overrides: Partial<Budgets> | undefined, spell: string | null): Fiber {
+    const budgets = overrides ? resolveBudgets(this.defaults, overrides) : this.defaults;
+    if (this.liveFibers >= budgets.maxFibers) {
+      return this.failedFiber(budgetMessage('fibers', budgets), spell, overrides, 'fibers');
+    }
+    const fiber = new Fiber(budgets, spell);
+    this.liveFibers++;
+    const argc = args.length;
+    const trampoline = this.trampoline(argc);
+    fiber.growStack(argc + 2 + trampoline.fn.maxStack);
+    const stack = fiber.stack;
+    stack[0] = trampoline;
+    stack[1] = callee;
+    for (let i = 0; i < argc; i++) stack[2 + i] = args[i] === undefined ? null : args[i]!;
+    fiber.sp = 2 + argc;
+    fiber.frameClosures[0] = trampoline;
+    fiber.frameIps[0] = 0;
+    fiber.frameBases[0] = 0;
+    fiber.frameCount = 1;
+    return this.run(fiber);
+  }
+
+  private trampoline(argc: number): ObjClosure {
+    let closure = this.trampolines[argc];
+    if (closure === undefined) {
+      const proto: FunctionProto = {
+        name: '',
+        kind: 'function',
+        arity: argc,
+        upvalues: [],
+        code: Int32Array.of(O.CALL, argc, O.RETURN),
+        lines: new Int32Array(3),
+        maxStack: argc + 2,
+        locals: [],
+      };
+      closure = new ObjClosure(new ObjFunction(proto, -1, 0), []);
+      this.trampolines[argc] = closure;
+    }
+    return closure;
+  }
+
+  private failedFiber(message: string, spell: string | null, overrides?: Partial<Budgets>, limit: BudgetLimit | null = null): Fiber {
+    const fiber = new Fiber(overrides ? resolveBudgets(this.defaults, overrides) : this.defaults, spell);
+    fiber.live = false;
+    fiber.state = 'failed';
+    fiber.error = new SpellRuntimeError(message, [], limit, spell);
+    fiber.release();
+    return fiber;
+  }
+
+  private finish(fiber: Fiber, state: 'done' | 'failed'): void {
+    fiber.state = state;
+    if (fiber.live) {
+      fiber.live = false;
+      this.liveFibers--;
+    }
+    closeUpvalues(fiber, 0);
+    fiber.release();
+  }
+
+  // ---------------------------------------------------------------- the interpreter
+
+  /** Run `fiber` from its saved state until it is done, suspended, paused or failed. */
+  private run(fiber: Fiber): Fiber {
+    const constants = this.constants;
+    const globals = this.globals;
+    const functions = this.functions;
+    const stack = fiber.stack;
+    const maxHeap = fiber.budgets.maxHeap;
+    let frameIps = fiber.frameIps;
+    let frameBases = fiber.frameBases;
+    let frameClosures = fiber.frameClosures;
+    let fc = fiber.frameCount;
+    let frameLimit = Math.min(frameIps.length, fiber.frameBudget);
+    let closure = frameClosures[fc - 1]!;
+    let fn = closure.fn;
+    let code = fn.code;
+    let ip = frameIps[fc - 1]!;
+    let base = frameBases[fc - 1]!;
+    let sp = fiber.sp;
+    let fuel = fiber.fuel;
+    // Operands of the PUSH_FRAME / CALL_VALUE pseudo-opcodes.
+    let callTarget: ObjClosure = closure;
+    let callArgc = 0;
+    fiber.state = 'running';
+
+    try {
+      for (;;) {
+        let op = code[ip++]!;
+        // The inner loop exists only so a case can re-dispatch (`continue dispatch`) to another
+        // case: the pseudo-opcodes, and BREAK running the instruction it replaced.
+        dispatch: for (;;) {
+          switch (op) {
+            case O.CONSTANT:
+              stack[sp++] = constants[code[ip++]!]!;
+              break;
+            case O.NIL:
+              stack[sp++] = null;
+              break;
+            case O.TRUE:
+              stack[sp++] = true;
+              break;
+            case O.FALSE:
+              stack[sp++] = false;
+              break;
+            case O.POP:
+              sp--;
+              break;
+            case O.DUP:
+              stack[sp] = stack[sp - 1]!;
+              sp++;
+              break;
+            case O.DUP2:
+              stack[sp] = stack[sp - 2]!;
+              stack[sp + 1] = stack[sp - 1]!;
+              sp += 2;
+              break;
+            case O.GET_LOCAL:
+              stack[sp++] = stack[base + code[ip++]!]!;
+              break;
+            case O.SET_LOCAL:
+              stack[base + code[ip++]!] = stack[sp - 1]!;
+              break;
+            case O.GET_GLOBAL: {
+              const slot = code[ip++]!;
+              const value = globals[slot]!;
+              if (value === UNDEFINED) throw new Fault(`Undefined variable '${this.module.globals[slot]}'.`);
+              stack[sp++] = value;
+              break;
+            }
+            case O.DEFINE_GLOBAL:
+              globals[code[ip++]!] = stack[--sp]!;
+              break;
+            case O.SET_GLOBAL: {
+              const slot = code[ip++]!;
+              if (globals[slot] === UNDEFINED) throw new Fault(`Undefined variable '${this.module.globals[slot]}'.`);
+              globals[slot] = stack[sp - 1]!;
+              break;
+            }
+            case O.GET_UPVALUE: {
+              const upvalue = closure.upvalues[code[ip++]!]!;
+              stack[sp++] = upvalue.cells[upvalue.index]!;
+              break;
+            }
+            case O.SET_UPVALUE: {
+              const upvalue = closure.upvalues[code[ip++]!]!;
+              upvalue.cells[upvalue.index] = stack[sp - 1]!;
+              break;
+            }
+            case O.GET_PROPERTY: {
+              const name = constants[code[ip++]!] as string;
+              const object = stack[sp - 1]!;
+              if (object instanceof ObjInstance) {
+                const field = object.fields.get(name);
+                if (field !== undefined) {
+                  stack[sp - 1] = field;
+                  break;
+                }
+                const method = object.klass.methods.get(name);
+                if (method === undefined) throw new Fault(`Undefined property '${name}'.`);
+                stack[sp - 1] = new ObjBoundMethod(object, method);
+                break;
+              }
+              stack[sp - 1] = getOtherProperty(object, name);
+              break;
+            }
+            case O.SET_PROPERTY: {
+              const name = constants[code[ip++]!] as string;
+              const value = stack[--sp]!;
+              const object = stack[sp - 1]!;
+              if (object instanceof ObjInstance) object.fields.set(name, value);
+              else setOtherProperty(object, name, value);
+              stack[sp - 1] = value;
+              break;
+            }
+            case O.GET_SUPER: {
+              const name = constants[code[ip++]!] as string;
+              const superclass = stack[--sp]!;
+              if (!(superclass instanceof ObjClass)) throw new Fault('Superclass must be a class.');
+              const method = superclass.methods.get(name);
+              if (method === undefined) throw new Fault(`Undefined property '${name}'.`);
+              stack[sp - 1] = new ObjBoundMethod(stack[sp - 1]!, method);
+              break;
+            }
+            case O.GET_INDEX: {
+              const index = stack[--sp]!;
+              const list = stack[sp - 1]!;
+              if (list instanceof ObjList && typeof index === 'number' && (index | 0) === index && index >= 0 && index < list.items.length) {
+                stack[sp - 1] = list.items[index]!;
+              } else {
+                stack[sp - 1] = list instanceof ObjList ? list.items[checkIndex(list, index)]! : indexError(list);
+              }
+              break;
+            }
+            case O.SET_INDEX: {
+              const value = stack[--sp]!;
+              const index = stack[--sp]!;
+              const list = stack[sp - 1]!;
+              if (!(list instanceof ObjList)) indexError(list);
+              list.items[checkIndex(list, index)] = value;
+              stack[sp - 1] = value;
+              break;
+            }
+            case O.EQUAL: {
+              const b = stack[--sp]!;
+              const a = stack[sp - 1]!;
+              stack[sp - 1] = a === b || (isHostObject(a) && isHostObject(b) && hostEquals(a, b));
+              break;
+            }
+            case O.GREATER: {
+              const b = stack[--sp]!;
+              const a = stack[sp - 1]!;
+              if (typeof a !== 'number' || typeof b !== 'number') throw new Fault('Operands must be numbers.');
+              stack[sp - 1] = a > b;
+              break;
+            }
+            case O.LESS: {
+              const b = stack[--sp]!;
+              const a = stack[sp - 1]!;
+              if (typeof a !== 'number' || typeof b !== 'number') throw new Fault('Operands must be numbers.');
+              stack[sp - 1] = a < b;
+              break;
+            }
+            case O.ADD: {
+              const b = stack[--sp]!;
+              const a = stack[sp - 1]!;
+              if (typeof a === 'number' && typeof b === 'number') {
+                stack[sp - 1] = a + b;
+              } else if (typeof a === 'string' && typeof b === 'string') {
+                fiber.heapUsed += a.length + b.length;
+                if (fiber.heapUsed > maxHeap) throw new Fault(budgetMessage('heap', fiber.budgets), 'heap');
+                stack[sp - 1] = a + b;
+              } else {
+                throw new Fault('Operands must be two numbers or two strings.');
+              }
+              break;
+            }
+            case O.SUBTRACT: {
+              const b = stack[--sp]!;
+              const a = stack[sp - 1]!;
+              if (typeof a !== 'number' || typeof b !== 'number') throw new Fault('Operands must be numbers.');
+              stack[sp - 1] = a - b;
+              break;
+            }
+            case O.MULTIPLY: {
+              const b = stack[--sp]!;
+              const a = stack[sp - 1]!;
+              if (typeof a !== 'number' || typeof b !== 'number') throw new Fault('Operands must be numbers.');
+              stack[sp - 1] = a * b;
+              break;
+            }
+            case O.DIVIDE: {
+              const b = stack[--sp]!;
+              const a = stack[sp - 1]!;
+              if (typeof a !== 'number' || typeof b !== 'number') throw new Fault('Operands must be numbers.');
+              stack[sp - 1] = a / b;
+              break;
+            }
+            case O.MODULO: {
+              const b = stack[--sp]!;
+              const a = stack[sp - 1]!;
+              if (typeof a !== 'number' || typeof b !== 'number') throw new Fault('Operands must be numbers.');
+              stack[sp - 1] = a % b;
+              break;
+            }
+            case O.NOT: {
+              const v = stack[sp - 1]!;
+              stack[sp - 1] = v === null || v === false;
+              break;
+            }
+            case O.NEGATE: {
+              const v = stack[sp - 1]!;
+              if (typeof v !== 'number') throw new Fault('Operand must be a number.');
+              stack[sp - 1] = -v;
+              break;
+            }
+            case O.PRINT: {
+              const value = stack[--sp]!;
+              if (typeof value === 'object' && value !== null) {
+                // Printing a big (or self-nesting) list is work: bound it by the fuel left and charge it.
+                const text = displayBounded(value, fuel);
+                if (text === null) throw new Fault(budgetMessage('fuel', fiber.budgets), 'fuel');
+                fuel -= text.length;
+                this.printFn(text);
+              } else {
+                this.printFn(displayValue(value));
+              }
+              break;
+            }
+            case O.JUMP:
+              ip = code[ip]!;
+              break;
+            case O.JUMP_IF_FALSE: {
+              const target = code[ip++]!;
+              const v = stack[sp - 1]!;
+              if (v === null || v === false) ip = target;
+              break;
+            }
+            case O.LOOP: {
+              const target = code[ip]!;
+              fuel -= ip + 1 - target;
+              if (fuel < 0) throw new Fault(budgetMessage('fuel', fiber.budgets), 'fuel');
+              ip = target;
+              break;
+            }
+            case O.CALL: {
+              const argc = code[ip++]!;
+              const callee = stack[sp - 1 - argc]!;
+              if (!(callee instanceof ObjClosure)) {
+                callArgc = argc;
+                op = CALL_VALUE;
+                continue dispatch;
+              }
+              // The hot path (a closure) pushes its frame right here; PUSH_FRAME repeats this for the other callers.
+              const target = callee.fn;
+              if (argc !== target.arity) throw new Fault(`Expected ${target.arity} arguments but got ${argc}.`);
+              if (fc >= frameLimit) {
+                frameLimit = this.growFrames(fiber, fc);
+                frameIps = fiber.frameIps;
+                frameBases = fiber.frameBases;
+                frameClosures = fiber.frameClosures;
+              }
+              fuel -= target.callFuel;
+              if (fuel < 0) throw new Fault(budgetMessage('fuel', fiber.budgets), 'fuel');
+              const newBase = sp - 1 - argc;
+              if (newBase + target.maxStack > stack.length) this.growStack(fiber, newBase + target.maxStack);
+              frameIps[fc - 1] = ip;
+              frameClosures[fc] = callee;
+              frameBases[fc] = newBase;
+              fc++;
+              closure = callee;
+              fn = target;
+              code = target.code;
+              ip = 0;
+              base = newBase;
+              break;
+            }
+            case PUSH_FRAME: {
+              const argc = callArgc;
+              const target = callTarget.fn;
+              if (argc !== target.arity) throw new Fault(`Expected ${target.arity} arguments but got ${argc}.`);
+              if (fc >= frameLimit) {
+                frameLimit = this.growFrames(fiber, fc);
+                frameIps = fiber.frameIps;
+                frameBases = fiber.frameBases;
+                frameClosures = fiber.frameClosures;
+              }
+              fuel -= target.callFuel;
+              if (fuel < 0) throw new Fault(budgetMessage('fuel', fiber.budgets), 'fuel');
+              const newBase = sp - 1 - argc;
+              if (newBase + target.maxStack > stack.length) this.growStack(fiber, newBase + target.maxStack);
+              frameIps[fc - 1] = ip;
+              frameClosures[fc] = callTarget;
+              frameBases[fc] = newBase;
+              fc++;
+              closure = callTarget;
+              fn = target;
+              code = target.code;
+              ip = 0;
+              base = newBase;
+              break;
+            }
+            case CALL_VALUE: {
+              // Calling anything but a plain closure; the callee sits below callArgc arguments.
+              const argc = callArgc;
+              const calleeSlot = sp - 1 - argc;
+              const callee = stack[calleeSlot]!;
+              if (callee instanceof ObjClosure) {
+                callTarget = callee;
+                op = PUSH_FRAME;
+                continue dispatch;
+              }
+              if (callee instanceof ObjBoundMethod) {
+                stack[calleeSlot] = callee.receiver;
+                if (callee.method instanceof ObjClosure) {
+                  callTarget = callee.method;
+                  op = PUSH_FRAME;
+                  continue dispatch;
+                }
+                fiber.fuel = fuel;
+                const result = this.callListMethod(fiber, callee.receiver as ObjList, callee.method, calleeSlot + 1, argc);
+                fuel = fiber.fuel;
+                sp = calleeSlot;
+                stack[sp++] = result;
+                break;
+              }
+              if (callee instanceof ObjClass) {
+                stack[calleeSlot] = new ObjInstance(callee);
+                if (callee.initializer !== null) {
+                  callTarget = callee.initializer;
+                  op = PUSH_FRAME;
+                  continue dispatch;
+                }
+                if (argc !== 0) throw new Fault(`Expected 0 arguments but got ${argc}.`);
+                break;
+              }
+              if (callee instanceof ObjHostFunction) {
+                if (argc < callee.minArity || argc > callee.maxArity) throw new Fault(arityMessage(callee, argc));
+                fiber.fuel = fuel;
+                this.ctx.fn = fn;
+                this.ctx.ip = ip;
+                const result = this.callHost(fiber, callee, calleeSlot + 1, argc);
+                fuel = fiber.fuel;
+                sp = calleeSlot;
+                if (this.ctx.suspendRequested) {
+                  this.ctx.suspendRequested = false;
+                  return this.suspend(fiber, 'suspended', fc, ip, sp, fuel);
+                }
+                stack[sp++] = result;
+                break;
+              }
+              throw new Fault('Can only call functions and classes.');
+            }
+            case O.INVOKE: {
+              const name = constants[code[ip++]!] as string;
+              const argc = code[ip++]!;
+              const receiverSlot = sp - 1 - argc;
+              const receiver = stack[receiverSlot]!;
+              if (receiver instanceof ObjInstance) {
+                const field = receiver.fields.get(name);
+                if (field !== undefined) {
+                  // A field holding a function shadows a method of the same name (clox).
+                  stack[receiverSlot] = field;
+                  callArgc = argc;
+                  op = CALL_VALUE;
+                  continue dispatch;
+                }
+                const method = receiver.klass.methods.get(name);
+                if (method === undefined) throw new Fault(`Undefined property '${name}'.`);
+                callTarget = method;
+                callArgc = argc;
+                op = PUSH_FRAME;
+                continue dispatch;
+              }
+              fiber.fuel = fuel;
+              this.ctx.fn = fn;
+              this.ctx.ip = ip;
+              const result = this.invokeOther(fiber, receiver, name, receiverSlot + 1, argc);
+              fuel = fiber.fuel;
+              sp = receiverSlot;
+              if (this.ctx.suspendRequested) {
+                this.ctx.suspendRequested = false;
+                return this.suspend(fiber, 'suspended', fc, ip, sp, fuel);
+              }
+              stack[sp++] = result;
+              break;
+            }
+            case O.SUPER_INVOKE: {
+              const name = constants[code[ip++]!] as string;
+              const argc = code[ip++]!;
+              const superclass = stack[--sp]!;
+              if (!(superclass instanceof ObjClass)) throw new Fault('Superclass must be a class.');
+              const method = superclass.methods.get(name);
+              if (method === undefined) throw new Fault(`Undefined property '${name}'.`);
+              callTarget = method;
+              callArgc = argc;
+              op = PUSH_FRAME;
+              continue dispatch;
+            }
+            case O.CALL_HOST: {
+              const host = this.hostImports[code[ip++]!]!;
+              const argc = code[ip++]!;
+              const argBase = sp - argc;
+              fiber.fuel = fuel;
+              this.ctx.fn = fn;
+              this.ctx.ip = ip;
+              const result = this.callHost(fiber, host, argBase, argc);
+              fuel = fiber.fuel;
+              sp = argBase;
+              if (this.ctx.suspendRequested) {
+                this.ctx.suspendRequested = false;
+                return this.suspend(fiber, 'suspended', fc, ip, sp, fuel);
+              }
+              stack[sp++] = result;
+              break;
+            }
+            case O.HOST_FUNCTION:
+              stack[sp++] = this.hostImports[code[ip++]!]!;
+              break;
+            case O.CLOSURE: {
+              const target = functions[code[ip++]!]!;
+              const descriptors = target.proto.upvalues;
+              const upvalues = new Array<ObjUpvalue>(descriptors.length);
+              for (let i = 0; i < descriptors.length; i++) {
+                const d = descriptors[i]!;
+                upvalues[i] = d.isLocal ? captureUpvalue(fiber, base + d.index) : closure.upvalues[d.index]!;
+              }
+              stack[sp++] = new ObjClosure(target, upvalues);
+              break;
+            }
+            case O.CLOSE_UPVALUE:
+              closeUpvalues(fiber, sp - 1);
+              sp--;
+              break;
+            case O.RETURN: {
+              const result = stack[sp - 1]!;
+              if (fiber.openUpvalues !== null) closeUpvalues(fiber, base);
+              fc--;
+              if (fc === 0) {
+                fiber.result = result;
+                fiber.fuel = fuel;
+                this.finish(fiber, 'done');
+                return fiber;
+              }
+              sp = base;
+              stack[sp++] = result;
+              closure = frameClosures[fc - 1]!;
+              fn = closure.fn;
+              code = fn.code;
+              ip = frameIps[fc - 1]!;
+              base = frameBases[fc - 1]!;
+              break;
+            }
+            case O.CLASS:
+              stack[sp++] = new ObjClass(constants[code[ip++]!] as string);
+              break;
+            case O.INHERIT: {
+              const superclass = stack[sp - 2]!;
+              const subclass = stack[sp - 1]!;
+              if (!(superclass instanceof ObjClass)) throw new Fault('Superclass must be a class.');
+              if (subclass instanceof ObjClass) inherit(subclass, superclass);
+              sp--;
+              break;
+            }
+            case O.METHOD: {
+              const name = constants[code[ip++]!] as string;
+              const method = stack[sp - 1]!;
+              const klass = stack[sp - 2]!;
+              if (klass instanceof ObjClass && method instanceof ObjClosure) {
+                klass.methods.set(name, method);
+                if (name === 'init') klass.initializer = method;
+              }
+              sp--;
+              break;
+            }
+            case O.BUILD_LIST: {
+              const count = code[ip++]!;
+              fiber.heapUsed += count;
+              if (fiber.heapUsed > maxHeap) throw new Fault(budgetMessage('heap', fiber.budgets), 'heap');
+              const items = stack.slice(sp - count, sp);
+              sp -= count;
+              stack[sp++] = new ObjList(items);
+              break;
+            }
+            case O.FOR_ITER: {
+              const slot = base + code[ip++]!;
+              const target = code[ip++]!;
+              const list = stack[slot]!;
+              const index = stack[slot + 1]!;
+              if (!(list instanceof ObjList)) throw new Fault('Can only iterate over a list.');
+              if (typeof index === 'number' && index < list.items.length) {
+                stack[sp++] = list.items[index]!;
+                stack[slot + 1] = index + 1;
+              } else {
+                ip = target;
+              }
+              break;
+            }
+            case O.BREAK: {
+              const handler = this.breakHandler;
+              const pc = ip - 1;
+              if (handler !== null && !fiber.debugSkipBreak) {
+                frameIps[fc - 1] = pc;
+                fiber.frameCount = fc;
+                fiber.sp = sp;
+                if (handler.shouldPause(fiber, fn, pc, fc)) return this.suspend(fiber, 'paused', fc, pc, sp, fuel);
+              }
+              fiber.debugSkipBreak = false;
+              op = fn.original[pc]!;
+              continue dispatch;
+            }
+            default:
+              throw new Fault(`Unknown opcode ${op}.`);
+          }
+          break;
+        }
+      }
+    } catch (error) {
+      return this.fail(fiber, error, fc, ip, sp, fuel);
+    }
+  }
+
+  /** Save the interpreter's locals into the fiber and leave the loop. */
+  private suspend(fiber: Fiber, state: 'suspended' | 'paused', fc: number, ip: number, sp: number, fuel: number): Fiber {
+    fiber.frameIps[fc - 1] = ip;
+    fiber.frameCount = fc;
+    fiber.sp = sp;
+    fiber.fuel = fuel;
+    fiber.state = state;
+    return fiber;
+  }
+
+  private fail(fiber: Fiber, error: unknown, fc: number, ip: number, sp: number, fuel: number): Fiber {
+    fiber.frameCount = fc;
+    fiber.sp = sp;
+    fiber.fuel = fuel;
+    const trace = fiber.trace(ip);
+    const { message, limit } = describeFailure(error, fiber.budgets);
+    this.finish(fiber, 'failed');
+    fiber.error = new SpellRuntimeError(message, trace, limit, fiber.spell);
+    return fiber;
+  }
+
+  /** Make room for one more frame, or fail with "Stack overflow.". Returns the new frame limit. */
+  private growFrames(fiber: Fiber, fc: number): number {
+    if (fc >= fiber.frameBudget) throw new Fault(budgetMessage('call depth', fiber.budgets), 'call depth');
+    fiber.growFrames(fc + 1);
+    return Math.min(fiber.frameIps.length, fiber.frameBudget);
+  }
+
+  private growStack(fiber: Fiber, needed: number): void {
+    if (needed > fiber.budgets.maxStack) throw new Fault(budgetMessage('stack', fiber.budgets), 'stack');
+    fiber.growStack(Math.min(needed, fiber.budgets.maxStack));
+  }
+
+  // ---------------------------------------------------------------- host calls and other slow paths
+
+  /** Check the arguments against the spec, call the implementation, and turn whatever it throws into a Fault. */
+  private callHost(fiber: Fiber, host: ObjHostFunction, argBase: number, argc: number): Value {
+    const stack = fiber.stack;
+    if (!host.unchecked) {
+      const checks = host.checks;
+      for (let i = 0; i < argc; i++) {
+        if (!matchesParam(checks[i] as 0, stack[argBase + i]!)) {
+          const param = host.host.params[i]!;
+          throw new Fault(`Argument ${i + 1} of ${host.name}() must be ${describeType(param.type)}.`);
+        }
+      }
+    }
+    const ctx = this.ctx;
+    const savedFiber = ctx.fiber;
+    const savedFn = ctx.fn;
+    const savedIp = ctx.ip;
+    ctx.fiber = fiber;
+    ctx.suspendRequested = false;
+    const impl = host.host.impl;
+    let result: Value;
+    try {
+      switch (argc) {
+        case 0:
+          result = impl(ctx);
+          break;
+        case 1:
+          result = impl(ctx, stack[argBase]!);
+          break;
+        case 2:
+          result = impl(ctx, stack[argBase]!, stack[argBase + 1]!);
+          break;
+        case 3:
+          result = impl(ctx, stack[argBase]!, stack[argBase + 1]!, stack[argBase + 2]!);
+          break;
+        case 4:
+          result = impl(ctx, stack[argBase]!, stack[argBase + 1]!, stack[argBase + 2]!, stack[argBase + 3]!);
+          break;
+        default:
+          result = impl(ctx, ...stack.slice(argBase, argBase + argc));
+      }
+    } catch (error) {
+      ctx.suspendRequested = false;
+      throw hostFault(error, `Host function '${host.name}' failed`);
+    } finally {
+      ctx.fiber = savedFiber;
+      ctx.fn = savedFn;
+      ctx.ip = savedIp;
+    }
+    checkBudgetsAfterHost(fiber);
+    return checkHostResult(result, host.name);
+  }
+
+  /** INVOKE on something other than an instance: list methods, host object methods. */
+  private invokeOther(fiber: Fiber, receiver: Value, name: string, argBase: number, argc: number): Value {
+    if (receiver instanceof ObjList) {
+      if (name !== 'append' && name !== 'remove') throw new Fault(`Undefined property '${name}'.`);
+      return this.callListMethod(fiber, receiver, name, argBase, argc);
+    }
+    if (isHostObject(receiver)) {
+      const ctx = this.ctx;
+      const savedFiber = ctx.fiber;
+      ctx.fiber = fiber;
+      ctx.suspendRequested = false;
+      let result: Value | undefined;
+      try {
+        result = receiver.invokeMethod(name, fiber.stack.slice(argBase, argBase + argc), ctx);
+      } catch (error) {
+        ctx.suspendRequested = false;
+        throw hostFault(error, `Method '${name}' of ${receiver.hostType} failed`);
+      } finally {
+        ctx.fiber = savedFiber;
+      }
+      if (result === undefined) throw new Fault(`Undefined property '${name}'.`);
+      checkBudgetsAfterHost(fiber);
+      return checkHostResult(result, name);
+    }
+    throw new Fault('Only instances have methods.');
+  }
+
+  private callListMethod(fiber: Fiber, list: ObjList, name: ListMethodName, argBase: number, argc: number): Value {
+    if (argc !== 1) throw new Fault(`Expected 1 arguments but got ${argc}.`);
+    const arg = fiber.stack[argBase]!;
+    const items = list.items;
+    if (name === 'append') {
+      fiber.heapUsed += 1;
+      if (fiber.heapUsed > fiber.budgets.maxHeap) throw new Fault(budgetMessage('heap', fiber.budgets), 'heap');
+      items.push(arg);
+      return null;
+    }
+    const index = checkIndex(list, arg);
+    // Removing shifts the tail: charge for the work.
+    fiber.fuel -= items.length - index;
+    if (fiber.fuel < 0) throw new Fault(budgetMessage('fuel', fiber.budgets), 'fuel');
+    return items.splice(index, 1)[0]!;
+  }
+}
+
+// -------------------------------------------------------------------- helpers
+
+function countInstructions(proto: FunctionProto): number {
+  let count = 0;
+  const code = proto.code;
+  for (let ip = 0; ip < code.length; count++) {
+    const op = code[ip]!;
+    ip += op >= 0 && op < OPCODES.length ? instructionSize(op) : 1;
+  }
+  return Math.max(1, count);
+}
+
+/** Bind each host import by name to the host table; a missing name or an arity the host does not accept is a VerifyError. */
+function bindHostImports(module: Module, hosts: readonly HostFunction[]): ObjHostFunction[] {
+  const byName = new Map<string, HostFunction>();
+  for (const h of hosts) if (!byName.has(h.name)) byName.set(h.name, h);
+  return module.hostImports.map((imp) => {
+    const host = byName.get(imp.name);
+    if (host === undefined) throw new VerifyError(`Host function '${imp.name}' is not provided by this host.`);
+    const bound = new ObjHostFunction(host);
+    for (const arity of imp.arities) {
+      if (arity < bound.minArity || arity > bound.maxArity) {
+        throw new VerifyError(
+          `Host function '${imp.name}' takes ${arityRange(bound)} arguments but the module calls it with ${arity}.`,
+        );
+      }
+    }
+    return bound;
+  });
+}
+
+function arityRange(host: ObjHostFunction): string {
+  return host.minArity === host.maxArity ? `${host.maxArity}` : `${host.minArity} to ${host.maxArity}`;
+}
+
+function arityMessage(host: ObjHostFunction, argc: number): string {
+  return `Expected ${arityRange(host)} arguments but got ${argc}.`;
+}
+
+function captureUpvalue(fiber: Fiber, slot: number): ObjUpvalue {
+  let previous: ObjUpvalue | null = null;
+  let upvalue = fiber.openUpvalues;
+  while (upvalue !== null && upvalue.index > slot) {
+    previous = upvalue;
+    upvalue = upvalue.next;
+  }
+  if (upvalue !== null && upvalue.index === slot) return upvalue;
+  const created = new ObjUpvalue(fiber.stack, slot);
+  created.next = upvalue;
+  if (previous === null) fiber.openUpvalues = created;
+  else previous.next = created;
+  return created;
+}
+
+/** Close every open upvalue at or above stack slot `last`. */
+function closeUpvalues(fiber: Fiber, last: number): void {
+  let upvalue = fiber.openUpvalues;
+  while (upvalue !== null && upvalue.index >= last) {
+    const next: ObjUpvalue | null = upvalue.next;
+    upvalue.close();
+    upvalue.next = null;
+    upvalue = next;
+  }
+  fiber.openUpvalues = upvalue;
+}
+
+/** INHERIT: copy the superclass's methods down (clox), so lookups never walk the chain. */
+function inherit(subclass: ObjClass, superclass: ObjClass): void {
+  for (const [name, method] of superclass.methods) subclass.methods.set(name, method);
+  subclass.superclass = superclass;
+  subclass.initializer = superclass.initializer;
+}
+
+/** A valid list index, or a Fault explaining why not. */
+function checkIndex(list: ObjList, index: Value): number {
+  if (typeof index !== 'number') throw new Fault('List index must be a number.');
+  if (!Number.isInteger(index)) throw new Fault('List index must be a whole number.');
+  if (index < 0 || index >= list.items.length) throw new Fault('List index out of range.');
+  return index;
+}
+
+function indexError(_value: Value): never {
+  throw new Fault('Only lists can be indexed.');
+}
+
+function getOtherProperty(object: Value, name: string): Value {
+  if (isHostObject(object)) {
+    let value: Value | undefined;
+    try {
+      value = object.getProperty(name);
+    } catch (error) {
+      throw hostFault(error, `Property '${name}' of ${object.hostType} failed`);
+    }
+    if (value === undefined) throw new Fault(`Undefined property '${name}'.`);
+    return checkHostResult(value, name);
+  }
+  if (object instanceof ObjList) {
+    if (name === 'append' || name === 'remove') return new ObjBoundMethod(object, name);
+    throw new Fault(`Undefined property '${name}'.`);
+  }
+  throw new Fault('Only instances have properties.');
+}
+
+function setOtherProperty(object: Value, name: string, value: Value): void {
+  if (!isHostObject(object)) throw new Fault('Only instances have fields.');
+  try {
+    object.setProperty(name, value);
+  } catch (error) {
+    throw hostFault(error, `Property '${name}' of ${object.hostType} failed`);
+  }
+}
+
+function hostEquals(a: HostObject, b: HostObject): boolean {
+  try {
+    return a.equals(b) === true;
+  } catch (error) {
+    throw hostFault(error, `Comparing ${a.hostType} failed`);
+  }
+}
+
+/** Host functions must return spell values; `undefined` means nil. Anything else JS-only is refused. */
+function checkHostResult(result: Value | undefined, name: string): Value {
+  if (result === undefined || result === null) return null;
+  const type = typeof result;
+  if (type === 'number' || type === 'string' || type === 'boolean') return result;
+  if (type === 'object' && typeof (result as VmObject).objectType === 'string') return result;
+  throw new Fault(`Host function '${name}' returned a value spells cannot use.`);
+}
+
+/** A host function may swallow the budget error it caused; the budget is still spent. */
+function checkBudgetsAfterHost(fiber: Fiber): void {
+  if (fiber.fuel < 0) throw new Fault(budgetMessage('fuel', fiber.budgets), 'fuel');
+  if (fiber.heapUsed > fiber.budgets.maxHeap) throw new Fault(budgetMessage('heap', fiber.budgets), 'heap');
+}
+
+function hostFault(error: unknown, context: string): Fault {
+  if (error instanceof Fault) return error;
+  if (error instanceof BudgetExceeded) return new Fault(error.message, error.limit);
+  if (error instanceof HostError) return new Fault(error.message);
+  if (error instanceof SpellRuntimeError) return new Fault(error.message, error.limit);
+  return new Fault(`${context}: ${safeMessage(error)}`);
+}
+
+function safeMessage(error: unknown): string {
+  try {
+    if (error instanceof Error) return error.message;
+    return String(error);
+  } catch {
+    return 'unknown error';
+  }
+}
+
+function describeFailure(error: unknown, budgets: Readonly<Budgets>): { message: string; limit: BudgetLimit | null } {
+  if (error instanceof Fault) return { message: error.message, limit: error.limit };
+  if (error instanceof BudgetExceeded) return { message: error.message, limit: error.limit };
+  if (error instanceof RangeError && /call stack|string length|array length/i.test(error.message)) {
+    // The JS engine's own limits (a huge string, a runaway host): report them as the heap budget.
+    return { message: budgetMessage('heap', budgets), limit: 'heap' };
+  }
+  return { message: `Internal error: ${safeMessage(error)}`, limit: null };
+}
