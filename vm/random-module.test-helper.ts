@@ -124,6 +124,13 @@ class FunctionGenerator {
     while (this.depth < depth) this.emit(Op.NIL, [], OPCODES[Op.NIL]!);
   }
 
+  /** Push a list of `n` random constants (when the stack has room). */
+  list(n: number): void {
+    if (this.depth + n > this.maxStack) return;
+    for (let i = 0; i < n; i++) this.emit(Op.CONSTANT, [this.random(CONSTANTS.length)], OPCODES[Op.CONSTANT]!);
+    this.emit(Op.BUILD_LIST, [n], OPCODES[Op.BUILD_LIST]!);
+  }
+
   /** `top: body; cond; JUMP_IF_FALSE exit; POP; LOOP top; exit: POP` — may spin until fuel runs out. */
   loop(steps: number): void {
     if (this.depth + 1 > this.maxStack) return;
@@ -144,7 +151,8 @@ class FunctionGenerator {
     if (this.depth + 3 > this.maxStack) return;
     const label = `F${this.labels++}`;
     const slot = this.depth;
-    this.straightLine(1);
+    if (this.random(3) > 0) this.list(1 + this.random(3));
+    else this.straightLine(1);
     this.restore(slot + 1);
     this.items.push(Op.CONSTANT, 0);
     this.depth++;
