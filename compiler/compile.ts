@@ -1,0 +1,68 @@
+/**
+ * compile(): source → Module, or diagnostics. Never throws, whatever the
+ * input (binary garbage, NUL bytes, huge or deeply nested files): anything
+ * unexpected becomes a diagnostic.
+ */
+
+import { CORE_HOST_FUNCTIONS } from '../vm/builtins.js';
+import type { HostFunctionSpec } from '../vm/host.js';
+import type { Module } from '../vm/module.js';
+import type { Diagnostic } from './diagnostics.js';
+import { emitModule } from './emitter.js';
+import { parse, sortDiagnostics } from './parse.js';
+import { diagnosticAt } from './parse-errors.js';
+import { resolve } from './resolver.js';
+import { EMPTY_SPAN } from './ast.js';
+
+export interface CompileOptions {
+  /** For messages; default '<input>'. */
+  sourceName?: string;
+  /** Host functions visible to the spell; default CORE_HOST_FUNCTIONS from vm/builtins.ts. */
+  hosts?: readonly HostFunctionSpec[];
+}
+
+export interface CompileResult {
+  /** Null iff any diagnostic is an error (warnings never block compilation). */
+  module: Module | null;
+  diagnostics: Diagnostic[];
+}
+
+/** Errors past this many are dropped (a binary file would otherwise report one per byte). */
+export const MAX_REPORTED_ERRORS = 100;
+
+export function compile(source: string, options: CompileOptions = {}): CompileResult {
+  try {
+    return compileUnguarded(typeof source === 'string' ? source : String(source), options);
+  } catch (error) {
+    // Deep recursion the nesting guard let through (e.g. 100,000 chained `+`), or a compiler bug:
+    // either way the user gets a diagnostic, never a stack trace.
+    const message = error instanceof RangeError ? 'Program too deeply nested.' : 'Internal compiler error.';
+    return { module: null, diagnostics: [diagnosticAt('error', message, EMPTY_SPAN, '')] };
+  }
+}
+
+function compileUnguarded(source: string, options: CompileOptions): CompileResult {
+  const parsed = parse(source);
+  const diagnostics = parsed.diagnostics;
+  const resolution = resolve(parsed.ast, { hosts: options.hosts ?? CORE_HOST_FUNCTIONS });
+  diagnostics.push(...resolution.diagnostics);
+  let module: Module | null = null;
+  if (!diagnostics.some(isError)) {
+    const emitted = emitModule(parsed.ast, resolution, options.sourceName ?? '<input>');
+    diagnostics.push(...emitted.diagnostics);
+    if (!emitted.diagnostics.some(isError)) module = emitted.module;
+  }
+  return { module, diagnostics: capErrors(sortDiagnostics(diagnostics)) };
+}
+
+function isError(d: Diagnostic): boolean {
+  return d.severity === 'error';
+}
+
+function capErrors(diagnostics: Diagnostic[]): Diagnostic[] {
+  if (diagnostics.length <= MAX_REPORTED_ERRORS) return diagnostics;
+  const kept = diagnostics.slice(0, MAX_REPORTED_ERRORS);
+  const last = kept[kept.length - 1]!;
+  kept.push({ ...last, severity: 'error', message: `Too many errors; ${diagnostics.length - MAX_REPORTED_ERRORS} more not shown.`, token: '' });
+  return kept;
+}

@@ -1,0 +1,709 @@
+/**
+ * The parser: tokens → AST, with chevrotain's embedded actions (the tree is
+ * built while parsing, no CST pass). One instance is created once and reused
+ * (`parser.input = tokens`), as chevrotain recommends: building a parser
+ * analyses the grammar, which is far slower than parsing a file.
+ *
+ * Grammar (the book's, plus the spell extensions):
+ *
+ *   program     → ( declaration | stray )* EOF
+ *   declaration → classDecl | funDecl | spellDecl | varDecl | statement
+ *   statement   → print | if | while | for | return | block | exprStmt
+ *   expression  → logicOr ( ( "=" | "+=" | … ) expression )?
+ *   logicOr     → logicAnd ( "or" logicAnd )*      … down to …
+ *   unary       → ( "!" | "-" ) unary | call
+ *   call        → primary ( "(" args ")" | "." name | "[" expression "]" )*
+ *
+ * Error recovery: chevrotain's (single-token insertion / deletion, re-sync
+ * to a follow token) inside statements; at statement level, a token that
+ * cannot start one is clox's "Expect expression." followed by clox's
+ * panic-mode skip to the next statement. Recovered rules return ErrorExpr /
+ * ErrorStmt nodes, and names invented by recovery are ''.
+ */
+
+import { EmbeddedActionsParser, tokenMatcher, type IRecognitionException, type IToken, type TokenType } from 'chevrotain';
+import {
+  EMPTY_SPAN,
+  spanFrom,
+  type AssignOperator as AssignOp,
+  type BinaryOperator,
+  type ClassStmt,
+  type ErrorExpr,
+  type ErrorStmt,
+  type Expr,
+  type ExpressionStmt,
+  type ForInStmt,
+  type ForStmt,
+  type FunctionKind,
+  type FunctionStmt,
+  type Identifier as IdentifierNode,
+  type SourceSpan,
+  type Stmt,
+  type VarStmt,
+  type VariableExpr,
+} from './ast.js';
+import { ERROR_MESSAGES, isRealToken, tokenSpan } from './parse-errors.js';
+import * as T from './tokens.js';
+
+/** The book's limit on parameters and arguments (clox stores counts in a byte). */
+export const MAX_PARAMETERS = 255;
+export const MAX_ARGUMENTS = 255;
+
+/** An error the grammar accepts but the language does not ("Invalid assignment target."). */
+export interface SyntaxProblem {
+  readonly message: string;
+  readonly token: IToken;
+}
+
+const STATEMENT_KEYWORDS = new Set([T.Class, T.Fun, T.Var, T.For, T.If, T.While, T.Print, T.Return]);
+
+function spanOf(node: { loc?: SourceSpan } | undefined): SourceSpan {
+  return node?.loc ?? EMPTY_SPAN;
+}
+
+export class SpellParser extends EmbeddedActionsParser {
+  /** Problems found while building the tree; read after each parse. */
+  problems: SyntaxProblem[] = [];
+  /** Top-level statements so far: kept even if recovery abandons the program rule. */
+  topLevel: Stmt[] = [];
+
+  constructor() {
+    super(T.ALL_TOKENS as TokenType[], {
+      recoveryEnabled: true,
+      maxLookahead: 3,
+      errorMessageProvider: ERROR_MESSAGES,
+    });
+    this.performSelfAnalysis();
+  }
+
+  /** Prepare for a new input (the one parser instance is reused). */
+  override reset(): void {
+    super.reset();
+    this.problems = [];
+    this.topLevel = [];
+  }
+
+  /** The next unconsumed token (where a parse stopped). */
+  currentToken(): IToken {
+    return this.LA(1);
+  }
+
+  // ---- helpers --------------------------------------------------------
+
+  /** The span of a token; a token invented by recovery sits right after the previous one. */
+  private span(tok: IToken | undefined): SourceSpan {
+    if (isRealToken(tok)) return tokenSpan(tok);
+    const prev = this.LA(0);
+    if (!isRealToken(prev)) return EMPTY_SPAN;
+    const s = tokenSpan(prev);
+    return { line: s.endLine, column: s.endColumn, endLine: s.endLine, endColumn: s.endColumn, start: s.end, end: s.end };
+  }
+
+  private identifier(tok: IToken): IdentifierNode {
+    return { name: tok.image ?? '', loc: this.span(tok) };
+  }
+
+  private problem(message: string, token: IToken): void {
+    if (!this.RECORDING_PHASE) this.problems.push({ message, token });
+  }
+
+  private errorExpr = (e: IRecognitionException): ErrorExpr => ({ kind: 'ErrorExpr', loc: this.span(e.token) });
+  private errorStmt = (e: IRecognitionException): ErrorStmt => ({ kind: 'ErrorStmt', loc: this.span(e.token) });
+
+  /** clox's synchronize(): may panic-mode recovery skip the next token? */
+  private canSkip(): boolean {
+    const next = this.LA(1);
+    if (next.tokenType === T.RightBrace || !isRealToken(next)) return false;
+    if (this.LA(0).tokenType === T.Semicolon) return false;
+    return !STATEMENT_KEYWORDS.has(next.tokenType);
+  }
+
+  // ---- declarations ---------------------------------------------------
+
+  public program = this.RULE('program', (): void => {
+    this.MANY(() => {
+      this.OR([
+        { ALT: () => void this.topLevel.push(this.SUBRULE(this.declaration)) },
+        { ALT: () => this.SUBRULE(this.stray) },
+        // A '}' with no block to close.
+        { ALT: () => this.SUBRULE(this.strayBrace) },
+      ]);
+    });
+  });
+
+  private stray = this.RULE('stray', (): void => {
+    const tok = this.CONSUME(T.StrayToken);
+    this.problem('Expect expression.', tok);
+    this.SUBRULE(this.synchronize);
+  });
+
+  private strayBrace = this.RULE('strayBrace', (): void => {
+    const tok = this.CONSUME(T.RightBrace);
+    this.problem('Expect expression.', tok);
+    this.SUBRULE(this.synchronize);
+  });
+
+  private synchronize = this.RULE('synchronize', (): void => {
+    this.MANY({ GATE: () => this.canSkip(), DEF: () => this.CONSUME(T.AnyToken) });
+  });
+
+  public declaration = this.RULE(
+    'declaration',
+    (): Stmt =>
+      this.OR([
+        { ALT: () => this.SUBRULE(this.classDeclaration) },
+        { ALT: () => this.SUBRULE(this.funDeclaration) },
+        {
+          GATE: () => tokenMatcher(this.LA(2), T.Identifier),
+          ALT: () => this.SUBRULE(this.spellDeclaration),
+        },
+        { ALT: () => this.SUBRULE(this.varDeclaration) },
+        { ALT: () => this.SUBRULE(this.statement) },
+      ]),
+    { recoveryValueFunc: this.errorStmt },
+  );
+
+  private classDeclaration = this.RULE(
+    'classDeclaration',
+    (): ClassStmt | ErrorStmt => {
+      const start = this.CONSUME(T.Class);
+      const name = this.CONSUME(T.Identifier, { ERR_MSG: 'Expect class name.' });
+      let superclass: VariableExpr | null = null;
+      this.OPTION(() => {
+        this.CONSUME(T.Less);
+        const tok = this.CONSUME2(T.Identifier, { ERR_MSG: 'Expect superclass name.' });
+        const id = this.identifier(tok);
+        superclass = { kind: 'Variable', name: id, loc: id.loc };
+      });
+      this.CONSUME(T.LeftBrace, { ERR_MSG: "Expect '{' before class body." });
+      const methods: FunctionStmt[] = [];
+      this.MANY(() => {
+        const method = this.SUBRULE(this.functionRest, { ARGS: ['method'] });
+        if (method?.kind === 'Function') methods.push(method);
+      });
+      const end = this.CONSUME(T.RightBrace, { ERR_MSG: "Expect '}' after class body." });
+      return {
+        kind: 'Class',
+        name: this.identifier(name),
+        superclass,
+        methods,
+        loc: spanFrom(this.span(start), this.span(end)),
+      };
+    },
+    { recoveryValueFunc: this.errorStmt },
+  );
+
+  private funDeclaration = this.RULE(
+    'funDeclaration',
+    (): FunctionStmt | ErrorStmt => {
+      const start = this.CONSUME(T.Fun);
+      const fn = this.SUBRULE(this.functionRest, { ARGS: ['function'] });
+      return fn?.kind === 'Function' ? { ...fn, loc: spanFrom(this.span(start), fn.loc) } : fn;
+    },
+    { recoveryValueFunc: this.errorStmt },
+  );
+
+  private spellDeclaration = this.RULE(
+    'spellDeclaration',
+    (): FunctionStmt | ErrorStmt => {
+      const start = this.CONSUME(T.Spell);
+      const fn = this.SUBRULE(this.functionRest, { ARGS: ['spell'] });
+      return fn?.kind === 'Function' ? { ...fn, loc: spanFrom(this.span(start), fn.loc) } : fn;
+    },
+    { recoveryValueFunc: this.errorStmt },
+  );
+
+  /** name ( params ) { body } — shared by functions, methods and spells. */
+  private functionRest = this.RULE(
+    'functionRest',
+    (kind: FunctionKind): FunctionStmt | ErrorStmt => {
+      const nameMessage =
+        kind === 'method' ? 'Expect method name.' : kind === 'spell' ? 'Expect spell name.' : 'Expect function name.';
+      const name = this.CONSUME(T.Identifier, { ERR_MSG: nameMessage });
+      this.CONSUME(T.LeftParen, { ERR_MSG: `Expect '(' after ${kind === 'spell' ? 'spell' : 'function'} name.` });
+      const params: IdentifierNode[] = [];
+      this.MANY_SEP({
+        SEP: T.Comma,
+        DEF: () => {
+          const tok = this.CONSUME2(T.Identifier, { ERR_MSG: 'Expect parameter name.' });
+          if (params.length === MAX_PARAMETERS) this.problem(`Can't have more than ${MAX_PARAMETERS} parameters.`, tok);
+          params.push(this.identifier(tok));
+        },
+      });
+      this.CONSUME(T.RightParen, { ERR_MSG: "Expect ')' after parameters." });
+      this.CONSUME(T.LeftBrace, { ERR_MSG: "Expect '{' before function body." });
+      const block = this.SUBRULE(this.blockRest);
+      const id = this.identifier(name);
+      const functionKind: FunctionKind = kind === 'method' && id.name === 'init' ? 'initializer' : kind;
+      return {
+        kind: 'Function',
+        functionKind,
+        name: id,
+        params,
+        body: block.body,
+        closeLoc: block.closeLoc,
+        loc: spanFrom(id.loc, block.closeLoc),
+      };
+    },
+    { recoveryValueFunc: this.errorStmt },
+  );
+
+  private varDeclaration = this.RULE(
+    'varDeclaration',
+    (): VarStmt | ErrorStmt => {
+      const start = this.CONSUME(T.Var);
+      const name = this.CONSUME(T.Identifier, { ERR_MSG: 'Expect variable name.' });
+      const initializer =
+        this.OPTION(() => {
+          this.CONSUME(T.Equal);
+          return this.SUBRULE(this.expression);
+        }) ?? null;
+      const end = this.CONSUME(T.Semicolon, { ERR_MSG: "Expect ';' after variable declaration." });
+      return {
+        kind: 'Var',
+        name: this.identifier(name),
+        initializer,
+        loc: spanFrom(this.span(start), this.span(end)),
+      };
+    },
+    { recoveryValueFunc: this.errorStmt },
+  );
+
+  // ---- statements -----------------------------------------------------
+
+  private statement = this.RULE(
+    'statement',
+    (): Stmt =>
+      this.OR({
+        DEF: [
+          { ALT: () => this.SUBRULE(this.printStatement) },
+          { ALT: () => this.SUBRULE(this.ifStatement) },
+          { ALT: () => this.SUBRULE(this.whileStatement) },
+          { ALT: () => this.SUBRULE(this.forStatement) },
+          { ALT: () => this.SUBRULE(this.returnStatement) },
+          { ALT: () => this.SUBRULE(this.block) },
+          { ALT: () => this.SUBRULE(this.expressionStatement) },
+        ],
+        ERR_MSG: 'Expect expression.',
+      }),
+    { recoveryValueFunc: this.errorStmt },
+  );
+
+  private printStatement = this.RULE(
+    'printStatement',
+    (): Stmt => {
+      const start = this.CONSUME(T.Print);
+      const expression = this.SUBRULE(this.expression);
+      const end = this.CONSUME(T.Semicolon, { ERR_MSG: "Expect ';' after value." });
+      return { kind: 'Print', expression, loc: spanFrom(this.span(start), this.span(end)) };
+    },
+    { recoveryValueFunc: this.errorStmt },
+  );
+
+  private expressionStatement = this.RULE(
+    'expressionStatement',
+    (): ExpressionStmt | ErrorStmt => {
+      const expression = this.SUBRULE(this.expression);
+      const end = this.CONSUME(T.Semicolon, { ERR_MSG: "Expect ';' after expression." });
+      return { kind: 'ExpressionStmt', expression, loc: spanFrom(spanOf(expression), this.span(end)) };
+    },
+    { recoveryValueFunc: this.errorStmt },
+  );
+
+  private ifStatement = this.RULE(
+    'ifStatement',
+    (): Stmt => {
+      const start = this.CONSUME(T.If);
+      this.CONSUME(T.LeftParen, { ERR_MSG: "Expect '(' after 'if'." });
+      const condition = this.SUBRULE(this.expression);
+      this.CONSUME(T.RightParen, { ERR_MSG: "Expect ')' after condition." });
+      const thenBranch = this.SUBRULE(this.statement);
+      const elseBranch =
+        this.OPTION(() => {
+          this.CONSUME(T.Else);
+          return this.SUBRULE2(this.statement);
+        }) ?? null;
+      return {
+        kind: 'If',
+        condition,
+        thenBranch,
+        elseBranch,
+        loc: spanFrom(this.span(start), spanOf(elseBranch ?? thenBranch)),
+      };
+    },
+    { recoveryValueFunc: this.errorStmt },
+  );
+
+  private whileStatement = this.RULE(
+    'whileStatement',
+    (): Stmt => {
+      const start = this.CONSUME(T.While);
+      this.CONSUME(T.LeftParen, { ERR_MSG: "Expect '(' after 'while'." });
+      const condition = this.SUBRULE(this.expression);
+      this.CONSUME(T.RightParen, { ERR_MSG: "Expect ')' after condition." });
+      const body = this.SUBRULE(this.statement);
+      return { kind: 'While', condition, body, loc: spanFrom(this.span(start), spanOf(body)) };
+    },
+    { recoveryValueFunc: this.errorStmt },
+  );
+
+  private forStatement = this.RULE(
+    'forStatement',
+    (): Stmt => {
+      const start = this.CONSUME(T.For);
+      this.CONSUME(T.LeftParen, { ERR_MSG: "Expect '(' after 'for'." });
+      return this.OR([
+        {
+          // for (x in list) / for (var x in list)
+          GATE: () => this.isForIn(),
+          ALT: () => this.SUBRULE(this.forInRest, { ARGS: [start] }),
+        },
+        { ALT: () => this.SUBRULE(this.forClassicRest, { ARGS: [start] }) },
+      ]);
+    },
+    { recoveryValueFunc: this.errorStmt },
+  );
+
+  private isForIn(): boolean {
+    const offset = this.LA(1).tokenType === T.Var ? 1 : 0;
+    return tokenMatcher(this.LA(1 + offset), T.Identifier) && this.LA(2 + offset).tokenType === T.In;
+  }
+
+  private forInRest = this.RULE(
+    'forInRest',
+    (start: IToken): ForInStmt | ErrorStmt => {
+      this.OPTION(() => this.CONSUME(T.Var));
+      const variable = this.CONSUME(T.Identifier, { ERR_MSG: 'Expect variable name.' });
+      this.CONSUME(T.In, { ERR_MSG: "Expect 'in' after loop variable." });
+      const iterable = this.SUBRULE(this.expression);
+      this.CONSUME(T.RightParen, { ERR_MSG: "Expect ')' after for clauses." });
+      const body = this.SUBRULE(this.statement);
+      return {
+        kind: 'ForIn',
+        variable: this.identifier(variable),
+        iterable,
+        body,
+        loc: spanFrom(this.span(start), spanOf(body)),
+      };
+    },
+    { recoveryValueFunc: this.errorStmt },
+  );
+
+  private forClassicRest = this.RULE(
+    'forClassicRest',
+    (start: IToken): ForStmt | ErrorStmt => {
+      const initializer = this.OR([
+        { ALT: () => (this.CONSUME(T.Semicolon), null) },
+        { ALT: () => this.SUBRULE(this.varDeclaration) },
+        { ALT: () => this.SUBRULE(this.expressionStatement) },
+      ]);
+      const condition = this.OPTION(() => this.SUBRULE(this.expression)) ?? null;
+      this.CONSUME2(T.Semicolon, { ERR_MSG: "Expect ';' after loop condition." });
+      const increment = this.OPTION2(() => this.SUBRULE2(this.expression)) ?? null;
+      this.CONSUME(T.RightParen, { ERR_MSG: "Expect ')' after for clauses." });
+      const body = this.SUBRULE(this.statement);
+      return {
+        kind: 'For',
+        initializer: initializer?.kind === 'Var' || initializer?.kind === 'ExpressionStmt' ? initializer : null,
+        condition,
+        increment,
+        body,
+        loc: spanFrom(this.span(start), spanOf(body)),
+      };
+    },
+    { recoveryValueFunc: this.errorStmt },
+  );
+
+  private returnStatement = this.RULE(
+    'returnStatement',
+    (): Stmt => {
+      const keyword = this.CONSUME(T.Return);
+      const value = this.OPTION(() => this.SUBRULE(this.expression)) ?? null;
+      const end = this.CONSUME(T.Semicolon, { ERR_MSG: "Expect ';' after return value." });
+      const keywordLoc = this.span(keyword);
+      return { kind: 'Return', keywordLoc, value, loc: spanFrom(keywordLoc, this.span(end)) };
+    },
+    { recoveryValueFunc: this.errorStmt },
+  );
+
+  private block = this.RULE(
+    'block',
+    (): Stmt => {
+      const start = this.CONSUME(T.LeftBrace);
+      const rest = this.SUBRULE(this.blockRest);
+      return { kind: 'Block', body: rest.body, loc: spanFrom(this.span(start), rest.closeLoc) };
+    },
+    { recoveryValueFunc: this.errorStmt },
+  );
+
+  /** declarations… '}' (after the '{'). */
+  private blockRest = this.RULE(
+    'blockRest',
+    (): { body: Stmt[]; closeLoc: SourceSpan } => {
+      const body: Stmt[] = [];
+      this.MANY(() => {
+        this.OR([
+          { ALT: () => void body.push(this.SUBRULE(this.declaration)) },
+          { ALT: () => this.SUBRULE(this.stray) },
+        ]);
+      });
+      const end = this.CONSUME(T.RightBrace, { ERR_MSG: "Expect '}' after block." });
+      return { body, closeLoc: this.span(end) };
+    },
+    { recoveryValueFunc: (e: IRecognitionException) => ({ body: [], closeLoc: this.span(e.token) }) },
+  );
+
+  // ---- expressions ----------------------------------------------------
+
+  public expression = this.RULE(
+    'expression',
+    (): Expr => {
+      const target = this.SUBRULE(this.logicOr);
+      const assignment = this.OPTION(() => {
+        const operator = this.CONSUME(T.AssignOperator);
+        const value = this.SUBRULE(this.expression);
+        return { operator, value };
+      });
+      if (assignment === undefined || this.RECORDING_PHASE) return target;
+      return this.assignment(target, assignment.operator, assignment.value);
+    },
+    { recoveryValueFunc: this.errorExpr },
+  );
+
+  /** The book's trick: parse the target as an expression, then check it can be assigned. */
+  private assignment(target: Expr, operatorToken: IToken, value: Expr): Expr {
+    const operator = (operatorToken.image || '=') as AssignOp;
+    const operatorLoc = this.span(operatorToken);
+    const loc = spanFrom(spanOf(target), spanOf(value));
+    switch (target?.kind) {
+      case 'Variable':
+        return { kind: 'Assign', name: target.name, operator, operatorLoc, value, loc };
+      case 'Get':
+        return { kind: 'Set', object: target.object, name: target.name, operator, operatorLoc, value, loc };
+      case 'Index':
+        return { kind: 'SetIndex', object: target.object, index: target.index, operator, operatorLoc, value, loc };
+      case 'ErrorExpr':
+        return target;
+      default:
+        this.problem('Invalid assignment target.', operatorToken);
+        return target ?? value;
+    }
+  }
+
+  private logicOr = this.RULE(
+    'logicOr',
+    (): Expr => {
+      let left = this.SUBRULE(this.logicAnd);
+      this.MANY(() => {
+        const op = this.CONSUME(T.Or);
+        const right = this.SUBRULE2(this.logicAnd);
+        left = this.logical('or', op, left, right);
+      });
+      return left;
+    },
+    { recoveryValueFunc: this.errorExpr },
+  );
+
+  private logicAnd = this.RULE(
+    'logicAnd',
+    (): Expr => {
+      let left = this.SUBRULE(this.equality);
+      this.MANY(() => {
+        const op = this.CONSUME(T.And);
+        const right = this.SUBRULE2(this.equality);
+        left = this.logical('and', op, left, right);
+      });
+      return left;
+    },
+    { recoveryValueFunc: this.errorExpr },
+  );
+
+  private logical(operator: 'and' | 'or', op: IToken, left: Expr, right: Expr): Expr {
+    return { kind: 'Logical', operator, operatorLoc: this.span(op), left, right, loc: spanFrom(spanOf(left), spanOf(right)) };
+  }
+
+  private binary(op: IToken, left: Expr, right: Expr): Expr {
+    return {
+      kind: 'Binary',
+      operator: op.image as BinaryOperator,
+      operatorLoc: this.span(op),
+      left,
+      right,
+      loc: spanFrom(spanOf(left), spanOf(right)),
+    };
+  }
+
+  private equality = this.RULE(
+    'equality',
+    (): Expr => {
+      let left = this.SUBRULE(this.comparison);
+      this.MANY(() => {
+        const op = this.CONSUME(T.EqualityOperator);
+        left = this.binary(op, left, this.SUBRULE2(this.comparison));
+      });
+      return left;
+    },
+    { recoveryValueFunc: this.errorExpr },
+  );
+
+  private comparison = this.RULE(
+    'comparison',
+    (): Expr => {
+      let left = this.SUBRULE(this.term);
+      this.MANY(() => {
+        const op = this.CONSUME(T.ComparisonOperator);
+        left = this.binary(op, left, this.SUBRULE2(this.term));
+      });
+      return left;
+    },
+    { recoveryValueFunc: this.errorExpr },
+  );
+
+  private term = this.RULE(
+    'term',
+    (): Expr => {
+      let left = this.SUBRULE(this.factor);
+      this.MANY(() => {
+        const op = this.CONSUME(T.AdditiveOperator);
+        left = this.binary(op, left, this.SUBRULE2(this.factor));
+      });
+      return left;
+    },
+    { recoveryValueFunc: this.errorExpr },
+  );
+
+  private factor = this.RULE(
+    'factor',
+    (): Expr => {
+      let left = this.SUBRULE(this.unary);
+      this.MANY(() => {
+        const op = this.CONSUME(T.MultiplicativeOperator);
+        left = this.binary(op, left, this.SUBRULE2(this.unary));
+      });
+      return left;
+    },
+    { recoveryValueFunc: this.errorExpr },
+  );
+
+  private unary = this.RULE(
+    'unary',
+    (): Expr =>
+      this.OR([
+        {
+          ALT: () => {
+            const op = this.CONSUME(T.UnaryOperator);
+            const operand = this.SUBRULE(this.unary);
+            const operatorLoc = this.span(op);
+            const operator = op.image === '!' ? '!' : '-';
+            return { kind: 'Unary', operator, operatorLoc, operand, loc: spanFrom(operatorLoc, spanOf(operand)) };
+          },
+        },
+        { ALT: () => this.SUBRULE(this.call) },
+      ]),
+    { recoveryValueFunc: this.errorExpr },
+  );
+
+  private call = this.RULE(
+    'call',
+    (): Expr => {
+      let expr = this.SUBRULE(this.primary);
+      this.MANY(() => {
+        this.OR([
+          {
+            ALT: () => {
+              this.CONSUME(T.LeftParen);
+              const args: Expr[] = [];
+              this.MANY_SEP({
+                SEP: T.Comma,
+                DEF: () => {
+                  const arg = this.SUBRULE(this.expression);
+                  if (args.length === MAX_ARGUMENTS) this.problem(`Can't have more than ${MAX_ARGUMENTS} arguments.`, this.LA(0));
+                  args.push(arg);
+                },
+              });
+              const close = this.CONSUME(T.RightParen, { ERR_MSG: "Expect ')' after arguments." });
+              const closeLoc = this.span(close);
+              expr = { kind: 'Call', callee: expr, args, closeLoc, loc: spanFrom(spanOf(expr), closeLoc) };
+            },
+          },
+          {
+            ALT: () => {
+              this.CONSUME(T.Dot);
+              const name = this.identifier(this.CONSUME(T.Identifier, { ERR_MSG: "Expect property name after '.'." }));
+              expr = { kind: 'Get', object: expr, name, loc: spanFrom(spanOf(expr), name.loc) };
+            },
+          },
+          {
+            ALT: () => {
+              this.CONSUME(T.LeftBracket);
+              const index = this.SUBRULE2(this.expression);
+              const close = this.CONSUME(T.RightBracket, { ERR_MSG: "Expect ']' after index." });
+              expr = { kind: 'Index', object: expr, index, loc: spanFrom(spanOf(expr), this.span(close)) };
+            },
+          },
+        ]);
+      });
+      return expr;
+    },
+    { recoveryValueFunc: this.errorExpr },
+  );
+
+  private primary = this.RULE(
+    'primary',
+    (): Expr =>
+      this.OR({
+        DEF: [
+          { ALT: () => ({ kind: 'Literal', value: true, loc: this.span(this.CONSUME(T.True)) }) },
+          { ALT: () => ({ kind: 'Literal', value: false, loc: this.span(this.CONSUME(T.False)) }) },
+          { ALT: () => ({ kind: 'Literal', value: null, loc: this.span(this.CONSUME(T.Nil)) }) },
+          {
+            ALT: () => {
+              const tok = this.CONSUME(T.NumberLiteral);
+              return { kind: 'Literal', value: Number(tok.image), loc: this.span(tok) };
+            },
+          },
+          {
+            ALT: () => {
+              const tok = this.CONSUME(T.StringLiteral);
+              return { kind: 'Literal', value: (tok.image ?? '""').slice(1, -1), loc: this.span(tok) };
+            },
+          },
+          { ALT: () => ({ kind: 'This', loc: this.span(this.CONSUME(T.This)) }) },
+          {
+            ALT: () => {
+              const name = this.identifier(this.CONSUME(T.Identifier));
+              return { kind: 'Variable', name, loc: name.loc };
+            },
+          },
+          {
+            ALT: () => {
+              const open = this.CONSUME(T.LeftParen);
+              const expression = this.SUBRULE(this.expression);
+              const close = this.CONSUME(T.RightParen, { ERR_MSG: "Expect ')' after expression." });
+              return { kind: 'Grouping', expression, loc: spanFrom(this.span(open), this.span(close)) };
+            },
+          },
+          {
+            ALT: () => {
+              const keyword = this.CONSUME(T.Super);
+              this.CONSUME(T.Dot, { ERR_MSG: "Expect '.' after 'super'." });
+              const method = this.identifier(this.CONSUME2(T.Identifier, { ERR_MSG: 'Expect superclass method name.' }));
+              const keywordLoc = this.span(keyword);
+              return { kind: 'Super', keywordLoc, method, loc: spanFrom(keywordLoc, method.loc) };
+            },
+          },
+          {
+            ALT: () => {
+              const open = this.CONSUME(T.LeftBracket);
+              const elements: Expr[] = [];
+              this.MANY_SEP({ SEP: T.Comma, DEF: () => void elements.push(this.SUBRULE2(this.expression)) });
+              const close = this.CONSUME(T.RightBracket, { ERR_MSG: "Expect ']' after list elements." });
+              return { kind: 'List', elements, loc: spanFrom(this.span(open), this.span(close)) };
+            },
+          },
+        ],
+        ERR_MSG: 'Expect expression.',
+      }),
+    { recoveryValueFunc: this.errorExpr },
+  );
+}

@@ -1,0 +1,527 @@
+/**
+ * The resolver: scopes, slots, upvalues and the book's static errors.
+ *
+ * It walks the tree the way clox's single-pass compiler does and records,
+ * for the emitter, where every name lives (local slot, upvalue, global slot
+ * or host function), what each scope must pop or close when it ends, and
+ * each function's upvalue list. The emitter then never has to look a name up.
+ *
+ * Names resolve local → upvalue → global declared anywhere at the top level
+ * → host function → otherwise an undeclared global (a warning now, Lox's
+ * "Undefined variable 'x'." at run time).
+ */
+
+import type { HostFunctionSpec } from '../vm/host.js';
+import { hostArity } from '../vm/host.js';
+import type { HostImport, UpvalueDescriptor } from '../vm/module.js';
+import type * as A from './ast.js';
+import type { Diagnostic } from './diagnostics.js';
+import { MAX_GLOBALS, MAX_LOCALS, MAX_UPVALUES } from './limits.js';
+import { diagnosticAt } from './parse-errors.js';
+
+export type VariableRef =
+  | { readonly kind: 'local'; readonly slot: number }
+  | { readonly kind: 'upvalue'; readonly index: number }
+  | { readonly kind: 'global'; readonly slot: number }
+  | { readonly kind: 'host'; readonly index: number };
+
+/** Where a declaration stores its value. */
+export type DeclarationTarget = { readonly kind: 'local'; readonly slot: number } | { readonly kind: 'global'; readonly slot: number };
+
+/** What the emitter needs to know about one function. */
+export interface FunctionInfo {
+  readonly upvalues: UpvalueDescriptor[];
+}
+
+export interface Resolution {
+  /** Variable / Assign / This nodes, and a class's superclass Variable. */
+  readonly refs: Map<A.Node, VariableRef>;
+  /** `this` and `super` for each Super expression. */
+  readonly superRefs: Map<A.SuperExpr, { readonly self: VariableRef; readonly superclass: VariableRef }>;
+  /** Var, Function and Class statements. */
+  readonly declarations: Map<A.Stmt, DeclarationTarget>;
+  /** For each scope-owning node (Block, For, ForIn, a Class's `super` scope): captured flag of each local, in pop order. */
+  readonly scopeExits: Map<A.Node, boolean[]>;
+  /** The for-in hidden slots: list at `slot`, index at `slot + 1`, the loop variable at `slot + 2`. */
+  /** The slot of a subclass declaration's hidden `super` local. */
+  readonly superSlots: Map<A.ClassStmt, number>;
+  readonly forIn: Map<A.ForInStmt, { readonly slot: number; readonly variableCaptured: boolean }>;
+  readonly functions: Map<A.FunctionStmt, FunctionInfo>;
+  readonly globals: string[];
+  readonly hostImports: { name: string; arities: number[] }[];
+  readonly spells: A.FunctionStmt[];
+  readonly diagnostics: Diagnostic[];
+}
+
+interface Local {
+  readonly name: string;
+  /** -1 while its initializer runs ("Can't read local variable in its own initializer."). */
+  depth: number;
+  captured: boolean;
+}
+
+type ScopeKind = 'script' | A.FunctionKind;
+
+class FunctionScope {
+  readonly locals: Local[];
+  readonly upvalues: UpvalueDescriptor[] = [];
+  scopeDepth = 0;
+  constructor(
+    readonly enclosing: FunctionScope | null,
+    readonly kind: ScopeKind,
+  ) {
+    // Slot 0 holds the callee; in methods it is `this`.
+    const slotZero = kind === 'method' || kind === 'initializer' ? 'this' : '';
+    this.locals = [{ name: slotZero, depth: 0, captured: false }];
+  }
+}
+
+interface ClassScope {
+  readonly enclosing: ClassScope | null;
+  hasSuperclass: boolean;
+}
+
+export interface ResolveOptions {
+  readonly hosts: readonly HostFunctionSpec[];
+}
+
+export function resolve(program: A.Program, options: ResolveOptions): Resolution {
+  return new Resolver(options).run(program);
+}
+
+class Resolver {
+  private readonly result: Resolution = {
+    refs: new Map(),
+    superRefs: new Map(),
+    declarations: new Map(),
+    scopeExits: new Map(),
+    superSlots: new Map(),
+    forIn: new Map(),
+    functions: new Map(),
+    globals: [],
+    hostImports: [],
+    spells: [],
+    diagnostics: [],
+  };
+  private readonly globalSlots = new Map<string, number>();
+  private readonly hostSpecs = new Map<string, HostFunctionSpec>();
+  private readonly hostIndex = new Map<string, number>();
+  private readonly warnedUndefined = new Set<string>();
+  private readonly spellNames = new Set<string>();
+  private fn = new FunctionScope(null, 'script');
+  private currentClass: ClassScope | null = null;
+  private tooManyGlobalsReported = false;
+
+  constructor(options: ResolveOptions) {
+    for (const spec of options.hosts) this.hostSpecs.set(spec.name, spec);
+  }
+
+  run(program: A.Program): Resolution {
+    this.declareTopLevelGlobals(program.body);
+    for (const stmt of program.body) this.statement(stmt);
+    return this.result;
+  }
+
+  // ---- diagnostics ----------------------------------------------------
+
+  private error(message: string, loc: A.SourceSpan, token: string | null): void {
+    this.result.diagnostics.push(diagnosticAt('error', message, loc, token));
+  }
+
+  private errorAt(message: string, id: A.Identifier): void {
+    this.error(message, id.loc, id.name);
+  }
+
+  // ---- globals --------------------------------------------------------
+
+  /** Every name declared at the top level is a global everywhere in the module, whatever the order. */
+  private declareTopLevelGlobals(body: readonly A.Stmt[]): void {
+    for (const stmt of body) {
+      if (stmt.kind === 'Var' || stmt.kind === 'Function' || stmt.kind === 'Class') this.globalSlot(stmt.name);
+    }
+  }
+
+  private globalSlot(id: A.Identifier): number {
+    const existing = this.globalSlots.get(id.name);
+    if (existing !== undefined) return existing;
+    if (this.result.globals.length >= MAX_GLOBALS) {
+      if (!this.tooManyGlobalsReported) this.errorAt('Too many global variables in one module.', id);
+      this.tooManyGlobalsReported = true;
+      return 0;
+    }
+    const slot = this.result.globals.length;
+    this.result.globals.push(id.name);
+    this.globalSlots.set(id.name, slot);
+    return slot;
+  }
+
+  private hostImport(name: string): number {
+    let index = this.hostIndex.get(name);
+    if (index === undefined) {
+      index = this.result.hostImports.length;
+      this.result.hostImports.push({ name, arities: [] });
+      this.hostIndex.set(name, index);
+    }
+    return index;
+  }
+
+  // ---- scopes ---------------------------------------------------------
+
+  private beginScope(): void {
+    this.fn.scopeDepth++;
+  }
+
+  /** Pops the scope's locals; returns their captured flags in pop order. */
+  private endScope(): boolean[] {
+    const fn = this.fn;
+    fn.scopeDepth--;
+    const exits: boolean[] = [];
+    while (fn.locals.length > 0 && fn.locals[fn.locals.length - 1]!.depth > fn.scopeDepth) {
+      exits.push(fn.locals.pop()!.captured);
+    }
+    return exits;
+  }
+
+  /** Declare a local in the current scope (book: declareVariable + addLocal); returns its slot. */
+  private addLocal(id: A.Identifier): number {
+    const fn = this.fn;
+    for (let i = fn.locals.length - 1; i >= 0; i--) {
+      const local = fn.locals[i]!;
+      if (local.depth !== -1 && local.depth < fn.scopeDepth) break;
+      if (local.name === id.name && id.name !== '') {
+        this.errorAt('Already a variable with this name in this scope.', id);
+        break;
+      }
+    }
+    return this.pushLocal(id.name, id);
+  }
+
+  private pushLocal(name: string, at: A.Identifier): number {
+    const fn = this.fn;
+    if (fn.locals.length === MAX_LOCALS) {
+      this.errorAt('Too many local variables in function.', at);
+      // Keep counting slots so the rest of the function still resolves consistently.
+    }
+    fn.locals.push({ name, depth: -1, captured: false });
+    return fn.locals.length - 1;
+  }
+
+  private markInitialized(): void {
+    const fn = this.fn;
+    if (fn.scopeDepth === 0) return;
+    fn.locals[fn.locals.length - 1]!.depth = fn.scopeDepth;
+  }
+
+  /** Declare a name where a declaration puts it: a global at the top level, else a local. */
+  private declare(stmt: A.Stmt, id: A.Identifier): DeclarationTarget {
+    const target: DeclarationTarget =
+      this.fn.scopeDepth === 0 && this.fn.kind === 'script'
+        ? { kind: 'global', slot: this.globalSlot(id) }
+        : { kind: 'local', slot: this.addLocal(id) };
+    this.result.declarations.set(stmt, target);
+    return target;
+  }
+
+  // ---- name lookup ----------------------------------------------------
+
+  private resolveLocal(fn: FunctionScope, name: string, at: A.SourceSpan): number {
+    for (let i = fn.locals.length - 1; i >= 0; i--) {
+      const local = fn.locals[i]!;
+      if (local.name === name) {
+        if (local.depth === -1) this.error("Can't read local variable in its own initializer.", at, name);
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  private resolveUpvalue(fn: FunctionScope, name: string, at: A.SourceSpan): number {
+    const enclosing = fn.enclosing;
+    if (enclosing === null) return -1;
+    const local = this.resolveLocal(enclosing, name, at);
+    if (local !== -1) {
+      enclosing.locals[local]!.captured = true;
+      return this.addUpvalue(fn, true, local, name, at);
+    }
+    const upvalue = this.resolveUpvalue(enclosing, name, at);
+    if (upvalue !== -1) return this.addUpvalue(fn, false, upvalue, name, at);
+    return -1;
+  }
+
+  private addUpvalue(fn: FunctionScope, isLocal: boolean, index: number, name: string, at: A.SourceSpan): number {
+    const existing = fn.upvalues.findIndex((u) => u.isLocal === isLocal && u.index === index);
+    if (existing !== -1) return existing;
+    if (fn.upvalues.length >= MAX_UPVALUES) {
+      this.error('Too many closure variables in function.', at, name);
+      return 0;
+    }
+    fn.upvalues.push({ isLocal, index });
+    return fn.upvalues.length - 1;
+  }
+
+  /** Local → upvalue → declared global → host → undeclared global. */
+  private lookup(id: A.Identifier, allowHost: boolean): VariableRef {
+    const local = this.resolveLocal(this.fn, id.name, id.loc);
+    if (local !== -1) return { kind: 'local', slot: local };
+    const upvalue = this.resolveUpvalue(this.fn, id.name, id.loc);
+    if (upvalue !== -1) return { kind: 'upvalue', index: upvalue };
+    const global = this.globalSlots.get(id.name);
+    if (global !== undefined) return { kind: 'global', slot: global };
+    if (allowHost && this.hostSpecs.has(id.name)) return { kind: 'host', index: this.hostImport(id.name) };
+    if (id.name !== '' && !this.warnedUndefined.has(id.name)) {
+      this.warnedUndefined.add(id.name);
+      this.result.diagnostics.push(diagnosticAt('warning', `Undefined variable '${id.name}'.`, id.loc, id.name));
+    }
+    return { kind: 'global', slot: this.globalSlot(id) };
+  }
+
+  /** `this` / `super` are ordinary (hidden) locals, captured like any other. */
+  private lookupHidden(name: string, at: A.SourceSpan): VariableRef {
+    const local = this.resolveLocal(this.fn, name, at);
+    if (local !== -1) return { kind: 'local', slot: local };
+    const upvalue = this.resolveUpvalue(this.fn, name, at);
+    if (upvalue !== -1) return { kind: 'upvalue', index: upvalue };
+    return { kind: 'local', slot: 0 }; // only after an error was reported
+  }
+
+  // ---- statements -----------------------------------------------------
+
+  private statements(list: readonly A.Stmt[]): void {
+    for (const stmt of list) this.statement(stmt);
+  }
+
+  private statement(stmt: A.Stmt): void {
+    switch (stmt.kind) {
+      case 'ExpressionStmt':
+      case 'Print':
+        this.expression(stmt.expression);
+        return;
+      case 'Var':
+        return this.varStatement(stmt);
+      case 'Block':
+        this.beginScope();
+        this.statements(stmt.body);
+        this.result.scopeExits.set(stmt, this.endScope());
+        return;
+      case 'If':
+        this.expression(stmt.condition);
+        this.statement(stmt.thenBranch);
+        if (stmt.elseBranch) this.statement(stmt.elseBranch);
+        return;
+      case 'While':
+        this.expression(stmt.condition);
+        this.statement(stmt.body);
+        return;
+      case 'For':
+        return this.forStatement(stmt);
+      case 'ForIn':
+        return this.forInStatement(stmt);
+      case 'Function':
+        return this.functionDeclaration(stmt);
+      case 'Class':
+        return this.classDeclaration(stmt);
+      case 'Return':
+        return this.returnStatement(stmt);
+      case 'ErrorStmt':
+        return;
+    }
+  }
+
+  private varStatement(stmt: A.VarStmt): void {
+    const target = this.declare(stmt, stmt.name);
+    if (stmt.initializer) this.expression(stmt.initializer);
+    if (target.kind === 'local') this.markInitialized();
+  }
+
+  private forStatement(stmt: A.ForStmt): void {
+    this.beginScope();
+    if (stmt.initializer) this.statement(stmt.initializer);
+    if (stmt.condition) this.expression(stmt.condition);
+    if (stmt.increment) this.expression(stmt.increment);
+    this.statement(stmt.body);
+    this.result.scopeExits.set(stmt, this.endScope());
+  }
+
+  private forInStatement(stmt: A.ForInStmt): void {
+    this.beginScope();
+    // The iterable is evaluated before the hidden slots exist, like any initializer.
+    this.expression(stmt.iterable);
+    const hidden: A.Identifier = { name: '', loc: stmt.variable.loc };
+    const slot = this.pushLocal('(list)', hidden);
+    this.markInitialized();
+    this.pushLocal('(index)', hidden);
+    this.markInitialized();
+    // A fresh scope per iteration, so closures capture each iteration's variable.
+    this.beginScope();
+    this.addLocal(stmt.variable);
+    this.markInitialized();
+    this.statement(stmt.body);
+    const inner = this.endScope();
+    this.result.forIn.set(stmt, { slot, variableCaptured: inner[0] ?? false });
+    this.result.scopeExits.set(stmt, this.endScope());
+  }
+
+  private functionDeclaration(stmt: A.FunctionStmt): void {
+    let kind = stmt.functionKind;
+    if (kind === 'spell') {
+      if (this.fn.kind !== 'script' || this.fn.scopeDepth > 0) {
+        this.errorAt('Spells must be declared at the top level.', stmt.name);
+        kind = 'function';
+      } else if (this.spellNames.has(stmt.name.name)) {
+        this.errorAt('Already a spell with this name.', stmt.name);
+      } else {
+        this.spellNames.add(stmt.name.name);
+        this.result.spells.push(stmt);
+      }
+    }
+    const target = this.declare(stmt, stmt.name);
+    // A function may call itself: its name is usable before the body is resolved.
+    if (target.kind === 'local') this.markInitialized();
+    this.functionBody(stmt, kind);
+  }
+
+  private functionBody(stmt: A.FunctionStmt, kind: A.FunctionKind): void {
+    const fn = new FunctionScope(this.fn, kind);
+    this.fn = fn;
+    this.beginScope();
+    for (const param of stmt.params) {
+      this.addLocal(param);
+      this.markInitialized();
+    }
+    this.statements(stmt.body);
+    this.fn = fn.enclosing!;
+    this.result.functions.set(stmt, { upvalues: fn.upvalues });
+  }
+
+  private classDeclaration(stmt: A.ClassStmt): void {
+    const target = this.declare(stmt, stmt.name);
+    if (target.kind === 'local') this.markInitialized();
+    const classScope: ClassScope = { enclosing: this.currentClass, hasSuperclass: false };
+    this.currentClass = classScope;
+    const superclass = stmt.superclass;
+    if (superclass) {
+      if (superclass.name.name === stmt.name.name && superclass.name.name !== '') {
+        this.errorAt("A class can't inherit from itself.", superclass.name);
+      }
+      this.expression(superclass);
+      this.beginScope();
+      this.result.superSlots.set(stmt, this.pushLocal('super', superclass.name));
+      this.markInitialized();
+      classScope.hasSuperclass = true;
+    }
+    for (const method of stmt.methods) this.functionBody(method, method.functionKind);
+    if (superclass) this.result.scopeExits.set(stmt, this.endScope());
+    this.currentClass = classScope.enclosing;
+  }
+
+  private returnStatement(stmt: A.ReturnStmt): void {
+    if (this.fn.kind === 'script') this.error("Can't return from top-level code.", stmt.keywordLoc, 'return');
+    if (stmt.value) {
+      if (this.fn.kind === 'initializer') this.error("Can't return a value from an initializer.", stmt.keywordLoc, 'return');
+      this.expression(stmt.value);
+    }
+  }
+
+  // ---- expressions ----------------------------------------------------
+
+  private expression(expr: A.Expr): void {
+    switch (expr.kind) {
+      case 'Literal':
+      case 'ErrorExpr':
+        return;
+      case 'Variable':
+        this.result.refs.set(expr, this.lookup(expr.name, true));
+        return;
+      case 'Assign':
+        this.expression(expr.value);
+        this.result.refs.set(expr, this.lookup(expr.name, false));
+        return;
+      case 'Binary':
+      case 'Logical':
+        this.expression(expr.left);
+        this.expression(expr.right);
+        return;
+      case 'Unary':
+        this.expression(expr.operand);
+        return;
+      case 'Grouping':
+        this.expression(expr.expression);
+        return;
+      case 'Call':
+        return this.call(expr);
+      case 'Get':
+        this.expression(expr.object);
+        return;
+      case 'Set':
+        this.expression(expr.object);
+        this.expression(expr.value);
+        return;
+      case 'Index':
+        this.expression(expr.object);
+        this.expression(expr.index);
+        return;
+      case 'SetIndex':
+        this.expression(expr.object);
+        this.expression(expr.index);
+        this.expression(expr.value);
+        return;
+      case 'This':
+        if (this.currentClass === null) {
+          this.error("Can't use 'this' outside of a class.", expr.loc, 'this');
+          return;
+        }
+        this.result.refs.set(expr, this.lookupHidden('this', expr.loc));
+        return;
+      case 'Super':
+        return this.superExpression(expr);
+      case 'List':
+        for (const element of expr.elements) this.expression(element);
+        return;
+    }
+  }
+
+  private call(expr: A.CallExpr): void {
+    const callee = expr.callee;
+    if (callee.kind === 'Variable') {
+      const ref = this.lookup(callee.name, true);
+      this.result.refs.set(callee, ref);
+      if (ref.kind === 'host') this.checkHostCall(callee.name, expr, ref.index);
+    } else {
+      this.expression(callee);
+    }
+    for (const arg of expr.args) this.expression(arg);
+  }
+
+  /** Host calls are checked here, at compile time: the editor shows a wrong arity before anything runs. */
+  private checkHostCall(name: A.Identifier, expr: A.CallExpr, index: number): void {
+    const spec = this.hostSpecs.get(name.name)!;
+    const { min, max } = hostArity(spec);
+    const count = expr.args.length;
+    if (count < min || count > max) {
+      const expected = min === max ? `${min}` : `${min} to ${max}`;
+      this.error(`Expected ${expected} arguments but got ${count}.`, expr.loc, name.name);
+      return;
+    }
+    const arities = this.result.hostImports[index]!.arities;
+    if (!arities.includes(count)) arities.push(count);
+  }
+
+  private superExpression(expr: A.SuperExpr): void {
+    if (this.currentClass === null) {
+      this.error("Can't use 'super' outside of a class.", expr.keywordLoc, 'super');
+      return;
+    }
+    if (!this.currentClass.hasSuperclass) {
+      this.error("Can't use 'super' in a class with no superclass.", expr.keywordLoc, 'super');
+      return;
+    }
+    const self = this.lookupHidden('this', expr.keywordLoc);
+    const superclass = this.lookupHidden('super', expr.keywordLoc);
+    this.result.superRefs.set(expr, { self, superclass });
+  }
+}
+
+/** Sort host imports' arities for a stable module (verifier and .spb readers like determinism). */
+export function finishHostImports(imports: { name: string; arities: number[] }[]): HostImport[] {
+  return imports.map((h) => ({ name: h.name, arities: [...h.arities].sort((a, b) => a - b) }));
+}

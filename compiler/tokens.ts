@@ -1,0 +1,242 @@
+/**
+ * Token types, defined once (as acorn's tokentype.js): the lexer, the parser,
+ * the playground's highlighter and the tools all read this file.
+ *
+ * Keywords use `longer_alt: Identifier` so `classy` stays an identifier.
+ * `in` and `spell` are *contextual* keywords: their token types belong to the
+ * Identifier category, so anywhere the grammar wants a name they are accepted
+ * as one (`var spell = 1; print in;` keeps working, as Lox requires), and only
+ * the `for (x in …)` and top-level `spell name(…)` productions look for them.
+ */
+
+import { createToken, Lexer, type TokenType } from 'chevrotain';
+
+/** Broad kinds, for highlighters and `tokenize()` consumers. */
+export type TokenKind =
+  | 'keyword'
+  | 'identifier'
+  | 'number'
+  | 'string'
+  | 'punctuation'
+  | 'operator'
+  | 'comment'
+  | 'whitespace'
+  | 'error';
+
+const kindOf = new Map<TokenType, TokenKind>();
+
+type TokenConfig = Parameters<typeof createToken>[0];
+
+/** Every token the parser can see belongs to this category: panic-mode recovery skips "any token". */
+export const AnyToken = createToken({ name: 'AnyToken', pattern: Lexer.NA });
+/**
+ * Tokens that cannot begin a declaration (a closing '}' aside, which ends a
+ * block). Finding one where a statement should start is clox's
+ * "Expect expression.", after which the parser skips to the next statement.
+ */
+export const StrayToken = createToken({ name: 'StrayToken', pattern: Lexer.NA });
+/** `!` and `-`. */
+export const UnaryOperator = createToken({ name: 'UnaryOperator', pattern: Lexer.NA });
+
+function token(kind: TokenKind, config: TokenConfig, stray = false): TokenType {
+  const categories = [...((config.categories as TokenType[] | undefined) ?? []), AnyToken];
+  if (stray) categories.push(StrayToken);
+  const type = createToken({ ...config, categories });
+  kindOf.set(type, kind);
+  return type;
+}
+
+export function tokenKind(type: TokenType): TokenKind {
+  return kindOf.get(type) ?? 'error';
+}
+
+// ---- trivia -------------------------------------------------------------
+export const WhiteSpace = token('whitespace', {
+  name: 'WhiteSpace',
+  pattern: /[ \t\r\n]+/,
+  group: Lexer.SKIPPED,
+  line_breaks: true,
+});
+export const Comment = token('comment', {
+  name: 'Comment',
+  pattern: /\/\/[^\n]*/,
+  // Kept in a group (not skipped) so tools can highlight comments; the parser never sees them.
+  group: 'comments',
+});
+
+// ---- literals and names -------------------------------------------------
+export const Identifier = token('identifier', { name: 'Identifier', pattern: /[A-Za-z_][A-Za-z0-9_]*/ });
+export const NumberLiteral = token('number', { name: 'Number', pattern: /[0-9]+(?:\.[0-9]+)?/ });
+export const StringLiteral = token('string', {
+  name: 'String',
+  pattern: /"[^"]*"/,
+  line_breaks: true,
+  start_chars_hint: ['"'],
+});
+
+// ---- keywords ------------------------------------------------------------
+function keyword(word: string, extra: Partial<TokenConfig> = {}, stray = false): TokenType {
+  return token(
+    'keyword',
+    {
+    name: word[0]!.toUpperCase() + word.slice(1),
+    pattern: new RegExp(word),
+    longer_alt: Identifier,
+      start_chars_hint: [word[0]!],
+      ...extra,
+    },
+    stray,
+  );
+}
+
+export const And = keyword('and', {}, true);
+export const Class = keyword('class');
+export const Else = keyword('else', {}, true);
+export const False = keyword('false');
+export const For = keyword('for');
+export const Fun = keyword('fun');
+export const If = keyword('if');
+export const Nil = keyword('nil');
+export const Or = keyword('or', {}, true);
+export const Print = keyword('print');
+export const Return = keyword('return');
+export const Super = keyword('super');
+export const This = keyword('this');
+export const True = keyword('true');
+export const Var = keyword('var');
+export const While = keyword('while');
+/** Contextual: an identifier everywhere except `for (x in …)`. */
+export const In = keyword('in', { categories: [Identifier] });
+/** Contextual: an identifier everywhere except a top-level `spell name(…)`. */
+export const Spell = keyword('spell', { categories: [Identifier] });
+
+// ---- punctuation -----------------------------------------------------------
+const punct = (name: string, pattern: string, stray: boolean, kind: TokenKind = 'punctuation', categories: TokenType[] = []) =>
+  token(kind, { name, pattern, categories }, stray);
+
+export const LeftParen = punct('LeftParen', '(', false);
+export const RightParen = punct('RightParen', ')', true);
+export const LeftBrace = punct('LeftBrace', '{', false);
+export const RightBrace = punct('RightBrace', '}', false);
+export const LeftBracket = punct('LeftBracket', '[', false);
+export const RightBracket = punct('RightBracket', ']', true);
+export const Comma = punct('Comma', ',', true);
+export const Dot = punct('Dot', '.', true);
+export const Semicolon = punct('Semicolon', ';', true);
+
+// ---- operator categories: one CONSUME per precedence level ----------------
+export const AssignOperator = createToken({ name: 'AssignOperator', pattern: Lexer.NA });
+export const EqualityOperator = createToken({ name: 'EqualityOperator', pattern: Lexer.NA });
+export const ComparisonOperator = createToken({ name: 'ComparisonOperator', pattern: Lexer.NA });
+export const AdditiveOperator = createToken({ name: 'AdditiveOperator', pattern: Lexer.NA });
+export const MultiplicativeOperator = createToken({ name: 'MultiplicativeOperator', pattern: Lexer.NA });
+
+const operator = (name: string, pattern: string, ...categories: TokenType[]) =>
+  punct(name, pattern, !categories.includes(UnaryOperator), 'operator', categories);
+
+// Longer operators first: chevrotain takes the first pattern that matches.
+export const PlusEqual = operator('PlusEqual', '+=', AssignOperator);
+export const MinusEqual = operator('MinusEqual', '-=', AssignOperator);
+export const StarEqual = operator('StarEqual', '*=', AssignOperator);
+export const SlashEqual = operator('SlashEqual', '/=', AssignOperator);
+export const PercentEqual = operator('PercentEqual', '%=', AssignOperator);
+export const BangEqual = operator('BangEqual', '!=', EqualityOperator);
+export const EqualEqual = operator('EqualEqual', '==', EqualityOperator);
+export const GreaterEqual = operator('GreaterEqual', '>=', ComparisonOperator);
+export const LessEqual = operator('LessEqual', '<=', ComparisonOperator);
+export const Greater = operator('Greater', '>', ComparisonOperator);
+export const Less = operator('Less', '<', ComparisonOperator);
+export const Equal = operator('Equal', '=', AssignOperator);
+export const Minus = operator('Minus', '-', AdditiveOperator, UnaryOperator);
+export const Plus = operator('Plus', '+', AdditiveOperator);
+export const Star = operator('Star', '*', MultiplicativeOperator);
+export const Slash = operator('Slash', '/', MultiplicativeOperator);
+export const Percent = operator('Percent', '%', MultiplicativeOperator);
+export const Bang = operator('Bang', '!', UnaryOperator);
+
+// ---- lexical errors: the lexer itself never fails --------------------------
+/** A string with no closing quote runs to the end of the file (clox: "Unterminated string."). */
+export const UnterminatedString = token('error', {
+  name: 'UnterminatedString',
+  pattern: /"[^"]*/,
+  line_breaks: true,
+  start_chars_hint: ['"'],
+});
+/** Any other single character (clox: "Unexpected character."). */
+export const UnexpectedCharacter = token('error', {
+  name: 'UnexpectedCharacter',
+  pattern: /[^]/,
+  line_breaks: true,
+  // Every UTF-16 code unit may start it: keeps chevrotain's first-character optimisation on.
+  start_chars_hint: Array.from({ length: 0x10000 }, (_, code) => code),
+});
+
+/** Lexer order matters: trivia, then literals, keywords, operators, and the catch-alls last. */
+export const ALL_TOKENS: readonly TokenType[] = [
+  WhiteSpace,
+  Comment,
+  NumberLiteral,
+  StringLiteral,
+  And,
+  Class,
+  Else,
+  False,
+  For,
+  Fun,
+  If,
+  In,
+  Nil,
+  Or,
+  Print,
+  Return,
+  Spell,
+  Super,
+  This,
+  True,
+  Var,
+  While,
+  Identifier,
+  LeftParen,
+  RightParen,
+  LeftBrace,
+  RightBrace,
+  LeftBracket,
+  RightBracket,
+  Comma,
+  Dot,
+  Semicolon,
+  PlusEqual,
+  MinusEqual,
+  StarEqual,
+  SlashEqual,
+  PercentEqual,
+  BangEqual,
+  EqualEqual,
+  GreaterEqual,
+  LessEqual,
+  Greater,
+  Less,
+  Equal,
+  Minus,
+  Plus,
+  Star,
+  Slash,
+  Percent,
+  Bang,
+  AssignOperator,
+  EqualityOperator,
+  ComparisonOperator,
+  AdditiveOperator,
+  MultiplicativeOperator,
+  UnaryOperator,
+  StrayToken,
+  AnyToken,
+  UnterminatedString,
+  UnexpectedCharacter,
+];
+
+/** Reserved words, for highlighters and completion (contextual ones included). */
+export const KEYWORDS: readonly string[] = [
+  'and', 'class', 'else', 'false', 'for', 'fun', 'if', 'in', 'nil', 'or',
+  'print', 'return', 'spell', 'super', 'this', 'true', 'var', 'while',
+];
