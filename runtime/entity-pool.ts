@@ -40,8 +40,10 @@ const NONE = -1;
 const encodeFree = (next: number): number => -next - 2;
 const decodeFree = (link: number): number => -link - 2;
 
-export const handleIndex = (handle: EntityHandle): number => handle % INDEX_LIMIT;
-export const handleGeneration = (handle: EntityHandle): number => Math.floor(handle / INDEX_LIMIT);
+const INVERSE_INDEX_LIMIT = 1 / INDEX_LIMIT;
+// Multiplying by a power of two is exact, and much cheaper than `%` on doubles.
+export const handleGeneration = (handle: EntityHandle): number => Math.floor(handle * INVERSE_INDEX_LIMIT);
+export const handleIndex = (handle: EntityHandle): number => handle - handleGeneration(handle) * INDEX_LIMIT;
 
 export class EntityPool {
   // Hot fields, one typed array each. Replaced (not resized in place) when the pool grows: re-read after spawn.
@@ -100,6 +102,14 @@ export class EntityPool {
     return this.liveCount;
   }
 
+  /**
+   * The packed live slots: entries 0 .. count-1 are valid. For hot loops; the
+   * array is replaced when the pool grows and reordered on despawn.
+   */
+  get activeSlots(): Int32Array {
+    return this.active;
+  }
+
   /** The slot of the i-th live entity, 0 <= i < count. Order changes when entities despawn. */
   activeAt(i: number): number {
     return this.active[i]!;
@@ -127,10 +137,12 @@ export class EntityPool {
 
   /** The slot of a live entity, or -1 when the handle is stale or malformed. */
   indexOf(handle: EntityHandle): number {
-    if (!Number.isSafeInteger(handle) || handle <= 0) return NONE;
-    const index = handle % INDEX_LIMIT;
-    if (index >= this.cap || this.link[index]! < 0) return NONE;
-    return this.generation[index]! === Math.floor(handle / INDEX_LIMIT) ? index : NONE;
+    if (!(handle > 0 && handle <= Number.MAX_SAFE_INTEGER)) return NONE;
+    const generation = Math.floor(handle * INVERSE_INDEX_LIMIT);
+    const index = handle - generation * INDEX_LIMIT;
+    // A fractional handle leaves a fractional index, which no slot matches.
+    if (!(index < this.cap) || this.link[index]! < 0 || index !== Math.floor(index)) return NONE;
+    return this.generation[index]! === generation ? index : NONE;
   }
 
   isAlive(handle: EntityHandle): boolean {

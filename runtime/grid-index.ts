@@ -125,11 +125,14 @@ export class GridIndex extends PositionStore implements SpatialIndex {
     const x1 = this.cellX(px + r + sx);
     const y0 = this.cellY(py - r - sy);
     const y1 = this.cellY(py + r + sy);
+    // Locals, not this.field, in the hot loop: V8 cannot always prove the fields unchanged across visit().
+    const { xs, ys, next, cellHead, cols } = this;
     for (let cy = y0; cy <= y1; cy++) {
+      const row = cy * cols;
       for (let cx = x0; cx <= x1; cx++) {
-        for (let id = this.cellHead[cy * this.cols + cx]!; id !== NONE; id = this.next[id]!) {
-          const dx = this.xs[id]! - px;
-          const dy = this.ys[id]! - py;
+        for (let id = cellHead[row + cx]!; id !== NONE; id = next[id]!) {
+          const dx = xs[id]! - px;
+          const dy = ys[id]! - py;
           if (dx * dx + dy * dy <= r2) visit(id);
         }
       }

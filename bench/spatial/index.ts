@@ -1,0 +1,153 @@
+/**
+ * `npm run bench -- --only spatial`: the spatial partition suite.
+ *
+ *   1. moving-entity neighbour queries at 1k / 10k / 100k entities: grid,
+ *      axis lists, rbush rebuilt per tick, rbush remove+insert, kdbush
+ *      rebuilt per tick, brute force (to 10k);
+ *   2. AOI enter/move/leave per tick at the same sizes (grid and axis lists);
+ *   3. heap growth over 10,000 steady-state ticks.
+ *
+ * Every contender's neighbour counts are checked against the grid's before
+ * it is timed, so the ratios compare equal work.
+ */
+
+import { writeFileSync } from 'node:fs';
+import { makeAoiRig } from './aoi-events.js';
+import { measureSteadyHeap, type HeapResult } from './heap.js';
+import { CONTENDERS, MovingWorld, QUERY_RADIUS, neighbourCounts } from './neighbours.js';
+import { fmt, formatTable, timePerRun } from './table.js';
+
+export interface NeighbourRow {
+  readonly n: number;
+  readonly contender: string;
+  readonly msPerTick: number;
+  readonly usPerEntity: number;
+  /** This contender's time over the grid's (> 1: the grid is faster). */
+  readonly overGrid: number;
+}
+
+export interface AoiRow {
+  readonly n: number;
+  readonly partition: 'grid' | 'axis';
+  readonly msPerTick: number;
+  readonly enterPerTick: number;
+  readonly movePerTick: number;
+  readonly leavePerTick: number;
+}
+
+export interface SpatialResults {
+  readonly neighbours: readonly NeighbourRow[];
+  readonly aoi: readonly AoiRow[];
+  readonly heap: HeapResult;
+  readonly targets: readonly { readonly n: number; readonly target: string; readonly ratio: number; readonly met: boolean }[];
+}
+
+export interface RunOptions {
+  quick?: boolean;
+  sizes?: readonly number[];
+  /** Write results.md next to this file's source (full runs only). */
+  write?: boolean;
+}
+
+export async function run(options: RunOptions = {}): Promise<SpatialResults> {
+  const quick = options.quick ?? false;
+  const sizes = options.sizes ?? (quick ? [1000, 10_000] : [1000, 10_000, 100_000]);
+  const timing = { warmup: 2, minMs: quick ? 150 : 1500, maxRuns: 2000 };
+  const log = (s: string): void => {
+    process.stdout.write(s + '\n');
+  };
+
+  log(`\n## Spatial partition: moving-entity neighbour queries (r = ${QUERY_RADIUS}, ~7 neighbours each)\n`);
+  const neighbours: NeighbourRow[] = [];
+  for (const n of sizes) {
+    const reference = neighbourCounts(CONTENDERS[0]!, n, 2);
+    let gridMs = 0;
+    for (const contender of CONTENDERS) {
+      if (n > contender.maxN) continue;
+      const counts = neighbourCounts(contender, n, 2);
+      if (counts.join() !== reference.join()) {
+        throw new Error(`${contender.name} found ${counts.join()} neighbours at n=${n}, the grid ${reference.join()}`);
+      }
+      const world = new MovingWorld(n);
+      const tick = contender.prepare(world);
+      const ms = timePerRun(
+        () => {
+          world.step();
+          tick();
+        },
+        { ...timing, maxRuns: n >= 100_000 ? 20 : timing.maxRuns },
+      );
+      if (contender === CONTENDERS[0]) gridMs = ms;
+      neighbours.push({ n, contender: contender.name, msPerTick: ms, usPerEntity: (ms * 1000) / n, overGrid: ms / gridMs });
+    }
+  }
+  log(
+    formatTable(
+      ['n', 'structure', 'ms / tick', 'µs / entity', '× grid time'],
+      neighbours.map((r) => [String(r.n), r.contender, fmt(r.msPerTick), fmt(r.usPerEntity), fmt(r.overGrid)]),
+    ),
+  );
+
+  const targets = neighbours
+    .filter((r) => r.n >= 10_000 && (r.contender === 'rbush rebuilt (load)' || r.contender === 'kdbush rebuilt'))
+    .map((r) => {
+      const need = r.contender === 'kdbush rebuilt' ? 1 : 3;
+      return { n: r.n, target: `grid ≥ ${need}× faster than ${r.contender}`, ratio: r.overGrid, met: r.overGrid >= need };
+    });
+  log('\nTargets (10k entities and above):');
+  for (const t of targets) log(`  ${t.met ? 'met    ' : 'NOT MET'} n=${t.n}: ${t.target} — measured ${fmt(t.ratio)}×`);
+
+  log('\n## AOI: enter / move / leave per tick (every entity observes a square of half-side r)\n');
+  const aoi: AoiRow[] = [];
+  for (const n of sizes) {
+    for (const partition of ['grid', 'axis'] as const) {
+      const rig = makeAoiRig(n, partition);
+      rig.tick();
+      rig.events.enter = rig.events.move = rig.events.leave = 0;
+      let ticks = 0;
+      const ms = timePerRun(
+        () => {
+          rig.tick();
+          ticks++;
+        },
+        { ...timing, warmup: 0, maxRuns: n >= 100_000 ? 20 : timing.maxRuns },
+      );
+      aoi.push({
+        n,
+        partition,
+        msPerTick: ms,
+        enterPerTick: rig.events.enter / ticks,
+        movePerTick: rig.events.move / ticks,
+        leavePerTick: rig.events.leave / ticks,
+      });
+    }
+  }
+  log(
+    formatTable(
+      ['n', 'index', 'ms / tick', 'enter / tick', 'move / tick', 'leave / tick'],
+      aoi.map((r) => [String(r.n), r.partition, fmt(r.msPerTick), fmt(r.enterPerTick), fmt(r.movePerTick), fmt(r.leavePerTick)]),
+    ),
+  );
+
+  const heapTicks = quick ? 2000 : 10_000;
+  log(`\n## Heap growth over ${heapTicks} steady-state ticks (1000 entities: move, churn, queries, AOI)\n`);
+  const heap = measureSteadyHeap(1000, heapTicks);
+  log(
+    `  heap after warm-up ${(heap.beforeBytes / 1024).toFixed(0)} KiB, after ${heap.ticks} ticks ${(heap.afterBytes / 1024).toFixed(0)} KiB: ` +
+      `growth ${(heap.growthBytes / 1024).toFixed(1)} KiB (${heap.bytesPerTick.toFixed(2)} bytes/tick)` +
+      (heap.gcAvailable ? '' : ' — no gc available, figures include garbage'),
+  );
+
+  const results: SpatialResults = { neighbours, aoi, heap, targets };
+  if (options.write ?? !quick) writeResults(results);
+  return results;
+}
+
+function writeResults(results: SpatialResults): void {
+  try {
+    const url = new URL('../../../bench/results/spatial.json', import.meta.url);
+    writeFileSync(url, JSON.stringify({ generatedAt: new Date().toISOString(), node: process.version, ...results }, null, 2) + '\n');
+  } catch {
+    // Results are a convenience; a read-only checkout still prints the tables.
+  }
+}
