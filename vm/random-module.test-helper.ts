@@ -148,7 +148,7 @@ class FunctionGenerator {
 
   /** A for-in over whatever sits in two fresh slots (a list, or not). */
   forIn(steps: number): void {
-    if (this.depth + 3 > this.maxStack) return;
+    if (this.depth + 4 > this.maxStack) return;
     const label = `F${this.labels++}`;
     const slot = this.depth;
     if (this.random(3) > 0) this.list(1 + this.random(3));
@@ -158,6 +158,12 @@ class FunctionGenerator {
     this.depth++;
     this.items.push(`${label}:`, Op.FOR_ITER, slot, `@${label}x`);
     this.depth++;
+    if (this.random(3) === 0) {
+      // Hostile code may overwrite the hidden index with anything: -1, 2.5, a string.
+      this.items.push(Op.CONSTANT, this.random(CONSTANTS.length), Op.SET_LOCAL, slot + 1, Op.POP);
+    }
+    // Use the element right away: whatever FOR_ITER pushed must be a real value.
+    if (this.random(2) === 0) this.items.push(Op.DUP, Op.PRINT);
     this.straightLine(steps);
     this.restore(slot + 3);
     this.items.push(Op.POP, Op.LOOP, `@${label}`, `${label}x:`, Op.POP, Op.POP);
