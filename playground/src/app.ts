@@ -39,7 +39,7 @@ export class PlaygroundApp {
 
   constructor(readonly backend: PlaygroundBackend) {
     this.examples = loadExamples();
-    this.console = new ConsolePanel(byId('console'), (line) => this.editor.goToLine(line));
+    this.console = new ConsolePanel(byId('console'), (line, text) => this.jumpToError(line, text));
     this.bytecode = new BytecodePanel(byId('bytecode'), byId('bytecode-info'), {
       onHoverLine: (line) => this.editor.highlightLinkedLine(line, true),
       onClickLine: (line) => this.editor.goToLine(line),
@@ -197,6 +197,14 @@ export class PlaygroundApp {
       return;
     }
     this.backend.cast(module, spell);
+  }
+
+  /** Clicking an error in the console: go to its line and (re)show the marker there. */
+  jumpToError(line: number, text: string): void {
+    const message = text.split('\n')[0]!;
+    const compileMarker = this.lastOutcome.markers.some((m) => m.startLineNumber === line);
+    if (!compileMarker) this.editor.setSpellMarkers('runtime', [markerForLine(message, line, this.editor.source, 'runtime')]);
+    this.editor.goToLine(line);
   }
 
   /** A runtime error shows in the console (clickable) and as a marker on its line. */

@@ -10,12 +10,15 @@ import type { PlaygroundBackend, Reporter } from './backend.js';
 import { PLAYGROUND_BUDGETS, createVm, describeFailure } from './engine.js';
 import type { BreedSummary, PropertyDoc } from './language/completions.js';
 import type { MarkerData } from './language/markers.js';
+import type { BreedRegistry } from '../../runtime/breeds.js';
+import { DEFAULT_BREEDS_JSON, ENTITY_PROPERTIES, loadBreedsJson, summarizeBreed } from './breedsData.js';
 
 const SILENT: Reporter = { print() {}, info() {}, event() {}, runtimeError() {} };
 
 export class PlaygroundSession implements PlaygroundBackend {
   private reporter: Reporter = SILENT;
   private readonly hosts: readonly HostFunction[] = CORE_HOST_FUNCTIONS;
+  private breeds: BreedRegistry | null = null;
 
   attach(reporter: Reporter): void {
     this.reporter = reporter;
@@ -26,18 +29,21 @@ export class PlaygroundSession implements PlaygroundBackend {
   }
 
   defaultBreeds(): string {
-    return '{}\n';
+    return DEFAULT_BREEDS_JSON;
   }
 
   breedSummaries(): readonly BreedSummary[] {
-    return [];
+    return this.breeds ? this.breeds.breeds.filter((b) => !b.abstract).map(summarizeBreed) : [];
   }
 
   entityProperties(): readonly PropertyDoc[] {
-    return [];
+    return ENTITY_PROPERTIES;
   }
 
-  loadBreeds(_json: string): MarkerData[] {
+  loadBreeds(json: string): MarkerData[] {
+    const loaded = loadBreedsJson(json);
+    if (!loaded.ok) return loaded.markers;
+    this.breeds = loaded.registry;
     return [];
   }
 

@@ -27,7 +27,7 @@ export function chromiumAvailable(): boolean {
   return existsSync(CHROMIUM_PATH);
 }
 
-const CONFIG_FILE = fileURLToPath(new URL('../../playground/vite.config.ts', import.meta.url));
+const CONFIG_FILE = process.env.CANTRIP_VITE_CONFIG ?? fileURLToPath(new URL('../../playground/vite.config.ts', import.meta.url));
 
 /** Build the playground into a fresh temporary folder (never clobbers playground/dist). */
 export async function buildPlayground(): Promise<string> {

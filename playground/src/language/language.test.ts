@@ -7,6 +7,7 @@ import { completionsAt, declaredNames, declaredSpells, hostSignature, hoverAt, t
 import { locatePath, readJson } from './jsonLocations.js';
 import { markerForLine, markersFromDiagnostics } from './markers.js';
 import { cantripMonarch } from './monarch.js';
+import { markerForBreedProblem } from './breedsMarkers.js';
 import { decodeStateFromHash, encodeStateToHash, shareUrl } from './urlState.js';
 
 const damage: HostFunctionSpec = {
@@ -211,5 +212,22 @@ describe('monarch grammar', () => {
     const g = cantripMonarch(['damage']);
     expect(g.keywords).toEqual(expect.arrayContaining(['spell', 'in', 'fun', 'while']));
     expect(g.hostFunctions).toEqual(['damage']);
+  });
+});
+
+describe('breeds markers', () => {
+  const text = '{\n  "breeds": [\n    { "name": "Troll", "health": 25 },\n    {\n      "name": "Archer",\n      "parent": "Trol",\n      "spells": { "attack": "nope" }\n    }\n  ]\n}';
+  it('puts a validation error on the field it names', () => {
+    const m = markerForBreedProblem(text, { message: "unknown parent 'Trol'", breed: 'Archer', field: 'parent', line: null, column: null });
+    expect([m.startLineNumber, m.startColumn]).toEqual([6, 7]);
+    const nested = markerForBreedProblem(text, { message: 'x', breed: 'Archer', field: 'spells.attack', line: null, column: null });
+    expect(nested.startLineNumber).toBe(7);
+    const whole = markerForBreedProblem(text, { message: 'x', breed: 'Troll', field: null, line: null, column: null });
+    expect(whole.startLineNumber).toBe(3);
+  });
+
+  it('uses the position of a syntax error', () => {
+    const m = markerForBreedProblem('{\n  "breeds": [,]\n}', { message: 'syntax', breed: null, field: null, line: 2, column: 14 });
+    expect([m.startLineNumber, m.startColumn]).toEqual([2, 14]);
   });
 });

@@ -25,11 +25,11 @@ export class ConsolePanel {
 
   constructor(
     private readonly element: HTMLElement,
-    private readonly onJumpToLine: (line: number) => void,
+    private readonly onJumpToLine: (line: number, text: string) => void,
   ) {
     element.addEventListener('click', (e) => {
       const target = (e.target as HTMLElement).closest<HTMLElement>('.entry[data-line]');
-      if (target) this.onJumpToLine(Number(target.dataset.line));
+      if (target) this.onJumpToLine(Number(target.dataset.line), target.textContent ?? '');
     });
   }
 
