@@ -9,7 +9,7 @@ import type { HostFunctionSpec } from '../vm/host.js';
 import type { Module } from '../vm/module.js';
 import type { Diagnostic } from './diagnostics.js';
 import { emitModule } from './emitter.js';
-import { parse, sortDiagnostics } from './parse.js';
+import { parseSource } from './parse.js';
 import { diagnosticAt } from './parse-errors.js';
 import { resolve } from './resolver.js';
 import { EMPTY_SPAN } from './ast.js';
@@ -42,7 +42,7 @@ export function compile(source: string, options: CompileOptions = {}): CompileRe
 }
 
 function compileUnguarded(source: string, options: CompileOptions): CompileResult {
-  const parsed = parse(source);
+  const parsed = parseSource(source);
   const diagnostics = parsed.diagnostics;
   const resolution = resolve(parsed.ast, { hosts: options.hosts ?? CORE_HOST_FUNCTIONS });
   diagnostics.push(...resolution.diagnostics);
@@ -52,7 +52,7 @@ function compileUnguarded(source: string, options: CompileOptions): CompileResul
     diagnostics.push(...emitted.diagnostics);
     if (!emitted.diagnostics.some(isError)) module = emitted.module;
   }
-  return { module, diagnostics: capErrors(sortDiagnostics(diagnostics)) };
+  return { module, diagnostics: capErrors(parsed.finish(diagnostics)) };
 }
 
 function isError(d: Diagnostic): boolean {

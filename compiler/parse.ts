@@ -8,8 +8,9 @@ import { EMPTY_SPAN, type Program } from './ast.js';
 import type { Diagnostic } from './diagnostics.js';
 import { lex } from './lexer.js';
 import { findTooDeep, MAX_NESTING } from './nesting.js';
-import { diagnosticAt, diagnosticAtToken, endOfInput, recognitionDiagnostic, type EndOfInput } from './parse-errors.js';
+import { diagnosticAtToken, endOfInput, recognitionDiagnostic, type EndOfInput } from './parse-errors.js';
 import { SpellParser } from './parser.js';
+import { suppressCascades } from './cascade.js';
 
 export interface ParseResult {
   readonly ast: Program;
@@ -24,19 +25,33 @@ function parser(): SpellParser {
   return sharedParser;
 }
 
+/** Source → AST and syntax diagnostics (one per mistake, as clox reports them). Never throws. */
 export function parse(source: string): ParseResult {
+  const parsed = parseSource(source);
+  return { ast: parsed.ast, diagnostics: parsed.finish(parsed.diagnostics) };
+}
+
+export interface SourceParse extends ParseResult {
+  readonly end: EndOfInput;
+  /** Sort, then drop cascading errors (clox's panic mode) from these diagnostics. */
+  finish(diagnostics: Diagnostic[]): Diagnostic[];
+}
+
+/** Parse, keeping what compile() needs to report later passes' errors the same way. */
+export function parseSource(source: string): SourceParse {
   const text = typeof source === 'string' ? source : String(source);
   const end = endOfInput(text);
   const lexed = lex(text);
   const diagnostics = [...lexed.diagnostics];
+  const finish = (all: Diagnostic[]) => suppressCascades(sortDiagnostics(all), lexed.tokens, end);
   const tooDeep = findTooDeep(lexed.tokens);
   if (tooDeep) {
     diagnostics.push(diagnosticAtToken(`Too much nesting (the limit is ${MAX_NESTING}).`, tooDeep, end));
-    return { ast: emptyProgram(end), diagnostics: sortDiagnostics(diagnostics) };
+    return { ast: emptyProgram(end), diagnostics, end, finish };
   }
   const parsed = parseTokens(lexed.tokens, end);
   diagnostics.push(...parsed.diagnostics);
-  return { ast: parsed.ast, diagnostics: sortDiagnostics(diagnostics) };
+  return { ast: parsed.ast, diagnostics, end, finish };
 }
 
 /** Parse already-lexed tokens. Deep recursion becomes a diagnostic, never an exception. */
@@ -58,7 +73,7 @@ export function parseTokens(tokens: IToken[], end: EndOfInput): ParseResult {
   p.input = []; // drop references to this file's tokens
   return {
     ast: { kind: 'Program', body, loc: { ...EMPTY_SPAN, endLine: end.line, endColumn: end.column, end: end.offset } },
-    diagnostics: dedupe(diagnostics),
+    diagnostics,
   };
 }
 
@@ -66,19 +81,9 @@ function emptyProgram(end: EndOfInput): Program {
   return { kind: 'Program', body: [], loc: { ...EMPTY_SPAN, endLine: end.line, endColumn: end.column, end: end.offset } };
 }
 
-/** Recovery can report the same token twice; one message per position is enough. */
-function dedupe(diagnostics: Diagnostic[]): Diagnostic[] {
-  const seen = new Set<string>();
-  return diagnostics.filter((d) => {
-    const key = `${d.line}:${d.column}:${d.token === null ? 'end' : ''}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
-}
-
+/** By position; "at end" last; stable, so the parser's message wins over a later pass's at the same token. */
 export function sortDiagnostics(diagnostics: Diagnostic[]): Diagnostic[] {
-  return diagnostics.sort((a, b) => a.line - b.line || a.column - b.column);
+  const atEnd = (d: Diagnostic) => (d.token === null ? 1 : 0);
+  return diagnostics.sort((a, b) => atEnd(a) - atEnd(b) || a.line - b.line || a.column - b.column);
 }
 
-export { diagnosticAt };

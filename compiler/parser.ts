@@ -392,15 +392,41 @@ export class SpellParser extends EmbeddedActionsParser {
   private forClassicRest = this.RULE(
     'forClassicRest',
     (start: IToken): ForStmt | ErrorStmt => {
-      const initializer = this.OR([
-        { ALT: () => (this.CONSUME(T.Semicolon), null) },
-        { ALT: () => this.SUBRULE(this.varDeclaration) },
-        { ALT: () => this.SUBRULE(this.expressionStatement) },
-      ]);
-      const condition = this.OPTION(() => this.SUBRULE(this.expression)) ?? null;
-      this.CONSUME2(T.Semicolon, { ERR_MSG: "Expect ';' after loop condition." });
-      const increment = this.OPTION2(() => this.SUBRULE2(this.expression)) ?? null;
-      this.CONSUME(T.RightParen, { ERR_MSG: "Expect ')' after for clauses." });
+      const initializer = this.OR({
+        DEF: [
+          { ALT: () => (this.CONSUME(T.Semicolon), null) },
+          { ALT: () => this.SUBRULE(this.varDeclaration) },
+          { ALT: () => this.SUBRULE(this.expressionStatement) },
+        ],
+        ERR_MSG: 'Expect expression.',
+      });
+      // As clox: a clause is either empty or an expression, so `for (;{};)` is "Expect expression.".
+      const condition = this.OR2({
+        DEF: [
+          { ALT: () => (this.CONSUME2(T.Semicolon), null) },
+          {
+            ALT: () => {
+              const expr = this.SUBRULE(this.expression);
+              this.CONSUME3(T.Semicolon, { ERR_MSG: "Expect ';' after loop condition." });
+              return expr;
+            },
+          },
+        ],
+        ERR_MSG: 'Expect expression.',
+      });
+      const increment = this.OR3({
+        DEF: [
+          { ALT: () => (this.CONSUME(T.RightParen), null) },
+          {
+            ALT: () => {
+              const expr = this.SUBRULE2(this.expression);
+              this.CONSUME2(T.RightParen, { ERR_MSG: "Expect ')' after for clauses." });
+              return expr;
+            },
+          },
+        ],
+        ERR_MSG: 'Expect expression.',
+      });
       const body = this.SUBRULE(this.statement);
       return {
         kind: 'For',
@@ -418,8 +444,21 @@ export class SpellParser extends EmbeddedActionsParser {
     'returnStatement',
     (): Stmt => {
       const keyword = this.CONSUME(T.Return);
-      const value = this.OPTION(() => this.SUBRULE(this.expression)) ?? null;
-      const end = this.CONSUME(T.Semicolon, { ERR_MSG: "Expect ';' after return value." });
+      // As clox: `return;` or `return expression;` — anything else is "Expect expression.".
+      let end: IToken | undefined;
+      const value = this.OR({
+        DEF: [
+          { ALT: () => ((end = this.CONSUME(T.Semicolon)), null) },
+          {
+            ALT: () => {
+              const expr = this.SUBRULE(this.expression);
+              end = this.CONSUME2(T.Semicolon, { ERR_MSG: "Expect ';' after return value." });
+              return expr;
+            },
+          },
+        ],
+        ERR_MSG: 'Expect expression.',
+      });
       const keywordLoc = this.span(keyword);
       return { kind: 'Return', keywordLoc, value, loc: spanFrom(keywordLoc, this.span(end)) };
     },
