@@ -11,7 +11,7 @@ import { createCantripEngine, loadCantrip, type CantripApi } from './engines/can
 import { createNodeEngine, createQuickJsEngine } from './engines/js.js';
 import { createFengariEngine, createWasmoonEngine } from './engines/lua.js';
 import { measureCompileThroughput } from './compile-throughput.js';
-import { DEFAULT_PLAN, measure, QUICK_PLAN, type Measurement, type RunPlan } from './measure.js';
+import { DEFAULT_PLAN, measureRoundRobin, QUICK_PLAN, type Measurement, type RunPlan } from './measure.js';
 import { buildResults, renderMarkdown, type EngineStatus, type LangResults } from './report.js';
 import { BENCHMARKS, readExpected, readProgram } from './suite.js';
 import { RESULTS_DIR } from './paths.js';
@@ -84,11 +84,10 @@ async function startEngines(
 function runBenchmarks(engines: readonly Engine[], names: readonly string[], plan: RunPlan): Measurement[] {
   const measurements: Measurement[] = [];
   for (const name of names) {
-    const expected = readExpected(name);
-    for (const engine of engines) {
-      const m = measure(engine, name, readProgram(name, LANGUAGE_OF[engine.name]), expected, plan);
+    const programs = engines.map((engine) => ({ engine, source: readProgram(name, LANGUAGE_OF[engine.name]) }));
+    for (const m of measureRoundRobin(programs, name, readExpected(name), plan)) {
       const shown = m.medianMs === null ? `FAIL: ${m.error ?? ''}` : `${m.medianMs.toFixed(1)} ms`;
-      log(`  ${name.padEnd(16)} ${engine.name.padEnd(8)} ${shown}`);
+      log(`  ${name.padEnd(16)} ${m.engine.padEnd(8)} ${shown}`);
       measurements.push(m);
     }
   }

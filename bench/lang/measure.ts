@@ -23,6 +23,8 @@ export interface Measurement {
   readonly benchmark: string;
   /** Null when the engine failed or printed the wrong checksum. */
   readonly medianMs: number | null;
+  /** The fastest run: less sensitive than the median to load from other processes. */
+  readonly minMs: number | null;
   readonly samplesMs: readonly number[];
   readonly error: string | null;
 }
@@ -50,25 +52,57 @@ function timedRun(engine: Engine, source: string, expected: readonly string[]): 
   return elapsed;
 }
 
-export function measure(
-  engine: Engine,
-  benchmark: string,
-  source: string,
-  expected: readonly string[],
-  plan: RunPlan,
-): Measurement {
-  const samplesMs: number[] = [];
+interface Progress {
+  readonly engine: Engine;
+  readonly source: string;
+  readonly samplesMs: number[];
+  spentMs: number;
+  error: string | null;
+}
+
+function wantsAnotherRun(p: Progress, plan: RunPlan): boolean {
+  if (p.error !== null) return false;
+  const n = p.samplesMs.length;
+  return n < plan.minRuns || (n < plan.maxRuns && p.spentMs < plan.budgetMs);
+}
+
+function attempt(p: Progress, expected: readonly string[], record: boolean): void {
   try {
-    for (let i = 0; i < plan.warmups; i++) timedRun(engine, source, expected);
-    let spent = 0;
-    while (samplesMs.length < plan.minRuns || (samplesMs.length < plan.maxRuns && spent < plan.budgetMs)) {
-      const ms = timedRun(engine, source, expected);
-      samplesMs.push(ms);
-      spent += ms;
+    const ms = timedRun(p.engine, p.source, expected);
+    if (record) {
+      p.samplesMs.push(ms);
+      p.spentMs += ms;
     }
-    return { engine: engine.name, benchmark, medianMs: median(samplesMs), samplesMs, error: null };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    return { engine: engine.name, benchmark, medianMs: null, samplesMs, error: message.split('\n')[0]! };
+    p.error = message.split('\n')[0]!;
   }
+}
+
+/**
+ * Measures one benchmark on several engines, round-robin: each round runs
+ * every engine once, so a burst of load from elsewhere on the machine hits
+ * all engines alike instead of skewing one engine's column.
+ */
+export function measureRoundRobin(
+  engines: readonly { engine: Engine; source: string }[],
+  benchmark: string,
+  expected: readonly string[],
+  plan: RunPlan,
+): Measurement[] {
+  const progress: Progress[] = engines.map((e) => ({ ...e, samplesMs: [], spentMs: 0, error: null }));
+  for (let i = 0; i < plan.warmups; i++) for (const p of progress) if (p.error === null) attempt(p, expected, false);
+  for (;;) {
+    const pending = progress.filter((p) => wantsAnotherRun(p, plan));
+    if (pending.length === 0) break;
+    for (const p of pending) attempt(p, expected, true);
+  }
+  return progress.map((p) => ({
+    engine: p.engine.name,
+    benchmark,
+    medianMs: p.error === null ? median(p.samplesMs) : null,
+    minMs: p.error === null ? Math.min(...p.samplesMs) : null,
+    samplesMs: p.samplesMs,
+    error: p.error,
+  }));
 }

@@ -27,6 +27,7 @@ export interface LangResults {
     name: string;
     stresses: string;
     medianMs: Partial<Record<EngineName, number | null>>;
+    minMs: Partial<Record<EngineName, number | null>>;
     samplesMs: Partial<Record<EngineName, readonly number[]>>;
     errors: Partial<Record<EngineName, string>>;
     cantripOver: Partial<Record<Peer, number | null>>;
@@ -69,6 +70,7 @@ export function buildResults(
         name: b.name,
         stresses: b.stresses,
         medianMs: pick(ran, (n) => table.get(b.name)?.get(n) ?? null),
+        minMs: Object.fromEntries(mine.map((m) => [m.engine, m.minMs])),
         samplesMs: Object.fromEntries(mine.map((m) => [m.engine, m.samplesMs])),
         errors: Object.fromEntries(mine.filter((m) => m.error !== null).map((m) => [m.engine, m.error])),
         cantripOver: peerPick((p) => ratio(table, b.name, p)),

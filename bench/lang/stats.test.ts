@@ -7,6 +7,7 @@ const m = (engine: Measurement['engine'], benchmark: string, medianMs: number | 
   engine,
   benchmark,
   medianMs,
+  minMs: medianMs,
   samplesMs: medianMs === null ? [] : [medianMs],
   error: medianMs === null ? 'failed' : null,
 });
