@@ -196,16 +196,24 @@ class Emitter {
     }
   }
 
+  /** clox's shape, with an else-if chain emitted in a loop (same code as the recursion, no stack). */
   private ifStatement(stmt: A.IfStmt): void {
-    this.expression(stmt.condition);
-    const thenJump = this.fn.emitJump(Op.JUMP_IF_FALSE);
-    this.fn.emit(Op.POP);
-    this.statement(stmt.thenBranch);
-    const elseJump = this.fn.emitJump(Op.JUMP);
-    this.fn.patchJump(thenJump);
-    this.fn.emit(Op.POP);
-    if (stmt.elseBranch) this.statement(stmt.elseBranch);
-    this.fn.patchJump(elseJump);
+    const endJumps = [];
+    let link: A.IfStmt = stmt;
+    for (;;) {
+      this.fn.line = link.loc.line;
+      this.expression(link.condition);
+      const thenJump = this.fn.emitJump(Op.JUMP_IF_FALSE);
+      this.fn.emit(Op.POP);
+      this.statement(link.thenBranch);
+      endJumps.push(this.fn.emitJump(Op.JUMP));
+      this.fn.patchJump(thenJump);
+      this.fn.emit(Op.POP);
+      if (link.elseBranch?.kind !== 'If') break;
+      link = link.elseBranch;
+    }
+    if (link.elseBranch) this.statement(link.elseBranch);
+    for (let i = endJumps.length - 1; i >= 0; i--) this.fn.patchJump(endJumps[i]!);
   }
 
   private whileStatement(stmt: A.WhileStmt): void {
@@ -421,9 +429,23 @@ class Emitter {
     this.fn.emit(Op.SET_INDEX);
   }
 
+  /** A left-deep chain (`a + b + c + …`) is walked in a loop, so 100,000 terms cost no stack. */
   private binary(expr: A.BinaryExpr): void {
-    this.expression(expr.left);
-    this.expression(expr.right);
+    const spine: A.BinaryExpr[] = [];
+    let left: A.Expr = expr;
+    while (left.kind === 'Binary') {
+      spine.push(left);
+      left = left.left;
+    }
+    this.expression(left);
+    for (let i = spine.length - 1; i >= 0; i--) {
+      const node = spine[i]!;
+      this.expression(node.right);
+      this.binaryOperator(node);
+    }
+  }
+
+  private binaryOperator(expr: A.BinaryExpr): void {
     this.fn.line = expr.operatorLoc.line;
     switch (expr.operator) {
       case '+':

@@ -9,9 +9,10 @@
  *   program     → ( declaration | stray )* EOF
  *   declaration → classDecl | funDecl | spellDecl | varDecl | statement
  *   statement   → print | if | while | for | return | block | exprStmt
- *   expression  → logicOr ( ( "=" | "+=" | … ) expression )?
- *   logicOr     → logicAnd ( "or" logicAnd )*      … down to …
- *   unary       → ( "!" | "-" ) unary | call
+ *   expression  → binary ( ( "=" | "+=" | … ) binary )*      (folded right to left)
+ *   binary      → unary ( ( "or" | "and" | "==" | … | "*" ) unary )*
+ *                 (grouped by the book's precedence table after parsing)
+ *   unary       → ( "!" | "-" )* call
  *   call        → primary ( "(" args ")" | "." name | "[" expression "]" )*
  *
  * Error recovery: chevrotain's (single-token insertion / deletion, re-sync
@@ -310,28 +311,59 @@ export class SpellParser extends EmbeddedActionsParser {
     { recoveryValueFunc: this.errorStmt },
   );
 
+  /**
+   * `if … else if … else …` chains are read in a loop (the tree still nests
+   * them, as the book's grammar does), so a long chain costs no parser stack.
+   */
   private ifStatement = this.RULE(
     'ifStatement',
     (): Stmt => {
+      const links: { start: IToken; condition: Expr; thenBranch: Stmt }[] = [];
       const start = this.CONSUME(T.If);
+      links.push({ start, ...this.SUBRULE(this.ifRest) });
+      this.MANY({
+        GATE: () => this.LA(2).tokenType === T.If,
+        DEF: () => {
+          this.CONSUME(T.Else);
+          const next = this.CONSUME2(T.If);
+          links.push({ start: next, ...this.SUBRULE2(this.ifRest) });
+        },
+      });
+      const elseBranch =
+        this.OPTION(() => {
+          this.CONSUME2(T.Else);
+          return this.SUBRULE(this.statement);
+        }) ?? null;
+      if (this.RECORDING_PHASE) return elseBranch!;
+      let tail: Stmt | null = elseBranch;
+      for (let i = links.length - 1; i >= 0; i--) {
+        const link = links[i]!;
+        tail = {
+          kind: 'If',
+          condition: link.condition,
+          thenBranch: link.thenBranch,
+          elseBranch: tail,
+          loc: spanFrom(this.span(link.start), spanOf(tail ?? link.thenBranch)),
+        };
+      }
+      return tail!;
+    },
+    { recoveryValueFunc: this.errorStmt },
+  );
+
+  /** ( condition ) statement — after `if`. */
+  private ifRest = this.RULE(
+    'ifRest',
+    (): { condition: Expr; thenBranch: Stmt } => {
       this.CONSUME(T.LeftParen, { ERR_MSG: "Expect '(' after 'if'." });
       const condition = this.SUBRULE(this.expression);
       this.CONSUME(T.RightParen, { ERR_MSG: "Expect ')' after condition." });
       const thenBranch = this.SUBRULE(this.statement);
-      const elseBranch =
-        this.OPTION(() => {
-          this.CONSUME(T.Else);
-          return this.SUBRULE2(this.statement);
-        }) ?? null;
-      return {
-        kind: 'If',
-        condition,
-        thenBranch,
-        elseBranch,
-        loc: spanFrom(this.span(start), spanOf(elseBranch ?? thenBranch)),
-      };
+      return { condition, thenBranch };
     },
-    { recoveryValueFunc: this.errorStmt },
+    {
+      recoveryValueFunc: (e: IRecognitionException) => ({ condition: this.errorExpr(e), thenBranch: this.errorStmt(e) }),
+    },
   );
 
   private whileStatement = this.RULE(
@@ -494,17 +526,23 @@ export class SpellParser extends EmbeddedActionsParser {
 
   // ---- expressions ----------------------------------------------------
 
+  /**
+   * Assignment is right-associative; it is parsed as a flat list
+   * (`a = b = c`) and folded from the right, so a long chain costs no stack.
+   */
   public expression = this.RULE(
     'expression',
     (): Expr => {
-      const target = this.SUBRULE(this.logicOr);
-      const assignment = this.OPTION(() => {
-        const operator = this.CONSUME(T.AssignOperator);
-        const value = this.SUBRULE(this.expression);
-        return { operator, value };
+      const targets: Expr[] = [this.SUBRULE(this.binary)];
+      const operators: IToken[] = [];
+      this.MANY(() => {
+        operators.push(this.CONSUME(T.AssignOperator));
+        targets.push(this.SUBRULE2(this.binary));
       });
-      if (assignment === undefined || this.RECORDING_PHASE) return target;
-      return this.assignment(target, assignment.operator, assignment.value);
+      if (this.RECORDING_PHASE) return targets[0]!;
+      let value = targets[targets.length - 1]!;
+      for (let i = operators.length - 1; i >= 0; i--) value = this.assignment(targets[i]!, operators[i]!, value);
+      return value;
     },
     { recoveryValueFunc: this.errorExpr },
   );
@@ -529,116 +567,72 @@ export class SpellParser extends EmbeddedActionsParser {
     }
   }
 
-  private logicOr = this.RULE(
-    'logicOr',
+  /**
+   * All binary operators (`or` … `*`) in one rule: operands and operators are
+   * read as a flat list, then grouped by precedence with an operator stack.
+   * Seven precedence rules would cost seven nested rule calls per operand
+   * (slower, and far more stack per level of parentheses).
+   */
+  private binary = this.RULE(
+    'binary',
     (): Expr => {
-      let left = this.SUBRULE(this.logicAnd);
+      const operands: Expr[] = [this.SUBRULE(this.unary)];
+      const operators: IToken[] = [];
       this.MANY(() => {
-        const op = this.CONSUME(T.Or);
-        const right = this.SUBRULE2(this.logicAnd);
-        left = this.logical('or', op, left, right);
+        operators.push(this.CONSUME(T.BinaryOperator));
+        operands.push(this.SUBRULE2(this.unary));
       });
-      return left;
+      if (operators.length === 0 || this.RECORDING_PHASE) return operands[0]!;
+      return this.groupByPrecedence(operands, operators);
     },
     { recoveryValueFunc: this.errorExpr },
   );
 
-  private logicAnd = this.RULE(
-    'logicAnd',
-    (): Expr => {
-      let left = this.SUBRULE(this.equality);
-      this.MANY(() => {
-        const op = this.CONSUME(T.And);
-        const right = this.SUBRULE2(this.equality);
-        left = this.logical('and', op, left, right);
-      });
-      return left;
-    },
-    { recoveryValueFunc: this.errorExpr },
-  );
-
-  private logical(operator: 'and' | 'or', op: IToken, left: Expr, right: Expr): Expr {
-    return { kind: 'Logical', operator, operatorLoc: this.span(op), left, right, loc: spanFrom(spanOf(left), spanOf(right)) };
-  }
-
-  private binary(op: IToken, left: Expr, right: Expr): Expr {
-    return {
-      kind: 'Binary',
-      operator: op.image as BinaryOperator,
-      operatorLoc: this.span(op),
-      left,
-      right,
-      loc: spanFrom(spanOf(left), spanOf(right)),
+  /** Precedence climbing without recursion: equal precedence groups to the left. */
+  private groupByPrecedence(operands: Expr[], operators: IToken[]): Expr {
+    const values: Expr[] = [operands[0]!];
+    const pending: IToken[] = [];
+    const reduce = () => {
+      const op = pending.pop()!;
+      const right = values.pop()!;
+      const left = values.pop()!;
+      values.push(this.combine(op, left, right));
     };
+    for (let i = 0; i < operators.length; i++) {
+      const op = operators[i]!;
+      const precedence = T.precedenceOf(op.tokenType);
+      while (pending.length > 0 && T.precedenceOf(pending[pending.length - 1]!.tokenType) >= precedence) reduce();
+      pending.push(op);
+      values.push(operands[i + 1]!);
+    }
+    while (pending.length > 0) reduce();
+    return values[0]!;
   }
 
-  private equality = this.RULE(
-    'equality',
-    (): Expr => {
-      let left = this.SUBRULE(this.comparison);
-      this.MANY(() => {
-        const op = this.CONSUME(T.EqualityOperator);
-        left = this.binary(op, left, this.SUBRULE2(this.comparison));
-      });
-      return left;
-    },
-    { recoveryValueFunc: this.errorExpr },
-  );
+  private combine(op: IToken, left: Expr, right: Expr): Expr {
+    const operatorLoc = this.span(op);
+    const loc = spanFrom(spanOf(left), spanOf(right));
+    if (op.tokenType === T.And || op.tokenType === T.Or) {
+      return { kind: 'Logical', operator: op.tokenType === T.And ? 'and' : 'or', operatorLoc, left, right, loc };
+    }
+    return { kind: 'Binary', operator: op.image as BinaryOperator, operatorLoc, left, right, loc };
+  }
 
-  private comparison = this.RULE(
-    'comparison',
-    (): Expr => {
-      let left = this.SUBRULE(this.term);
-      this.MANY(() => {
-        const op = this.CONSUME(T.ComparisonOperator);
-        left = this.binary(op, left, this.SUBRULE2(this.term));
-      });
-      return left;
-    },
-    { recoveryValueFunc: this.errorExpr },
-  );
-
-  private term = this.RULE(
-    'term',
-    (): Expr => {
-      let left = this.SUBRULE(this.factor);
-      this.MANY(() => {
-        const op = this.CONSUME(T.AdditiveOperator);
-        left = this.binary(op, left, this.SUBRULE2(this.factor));
-      });
-      return left;
-    },
-    { recoveryValueFunc: this.errorExpr },
-  );
-
-  private factor = this.RULE(
-    'factor',
-    (): Expr => {
-      let left = this.SUBRULE(this.unary);
-      this.MANY(() => {
-        const op = this.CONSUME(T.MultiplicativeOperator);
-        left = this.binary(op, left, this.SUBRULE2(this.unary));
-      });
-      return left;
-    },
-    { recoveryValueFunc: this.errorExpr },
-  );
-
+  /** Prefix operators, read as a run so `!!!!x` costs no stack. */
   private unary = this.RULE(
     'unary',
-    (): Expr =>
-      this.OR([
-        {
-          ALT: () => {
-            const op = this.CONSUME(T.UnaryOperator);
-            const operand = this.SUBRULE(this.unary);
-            const operatorLoc = this.span(op);
-            const operator = op.image === '!' ? '!' : '-';
-            return { kind: 'Unary', operator, operatorLoc, operand, loc: spanFrom(operatorLoc, spanOf(operand)) };
-          },
-        },
-        { ALT: () => this.SUBRULE(this.call) },
-      ]),
+    (): Expr => {
+      const prefixes: IToken[] = [];
+      this.MANY(() => void prefixes.push(this.CONSUME(T.UnaryOperator)));
+      let expr = this.SUBRULE(this.call);
+      if (this.RECORDING_PHASE) return expr;
+      for (let i = prefixes.length - 1; i >= 0; i--) {
+        const op = prefixes[i]!;
+        const operatorLoc = this.span(op);
+        expr = { kind: 'Unary', operator: op.image === '!' ? '!' : '-', operatorLoc, operand: expr, loc: spanFrom(operatorLoc, spanOf(expr)) };
+      }
+      return expr;
+    },
     { recoveryValueFunc: this.errorExpr },
   );
 

@@ -303,11 +303,18 @@ class Resolver {
         this.statements(stmt.body);
         this.result.scopeExits.set(stmt, this.endScope());
         return;
-      case 'If':
-        this.expression(stmt.condition);
-        this.statement(stmt.thenBranch);
-        if (stmt.elseBranch) this.statement(stmt.elseBranch);
+      case 'If': {
+        // An else-if chain is walked in a loop: long chains cost no stack.
+        let link: A.IfStmt = stmt;
+        for (;;) {
+          this.expression(link.condition);
+          this.statement(link.thenBranch);
+          if (link.elseBranch?.kind !== 'If') break;
+          link = link.elseBranch;
+        }
+        if (link.elseBranch) this.statement(link.elseBranch);
         return;
+      }
       case 'While':
         this.expression(stmt.condition);
         this.statement(stmt.body);
@@ -437,10 +444,18 @@ class Resolver {
         this.result.refs.set(expr, this.lookup(expr.name, false));
         return;
       case 'Binary':
-      case 'Logical':
-        this.expression(expr.left);
-        this.expression(expr.right);
+      case 'Logical': {
+        // Walk a left-deep chain (`a + b + c + …`) in a loop: long chains cost no stack.
+        const rights: A.Expr[] = [];
+        let left: A.Expr = expr;
+        while (left.kind === 'Binary' || left.kind === 'Logical') {
+          rights.push(left.right);
+          left = left.left;
+        }
+        this.expression(left);
+        for (let i = rights.length - 1; i >= 0; i--) this.expression(rights[i]!);
         return;
+      }
       case 'Unary':
         this.expression(expr.operand);
         return;

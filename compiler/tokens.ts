@@ -37,6 +37,8 @@ export const AnyToken = createToken({ name: 'AnyToken', pattern: Lexer.NA });
 export const StrayToken = createToken({ name: 'StrayToken', pattern: Lexer.NA });
 /** `!` and `-`. */
 export const UnaryOperator = createToken({ name: 'UnaryOperator', pattern: Lexer.NA });
+/** Every infix operator from `or` to `%`; the parser groups them by precedenceOf(). */
+export const BinaryOperator = createToken({ name: 'BinaryOperator', pattern: Lexer.NA });
 
 function token(kind: TokenKind, config: TokenConfig, stray = false): TokenType {
   const categories = [...((config.categories as TokenType[] | undefined) ?? []), AnyToken];
@@ -89,7 +91,7 @@ function keyword(word: string, extra: Partial<TokenConfig> = {}, stray = false):
   );
 }
 
-export const And = keyword('and', {}, true);
+export const And = keyword('and', { categories: [BinaryOperator] }, true);
 export const Class = keyword('class');
 export const Else = keyword('else', {}, true);
 export const False = keyword('false');
@@ -97,7 +99,7 @@ export const For = keyword('for');
 export const Fun = keyword('fun');
 export const If = keyword('if');
 export const Nil = keyword('nil');
-export const Or = keyword('or', {}, true);
+export const Or = keyword('or', { categories: [BinaryOperator] }, true);
 export const Print = keyword('print');
 export const Return = keyword('return');
 export const Super = keyword('super');
@@ -126,10 +128,10 @@ export const Semicolon = punct('Semicolon', ';', true);
 
 // ---- operator categories: one CONSUME per precedence level ----------------
 export const AssignOperator = createToken({ name: 'AssignOperator', pattern: Lexer.NA });
-export const EqualityOperator = createToken({ name: 'EqualityOperator', pattern: Lexer.NA });
-export const ComparisonOperator = createToken({ name: 'ComparisonOperator', pattern: Lexer.NA });
-export const AdditiveOperator = createToken({ name: 'AdditiveOperator', pattern: Lexer.NA });
-export const MultiplicativeOperator = createToken({ name: 'MultiplicativeOperator', pattern: Lexer.NA });
+export const EqualityOperator = createToken({ name: 'EqualityOperator', pattern: Lexer.NA, categories: [BinaryOperator] });
+export const ComparisonOperator = createToken({ name: 'ComparisonOperator', pattern: Lexer.NA, categories: [BinaryOperator] });
+export const AdditiveOperator = createToken({ name: 'AdditiveOperator', pattern: Lexer.NA, categories: [BinaryOperator] });
+export const MultiplicativeOperator = createToken({ name: 'MultiplicativeOperator', pattern: Lexer.NA, categories: [BinaryOperator] });
 
 const operator = (name: string, pattern: string, ...categories: TokenType[]) =>
   punct(name, pattern, !categories.includes(UnaryOperator), 'operator', categories);
@@ -153,6 +155,20 @@ export const Star = operator('Star', '*', MultiplicativeOperator);
 export const Slash = operator('Slash', '/', MultiplicativeOperator);
 export const Percent = operator('Percent', '%', MultiplicativeOperator);
 export const Bang = operator('Bang', '!', UnaryOperator);
+
+/** The book's precedence table for infix operators: higher binds tighter. */
+export function precedenceOf(type: TokenType): number {
+  return PRECEDENCE.get(type) ?? 0;
+}
+
+const PRECEDENCE = new Map<TokenType, number>([
+  [Or, 1],
+  [And, 2],
+  ...[BangEqual, EqualEqual].map((t) => [t, 3] as const),
+  ...[Greater, GreaterEqual, Less, LessEqual].map((t) => [t, 4] as const),
+  ...[Minus, Plus].map((t) => [t, 5] as const),
+  ...[Slash, Star, Percent].map((t) => [t, 6] as const),
+]);
 
 // ---- lexical errors: the lexer itself never fails --------------------------
 /** A string with no closing quote runs to the end of the file (clox: "Unterminated string."). */
@@ -229,6 +245,7 @@ export const ALL_TOKENS: readonly TokenType[] = [
   AdditiveOperator,
   MultiplicativeOperator,
   UnaryOperator,
+  BinaryOperator,
   StrayToken,
   AnyToken,
   UnterminatedString,
