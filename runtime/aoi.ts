@@ -15,13 +15,31 @@
  * allocates nothing here.
  */
 
-import type { EntityHandle, EntityPool } from './entity-pool.js';
+import type { EntityPool } from './entity-pool.js';
 import type { SpatialIndex } from './spatial-index.js';
 
 export type InterestShape = 'square' | 'circle';
 export type AoiEventKind = 'enter' | 'move' | 'leave';
-/** Receives each notification; called synchronously inside `update`. */
-export type AoiListener = (kind: AoiEventKind, observer: EntityHandle, subject: EntityHandle) => void;
+/** Receives each notification (as identity keys); called synchronously inside `update`. */
+export type AoiListener = (kind: AoiEventKind, observer: number, subject: number) => void;
+
+/**
+ * How entities are named in the sets: by default their pool handles. The
+ * world uses its never-reused serial ids instead, so a notification about an
+ * entity whose slot was already reused still names the right one.
+ */
+export interface AoiIdentity {
+  /** The key of the live entity in `slot`. Keys must be positive and unique over the world's life. */
+  keyOf(slot: number): number;
+  /** The slot of a live entity's key. */
+  slotOf(key: number): number;
+}
+
+/** Saved sets, for world snapshots. */
+export interface AoiState {
+  readonly observers: readonly { readonly key: number; readonly seen: readonly number[] }[];
+  readonly lastPositions: readonly (readonly [key: number, x: number, y: number])[];
+}
 
 const EMPTY = new Float64Array(0);
 
@@ -37,20 +55,27 @@ export class AreaOfInterest {
   private scratchLength = 0;
   private currentObserver = -1;
   private readonly collect = (id: number): void => {
-    if (id === this.currentObserver) return;
+    if (id !== this.currentObserver) this.collectKey(this.identity.keyOf(id));
+  };
+
+  private collectKey(key: number): void {
     if (this.scratchLength === this.scratch.length) {
       const bigger = new Float64Array(this.scratch.length * 2);
       bigger.set(this.scratch);
       this.scratch = bigger;
     }
-    this.scratch[this.scratchLength++] = this.pool.handleAt(id);
-  };
+    this.scratch[this.scratchLength++] = key;
+  }
+  private readonly identity: AoiIdentity;
 
   constructor(
     private readonly pool: EntityPool,
     private index: SpatialIndex,
     readonly shape: InterestShape = 'square',
-  ) {}
+    identity?: AoiIdentity,
+  ) {
+    this.identity = identity ?? { keyOf: (slot) => pool.handleAt(slot), slotOf: (key) => pool.indexOf(key) };
+  }
 
   /** Use another index (e.g. after World.restore); keeps the observed sets. */
   setIndex(index: SpatialIndex): void {
@@ -63,13 +88,13 @@ export class AreaOfInterest {
     this.fitCapacity(pool.capacity);
     for (let i = 0; i < pool.count; i++) {
       const slot = pool.activeAt(i);
-      const handle = pool.handleAt(slot);
-      if (this.owner[slot] !== handle) {
-        this.owner[slot] = handle;
+      const key = this.identity.keyOf(slot);
+      if (this.owner[slot] !== key) {
+        this.owner[slot] = key;
         this.setLength[slot] = 0;
       }
       this.gather(slot);
-      this.diff(slot, handle, emit);
+      this.diff(slot, key, emit);
       this.keep(slot);
     }
     for (let i = 0; i < pool.count; i++) {
@@ -79,11 +104,47 @@ export class AreaOfInterest {
     }
   }
 
-  /** The handles an observer saw at the last update (a copy, for tests and tools). */
-  observedBy(handle: EntityHandle): EntityHandle[] {
-    const slot = this.pool.indexOf(handle);
-    if (slot < 0 || slot >= this.owner.length || this.owner[slot] !== handle) return [];
+  /** The keys an observer saw at the last update (a copy, for tests and tools). */
+  observedBy(key: number): number[] {
+    const slot = this.identity.slotOf(key);
+    if (slot < 0 || slot >= this.owner.length || this.owner[slot] !== key) return [];
     return Array.from(this.sets[slot]!.subarray(0, this.setLength[slot]!));
+  }
+
+  /** The observed sets and last positions of live entities, as plain data. */
+  exportState(): AoiState {
+    const observers: { key: number; seen: number[] }[] = [];
+    const lastPositions: [number, number, number][] = [];
+    for (let i = 0; i < this.pool.count; i++) {
+      const slot = this.pool.activeAt(i);
+      const key = this.identity.keyOf(slot);
+      if (slot < this.owner.length) {
+        if (this.owner[slot] === key && this.setLength[slot]! > 0) observers.push({ key, seen: this.observedBy(key) });
+        lastPositions.push([key, this.lastX[slot]!, this.lastY[slot]!]);
+      }
+    }
+    return { observers, lastPositions };
+  }
+
+  /** Load sets saved by exportState (the pool already restored). */
+  importState(state: AoiState): void {
+    this.reset();
+    this.fitCapacity(this.pool.capacity);
+    for (const { key, seen } of state.observers) {
+      const slot = this.identity.slotOf(key);
+      if (slot < 0) continue;
+      this.owner[slot] = key;
+      this.scratchLength = 0;
+      for (const k of seen) this.collectKey(k);
+      sortRange(this.scratch, 0, this.scratchLength - 1);
+      this.keep(slot);
+    }
+    for (const [key, x, y] of state.lastPositions) {
+      const slot = this.identity.slotOf(key);
+      if (slot < 0) continue;
+      this.lastX[slot] = x;
+      this.lastY[slot] = y;
+    }
   }
 
   /** Forget everything (after a restore): the next update reports every pair as entering. */
@@ -105,7 +166,7 @@ export class AreaOfInterest {
   }
 
   /** Merge the sorted old and new sets, emitting enter / move / leave. */
-  private diff(slot: number, observer: EntityHandle, emit: AoiListener): void {
+  private diff(slot: number, observer: number, emit: AoiListener): void {
     const old = this.sets[slot]!;
     const oldLength = this.setLength[slot]!;
     const now = this.scratch;
@@ -129,8 +190,8 @@ export class AreaOfInterest {
     }
   }
 
-  private moved(subject: EntityHandle): boolean {
-    const slot = this.pool.indexOf(subject);
+  private moved(subject: number): boolean {
+    const slot = this.identity.slotOf(subject);
     return this.pool.x[slot] !== this.lastX[slot] || this.pool.y[slot] !== this.lastY[slot];
   }
 

@@ -45,6 +45,35 @@ const INVERSE_INDEX_LIMIT = 1 / INDEX_LIMIT;
 export const handleGeneration = (handle: EntityHandle): number => Math.floor(handle * INVERSE_INDEX_LIMIT);
 export const handleIndex = (handle: EntityHandle): number => handle - handleGeneration(handle) * INDEX_LIMIT;
 
+/** Everything a pool holds, as plain arrays (for world snapshots); restoring it gives back the same slots and handles. */
+export interface EntityPoolState {
+  readonly capacity: number;
+  readonly count: number;
+  readonly freeHead: number;
+  readonly oldest: number;
+  readonly newest: number;
+  readonly arrays: Readonly<Record<PoolArrayName, readonly number[]>>;
+}
+
+const POOL_ARRAYS = [
+  'x',
+  'y',
+  'vx',
+  'vy',
+  'health',
+  'maxHealth',
+  'speed',
+  'radius',
+  'interest',
+  'breed',
+  'generation',
+  'link',
+  'active',
+  'older',
+  'newer',
+] as const;
+type PoolArrayName = (typeof POOL_ARRAYS)[number];
+
 export class EntityPool {
   // Hot fields, one typed array each. Replaced (not resized in place) when the pool grows: re-read after spawn.
   x!: Float64Array;
@@ -167,6 +196,36 @@ export class EntityPool {
   /** Despawn everything (generations still advance, so old handles stay stale). */
   clear(): void {
     while (this.liveCount > 0) this.release(this.active[this.liveCount - 1]!);
+  }
+
+  exportState(): EntityPoolState {
+    const arrays = {} as Record<PoolArrayName, number[]>;
+    for (const name of POOL_ARRAYS) arrays[name] = Array.from(this[name]);
+    return {
+      capacity: this.cap,
+      count: this.liveCount,
+      freeHead: this.freeHead,
+      oldest: this.oldest,
+      newest: this.newest,
+      arrays,
+    };
+  }
+
+  /** Rebuild a pool from exportState's data. Throws WorldError when the data is inconsistent. */
+  static fromState(state: EntityPoolState, options: Omit<EntityPoolOptions, 'capacity'> = {}): EntityPool {
+    const pool = new EntityPool({ ...options, capacity: state.capacity });
+    for (const name of POOL_ARRAYS) {
+      const values = state.arrays[name];
+      if (!Array.isArray(values) || values.length !== state.capacity) {
+        throw new WorldError(`Snapshot pool array '${name}' does not match the capacity.`);
+      }
+      pool[name].set(values);
+    }
+    pool.liveCount = state.count;
+    pool.freeHead = state.freeHead;
+    pool.oldest = state.oldest;
+    pool.newest = state.newest;
+    return pool;
   }
 
   private release(index: number): void {

@@ -1,0 +1,102 @@
+/**
+ * World events — the Event Queue and Observer patterns. Everything a spell
+ * or the loop does that someone might want to show or log is queued as one
+ * of these plain objects and handed to observers when the step flushes.
+ * Entities are named by their serial id (never reused) and breed name.
+ */
+
+import type { AoiEventKind } from './aoi.js';
+
+/** A world's entity id: 1, 2, 3 … in spawn order, never reused. */
+export type EntityId = number;
+
+interface At {
+  /** The step (fixed tick) during which the event happened. */
+  readonly tick: number;
+}
+
+export type DespawnReason = 'despawned' | 'killed' | 'evicted';
+
+export type WorldEvent =
+  | (At & { readonly type: 'spawn'; readonly entity: EntityId; readonly breed: string; readonly x: number; readonly y: number })
+  | (At & { readonly type: 'despawn'; readonly entity: EntityId; readonly breed: string; readonly reason: DespawnReason })
+  | (At & {
+      readonly type: 'damage' | 'heal';
+      readonly entity: EntityId;
+      readonly breed: string;
+      readonly amount: number;
+      readonly health: number;
+      /** The caster whose spell did it, when there is one. */
+      readonly by: EntityId | null;
+    })
+  | (At & { readonly type: 'sound'; readonly name: string; readonly x: number; readonly y: number; readonly by: EntityId | null })
+  | (At & {
+      readonly type: 'particles';
+      readonly kind: string;
+      readonly x: number;
+      readonly y: number;
+      readonly count: number;
+      readonly by: EntityId | null;
+    })
+  | (At & { readonly type: 'say'; readonly entity: EntityId; readonly breed: string; readonly text: string })
+  | (At & { readonly type: 'print'; readonly text: string; readonly spell: string | null; readonly caster: EntityId | null })
+  | (At & {
+      readonly type: 'buff' | 'buff-end';
+      readonly entity: EntityId;
+      readonly stat: string;
+      readonly amount: number;
+      readonly seconds: number;
+    })
+  | (At & { readonly type: 'aoi'; readonly kind: AoiEventKind; readonly observer: EntityId; readonly subject: EntityId })
+  | (At & { readonly type: 'cast'; readonly spell: string; readonly caster: EntityId | null; readonly target: EntityId | null })
+  | (At & {
+      readonly type: 'cast-error';
+      readonly spell: string;
+      readonly caster: EntityId | null;
+      readonly line: number;
+      readonly message: string;
+      /** clox-style: the message, then `[line N] in fn()` per frame. */
+      readonly trace: string;
+    });
+
+export type WorldEventType = WorldEvent['type'];
+export type WorldListener = (event: WorldEvent) => void;
+
+/** One line of human-readable text per event (the CLI's `sim` output). */
+export function describeEvent(e: WorldEvent): string {
+  const who = (id: EntityId | null, breed?: string): string => (id === null ? 'the world' : breed ? `${breed}#${id}` : `#${id}`);
+  const pos = (x: number, y: number): string => `(${round(x)}, ${round(y)})`;
+  const head = `[tick ${e.tick}]`;
+  switch (e.type) {
+    case 'spawn':
+      return `${head} ${who(e.entity, e.breed)} spawns at ${pos(e.x, e.y)}`;
+    case 'despawn':
+      return `${head} ${who(e.entity, e.breed)} ${e.reason === 'killed' ? 'dies' : e.reason === 'evicted' ? 'is recycled' : 'vanishes'}`;
+    case 'damage':
+      return `${head} ${who(e.entity, e.breed)} takes ${round(e.amount)} damage (health ${round(e.health)})${e.by !== null ? ` from #${e.by}` : ''}`;
+    case 'heal':
+      return `${head} ${who(e.entity, e.breed)} heals ${round(e.amount)} (health ${round(e.health)})${e.by !== null ? ` from #${e.by}` : ''}`;
+    case 'sound':
+      return `${head} sound "${e.name}" at ${pos(e.x, e.y)}`;
+    case 'particles':
+      return `${head} ${e.count} ${e.kind} particles at ${pos(e.x, e.y)}`;
+    case 'say':
+      return `${head} ${who(e.entity, e.breed)} says "${e.text}"`;
+    case 'print':
+      return `${head} print: ${e.text}`;
+    case 'buff':
+      return `${head} #${e.entity} ${e.stat} ${e.amount >= 0 ? '+' : ''}${round(e.amount)} for ${round(e.seconds)}s`;
+    case 'buff-end':
+      return `${head} #${e.entity} ${e.stat} ${e.amount >= 0 ? '+' : ''}${round(e.amount)} wears off`;
+    case 'aoi':
+      return `${head} #${e.subject} ${e.kind === 'enter' ? 'enters' : e.kind === 'leave' ? 'leaves' : 'moves in'} the range of #${e.observer}`;
+    case 'cast':
+      return `${head} ${who(e.caster)} casts ${e.spell}${e.target !== null ? ` on #${e.target}` : ''}`;
+    case 'cast-error':
+      return `${head} ${e.spell} (cast by ${who(e.caster)}) failed: ${e.trace.replace(/\n/g, ' ')}`;
+  }
+}
+
+function round(n: number): string {
+  return String(Math.round(n * 100) / 100);
+}
