@@ -191,7 +191,7 @@ describe('hostile input', () => {
   it('a NUL byte: 65 with its position', () => {
     const r = cantrip('run', file('nul.spell', 'print 1;\nprint "a\0b";\n'));
     expect(r.status).toBe(65);
-    expect(r.stderr).toMatch(/not a text file \(NUL byte at byte 16, line 2\)/);
+    expect(r.stderr).toMatch(/not a text file \(NUL byte at byte 17, line 2\)/);
     expectNoStackTrace(r);
   });
 

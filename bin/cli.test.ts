@@ -1,0 +1,123 @@
+/**
+ * `main` in-process, with an in-memory file system: the paths through the
+ * CLI that spawning the launcher (tests/cli) cannot reach cheaply.
+ */
+import { describe, expect, it } from 'vitest';
+import { main, type CliIO } from './cli.js';
+import { MAX_INPUT_BYTES } from './input.js';
+
+interface Captured {
+  readonly exitCode: number;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly written: Map<string, Uint8Array>;
+}
+
+async function cli(args: string[], files: Record<string, string | Uint8Array> = {}, overrides: Partial<CliIO> = {}): Promise<Captured> {
+  let stdout = '';
+  let stderr = '';
+  const written = new Map<string, Uint8Array>();
+  const io: CliIO = {
+    stdout: (s) => (stdout += s),
+    stderr: (s) => (stderr += s),
+    readFile: (path) => {
+      const content = files[path] ?? written.get(path);
+      if (content === undefined) throw Object.assign(new Error(`ENOENT: ${path}`), { code: 'ENOENT' });
+      return typeof content === 'string' ? new TextEncoder().encode(content) : content;
+    },
+    writeFile: (path, data) => void written.set(path, data),
+    ...overrides,
+  };
+  const exitCode = await main(args, io);
+  return { exitCode, stdout, stderr, written };
+}
+
+describe('main', () => {
+  it('runs a spell', async () => {
+    const r = await cli(['run', 'a.spell'], { 'a.spell': 'print "hi";' });
+    expect([r.exitCode, r.stdout, r.stderr]).toEqual([0, 'hi\n', '']);
+  });
+
+  it('does not print warnings on run (clox prints none), but check does', async () => {
+    const files = { 'w.spell': 'if (false) summon();\nprint "ok";' };
+    const run = await cli(['run', 'w.spell'], files);
+    expect([run.exitCode, run.stdout, run.stderr]).toEqual([0, 'ok\n', '']);
+    const check = await cli(['check', 'w.spell'], files);
+    expect(check.exitCode).toBe(0);
+    expect(check.stdout).toContain("w.spell:1:12: warning: Undefined variable 'summon'.");
+    expect(check.stdout).toContain('checked 1 file: 0 errors, 1 warning');
+  });
+
+  it('compiles to the default output path and runs the bytes it wrote', async () => {
+    const compiled = await cli(['compile', 'dir/fire.spell'], { 'dir/fire.spell': 'print 6 * 7;' });
+    expect(compiled.exitCode).toBe(0);
+    const bytes = compiled.written.get('dir/fire.spb');
+    expect(bytes).toBeInstanceOf(Uint8Array);
+    const r = await cli(['run', 'renamed.anything'], { 'renamed.anything': bytes! });
+    expect([r.exitCode, r.stdout]).toEqual([0, '42\n']);
+  });
+
+  it('appends .spb when the source has another extension', async () => {
+    const r = await cli(['compile', 'fire.txt'], { 'fire.txt': 'print 1;' });
+    expect([...r.written.keys()]).toEqual(['fire.txt.spb']);
+  });
+
+  it('turns an unexpected exception into "internal error" and exit 70, without a stack', async () => {
+    const r = await cli(['--version'], {}, {
+      stdout: () => {
+        throw new TypeError('stdout exploded');
+      },
+    });
+    expect(r.exitCode).toBe(70);
+    expect(r.stderr).toMatch(/^cantrip: internal error: TypeError: stdout exploded\nThis is a bug in Cantrip/);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('refuses a file bigger than the limit even if the reader returns it all', async () => {
+    const r = await cli(['run', 'big.spell'], { 'big.spell': new Uint8Array(MAX_INPUT_BYTES + 1).fill(0x20) });
+    expect(r.exitCode).toBe(66);
+    expect(r.stderr).toMatch(/larger than the 10 MB limit/);
+  });
+
+  it('accepts a file of exactly the limit', async () => {
+    const content = new Uint8Array(MAX_INPUT_BYTES).fill(0x20);
+    content.set(new TextEncoder().encode('print "edge";'));
+    const r = await cli(['run', 'edge.spell'], { 'edge.spell': content });
+    expect([r.exitCode, r.stdout]).toEqual([0, 'edge\n']);
+  });
+
+  it('check reports each file and picks the most serious exit code', async () => {
+    const r = await cli(['check', '--format', 'clox', 'good.spell', 'bad.spell', 'nul.spell'], {
+      'good.spell': 'print 1;',
+      'bad.spell': 'print ;',
+      'nul.spell': 'print\0;',
+    });
+    expect(r.exitCode).toBe(65);
+    expect(r.stdout).toBe(
+      "bad.spell: [line 1] Error at ';': Expect expression.\ncantrip: nul.spell is not a text file (NUL byte at byte 5, line 1)\n",
+    );
+  });
+
+  it('check --json marks files that are not text as invalid', async () => {
+    const r = await cli(['check', '--json', 'bin.spell'], { 'bin.spell': new Uint8Array([0xff, 0xfe, 0x00]) });
+    const report = JSON.parse(r.stdout) as { files: { kind: string; problem: string }[]; errors: number };
+    expect(report.files[0]).toMatchObject({ kind: 'invalid', problem: expect.stringMatching(/invalid UTF-8 at byte 0/) });
+    expect(report.errors).toBe(1);
+    expect(r.exitCode).toBe(65);
+  });
+
+  it('a runtime error prints the clox trace on stderr after the output so far', async () => {
+    const r = await cli(['run', 'e.spell'], { 'e.spell': 'print "a";\nfun f() { return -"x"; }\nf();' });
+    expect([r.exitCode, r.stdout, r.stderr]).toEqual([
+      70,
+      'a\n',
+      'Operand must be a number.\n[line 2] in f()\n[line 3] in script\n',
+    ]);
+  });
+
+  it('an unknown option is a usage error', async () => {
+    const r = await cli(['check', '--colour', 'a.spell'], { 'a.spell': '' });
+    expect(r.exitCode).toBe(64);
+    expect(r.stderr).toMatch(/unknown option '--colour'/);
+  });
+});
