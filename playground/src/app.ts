@@ -109,25 +109,29 @@ export class PlaygroundApp {
   }
 
   /** Compile now (also used by Run/Cast so they never act on a stale module). */
-  recompileNow(): void {
+  recompileNow(): { compile: number; total: number } {
     window.clearTimeout(this.compileTimer);
     this.compileTimer = undefined;
-    this.recompile();
+    return this.recompile();
   }
 
-  private recompile(): void {
+  /** One keystroke's work; returns its timings (ms) for the benchmark. */
+  private recompile(): { compile: number; total: number } {
+    const t0 = performance.now();
     const source = this.editor.source;
     const outcome = compileSpell(source, this.backend.hostSpecs());
     this.compileCount++;
     this.lastOutcome = outcome;
     this.editor.setSpellMarkers('compiler', outcome.markers);
     this.editor.setSpellMarkers('runtime', []);
+    const t1 = performance.now();
     if (outcome.module) this.lastGoodModule = outcome.module;
     this.bytecode.show(outcome.module);
     this.editor.setLineColours(outcome.module ? this.bytecode.lineMap.linesWithCode() : [], PALETTE_SIZE);
     this.updateSpellList(source);
     this.updateStatus();
     this.autosave();
+    return { compile: t1 - t0, total: performance.now() - t0 };
   }
 
   private updateStatus(): void {

@@ -5,39 +5,13 @@
  */
 import type { PlaygroundApp } from './app.js';
 import type { PlaygroundSession } from './session.js';
-
-export interface DebugMarker {
-  readonly severity: 'error' | 'warning' | 'info';
-  readonly message: string;
-  readonly line: number;
-  readonly column: number;
-  readonly owner: string;
-}
-
-export interface CantripDebugHook {
-  ready: boolean;
-  source(): string;
-  setSource(text: string): void;
-  markers(): DebugMarker[];
-  breedsMarkers(): DebugMarker[];
-  bytecode(): string;
-  console(): { kind: string; text: string; line: number | null }[];
-  compileCount(): number;
-  /** Compile now and time compile + markers + bytecode panel (ms). */
-  recompileTimed(): number;
-  share(): Promise<string>;
-}
-
-declare global {
-  interface Window {
-    cantrip?: CantripDebugHook;
-  }
-}
+import type { CantripDebugHook, DebugMarker } from './hookTypes.js';
 
 export function installDebugHook(app: PlaygroundApp, _session: PlaygroundSession): CantripDebugHook {
   const severity = (s: number): DebugMarker['severity'] => (s >= 8 ? 'error' : s >= 4 ? 'warning' : 'info');
   const hook: CantripDebugHook = {
     ready: true,
+    readyAt: performance.now(),
     source: () => app.editor.source,
     setSource: (text) => app.editor.setSource(text),
     markers: () =>
@@ -51,10 +25,10 @@ export function installDebugHook(app: PlaygroundApp, _session: PlaygroundSession
     },
     compileCount: () => app.compileCount,
     recompileTimed: () => {
-      const t0 = performance.now();
-      app.recompileNow();
-      return performance.now() - t0;
+      const timing = app.recompileNow();
+      return { total: timing.total, compile: timing.compile };
     },
+    typeAt: (line, text) => app.editor.insertAt(line, text),
     share: () => app.share(),
   };
   window.cantrip = hook;

@@ -5,7 +5,7 @@
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { serveDirectory, type StaticServer } from './static-server.js';
@@ -27,7 +27,18 @@ export function chromiumAvailable(): boolean {
   return existsSync(CHROMIUM_PATH);
 }
 
-const CONFIG_FILE = process.env.CANTRIP_VITE_CONFIG ?? fileURLToPath(new URL('../../playground/vite.config.ts', import.meta.url));
+/** The repository root: found by walking up, so this also works when compiled into dist/. */
+export function repoRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, 'playground', 'vite.config.ts'))) {
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error('cannot find playground/vite.config.ts above ' + fileURLToPath(import.meta.url));
+    dir = parent;
+  }
+  return dir;
+}
+
+const CONFIG_FILE = process.env.CANTRIP_VITE_CONFIG ?? join(repoRoot(), 'playground', 'vite.config.ts');
 
 /** Build the playground into a fresh temporary folder (never clobbers playground/dist). */
 export async function buildPlayground(): Promise<string> {
@@ -44,8 +55,8 @@ export interface PlaygroundHarness {
   close(): Promise<void>;
 }
 
-export async function startPlayground(): Promise<PlaygroundHarness> {
-  const outDir = await buildPlayground();
+export async function startPlayground(prebuilt?: string): Promise<PlaygroundHarness> {
+  const outDir = prebuilt ?? (await buildPlayground());
   const server: StaticServer = await serveDirectory(outDir);
   const profile = mkdtempSync(join(tmpdir(), 'cantrip-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {

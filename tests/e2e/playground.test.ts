@@ -7,6 +7,7 @@ import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM_PATH, chromiumAvailable, startPlayground, type PlaygroundHarness } from './browser.js';
+import type {} from '../../playground/src/hookTypes.js';
 
 const SCREENS = new URL('../../.tmp/screens/', import.meta.url).pathname;
 const available = chromiumAvailable();

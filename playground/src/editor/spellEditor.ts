@@ -10,6 +10,9 @@ import { colourIndexForLine } from '../language/bytecodeMap.js';
 import { THEME_ID, toMonacoMarkers } from './cantripLanguage.js';
 import { monaco } from './monaco.js';
 
+/** Lines beyond the viewport that still get their colour (smooth scrolling). */
+const COLOUR_MARGIN = 80;
+
 export type EditorTab = 'spell' | 'breeds';
 
 export interface SpellEditorEvents {
@@ -31,6 +34,8 @@ export class SpellEditor {
   private readonly currentLine: monaco.editor.IEditorDecorationsCollection;
   private readonly breakpointDecorations: monaco.editor.IEditorDecorationsCollection;
   private readonly breakpoints = new Set<number>();
+  private colourLines: readonly number[] = [];
+  private paletteSize = 8;
   private readonly viewStates = new Map<EditorTab, monaco.editor.ICodeEditorViewState | null>();
 
   constructor(host: HTMLElement, spellSource: string, breedsSource: string, private readonly events: SpellEditorEvents) {
@@ -69,6 +74,9 @@ export class SpellEditor {
       this.events.onHoverLine(e.target.position?.lineNumber ?? null);
     });
     this.editor.onMouseLeave(() => this.events.onHoverLine(null));
+    this.editor.onDidScrollChange((e) => {
+      if (e.scrollTopChanged && this.tab === 'spell') this.renderLineColours();
+    });
     this.editor.onDidChangeCursorPosition((e) => {
       if (this.tab === 'spell') this.events.onCursorLine(e.position.lineNumber);
     });
@@ -109,6 +117,12 @@ export class SpellEditor {
     this.spellModel.setValue(text);
   }
 
+  /** An edit at the start of `line` (as typing there would make). */
+  insertAt(line: number, text: string): void {
+    const range = new monaco.Range(line, 1, line, text === '' ? 2 : 1);
+    this.spellModel.pushEditOperations([], [{ range, text }], () => null);
+  }
+
   setBreeds(text: string): void {
     this.breedsModel.setValue(text);
   }
@@ -130,12 +144,23 @@ export class SpellEditor {
     return monaco.editor.getModelMarkers({ resource: this.breedsModel.uri });
   }
 
-  /** The bytecode panel's colour for every line that produced code. */
+  /** The bytecode panel's colour for every line that produced code (sorted ascending). */
   setLineColours(lines: readonly number[], paletteSize: number): void {
+    this.colourLines = lines;
+    this.paletteSize = paletteSize;
+    this.renderLineColours();
+  }
+
+  /** Only lines near the viewport get decorations, so a long spell costs no more than a short one. */
+  private renderLineColours(): void {
+    const visible = this.editor.getVisibleRanges();
+    const first = Math.max(1, (visible[0]?.startLineNumber ?? 1) - COLOUR_MARGIN);
+    const last = (visible[visible.length - 1]?.endLineNumber ?? 100) + COLOUR_MARGIN;
+    const lines = this.colourLines.filter((l) => l >= first && l <= last);
     this.lineColours.set(
       lines.map((line) => ({
         range: new monaco.Range(line, 1, line, 1),
-        options: { linesDecorationsClassName: `cantrip-line-colour lc${colourIndexForLine(line, paletteSize)}` },
+        options: { linesDecorationsClassName: `cantrip-line-colour lc${colourIndexForLine(line, this.paletteSize)}` },
       })),
     );
   }

@@ -1,11 +1,13 @@
 /**
  * The bytecode panel's model: one row per instruction of every function, with
  * the source line that produced it, and the two-way map between source lines
- * and rows that Compiler Explorer-style linking needs. The instruction text
- * comes from the VM's own disassembler (vm/disassembler.ts).
+ * and rows that Compiler Explorer-style linking needs. Rows are cheap (offsets
+ * and lines only); the instruction text comes from the VM's own disassembler
+ * (vm/disassembler.ts) when a row is drawn, so a long spell costs little.
  */
 import type { FunctionProto, Module } from '../../../vm/module.js';
-import { disassembleFunction } from '../../../vm/disassembler.js';
+import { disassembleInstruction } from '../../../vm/disassembler.js';
+import { OPCODES, instructionSize } from '../../../vm/opcodes.js';
 
 export interface HeaderRow {
   readonly kind: 'header';
@@ -19,8 +21,6 @@ export interface InstructionRow {
   readonly offset: number;
   readonly line: number;
   readonly opcode: string;
-  /** The opcode and its rendered operands, as the VM's disassembler writes them. */
-  readonly text: string;
 }
 
 export type ListingRow = HeaderRow | InstructionRow;
@@ -30,22 +30,36 @@ export function functionLabel(fn: FunctionProto, index: number): string {
   return `<${fn.kind === 'spell' ? 'spell' : 'fn'} ${fn.name}>`;
 }
 
+function instructionRows(fn: FunctionProto, functionIndex: number, out: ListingRow[]): void {
+  const code = fn.code;
+  for (let offset = 0; offset < code.length; ) {
+    const op = code[offset]!;
+    const info = OPCODES[op];
+    out.push({ kind: 'instruction', functionIndex, offset, line: fn.lines[offset] ?? 0, opcode: info ? info.name : 'UNKNOWN' });
+    offset += info ? instructionSize(op) : 1;
+  }
+}
+
 /** Every function in order, each introduced by a header row. */
 export function buildListing(module: Module): ListingRow[] {
   const rows: ListingRow[] = [];
   module.functions.forEach((fn, i) => {
     rows.push({ kind: 'header', functionIndex: i, text: `== ${functionLabel(fn, i)} ==` });
-    for (const ins of disassembleFunction(module, i)) {
-      rows.push({ kind: 'instruction', functionIndex: i, offset: ins.offset, line: ins.line, opcode: ins.opcode, text: ins.text });
-    }
+    instructionRows(fn, i, rows);
   });
   return rows;
 }
 
+/** The opcode and its operands, rendered by the VM's disassembler. */
+export function instructionText(module: Module, row: InstructionRow): string {
+  const fn = module.functions[row.functionIndex];
+  return fn ? disassembleInstruction(module, fn, row.offset).instruction.text : row.opcode;
+}
+
 /** `0004  NAME  operands` as the panel shows it. */
-export function rowText(row: ListingRow): string {
+export function rowText(module: Module, row: ListingRow): string {
   if (row.kind === 'header') return row.text;
-  return `${String(row.offset).padStart(4, '0')}  ${row.text}`;
+  return `${String(row.offset).padStart(4, '0')}  ${instructionText(module, row)}`;
 }
 
 /** Source line ↔ listing rows, both ways. */

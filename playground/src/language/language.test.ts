@@ -138,7 +138,7 @@ describe('bytecode listing', () => {
 
   it('lists every function with a header and one row per instruction', () => {
     const rows = buildListing(module);
-    expect(rows.map(rowText)).toEqual([
+    expect(rows.map((r) => rowText(module, r))).toEqual([
       '== <script> ==',
       expect.stringMatching(/^0000  CLOSURE/),
       expect.stringMatching(/^0002  DEFINE_GLOBAL/),

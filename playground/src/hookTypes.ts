@@ -1,0 +1,39 @@
+/**
+ * The shape of \`window.cantrip\`, the page's test and benchmark hook. No
+ * imports, so Node-side code (e2e tests, benchmarks) can share the types
+ * without pulling the page into its build.
+ */
+
+export interface DebugMarker {
+  readonly severity: 'error' | 'warning' | 'info';
+  readonly message: string;
+  readonly line: number;
+  readonly column: number;
+  readonly owner: string;
+}
+
+export interface CantripDebugHook {
+  ready: boolean;
+  /** performance.now() when the page became interactive (navigation start = 0). */
+  readyAt: number;
+  source(): string;
+  setSource(text: string): void;
+  markers(): DebugMarker[];
+  breedsMarkers(): DebugMarker[];
+  bytecode(): string;
+  console(): { kind: string; text: string; line: number | null }[];
+  compileCount(): number;
+  /** Compile now; times (ms) of compile + markers alone and with the bytecode panel. */
+  recompileTimed(): { total: number; compile: number };
+  /** Insert text at the start of a line, as a keystroke would. */
+  typeAt(line: number, text: string): void;
+  /** World panel benchmark: tick and render times (ms) per frame with `entities` entities. */
+  benchWorld?: (entities: number, frames: number) => { tick: number[]; render: number[] } | null;
+  share(): Promise<string>;
+}
+
+declare global {
+  interface Window {
+    cantrip?: CantripDebugHook;
+  }
+}
