@@ -290,6 +290,19 @@ export class World implements GameHost, EntityAccess {
     }
   }
 
+  /** Set a property as a spell would (`e.health = 20`). Throws WorldError when it is refused. */
+  setProperty(id: EntityId, name: string, value: Value): void {
+    const slot = this.liveSlotOf(id);
+    if (slot === NONE) throw new WorldError(`#${id} is not a living entity.`);
+    try {
+      this.setEntityProperty(this.refAt(slot), name, value);
+    } catch (error) {
+      if (error instanceof HostError) throw new WorldError(error.message);
+      throw error;
+    }
+    if (!this.inStep) this.reap();
+  }
+
   /** How many times an entity's derived stats were recomputed (the dirty flag at work). */
   derivedRecomputes(id: EntityId): number {
     const slot = this.liveSlotOf(id);
@@ -399,6 +412,11 @@ export class World implements GameHost, EntityAccess {
     const events = this.queue;
     this.queue = [];
     for (const event of events) for (const listener of this.listeners) listener(event);
+  }
+
+  /** Queue an event for the observers (tools that drive a world add their own notes this way). */
+  emit(event: WorldEvent): void {
+    this.push(event);
   }
 
   /** Observe events; returns a function that stops observing. */
@@ -684,9 +702,12 @@ export class World implements GameHost, EntityAccess {
       case 'vy':
         p.vy[slot] = number();
         return;
-      case 'health':
+      case 'health': {
+        const before = p.health[slot]!;
         this.setHealth(slot, number());
+        this.reportHealthChange(ref, before, p.health[slot]!);
         return;
+      }
       case 'maxHealth':
         state.baseMaxHealth = Math.max(0, number());
         this.clampHealth(slot);
@@ -731,6 +752,14 @@ export class World implements GameHost, EntityAccess {
     return this.refById(field.entity);
   }
 
+  /** Assigning e.health is seen by observers as the damage or healing it amounts to. */
+  private reportHealthChange(ref: EntityRef, before: number, after: number): void {
+    if (after === before) return;
+    const by = currentCast()?.caster ?? null;
+    const type = after > before ? 'heal' : 'damage';
+    this.push({ type, tick: this.steps, entity: ref.id, breed: ref.breedName, amount: Math.abs(after - before), health: after, by });
+  }
+
   private setHealth(slot: number, health: number): void {
     const state = this.states[slot]!;
     const max = state.baseMaxHealth + state.bonus('maxHealth');
@@ -761,7 +790,7 @@ export class World implements GameHost, EntityAccess {
     const before = this.pool.health[slot]!;
     const healed = Math.max(0, Math.min(amount, max - before));
     this.pool.health[slot] = before + healed;
-    this.push({ type: 'heal', tick: this.steps, entity: target.id, breed: target.breedName, amount: healed, health: before + healed, by: cast.caster });
+    if (healed > 0) this.push({ type: 'heal', tick: this.steps, entity: target.id, breed: target.breedName, amount: healed, health: before + healed, by: cast.caster });
     return healed;
   }
 

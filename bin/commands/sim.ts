@@ -1,0 +1,72 @@
+/**
+ * `cantrip sim <scenario.json> [--ticks N] [--json]`: run a scenario (a
+ * world, breeds, spells, entities and timed casts) headless and print what
+ * happened — one line per event, or JSON lines with --json.
+ *
+ * Exit codes: 0 ran (cast errors are events, not failures); 65 bad scenario,
+ * breeds or spells; 66 a file cannot be read.
+ */
+import { dirname, resolve } from 'node:path';
+import { InvalidArgumentError, type Command } from 'commander';
+import { BreedError, WorldError } from '../../runtime/errors.js';
+import { describeEvent, type WorldEvent } from '../../runtime/events.js';
+import { parseScenario, runScenario, type ScenarioFiles } from '../../runtime/scenario.js';
+import { VerifyError } from '../../vm/errors.js';
+import type { CliCommand, CommandContext } from '../command.js';
+import { CliFailure, EXIT } from '../exit-codes.js';
+import { decodeSourceText, readInputBytes } from '../input.js';
+import type { CliIO } from '../io.js';
+
+interface SimOptions {
+  readonly ticks?: number;
+  readonly json?: boolean;
+}
+
+export const simCommand: CliCommand = {
+  register(program: Command, context: CommandContext): void {
+    program
+      .command('sim')
+      .description('run a world scenario headless and print its events')
+      .argument('<scenario>', 'the scenario .json file')
+      .option('--ticks <n>', 'number of fixed steps to run (default: the scenario’s "ticks", else 100)', parseTicks)
+      .option('--json', 'print events as JSON lines')
+      .action((file: string, options: SimOptions) => {
+        context.setExitCode(simulate(file, options, context.io));
+      });
+  },
+};
+
+function parseTicks(value: string): number {
+  const n = Number(value);
+  if (!/^\s*\d+\s*$/.test(value) || !Number.isSafeInteger(n) || n > 10_000_000) {
+    throw new InvalidArgumentError('ticks must be a whole number up to 10000000.');
+  }
+  return n;
+}
+
+/** Runs the scenario at `file`; returns the exit code. */
+export function simulate(file: string, options: SimOptions, io: CliIO): number {
+  const scenario = guard(() => parseScenario(decodeSourceText(file, readInputBytes(file, io))));
+  const base = dirname(file);
+  const files: ScenarioFiles = {
+    readBytes: (path) => readInputBytes(resolve(base, path), io),
+    readText: (path) => decodeSourceText(path, readInputBytes(resolve(base, path), io)),
+  };
+  const print = options.json
+    ? (e: WorldEvent) => io.stdout(JSON.stringify(e) + '\n')
+    : (e: WorldEvent) => io.stdout(describeEvent(e) + '\n');
+  guard(() => runScenario(scenario, files, { ticks: options.ticks, onEvent: print }));
+  return EXIT.ok;
+}
+
+/** Bad data becomes a clean one-line failure (exit 65); read failures keep their own CliFailure. */
+function guard<T>(body: () => T): T {
+  try {
+    return body();
+  } catch (error) {
+    if (error instanceof WorldError || error instanceof BreedError || error instanceof VerifyError) {
+      throw new CliFailure(`cantrip: ${error.message}`, EXIT.dataError);
+    }
+    throw error;
+  }
+}

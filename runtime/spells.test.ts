@@ -1,0 +1,206 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { compile } from '../compiler/index.js';
+import { BreedRegistry } from './breeds.js';
+import { describeEvent, type WorldEvent } from './events.js';
+import { WORLD_HOST_FUNCTIONS } from './host-api.js';
+import { parseScenario, runScenario, startScenario, type ScenarioFiles } from './scenario.js';
+import { World } from './world.js';
+
+const SPELLS = resolve(dirname(fileURLToPath(import.meta.url)), '../spells');
+const SCENARIOS = join(SPELLS, 'scenarios');
+const spellFiles = readdirSync(SPELLS).filter((f) => f.endsWith('.spell'));
+const scenarioFiles = readdirSync(SCENARIOS).filter((f) => f.endsWith('.json'));
+const GAME_SPELLS = spellFiles.filter((f) => f !== 'hello.spell');
+
+function filesFor(scenarioPath: string): ScenarioFiles {
+  const base = dirname(scenarioPath);
+  return {
+    readText: (p) => readFileSync(resolve(base, p), 'utf8'),
+    readBytes: (p) => new Uint8Array(readFileSync(resolve(base, p))),
+  };
+}
+
+function runNamed(name: string): { events: WorldEvent[]; world: World; names: ReadonlyMap<string, number> } {
+  const path = join(SCENARIOS, name);
+  const run = startScenario(parseScenario(readFileSync(path, 'utf8')), filesFor(path));
+  const events: WorldEvent[] = [];
+  run.world.on((e) => events.push(e));
+  run.world.flush();
+  const ticks = parseScenario(readFileSync(path, 'utf8')).ticks ?? 100;
+  for (let t = 0; t < ticks; t++) run.step();
+  return { events, world: run.world, names: run.names };
+}
+
+/** A world with every example spell and the example breeds loaded. */
+function exampleWorld(options: Partial<ConstructorParameters<typeof World>[0]> = {}): World {
+  const world = new World({ width: 40, height: 40, seed: 5, ...options });
+  for (const f of GAME_SPELLS) world.loadSpells(readFileSync(join(SPELLS, f), 'utf8'), f);
+  world.loadBreeds(readFileSync(join(SPELLS, 'breeds.json'), 'utf8'));
+  return world;
+}
+
+describe('spells/', () => {
+  it('has at least 8 spells that use the game API', () => {
+    const world = exampleWorld();
+    expect(world.spellNames().length).toBeGreaterThanOrEqual(8);
+    for (const spell of ['wizardHeal', 'fireball', 'chainLightning', 'summon', 'healingAura', 'haste', 'stoneskin', 'wander', 'spikeTrap']) {
+      expect(world.spellNames()).toContain(spell);
+    }
+  });
+
+  it.each(spellFiles)('%s compiles against the world host API without diagnostics', (file) => {
+    const { module, diagnostics } = compile(readFileSync(join(SPELLS, file), 'utf8'), { sourceName: file, hosts: WORLD_HOST_FUNCTIONS });
+    expect(diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    expect(module).not.toBeNull();
+  });
+
+  it('breeds.json names only spells that exist', () => {
+    const registry = BreedRegistry.fromJson(readFileSync(join(SPELLS, 'breeds.json'), 'utf8'));
+    expect(() => registry.checkSpells(new Set(exampleWorld().spellNames()))).not.toThrow();
+  });
+
+  it.each(scenarioFiles)('scenario %s runs without a cast error', (file) => {
+    const path = join(SCENARIOS, file);
+    const lines: string[] = [];
+    const world = runScenario(parseScenario(readFileSync(path, 'utf8')), filesFor(path), {
+      onEvent: (e) => lines.push(e.type === 'cast-error' ? `ERROR ${describeEvent(e)}` : describeEvent(e)),
+    });
+    expect(lines.filter((l) => l.startsWith('ERROR'))).toEqual([]);
+    expect(lines.length).toBeGreaterThan(10);
+    expect(world.steps).toBeGreaterThan(0);
+  });
+});
+
+describe('the example spells do what they say', () => {
+  it("the book's wizard spell: health + (agility + wisdom) / 2", () => {
+    const world = exampleWorld();
+    const wizard = world.spawn('Wizard', 5, 5);
+    const troll = world.spawn('Troll', 6, 5);
+    world.cast('trollAttack', troll, wizard); // 3 + wisdom 1 = 4 damage
+    expect(world.entity(wizard)!.health).toBe(36);
+    world.cast('wizardHeal', wizard);
+    expect(world.entity(wizard)!.health).toBe(40); // (8 + 12) / 2 = 10, capped at maxHealth 40
+    world.cast('fireball', troll, wizard); // heat 10 + 1/2 = 10.5, armour 0
+    world.cast('wizardHeal', wizard);
+    expect(world.entity(wizard)!.health).toBe(39.5);
+  });
+
+  it('fireball burns everything near the target except the caster, armour soaking some', () => {
+    const world = exampleWorld();
+    const wizard = world.spawn('Wizard', 10, 10);
+    const troll = world.spawn('Troll', 12, 10);
+    const archer = world.spawn('Troll Archer', 13, 11);
+    const far = world.spawn('Troll', 30, 30);
+    const events: WorldEvent[] = [];
+    world.on((e) => events.push(e));
+    const result = world.cast('fireball', wizard, troll);
+    expect(result.state).toBe('suspended'); // waits 0.5 s before the boom
+    world.flush();
+    const damage = events.flatMap((e) => (e.type === 'damage' ? [[e.entity, e.amount]] : []));
+    expect(damage).toEqual([
+      [troll, 14],
+      [archer, 14],
+    ]);
+    expect(world.entity(far)!.health).toBe(25);
+    for (let i = 0; i < 5; i++) world.step();
+    expect(events.filter((e) => e.type === 'sound').map((e) => e.tick)).toEqual([5]);
+  });
+
+  it('chain lightning jumps to new victims with less power each time', () => {
+    const world = exampleWorld();
+    const wizard = world.spawn('Wizard', 1, 1);
+    const victims = [world.spawn('Imp', 10, 10), world.spawn('Imp', 13, 10), world.spawn('Imp', 16, 10)];
+    const events: WorldEvent[] = [];
+    world.on((e) => events.push(e));
+    world.cast('chainLightning', wizard, victims[0]!);
+    world.flush();
+    const hits = events.flatMap((e) => (e.type === 'damage' ? [[e.entity, Math.round(e.amount * 100) / 100]] : []));
+    // Imps have 5 health: each bolt kills its victim, so the damage dealt is capped at 5.
+    expect(hits).toEqual([
+      [victims[0], 5],
+      [victims[1], 5],
+      [victims[2], 5],
+    ]);
+    expect(events.filter((e) => e.type === 'despawn').length).toBe(3);
+  });
+
+  it('summon spawns imps that follow their master and fade', () => {
+    const world = exampleWorld({ step: 0.25 });
+    const wizard = world.spawn('Wizard', 20, 20);
+    world.cast('summon', wizard);
+    const imps = world.entities().filter((e) => e.breed === 'Imp');
+    expect(imps.length).toBe(3); // 1 + floor(12 / 6)
+    expect(world.property(imps[0]!.id, 'master')).toMatchObject({ id: wizard });
+    for (let i = 0; i < 11; i++) world.step();
+    expect(world.entities().filter((e) => e.breed === 'Imp').length).toBe(3);
+    world.step(); // lifetime 3 s = 12 steps of 0.25 s
+    expect(world.entities().filter((e) => e.breed === 'Imp').length).toBe(0);
+  });
+
+  it('healing aura heals over time with wait and stops when the caster dies', () => {
+    const world = exampleWorld({ step: 0.5 });
+    const healer = world.spawn('Wizard', 5, 5);
+    const friend = world.spawn('Wizard', 6, 5);
+    world.setProperty(friend, 'health', 20);
+    world.cast('healingAura', healer);
+    expect(world.entity(friend)!.health).toBe(23);
+    expect(world.waitingCasts).toBe(1);
+    world.step();
+    expect(world.entity(friend)!.health).toBe(23);
+    world.step(); // one second later
+    expect(world.entity(friend)!.health).toBe(26);
+    world.despawn(healer);
+    for (let i = 0; i < 10; i++) world.step();
+    expect(world.entity(friend)!.health).toBe(26);
+    expect(world.waitingCasts).toBe(0);
+  });
+
+  it('haste is a derived stat that reverts by itself; stoneskin reverts after its wait', () => {
+    const world = exampleWorld({ step: 0.5 });
+    const wizard = world.spawn('Wizard', 5, 5);
+    world.cast('haste', wizard, wizard);
+    expect(world.property(wizard, 'speed')).toBe(6);
+    for (let i = 0; i < 5; i++) world.step();
+    expect(world.property(wizard, 'speed')).toBe(6);
+    world.step(); // 3 s
+    expect(world.property(wizard, 'speed')).toBe(3);
+
+    world.cast('stoneskin', wizard, wizard);
+    expect(world.property(wizard, 'armor')).toBe(5);
+    for (let i = 0; i < 8; i++) world.step();
+    expect(world.property(wizard, 'armor')).toBe(0);
+  });
+
+  it('wander: a troll chases a hero it can see and strikes in range', () => {
+    const world = exampleWorld();
+    const hero = world.spawn('Wizard', 10, 10);
+    const troll = world.spawn('Troll', 14, 10);
+    world.step();
+    expect(world.entity(troll)!.vx).toBeLessThan(0);
+    const events: WorldEvent[] = [];
+    world.on((e) => events.push(e));
+    for (let i = 0; i < 40; i++) world.step();
+    expect(events.some((e) => e.type === 'say' && e.text === 'The troll hits you!')).toBe(true);
+    expect(world.entity(hero)!.health).toBeLessThan(40);
+  });
+
+  it('spike trap: onEnter hurts what walks in, not other traps', () => {
+    const { events, names } = runNamed('traps.json');
+    const troll = names.get('troll');
+    const trapHits = events.filter((e) => e.type === 'damage' && e.entity === troll && e.amount === 6);
+    expect(trapHits.length).toBe(1);
+    expect(events.some((e) => e.type === 'say' && e.text === 'Welcome, Troll.')).toBe(true);
+    expect(events.some((e) => e.type === 'despawn' && e.entity === troll && e.reason === 'killed')).toBe(true);
+  });
+
+  it('trolls scenario: the archer dies to chain lightning, the trolls fight back with their own lines', () => {
+    const { events, names } = runNamed('trolls.json');
+    expect(events.some((e) => e.type === 'despawn' && e.entity === names.get('archer') && e.reason === 'killed')).toBe(true);
+    const lines = new Set(events.flatMap((e) => (e.type === 'say' ? [e.text] : [])));
+    expect(lines).toContain('The troll hits you!');
+    expect(lines).toContain('The troll wizard casts a spell on you!');
+  });
+});
