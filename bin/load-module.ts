@@ -3,7 +3,6 @@
  * (errors printed in clox's format), bytecode is read and verified. Either
  * way the caller gets a Module or a CliFailure, never a raw exception.
  */
-import { compile } from '../compiler/index.js';
 import { formatDiagnosticClox, type Diagnostic } from '../compiler/diagnostics.js';
 import { VerifyError } from '../vm/errors.js';
 import type { HostFunctionSpec } from '../vm/host.js';
@@ -23,7 +22,14 @@ export interface CompileOutcome {
  * promises never to throw, but a JS stack overflow on absurdly nested input is
  * the one failure a user can provoke on purpose, so it gets a real message.
  */
-export function compileSource(text: string, sourceName: string, hosts: readonly HostFunctionSpec[]): CompileOutcome {
+export async function compileSource(
+  text: string,
+  sourceName: string,
+  hosts: readonly HostFunctionSpec[],
+): Promise<CompileOutcome> {
+  // Loaded on demand: building the parser is most of the CLI's start-up time,
+  // and --help, --version and running .spb files do not need it.
+  const { compile } = await import('../compiler/index.js');
   try {
     return compile(text, { sourceName, hosts });
   } catch (error) {
@@ -46,9 +52,9 @@ export function isJsStackOverflow(error: unknown): boolean {
 }
 
 /** Compiles or loads the input; compile errors and verify errors become a CliFailure with exit code 65. */
-export function loadModule(input: SpellInput, hosts: readonly HostFunctionSpec[]): Module {
+export async function loadModule(input: SpellInput, hosts: readonly HostFunctionSpec[]): Promise<Module> {
   if (input.kind === 'bytecode') return loadBytecode(input.path, input.bytes, hosts);
-  const { module, diagnostics } = compileSource(input.text, input.path, hosts);
+  const { module, diagnostics } = await compileSource(input.text, input.path, hosts);
   if (module === null) {
     const errors = diagnostics.filter((d) => d.severity === 'error').map(formatDiagnosticClox);
     throw new CliFailure(errors.join('\n'), EXIT.dataError);

@@ -44,8 +44,9 @@ export const checkCommand: CliCommand = {
       .addOption(
         new Option('--format <format>', 'output format').choices(['pretty', 'clox', 'json']).default('pretty'),
       )
-      .action((files: string[], options: CheckOptions) => {
-        const reports = files.map((file) => checkFile(file, context.io));
+      .action(async (files: string[], options: CheckOptions) => {
+        const reports: FileReport[] = [];
+        for (const file of files) reports.push(await checkFile(file, context.io));
         const format: Format = options.json ? 'json' : options.format;
         context.io.stdout(renderReports(reports, format));
         context.setExitCode(exitCodeFor(reports));
@@ -53,14 +54,14 @@ export const checkCommand: CliCommand = {
   },
 };
 
-export function checkFile(file: string, io: CliIO): FileReport {
+export async function checkFile(file: string, io: CliIO): Promise<FileReport> {
   try {
     const input = readSpellInput(file, io);
     if (input.kind === 'bytecode') {
       loadBytecode(file, input.bytes, CORE_HOST_FUNCTIONS);
       return { file, kind: 'bytecode', diagnostics: [] };
     }
-    const { diagnostics } = compileSource(input.text, file, CORE_HOST_FUNCTIONS);
+    const { diagnostics } = await compileSource(input.text, file, CORE_HOST_FUNCTIONS);
     return { file, kind: 'source', diagnostics, source: input.text };
   } catch (error) {
     if (!(error instanceof CliFailure)) throw error;

@@ -22,8 +22,8 @@ export const compileCommand: CliCommand = {
       .description('compile a .spell file to .spb bytecode')
       .argument('<file>', 'the .spell source file')
       .option('-o, --output <file>', 'where to write the bytecode (default: the source name with .spb)')
-      .action((file: string, options: CompileOptions) => {
-        context.setExitCode(compileFile(file, options.output ?? defaultOutputPath(file), context.io));
+      .action(async (file: string, options: CompileOptions) => {
+        context.setExitCode(await compileFile(file, options.output ?? defaultOutputPath(file), context.io));
       });
   },
 };
@@ -33,12 +33,12 @@ export function defaultOutputPath(file: string): string {
   return file.endsWith('.spell') ? file.slice(0, -'.spell'.length) + '.spb' : file + '.spb';
 }
 
-function compileFile(file: string, output: string, io: CliIO): number {
+async function compileFile(file: string, output: string, io: CliIO): Promise<number> {
   const input = readSpellInput(file, io);
   if (input.kind === 'bytecode') {
     throw new CliFailure(`cantrip: ${file} is already compiled bytecode; compile takes a .spell source file`, EXIT.dataError);
   }
-  const module = loadModule(input, CORE_HOST_FUNCTIONS);
+  const module = await loadModule(input, CORE_HOST_FUNCTIONS);
   const bytes = writeSpb(module);
   try {
     (io.writeFile ?? writeFileWhole)(output, bytes);

@@ -16,8 +16,8 @@ export const disasmCommand: CliCommand = {
       .command('disasm')
       .description('print the bytecode of a .spell or .spb file')
       .argument('<file>', 'the .spell or .spb file')
-      .action((file: string) => {
-        const module = loadModule(readSpellInput(file, context.io), CORE_HOST_FUNCTIONS);
+      .action(async (file: string) => {
+        const module = await loadModule(readSpellInput(file, context.io), CORE_HOST_FUNCTIONS);
         const listing = disassemble(module);
         context.io.stdout(listing.endsWith('\n') ? listing : listing + '\n');
         context.setExitCode(EXIT.ok);

@@ -24,8 +24,8 @@ export const runCommand: CliCommand = {
       .description('compile and run a spell file (.spell source or .spb bytecode)')
       .argument('<file>', 'the .spell or .spb file to run')
       .option('--fuel <n>', 'stop after about n instructions (default: no limit)', parseFuel)
-      .action((file: string, options: RunOptions) => {
-        context.setExitCode(runFile(file, options, context.io));
+      .action(async (file: string, options: RunOptions) => {
+        context.setExitCode(await runFile(file, options, context.io));
       });
   },
 };
@@ -38,8 +38,8 @@ export function parseFuel(value: string): number {
   return n;
 }
 
-function runFile(file: string, options: RunOptions, io: CliIO): number {
-  const module = loadModule(readSpellInput(file, io), CORE_HOST_FUNCTIONS);
+async function runFile(file: string, options: RunOptions, io: CliIO): Promise<number> {
+  const module = await loadModule(readSpellInput(file, io), CORE_HOST_FUNCTIONS);
   return runModule(file, module, options.fuel ?? Infinity, io);
 }
 
