@@ -103,6 +103,8 @@ interface LoadedSpells {
   readonly sourceName: string;
   /** The source text, when loaded from source (snapshots re-compile it). */
   readonly source: string | null;
+  /** Parameter count of each spell, to fit the arguments a cast passes. */
+  readonly arity: ReadonlyMap<string, number>;
 }
 
 interface WaitingCast {
@@ -231,7 +233,8 @@ export class World implements GameHost, EntityAccess {
       hosts: WORLD_HOST_FUNCTIONS,
       print: (text) => this.emitPrint(text),
     });
-    const entry: LoadedSpells = { vm, module, sourceName, source };
+    const arity = new Map(module.spells.map((s) => [s.name, module.functions[s.functionIndex]?.arity ?? 0]));
+    const entry: LoadedSpells = { vm, module, sourceName, source, arity };
     const cast: CastContext = { host: this, spell: SCRIPT, caster: null, wakeAt: 0 };
     const script = runInCast(cast, () => vm.runScript());
     if (script.state === 'failed') {
@@ -340,11 +343,12 @@ export class World implements GameHost, EntityAccess {
   }
 
   private startCast(owner: LoadedSpells, spell: string, caster: EntityRef | null, args: readonly (Value | null)[]): Fiber {
-    const arity = arityOf(owner.module, spell);
+    const arity = owner.arity.get(spell) ?? 0;
     const fitted: Value[] = [];
     for (let i = 0; i < arity; i++) fitted.push(args[i] ?? null);
     const cast: CastContext = { host: this, spell, caster: caster?.id ?? null, wakeAt: 0 };
-    const fiber = runInCast(cast, () => owner.vm.cast(spell, fitted, this.options.budgets));
+    // The VM was created with the world's budgets as its defaults, so the cast needs no overrides.
+    const fiber = runInCast(cast, () => owner.vm.cast(spell, fitted));
     this.settle(fiber, owner.vm, cast);
     return fiber;
   }
@@ -1072,11 +1076,6 @@ function makeIndex(o: ResolvedWorldOptions, capacity: number): SpatialIndex {
   return o.partition === 'axis'
     ? new AxisListIndex({ width: o.width, height: o.height, anchorSpacing: o.cellSize, capacity })
     : new GridIndex({ width: o.width, height: o.height, cellSize: o.cellSize, capacity });
-}
-
-function arityOf(module: Module, spell: string): number {
-  const entry = module.spells.find((s) => s.name === spell);
-  return entry ? (module.functions[entry.functionIndex]?.arity ?? 0) : 0;
 }
 
 function clamp(v: number, lo: number, hi: number): number {

@@ -81,3 +81,48 @@ export function measureSteadyHeap(entities = 1000, ticks = 10_000): HeapResult {
     bytesPerTick: (afterBytes - beforeBytes) / ticks,
   };
 }
+
+/**
+ * The same question for a whole World: entities with a breed tick spell
+ * (a cast per entity per step), velocities, AOI with onEnter spells, and
+ * churn (one despawn + spawn per step).
+ */
+export async function measureWorldHeap(entities = 100, ticks = 10_000): Promise<HeapResult> {
+  const { World } = await import('../../runtime/world.js');
+  const gc = getGc();
+  const world = new World({ width: 100, height: 100, capacity: entities + 8, seed: 5, cellSize: 8, aoiMoveEvents: false });
+  world.loadSpells(`
+    spell drift(self, dt) {
+      if (random() < 0.2) setVelocity(self, random() * 4 - 2, random() * 4 - 2);
+    }
+    spell notice(self, other) { self.seen = other.id; }
+  `);
+  world.loadBreeds({ breeds: [{ name: 'Mote', health: 10, interest: 6, spells: { tick: 'drift', onEnter: 'notice' } }] });
+  const random = seededRandom(21);
+  const ids: number[] = [];
+  for (let i = 0; i < entities; i++) ids.push(world.spawn('Mote', random() * 100, random() * 100));
+  let events = 0;
+  world.on(() => {
+    events++;
+  });
+  const tick = (): void => {
+    const k = Math.floor(random() * entities);
+    world.despawn(ids[k]!);
+    ids[k] = world.spawn('Mote', random() * 100, random() * 100);
+    world.step();
+  };
+  for (let t = 0; t < 200; t++) tick();
+  const beforeBytes = settledHeap(gc);
+  for (let t = 0; t < ticks; t++) tick();
+  const afterBytes = settledHeap(gc);
+  if (events < 0) throw new Error('unreachable');
+  return {
+    ticks,
+    entities,
+    gcAvailable: gc !== null,
+    beforeBytes,
+    afterBytes,
+    growthBytes: afterBytes - beforeBytes,
+    bytesPerTick: (afterBytes - beforeBytes) / ticks,
+  };
+}

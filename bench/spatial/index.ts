@@ -13,7 +13,7 @@
 
 import { writeFileSync } from 'node:fs';
 import { makeAoiRig } from './aoi-events.js';
-import { measureSteadyHeap, type HeapResult } from './heap.js';
+import { measureSteadyHeap, measureWorldHeap, type HeapResult } from './heap.js';
 import { CONTENDERS, MovingWorld, QUERY_RADIUS, neighbourCounts } from './neighbours.js';
 import { fmt, formatTable, timePerRun } from './table.js';
 
@@ -39,6 +39,7 @@ export interface SpatialResults {
   readonly neighbours: readonly NeighbourRow[];
   readonly aoi: readonly AoiRow[];
   readonly heap: HeapResult;
+  readonly worldHeap: HeapResult;
   readonly targets: readonly { readonly n: number; readonly target: string; readonly ratio: number; readonly met: boolean }[];
 }
 
@@ -138,7 +139,15 @@ export async function run(options: RunOptions = {}): Promise<SpatialResults> {
       (heap.gcAvailable ? '' : ' — no gc available, figures include garbage'),
   );
 
-  const results: SpatialResults = { neighbours, aoi, heap, targets };
+  log(`\n## Heap growth of a World over ${heapTicks} steps (100 entities with a tick spell each, AOI spells, churn)\n`);
+  const worldHeap = await measureWorldHeap(100, heapTicks);
+  log(
+    `  heap after warm-up ${(worldHeap.beforeBytes / 1024).toFixed(0)} KiB, after ${worldHeap.ticks} steps ${(worldHeap.afterBytes / 1024).toFixed(0)} KiB: ` +
+      `growth ${(worldHeap.growthBytes / 1024).toFixed(1)} KiB (${worldHeap.bytesPerTick.toFixed(2)} bytes/step)` +
+      (worldHeap.gcAvailable ? '' : ' — no gc available, figures include garbage'),
+  );
+
+  const results: SpatialResults = { neighbours, aoi, heap, worldHeap, targets };
   if (options.write ?? !quick) writeResults(results);
   return results;
 }
