@@ -33,7 +33,7 @@ export function parseExpectations(source: string): Expectations {
   const compileErrors: string[] = [];
   let runtimeError: Expectations['runtimeError'] = null;
   const cliArgs: string[] = [];
-  source.split('\n').forEach((text, index) => {
+  source.split(/\r?\n/).forEach((text, index) => {
     const line = index + 1;
     let m: RegExpExecArray | null;
     if ((m = EXPECT_OUTPUT.exec(text))) output.push(m[1]!);
