@@ -1,0 +1,20 @@
+/**
+ * The game runtime's public API: the World and the pieces it is built from
+ * (pool, breeds, spatial indexes, AOI), the host API table, scenarios.
+ */
+
+export { World, type WorldOptions, type ResolvedWorldOptions, type CastResult, type EntityView } from './world.js';
+export { GAME_HOST_FUNCTIONS, WORLD_HOST_FUNCTIONS, type GameHost, type CastContext } from './host-api.js';
+export { describeEvent, type WorldEvent, type WorldEventType, type WorldListener, type EntityId, type DespawnReason } from './events.js';
+export { BreedRegistry, BUILTIN_ENTITY_PROPERTIES, type Breed, type BreedSpells, type AttributeValue } from './breeds.js';
+export { BREED_SCHEMA, BREED_SPELL_SLOTS } from './breed-schema.js';
+export { BreedError, WorldError } from './errors.js';
+export { EntityPool, INDEX_LIMIT, NO_ENTITY, handleIndex, handleGeneration, type EntityHandle, type ExhaustionPolicy, type EntityPoolOptions } from './entity-pool.js';
+export { EntityRef } from './entity-ref.js';
+export type { SpatialIndex, PartitionKind, SpatialVisitor, PairVisitor, SpatialFilter } from './spatial-index.js';
+export { GridIndex, type GridOptions } from './grid-index.js';
+export { AxisListIndex, type AxisListOptions } from './axis-list-index.js';
+export { AreaOfInterest, type InterestShape, type AoiEventKind, type AoiListener } from './aoi.js';
+export { parseScenario, startScenario, runScenario, SCENARIO_SCHEMA, type Scenario, type ScenarioFiles, type ScenarioRun } from './scenario.js';
+export { SNAPSHOT_FORMAT, type WorldSnapshot } from './world-snapshot.js';
+export { findJsonSyntaxError, type JsonSyntaxProblem } from './json-syntax.js';
