@@ -22,7 +22,7 @@
  * ErrorStmt nodes, and names invented by recovery are ''.
  */
 
-import { EmbeddedActionsParser, tokenMatcher, type IRecognitionException, type IToken, type TokenType } from 'chevrotain';
+import { EmbeddedActionsParser, tokenMatcher, type IOrAlt, type IRecognitionException, type IToken, type OrMethodOpts, type TokenType } from 'chevrotain';
 import {
   EMPTY_SPAN,
   spanFrom,
@@ -67,6 +67,16 @@ export class SpellParser extends EmbeddedActionsParser {
   problems: SyntaxProblem[] = [];
   /** Top-level statements so far: kept even if recovery abandons the program rule. */
   topLevel: Stmt[] = [];
+  /** The expression a call / property / index suffix applies to (see `call`). */
+  private callee: Expr = { kind: 'ErrorExpr', loc: EMPTY_SPAN };
+  // OR alternatives are built once and reused: rebuilding closures on every
+  // call was a large share of parse time (allocation and GC).
+  private programAlternatives?: IOrAlt<Stmt | void>[];
+  private blockAlternatives?: IOrAlt<Stmt | void>[];
+  private declarationAlternatives?: IOrAlt<Stmt>[];
+  private statementAlternatives?: OrMethodOpts<Stmt>;
+  private suffixAlternatives?: IOrAlt<Expr>[];
+  private primaryAlternatives?: OrMethodOpts<Expr>;
 
   constructor() {
     super(T.ALL_TOKENS as TokenType[], {
@@ -82,6 +92,16 @@ export class SpellParser extends EmbeddedActionsParser {
     super.reset();
     this.problems = [];
     this.topLevel = [];
+  }
+
+  /**
+   * Fast path for the expression rules: most operands have no operator,
+   * prefix or suffix, and skipping the MANY then saves a closure and
+   * chevrotain's repetition bookkeeping per operand. While chevrotain
+   * records the grammar, every path must be taken, so it answers true.
+   */
+  private ahead(category: TokenType): boolean {
+    return this.RECORDING_PHASE || tokenMatcher(this.LA(1), category);
   }
 
   /** The next unconsumed token (where a parse stopped). */
@@ -123,12 +143,15 @@ export class SpellParser extends EmbeddedActionsParser {
 
   public program = this.RULE('program', (): void => {
     this.MANY(() => {
-      this.OR([
-        { ALT: () => void this.topLevel.push(this.SUBRULE(this.declaration)) },
-        { ALT: () => this.SUBRULE(this.stray) },
-        // A '}' with no block to close.
-        { ALT: () => this.SUBRULE(this.strayBrace) },
-      ]);
+      const stmt = this.OR(
+        (this.programAlternatives ??= [
+          { ALT: () => this.SUBRULE(this.declaration) },
+          { ALT: () => this.SUBRULE(this.stray) },
+          // A '}' with no block to close.
+          { ALT: () => this.SUBRULE(this.strayBrace) },
+        ]),
+      );
+      if (stmt) this.topLevel.push(stmt);
     });
   });
 
@@ -151,16 +174,18 @@ export class SpellParser extends EmbeddedActionsParser {
   public declaration = this.RULE(
     'declaration',
     (): Stmt =>
-      this.OR([
-        { ALT: () => this.SUBRULE(this.classDeclaration) },
-        { ALT: () => this.SUBRULE(this.funDeclaration) },
-        {
-          GATE: () => tokenMatcher(this.LA(2), T.Identifier),
-          ALT: () => this.SUBRULE(this.spellDeclaration),
-        },
-        { ALT: () => this.SUBRULE(this.varDeclaration) },
-        { ALT: () => this.SUBRULE(this.statement) },
-      ]),
+      this.OR(
+        (this.declarationAlternatives ??= [
+          { ALT: () => this.SUBRULE(this.classDeclaration) },
+          { ALT: () => this.SUBRULE(this.funDeclaration) },
+          {
+            GATE: () => tokenMatcher(this.LA(2), T.Identifier),
+            ALT: () => this.SUBRULE(this.spellDeclaration),
+          },
+          { ALT: () => this.SUBRULE(this.varDeclaration) },
+          { ALT: () => this.SUBRULE(this.statement) },
+        ]),
+      ),
     { recoveryValueFunc: this.errorStmt },
   );
 
@@ -275,18 +300,20 @@ export class SpellParser extends EmbeddedActionsParser {
   private statement = this.RULE(
     'statement',
     (): Stmt =>
-      this.OR({
-        DEF: [
-          { ALT: () => this.SUBRULE(this.printStatement) },
-          { ALT: () => this.SUBRULE(this.ifStatement) },
-          { ALT: () => this.SUBRULE(this.whileStatement) },
-          { ALT: () => this.SUBRULE(this.forStatement) },
-          { ALT: () => this.SUBRULE(this.returnStatement) },
-          { ALT: () => this.SUBRULE(this.block) },
-          { ALT: () => this.SUBRULE(this.expressionStatement) },
-        ],
-        ERR_MSG: 'Expect expression.',
-      }),
+      this.OR(
+        (this.statementAlternatives ??= {
+          DEF: [
+            { ALT: () => this.SUBRULE(this.printStatement) },
+            { ALT: () => this.SUBRULE(this.ifStatement) },
+            { ALT: () => this.SUBRULE(this.whileStatement) },
+            { ALT: () => this.SUBRULE(this.forStatement) },
+            { ALT: () => this.SUBRULE(this.returnStatement) },
+            { ALT: () => this.SUBRULE(this.block) },
+            { ALT: () => this.SUBRULE(this.expressionStatement) },
+          ],
+          ERR_MSG: 'Expect expression.',
+        }),
+      ),
     { recoveryValueFunc: this.errorStmt },
   );
 
@@ -513,10 +540,13 @@ export class SpellParser extends EmbeddedActionsParser {
     (): { body: Stmt[]; closeLoc: SourceSpan } => {
       const body: Stmt[] = [];
       this.MANY(() => {
-        this.OR([
-          { ALT: () => void body.push(this.SUBRULE(this.declaration)) },
-          { ALT: () => this.SUBRULE(this.stray) },
-        ]);
+        const stmt = this.OR(
+          (this.blockAlternatives ??= [
+            { ALT: () => this.SUBRULE(this.declaration) },
+            { ALT: () => this.SUBRULE(this.stray) },
+          ]),
+        );
+        if (stmt) body.push(stmt);
       });
       const end = this.CONSUME(T.RightBrace, { ERR_MSG: "Expect '}' after block." });
       return { body, closeLoc: this.span(end) };
@@ -534,6 +564,7 @@ export class SpellParser extends EmbeddedActionsParser {
     'expression',
     (): Expr => {
       const targets: Expr[] = [this.SUBRULE(this.binary)];
+      if (!this.ahead(T.AssignOperator)) return targets[0]!;
       const operators: IToken[] = [];
       this.MANY(() => {
         operators.push(this.CONSUME(T.AssignOperator));
@@ -577,6 +608,7 @@ export class SpellParser extends EmbeddedActionsParser {
     'binary',
     (): Expr => {
       const operands: Expr[] = [this.SUBRULE(this.unary)];
+      if (!this.ahead(T.BinaryOperator)) return operands[0]!;
       const operators: IToken[] = [];
       this.MANY(() => {
         operators.push(this.CONSUME(T.BinaryOperator));
@@ -622,9 +654,10 @@ export class SpellParser extends EmbeddedActionsParser {
   private unary = this.RULE(
     'unary',
     (): Expr => {
+      if (!this.ahead(T.UnaryOperator)) return this.SUBRULE(this.call);
       const prefixes: IToken[] = [];
       this.MANY(() => void prefixes.push(this.CONSUME(T.UnaryOperator)));
-      let expr = this.SUBRULE(this.call);
+      let expr = this.SUBRULE2(this.call);
       if (this.RECORDING_PHASE) return expr;
       for (let i = prefixes.length - 1; i >= 0; i--) {
         const op = prefixes[i]!;
@@ -640,41 +673,49 @@ export class SpellParser extends EmbeddedActionsParser {
     'call',
     (): Expr => {
       let expr = this.SUBRULE(this.primary);
+      if (!this.ahead(T.CallSuffixStart)) return expr;
       this.MANY(() => {
-        this.OR([
-          {
-            ALT: () => {
-              this.CONSUME(T.LeftParen);
-              const args: Expr[] = [];
-              this.MANY_SEP({
-                SEP: T.Comma,
-                DEF: () => {
-                  const arg = this.SUBRULE(this.expression);
-                  if (args.length === MAX_ARGUMENTS) this.problem(`Can't have more than ${MAX_ARGUMENTS} arguments.`, this.LA(0));
-                  args.push(arg);
-                },
-              });
-              const close = this.CONSUME(T.RightParen, { ERR_MSG: "Expect ')' after arguments." });
-              const closeLoc = this.span(close);
-              expr = { kind: 'Call', callee: expr, args, closeLoc, loc: spanFrom(spanOf(expr), closeLoc) };
+        // The suffix alternatives are built once; the expression they extend is passed in a field.
+        this.callee = expr;
+        expr = this.OR(
+          (this.suffixAlternatives ??= [
+            {
+              ALT: (): Expr => {
+                const callee = this.callee;
+                this.CONSUME(T.LeftParen);
+                const args: Expr[] = [];
+                this.MANY_SEP({
+                  SEP: T.Comma,
+                  DEF: () => {
+                    const arg = this.SUBRULE(this.expression);
+                    if (args.length === MAX_ARGUMENTS) this.problem(`Can't have more than ${MAX_ARGUMENTS} arguments.`, this.LA(0));
+                    args.push(arg);
+                  },
+                });
+                const close = this.CONSUME(T.RightParen, { ERR_MSG: "Expect ')' after arguments." });
+                const closeLoc = this.span(close);
+                return { kind: 'Call', callee, args, closeLoc, loc: spanFrom(spanOf(callee), closeLoc) };
+              },
             },
-          },
-          {
-            ALT: () => {
-              this.CONSUME(T.Dot);
-              const name = this.identifier(this.CONSUME(T.Identifier, { ERR_MSG: "Expect property name after '.'." }));
-              expr = { kind: 'Get', object: expr, name, loc: spanFrom(spanOf(expr), name.loc) };
+            {
+              ALT: (): Expr => {
+                const object = this.callee;
+                this.CONSUME(T.Dot);
+                const name = this.identifier(this.CONSUME(T.Identifier, { ERR_MSG: "Expect property name after '.'." }));
+                return { kind: 'Get', object, name, loc: spanFrom(spanOf(object), name.loc) };
+              },
             },
-          },
-          {
-            ALT: () => {
-              this.CONSUME(T.LeftBracket);
-              const index = this.SUBRULE2(this.expression);
-              const close = this.CONSUME(T.RightBracket, { ERR_MSG: "Expect ']' after index." });
-              expr = { kind: 'Index', object: expr, index, loc: spanFrom(spanOf(expr), this.span(close)) };
+            {
+              ALT: (): Expr => {
+                const object = this.callee;
+                this.CONSUME(T.LeftBracket);
+                const index = this.SUBRULE2(this.expression);
+                const close = this.CONSUME(T.RightBracket, { ERR_MSG: "Expect ']' after index." });
+                return { kind: 'Index', object, index, loc: spanFrom(spanOf(object), this.span(close)) };
+              },
             },
-          },
-        ]);
+          ]),
+        );
       });
       return expr;
     },
@@ -684,59 +725,61 @@ export class SpellParser extends EmbeddedActionsParser {
   private primary = this.RULE(
     'primary',
     (): Expr =>
-      this.OR({
-        DEF: [
-          { ALT: () => ({ kind: 'Literal', value: true, loc: this.span(this.CONSUME(T.True)) }) },
-          { ALT: () => ({ kind: 'Literal', value: false, loc: this.span(this.CONSUME(T.False)) }) },
-          { ALT: () => ({ kind: 'Literal', value: null, loc: this.span(this.CONSUME(T.Nil)) }) },
-          {
-            ALT: () => {
-              const tok = this.CONSUME(T.NumberLiteral);
-              return { kind: 'Literal', value: Number(tok.image), loc: this.span(tok) };
+      this.OR(
+        (this.primaryAlternatives ??= {
+          DEF: [
+            { ALT: () => ({ kind: 'Literal', value: true, loc: this.span(this.CONSUME(T.True)) }) },
+            { ALT: () => ({ kind: 'Literal', value: false, loc: this.span(this.CONSUME(T.False)) }) },
+            { ALT: () => ({ kind: 'Literal', value: null, loc: this.span(this.CONSUME(T.Nil)) }) },
+            {
+              ALT: () => {
+                const tok = this.CONSUME(T.NumberLiteral);
+                return { kind: 'Literal', value: Number(tok.image), loc: this.span(tok) };
+              },
             },
-          },
-          {
-            ALT: () => {
-              const tok = this.CONSUME(T.StringLiteral);
-              return { kind: 'Literal', value: (tok.image ?? '""').slice(1, -1), loc: this.span(tok) };
+            {
+              ALT: () => {
+                const tok = this.CONSUME(T.StringLiteral);
+                return { kind: 'Literal', value: (tok.image ?? '""').slice(1, -1), loc: this.span(tok) };
+              },
             },
-          },
-          { ALT: () => ({ kind: 'This', loc: this.span(this.CONSUME(T.This)) }) },
-          {
-            ALT: () => {
-              const name = this.identifier(this.CONSUME(T.Identifier));
-              return { kind: 'Variable', name, loc: name.loc };
+            { ALT: () => ({ kind: 'This', loc: this.span(this.CONSUME(T.This)) }) },
+            {
+              ALT: () => {
+                const name = this.identifier(this.CONSUME(T.Identifier));
+                return { kind: 'Variable', name, loc: name.loc };
+              },
             },
-          },
-          {
-            ALT: () => {
-              const open = this.CONSUME(T.LeftParen);
-              const expression = this.SUBRULE(this.expression);
-              const close = this.CONSUME(T.RightParen, { ERR_MSG: "Expect ')' after expression." });
-              return { kind: 'Grouping', expression, loc: spanFrom(this.span(open), this.span(close)) };
+            {
+              ALT: () => {
+                const open = this.CONSUME(T.LeftParen);
+                const expression = this.SUBRULE(this.expression);
+                const close = this.CONSUME(T.RightParen, { ERR_MSG: "Expect ')' after expression." });
+                return { kind: 'Grouping', expression, loc: spanFrom(this.span(open), this.span(close)) };
+              },
             },
-          },
-          {
-            ALT: () => {
-              const keyword = this.CONSUME(T.Super);
-              this.CONSUME(T.Dot, { ERR_MSG: "Expect '.' after 'super'." });
-              const method = this.identifier(this.CONSUME2(T.Identifier, { ERR_MSG: 'Expect superclass method name.' }));
-              const keywordLoc = this.span(keyword);
-              return { kind: 'Super', keywordLoc, method, loc: spanFrom(keywordLoc, method.loc) };
+            {
+              ALT: () => {
+                const keyword = this.CONSUME(T.Super);
+                this.CONSUME(T.Dot, { ERR_MSG: "Expect '.' after 'super'." });
+                const method = this.identifier(this.CONSUME2(T.Identifier, { ERR_MSG: 'Expect superclass method name.' }));
+                const keywordLoc = this.span(keyword);
+                return { kind: 'Super', keywordLoc, method, loc: spanFrom(keywordLoc, method.loc) };
+              },
             },
-          },
-          {
-            ALT: () => {
-              const open = this.CONSUME(T.LeftBracket);
-              const elements: Expr[] = [];
-              this.MANY_SEP({ SEP: T.Comma, DEF: () => void elements.push(this.SUBRULE2(this.expression)) });
-              const close = this.CONSUME(T.RightBracket, { ERR_MSG: "Expect ']' after list elements." });
-              return { kind: 'List', elements, loc: spanFrom(this.span(open), this.span(close)) };
+            {
+              ALT: () => {
+                const open = this.CONSUME(T.LeftBracket);
+                const elements: Expr[] = [];
+                this.MANY_SEP({ SEP: T.Comma, DEF: () => void elements.push(this.SUBRULE2(this.expression)) });
+                const close = this.CONSUME(T.RightBracket, { ERR_MSG: "Expect ']' after list elements." });
+                return { kind: 'List', elements, loc: spanFrom(this.span(open), this.span(close)) };
+              },
             },
-          },
-        ],
-        ERR_MSG: 'Expect expression.',
-      }),
+          ],
+          ERR_MSG: 'Expect expression.',
+        }),
+      ),
     { recoveryValueFunc: this.errorExpr },
   );
 }

@@ -116,14 +116,17 @@ export const Spell = keyword('spell', { categories: [Identifier] });
 const punct = (name: string, pattern: string, stray: boolean, kind: TokenKind = 'punctuation', categories: TokenType[] = []) =>
   token(kind, { name, pattern, categories }, stray);
 
-export const LeftParen = punct('LeftParen', '(', false);
+/** `(`, `.` and `[`: what may follow an operand as a call, property or index suffix. */
+export const CallSuffixStart = createToken({ name: 'CallSuffixStart', pattern: Lexer.NA });
+
+export const LeftParen = punct('LeftParen', '(', false, 'punctuation', [CallSuffixStart]);
 export const RightParen = punct('RightParen', ')', true);
 export const LeftBrace = punct('LeftBrace', '{', false);
 export const RightBrace = punct('RightBrace', '}', false);
-export const LeftBracket = punct('LeftBracket', '[', false);
+export const LeftBracket = punct('LeftBracket', '[', false, 'punctuation', [CallSuffixStart]);
 export const RightBracket = punct('RightBracket', ']', true);
 export const Comma = punct('Comma', ',', true);
-export const Dot = punct('Dot', '.', true);
+export const Dot = punct('Dot', '.', true, 'punctuation', [CallSuffixStart]);
 export const Semicolon = punct('Semicolon', ';', true);
 
 // ---- operator categories: one CONSUME per precedence level ----------------
@@ -246,6 +249,7 @@ export const ALL_TOKENS: readonly TokenType[] = [
   MultiplicativeOperator,
   UnaryOperator,
   BinaryOperator,
+  CallSuffixStart,
   StrayToken,
   AnyToken,
   UnterminatedString,
