@@ -121,3 +121,20 @@ describe('main', () => {
     expect(r.stderr).toMatch(/unknown option '--colour'/);
   });
 });
+
+describe('corrupted bytecode', () => {
+  it('every single-byte corruption of a .spb is refused (65) or runs safely (0 / 70)', async () => {
+    const source = 'class A { init(x) { this.x = x; } }\nvar l = [A(1), A(2)];\nfor (a in l) print a.x * 2;\n';
+    const compiled = await cli(['compile', 'c.spell'], { 'c.spell': source });
+    const bytes = compiled.written.get('c.spb')!;
+    for (let i = 0; i < bytes.length; i++) {
+      for (const mask of [0x01, 0x80, 0xff]) {
+        const corrupted = Uint8Array.from(bytes);
+        corrupted[i] = corrupted[i]! ^ mask;
+        const r = await cli(['run', '--fuel', '10000', 'c.spb'], { 'c.spb': corrupted });
+        expect([0, 65, 70], `byte ${i} ^ ${mask}: ${r.stderr}`).toContain(r.exitCode);
+        expect(r.stderr).not.toMatch(/internal error/);
+      }
+    }
+  });
+});

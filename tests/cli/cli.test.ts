@@ -322,7 +322,7 @@ describe('compile, run and disasm bytecode', () => {
     const spb = path.join(tmp, 'flip.spb');
     cantrip('compile', file('flip.spell', 'var a = [1, 2];\nfor (x in a) print x * 2;\n'), '-o', spb);
     const bytes = fs.readFileSync(spb);
-    for (let i = 8; i < bytes.length; i += Math.max(1, Math.floor(bytes.length / 25))) {
+    for (let i = 8; i < bytes.length; i += Math.max(1, Math.floor(bytes.length / 6))) {
       const flipped = Buffer.from(bytes);
       flipped[i] = flipped[i]! ^ 0xff;
       const r = cantrip('run', '--fuel', '100000', file(`flip-${i}.spb`, flipped));
