@@ -392,6 +392,12 @@ describe('the launcher', () => {
     expect(r.stderr).toBe('Cantrip is not built yet: run `npm run build`.\n');
   });
 
+  it('is what `npx cantrip` runs from the repository', () => {
+    const r = spawnSync('npx', ['--no-install', 'cantrip', 'run', 'spells/hello.spell'], { cwd: REPO, encoding: 'utf8' });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/^Hello, apprentice!\n/);
+  });
+
   it('is executable', () => {
     expect(fs.statSync(LAUNCHER).mode & 0o111).not.toBe(0);
   });
