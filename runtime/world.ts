@@ -958,7 +958,7 @@ export class World implements GameHost, EntityAccess {
     const spells: SpellSourceSnapshot[] = this.loaded.map((l) =>
       l.source !== null
         ? { sourceName: l.sourceName, source: l.source }
-        : { sourceName: l.sourceName, spb: Buffer.from(writeSpb(l.module)).toString('base64') },
+        : { sourceName: l.sourceName, spb: bytesToBase64(writeSpb(l.module)) },
     );
     return {
       format: SNAPSHOT_FORMAT,
@@ -989,7 +989,7 @@ export class World implements GameHost, EntityAccess {
     const world = new World({ ...snapshot.options, budgets });
     for (const s of snapshot.spells) {
       if (s.source !== undefined) world.loadSpells(s.source, s.sourceName);
-      else world.loadModule(new Uint8Array(Buffer.from(s.spb ?? '', 'base64')), s.sourceName);
+      else world.loadModule(base64ToBytes(s.spb ?? ''), s.sourceName);
     }
     if (snapshot.breeds !== null) world.loadBreeds(snapshot.breeds);
     world.queue = [];
@@ -1076,6 +1076,23 @@ function makeIndex(o: ResolvedWorldOptions, capacity: number): SpatialIndex {
   return o.partition === 'axis'
     ? new AxisListIndex({ width: o.width, height: o.height, anchorSpacing: o.cellSize, capacity })
     : new GridIndex({ width: o.width, height: o.height, cellSize: o.cellSize, capacity });
+}
+
+// btoa/atob exist in browsers and Node alike (the playground runs worlds too); Buffer does not.
+function bytesToBase64(bytes: Uint8Array): string {
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary);
+}
+
+function base64ToBytes(text: string): Uint8Array {
+  let binary: string;
+  try {
+    binary = atob(text);
+  } catch {
+    throw new WorldError('Snapshot spell bytecode is not valid base64.');
+  }
+  return Uint8Array.from(binary, (c) => c.charCodeAt(0));
 }
 
 function clamp(v: number, lo: number, hi: number): number {
