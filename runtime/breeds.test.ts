@@ -47,7 +47,7 @@ describe('the book example (spells/breeds.json)', () => {
   });
 
   it('checks spell names against the loaded spells', () => {
-    const all = new Set(['fireball', 'trollAttack', 'wander', 'spikeTrap', 'shrineWelcome', 'shrineFarewell']);
+    const all = new Set(['fireball', 'trollAttack', 'wander', 'impTick', 'spikeTrap', 'shrineWelcome', 'shrineFarewell']);
     expect(() => registry.checkSpells(all)).not.toThrow();
     all.delete('wander');
     const err = breedError(() => registry.checkSpells(all));
