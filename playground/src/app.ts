@@ -35,6 +35,8 @@ export class PlaygroundApp {
   private lastOutcome: CompileOutcome = { module: null, diagnostics: [], markers: [] };
   /** The newest module that compiled without errors. */
   lastGoodModule: Module | null = null;
+  /** The source lastGoodModule came from. */
+  lastGoodSource = '';
   compileCount = 0;
 
   constructor(readonly backend: PlaygroundBackend) {
@@ -125,7 +127,10 @@ export class PlaygroundApp {
     this.editor.setSpellMarkers('compiler', outcome.markers);
     this.editor.setSpellMarkers('runtime', []);
     const t1 = performance.now();
-    if (outcome.module) this.lastGoodModule = outcome.module;
+    if (outcome.module) {
+      this.lastGoodModule = outcome.module;
+      this.lastGoodSource = source;
+    }
     this.bytecode.show(outcome.module);
     this.editor.setLineColours(outcome.module ? this.bytecode.lineMap.linesWithCode() : [], PALETTE_SIZE);
     this.updateSpellList(source);
@@ -200,7 +205,7 @@ export class PlaygroundApp {
       this.backend.runScript(module);
       return;
     }
-    this.backend.cast(module, spell);
+    this.backend.cast(module, spell, this.editor.source);
   }
 
   /** Clicking an error in the console: go to its line and (re)show the marker there. */

@@ -25,5 +25,6 @@ export interface PlaygroundBackend {
   loadBreeds(json: string): MarkerData[];
   setBreakpoints(lines: readonly number[]): void;
   runScript(module: Module): void;
-  cast(module: Module, spell: string): void;
+  /** Cast `spell` from the compiled `source` on the live world. */
+  cast(module: Module, spell: string, source?: string): void;
 }

@@ -5,9 +5,10 @@
  */
 import type { PlaygroundApp } from './app.js';
 import type { PlaygroundSession } from './session.js';
+import type { WorldPanel } from './panels/worldPanel.js';
 import type { CantripDebugHook, DebugMarker } from './hookTypes.js';
 
-export function installDebugHook(app: PlaygroundApp, _session: PlaygroundSession): CantripDebugHook {
+export function installDebugHook(app: PlaygroundApp, session: PlaygroundSession, world: WorldPanel): CantripDebugHook {
   const severity = (s: number): DebugMarker['severity'] => (s >= 8 ? 'error' : s >= 4 ? 'warning' : 'info');
   const hook: CantripDebugHook = {
     ready: true,
@@ -30,6 +31,11 @@ export function installDebugHook(app: PlaygroundApp, _session: PlaygroundSession
     },
     typeAt: (line, text) => app.editor.insertAt(line, text),
     share: () => app.share(),
+    entities: () => session.world.entities().map((e) => ({ id: e.id, breed: e.breed, x: e.x, y: e.y, health: e.health, maxHealth: e.maxHealth })),
+    screenPosition: (id) => world.screenPosition(id),
+    selection: () => ({ caster: world.caster, target: world.target }),
+    worldTime: () => session.world.world?.time ?? 0,
+    benchWorld: (entities, frames) => world.benchmark(entities, frames),
   };
   window.cantrip = hook;
   return hook;

@@ -30,6 +30,11 @@ export interface CantripDebugHook {
   /** World panel benchmark: tick and render times (ms) per frame with `entities` entities. */
   benchWorld?: (entities: number, frames: number) => { tick: number[]; render: number[] } | null;
   share(): Promise<string>;
+  entities(): { id: number; breed: string; x: number; y: number; health: number; maxHealth: number }[];
+  /** Where an entity is drawn, in CSS pixels inside the world canvas. */
+  screenPosition(id: number): { x: number; y: number } | null;
+  selection(): { caster: number | null; target: number | null };
+  worldTime(): number;
 }
 
 declare global {

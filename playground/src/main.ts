@@ -7,6 +7,7 @@ import { PlaygroundApp } from './app.js';
 import { installDebugHook } from './debugHook.js';
 import { errorMessage } from './engine.js';
 import { PlaygroundSession } from './session.js';
+import { setUpWorld } from './worldControls.js';
 
 function showFatal(message: string): void {
   const box = document.getElementById('console') ?? document.body;
@@ -41,7 +42,8 @@ try {
     event: (text) => a.console.event(text),
     runtimeError: (text, line) => a.reportRuntimeError(text, line),
   });
-  installDebugHook(a, session);
+  const world = setUpWorld(a, session);
+  installDebugHook(a, session, world);
 } catch (e) {
   showFatal(errorMessage(e));
 }

@@ -1,31 +1,52 @@
 /**
- * The toolchain side of the page: runs scripts and casts on the shared VM,
- * reports output and errors. (The world and the debugger plug in here.)
+ * The toolchain side of the page: compiles against the world's host API,
+ * runs scripts on a plain VM, casts spells on the live world, and turns
+ * world events into console lines and canvas effects.
  */
-import { CORE_HOST_FUNCTIONS } from '../../vm/builtins.js';
-import type { HostFunction, HostFunctionSpec } from '../../vm/host.js';
+import { describeEvent, type EntityId, type WorldEvent } from '../../runtime/events.js';
+import { WORLD_HOST_FUNCTIONS } from '../../runtime/host-api.js';
+import type { BreedRegistry } from '../../runtime/breeds.js';
+import type { HostFunctionSpec } from '../../vm/host.js';
 import type { Module } from '../../vm/module.js';
 import type { Fiber } from '../../vm/fiber.js';
 import type { PlaygroundBackend, Reporter } from './backend.js';
-import { PLAYGROUND_BUDGETS, createVm, describeFailure } from './engine.js';
+import { DEFAULT_BREEDS_JSON, ENTITY_PROPERTIES, loadBreedsJson, summarizeBreed } from './breedsData.js';
+import { PLAYGROUND_BUDGETS, createVm, describeFailure, errorMessage } from './engine.js';
 import type { BreedSummary, PropertyDoc } from './language/completions.js';
 import type { MarkerData } from './language/markers.js';
-import type { BreedRegistry } from '../../runtime/breeds.js';
-import { DEFAULT_BREEDS_JSON, ENTITY_PROPERTIES, loadBreedsJson, summarizeBreed } from './breedsData.js';
+import { PlaygroundWorld, type SyncResult } from './world/playgroundWorld.js';
 
 const SILENT: Reporter = { print() {}, info() {}, event() {}, runtimeError() {} };
 
+/** Who casts on whom; the world panel supplies it. */
+export interface Selection {
+  caster: EntityId | null;
+  target: EntityId | null;
+}
+
 export class PlaygroundSession implements PlaygroundBackend {
   private reporter: Reporter = SILENT;
-  private readonly hosts: readonly HostFunction[] = CORE_HOST_FUNCTIONS;
   private breeds: BreedRegistry | null = null;
+  private breedsText: string | null = null;
+  readonly world = new PlaygroundWorld();
+  /** Set by the page: the entities picked on the canvas. */
+  selection: () => Selection = () => ({ caster: null, target: null });
+  /** Observers of every world event (the canvas). */
+  onWorldEvent: (event: WorldEvent) => void = () => {};
+  /** The spells of the module the world runs, to tell the editor's lines from the library's. */
+  private userSpells = new Set<string>();
+  private breedsChanged = false;
+
+  constructor() {
+    this.world.onEvent((event) => this.worldEvent(event));
+  }
 
   attach(reporter: Reporter): void {
     this.reporter = reporter;
   }
 
   hostSpecs(): readonly HostFunctionSpec[] {
-    return this.hosts;
+    return WORLD_HOST_FUNCTIONS;
   }
 
   defaultBreeds(): string {
@@ -44,35 +65,102 @@ export class PlaygroundSession implements PlaygroundBackend {
     const loaded = loadBreedsJson(json);
     if (!loaded.ok) return loaded.markers;
     this.breeds = loaded.registry;
+    if (this.breedsText !== null && this.breedsText !== json) this.breedsChanged = true;
+    this.breedsText = json;
     return [];
   }
 
   setBreakpoints(_lines: readonly number[]): void {}
 
+  /** Run the top-level script on its own VM (world functions need a cast, so they report that). */
   runScript(module: Module): void {
-    const vm = createVm(module, this.hosts, (text) => this.reporter.print(text));
+    const vm = createVm(module, WORLD_HOST_FUNCTIONS, (text) => this.reporter.print(text));
     if (!('runScript' in vm)) {
       this.reporter.runtimeError(vm.text, vm.line);
       return;
     }
-    this.report(vm.runScript(PLAYGROUND_BUDGETS), 'script');
+    const fiber = vm.runScript(PLAYGROUND_BUDGETS);
+    this.reportFiber(fiber, 'The script');
   }
 
-  cast(module: Module, spell: string): void {
-    const vm = createVm(module, this.hosts, (text) => this.reporter.print(text));
-    if (!('cast' in vm)) {
-      this.reporter.runtimeError(vm.text, vm.line);
-      return;
+  /** Bring the world up to date with the editor (source and breeds); false when it cannot load. */
+  syncWorld(source: string, module: Module, reset = false): boolean {
+    if (this.breedsText === null) {
+      this.reporter.runtimeError('The breeds file has errors: fix it in the breeds.json tab.', null);
+      return false;
     }
-    this.report(vm.cast(spell, [null, null], PLAYGROUND_BUDGETS), spell);
+    const names = module.spells.map((s) => s.name);
+    const result: SyncResult = reset || this.breedsChanged ? this.world.reset(source, names, this.breedsText) : this.world.sync(source, names, this.breedsText);
+    if (!result.ok) {
+      this.reporter.runtimeError(`The world cannot load this spell: ${result.message}`, null);
+      return false;
+    }
+    this.breedsChanged = false;
+    this.userSpells = new Set(names);
+    if (result.rebuilt) {
+      for (const note of result.notes) this.reporter.info(note);
+      if (result.dropped > 0) this.reporter.info(`${result.dropped} waiting cast(s) of the old code were dropped when the spell changed.`);
+    }
+    return true;
   }
 
-  private report(fiber: Fiber, what: string): void {
+  cast(module: Module, spell: string, source?: string): void {
+    if (source === undefined || !this.syncWorld(source, module)) return;
+    const world = this.world.world!;
+    const { caster, target } = this.resolveSelection();
+    if (target === null) this.reporter.info('No target picked: the target is nil. Click an entity for the caster, then another for the target.');
+    try {
+      const result = world.cast(spell, caster, target);
+      world.flush();
+      if (result.state === 'suspended') this.reporter.info(`${spell} is waiting: press Play or Step tick to let game time pass.`);
+      else if (result.state === 'done') this.reporter.info(`${spell} finished.`);
+    } catch (e) {
+      this.reporter.runtimeError(`Cannot cast ${spell}: ${errorMessage(e)}`, null);
+    }
+  }
+
+  /** The picked caster, or the first hero / first entity when none is picked. */
+  private resolveSelection(): Selection {
+    const picked = this.selection();
+    const alive = (id: EntityId | null) => id !== null && this.world.entity(id) !== null;
+    let caster = alive(picked.caster) ? picked.caster : null;
+    if (caster === null) {
+      const entities = this.world.entities();
+      caster = (entities.find((e) => e.breed === 'Wizard') ?? entities[0])?.id ?? null;
+    }
+    return { caster, target: alive(picked.target) ? picked.target : null };
+  }
+
+  private worldEvent(event: WorldEvent): void {
+    this.onWorldEvent(event);
+    switch (event.type) {
+      case 'print':
+        this.reporter.print(event.text);
+        return;
+      case 'cast-error': {
+        const mine = this.userSpells.has(event.spell);
+        this.reporter.runtimeError(mine ? event.trace : `${event.trace}\n(in a library spell from spells/)`, mine && event.line > 0 ? event.line : null);
+        return;
+      }
+      case 'particles':
+        return;
+      case 'aoi':
+        if (event.kind === 'move') return;
+        this.reporter.event(describeEvent(event));
+        return;
+      default:
+        this.reporter.event(describeEvent(event));
+    }
+  }
+
+  private reportFiber(fiber: Fiber, what: string): void {
     if (fiber.state === 'failed' && fiber.error) {
       const failure = describeFailure(fiber.error);
       this.reporter.runtimeError(failure.text, failure.line);
     } else if (fiber.state === 'done') {
       this.reporter.info(`${what} finished.`);
+    } else if (fiber.state === 'suspended') {
+      this.reporter.info(`${what} is waiting; scripts are not resumed (cast a spell on the world to use wait).`);
     }
   }
 }

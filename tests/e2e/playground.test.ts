@@ -139,6 +139,32 @@ describe.skipIf(!available)('playground in Chromium', () => {
     await page.close();
   });
 
+  it('casts fireball from the wizard on a selected troll: its health drops on the canvas and in the console', async () => {
+    const { page } = await openPage();
+    await page.selectOption('#examples', 'fireball');
+    await page.waitForFunction(() => window.cantrip!.source().includes('spell fireball'));
+    const entities = await page.evaluate(() => window.cantrip!.entities());
+    const wizard = entities.find((e) => e.breed === 'Wizard')!;
+    const troll = entities.find((e) => e.breed === 'Troll')!;
+    const canvas = page.locator('#world');
+    for (const id of [wizard.id, troll.id]) {
+      const p = (await page.evaluate((i) => window.cantrip!.screenPosition(i), id))!;
+      await canvas.click({ position: p });
+    }
+    expect(await page.evaluate(() => window.cantrip!.selection())).toEqual({ caster: wizard.id, target: troll.id });
+    await expect.poll(() => page.locator('#world-readout').textContent()).toContain(`target Troll#${troll.id} ♥${troll.health}/`);
+    await page.click('#editor .view-lines');
+    await page.keyboard.press('Control+Enter');
+    await page.waitForFunction((id) => window.cantrip!.entities().find((e) => e.id === id)!.health < window.cantrip!.entities().find((e) => e.id === id)!.maxHealth, troll.id);
+    const after = (await page.evaluate(() => window.cantrip!.entities())).find((e) => e.id === troll.id)!;
+    expect(after.health).toBeLessThan(troll.health);
+    expect(await page.locator('#world-readout').textContent()).toContain(`target Troll#${troll.id} ♥${Math.round(after.health * 10) / 10}/`);
+    expect(await consoleText(page)).toMatch(new RegExp(`Troll#${troll.id} takes [0-9.]+ damage \\(health ${after.health}\\)`));
+    await page.waitForTimeout(150);
+    await screenshot(page, 'fireball');
+    await page.close();
+  });
+
   it('reopens the same source from a share link', async () => {
     const { page } = await openPage();
     const source = 'spell shared(caster, target) {\n  print "shared ✨";\n}\n';

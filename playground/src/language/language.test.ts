@@ -8,6 +8,7 @@ import { locatePath, readJson } from './jsonLocations.js';
 import { markerForLine, markersFromDiagnostics } from './markers.js';
 import { cantripMonarch } from './monarch.js';
 import { markerForBreedProblem } from './breedsMarkers.js';
+import { keepKnownSpells, libraryFilesFor } from './worldSetup.js';
 import { decodeStateFromHash, encodeStateToHash, shareUrl } from './urlState.js';
 
 const damage: HostFunctionSpec = {
@@ -229,5 +230,26 @@ describe('breeds markers', () => {
   it('uses the position of a syntax error', () => {
     const m = markerForBreedProblem('{\n  "breeds": [,]\n}', { message: 'syntax', breed: null, field: null, line: 2, column: 14 });
     expect([m.startLineNumber, m.startColumn]).toEqual([2, 14]);
+  });
+});
+
+describe('world setup', () => {
+  const library = [
+    { name: 'fireball', source: '', spells: ['fireball'] },
+    { name: 'trolls', source: '', spells: ['trollAttack', 'wander'] },
+    { name: 'hello', source: '', spells: [] },
+    { name: 'copy', source: '', spells: ['wander'] },
+  ];
+  it('loads library files that add spells without clashing with the source', () => {
+    expect(libraryFilesFor(library, ['fireball']).map((f) => f.name)).toEqual(['trolls']);
+    expect(libraryFilesFor(library, ['trollAttack']).map((f) => f.name)).toEqual(['fireball', 'copy']);
+  });
+
+  it('keeps only the behaviour spells that exist', () => {
+    const data = { breeds: [{ name: 'Troll', spells: { attack: 'trollAttack', tick: 'wander' } }, { name: 'Rock' }] };
+    const { data: kept, dropped } = keepKnownSpells(data, new Set(['wander']));
+    expect(kept).toEqual({ breeds: [{ name: 'Troll', spells: { tick: 'wander' } }, { name: 'Rock' }] });
+    expect(dropped).toEqual(['Troll.attack']);
+    expect(data.breeds[0]!.spells).toEqual({ attack: 'trollAttack', tick: 'wander' });
   });
 });

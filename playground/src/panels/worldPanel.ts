@@ -1,0 +1,375 @@
+/**
+ * The world on a canvas: the grid, AOI ranges, entities coloured by breed
+ * with health bars, and effects. Play / pause / step drive `world.tick`;
+ * clicking entities picks the caster, then the target.
+ */
+import type { EntityId, WorldEvent } from '../../../runtime/events.js';
+import type { EntityView } from '../../../runtime/world.js';
+import { EffectList } from '../world/effects.js';
+import type { PlaygroundWorld } from '../world/playgroundWorld.js';
+
+export interface WorldPanelEvents {
+  onSelectionChange(caster: EntityId | null, target: EntityId | null): void;
+}
+
+interface Viewport {
+  scale: number;
+  ox: number;
+  oy: number;
+}
+
+const MARGIN = 16;
+/** Real time per frame is capped so a background tab coming back does not fast-forward the world. */
+const MAX_FRAME_DT = 0.1;
+
+export class WorldPanel {
+  caster: EntityId | null = null;
+  target: EntityId | null = null;
+  playing = false;
+  showGrid = true;
+  showAoi = true;
+  readonly effects = new EffectList();
+  private hovered: EntityId | null = null;
+  private viewport: Viewport = { scale: 1, ox: 0, oy: 0 };
+  private lastFrame = 0;
+  private readonly ctx: CanvasRenderingContext2D;
+  /** Entity positions as last drawn, for effects of entities that just died. */
+  private lastPositions = new Map<EntityId, { x: number; y: number }>();
+  /** Called each frame while playing; errors thrown by the world are reported, never propagated. */
+  onTickError: (message: string) => void = () => {};
+
+  constructor(
+    private readonly canvas: HTMLCanvasElement,
+    private readonly readout: HTMLElement,
+    readonly world: PlaygroundWorld,
+    private readonly events: WorldPanelEvents,
+  ) {
+    const ctx = canvas.getContext('2d');
+    if (!ctx) throw new Error('Canvas 2D is not available.');
+    this.ctx = ctx;
+    canvas.addEventListener('click', (e) => this.click(e));
+    canvas.addEventListener('mousemove', (e) => {
+      this.hovered = this.entityAt(e.offsetX, e.offsetY);
+      this.updateReadout();
+    });
+    canvas.addEventListener('mouseleave', () => {
+      this.hovered = null;
+      this.updateReadout();
+    });
+    requestAnimationFrame((t) => this.frame(t));
+  }
+
+  /** A world event: effects for the canvas. */
+  observe(event: WorldEvent): void {
+    this.effects.add(event, (id) => this.world.entity(id) ?? this.lastPositions.get(id) ?? null);
+  }
+
+  play(): void {
+    this.playing = true;
+  }
+
+  pause(): void {
+    this.playing = false;
+  }
+
+  /** One fixed step of the world. */
+  stepTick(): void {
+    this.guard(() => this.world.world?.step());
+    this.updateReadout();
+  }
+
+  setSelection(caster: EntityId | null, target: EntityId | null): void {
+    this.caster = caster;
+    this.target = target;
+    this.events.onSelectionChange(caster, target);
+    this.updateReadout();
+  }
+
+  /** Drop selections of entities that no longer exist (after a reset or a death). */
+  pruneSelection(): void {
+    const alive = (id: EntityId | null) => id !== null && this.world.entity(id) !== null;
+    const caster = alive(this.caster) ? this.caster : null;
+    const target = alive(this.target) ? this.target : null;
+    if (caster !== this.caster || target !== this.target) this.setSelection(caster, target);
+  }
+
+  /** Where an entity is drawn, in CSS pixels relative to the canvas (tests click there). */
+  screenPosition(id: EntityId): { x: number; y: number } | null {
+    const e = this.world.entity(id);
+    if (!e) return null;
+    this.computeViewport();
+    return { x: this.sx(e.x), y: this.sy(e.y) };
+  }
+
+  private guard(body: () => void): void {
+    try {
+      body();
+    } catch (e) {
+      this.playing = false;
+      this.onTickError(e instanceof Error ? e.message : String(e));
+    }
+  }
+
+  private frame(time: number): void {
+    const dt = this.lastFrame === 0 ? 0 : Math.min(MAX_FRAME_DT, (time - this.lastFrame) / 1000);
+    this.lastFrame = time;
+    if (this.playing && this.world.world) this.guard(() => this.world.world!.tick(dt));
+    this.effects.advance(dt);
+    try {
+      this.render();
+    } catch (e) {
+      this.onTickError(e instanceof Error ? e.message : String(e));
+    }
+    this.updateReadout();
+    requestAnimationFrame((t) => this.frame(t));
+  }
+
+  private click(e: MouseEvent): void {
+    const id = this.entityAt(e.offsetX, e.offsetY);
+    // First pick the caster, then the target; a third pick starts over with a new caster.
+    if (id === null) this.setSelection(null, null);
+    else if (id === this.caster) this.setSelection(id, null);
+    else if (this.caster === null || this.target !== null) this.setSelection(id, null);
+    else this.setSelection(this.caster, id);
+  }
+
+  private entityAt(px: number, py: number): EntityId | null {
+    this.computeViewport();
+    let best: EntityId | null = null;
+    let bestDistance = Infinity;
+    for (const e of this.world.entities()) {
+      const d = Math.hypot(this.sx(e.x) - px, this.sy(e.y) - py);
+      const reach = Math.max(this.entityPixels(e), 9);
+      if (d <= reach && d < bestDistance) {
+        best = e.id;
+        bestDistance = d;
+      }
+    }
+    return best;
+  }
+
+  private computeViewport(): void {
+    const w = this.canvas.clientWidth;
+    const h = this.canvas.clientHeight;
+    const options = this.world.setup.options;
+    const scale = Math.max(0.01, Math.min((w - 2 * MARGIN) / options.width, (h - 2 * MARGIN) / options.height));
+    this.viewport = { scale, ox: (w - options.width * scale) / 2, oy: (h - options.height * scale) / 2 };
+  }
+
+  private sx(x: number): number {
+    return this.viewport.ox + x * this.viewport.scale;
+  }
+
+  private sy(y: number): number {
+    return this.viewport.oy + y * this.viewport.scale;
+  }
+
+  private entityPixels(e: EntityView): number {
+    return Math.max(8, e.radius * this.viewport.scale);
+  }
+
+  /** Draw everything once (the frame loop calls it; the benchmark times it). */
+  render(): void {
+    const dpr = window.devicePixelRatio || 1;
+    const w = this.canvas.clientWidth;
+    const h = this.canvas.clientHeight;
+    if (this.canvas.width !== Math.round(w * dpr) || this.canvas.height !== Math.round(h * dpr)) {
+      this.canvas.width = Math.round(w * dpr);
+      this.canvas.height = Math.round(h * dpr);
+    }
+    const ctx = this.ctx;
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.fillStyle = '#12141a';
+    ctx.fillRect(0, 0, w, h);
+    this.computeViewport();
+    this.drawGround();
+    const entities = this.world.entities();
+    this.lastPositions = new Map(entities.map((e) => [e.id, { x: e.x, y: e.y }]));
+    if (this.showAoi) this.drawInterest(entities);
+    this.drawLinks();
+    for (const e of entities) this.drawEntity(e);
+    this.drawEffects();
+    if (!this.world.world) this.drawMessage('The world is not loaded: fix the spell or the breeds.');
+  }
+
+  private drawGround(): void {
+    const ctx = this.ctx;
+    const o = this.world.setup.options;
+    ctx.fillStyle = '#191c24';
+    ctx.fillRect(this.sx(0), this.sy(0), o.width * this.viewport.scale, o.height * this.viewport.scale);
+    if (this.showGrid) {
+      const cell = o.cellSize ?? 8;
+      ctx.strokeStyle = 'rgba(255,255,255,0.06)';
+      ctx.lineWidth = 1;
+      ctx.beginPath();
+      for (let x = 0; x <= o.width + 1e-9; x += cell) {
+        ctx.moveTo(Math.round(this.sx(x)) + 0.5, this.sy(0));
+        ctx.lineTo(Math.round(this.sx(x)) + 0.5, this.sy(o.height));
+      }
+      for (let y = 0; y <= o.height + 1e-9; y += cell) {
+        ctx.moveTo(this.sx(0), Math.round(this.sy(y)) + 0.5);
+        ctx.lineTo(this.sx(o.width), Math.round(this.sy(y)) + 0.5);
+      }
+      ctx.stroke();
+    }
+    ctx.strokeStyle = '#2d3240';
+    ctx.strokeRect(this.sx(0), this.sy(0), o.width * this.viewport.scale, o.height * this.viewport.scale);
+  }
+
+  private drawInterest(entities: readonly EntityView[]): void {
+    const ctx = this.ctx;
+    const square = this.world.world?.options.interestShape === 'square';
+    ctx.setLineDash([4, 4]);
+    ctx.lineWidth = 1;
+    for (const e of entities) {
+      if (e.interest <= 0) continue;
+      const r = e.interest * this.viewport.scale;
+      ctx.strokeStyle = withAlpha(this.world.breedColour(e.breed), 0.35);
+      ctx.beginPath();
+      if (square) ctx.rect(this.sx(e.x) - r, this.sy(e.y) - r, 2 * r, 2 * r);
+      else ctx.arc(this.sx(e.x), this.sy(e.y), r, 0, Math.PI * 2);
+      ctx.stroke();
+    }
+    ctx.setLineDash([]);
+  }
+
+  private drawEntity(e: EntityView): void {
+    const ctx = this.ctx;
+    const x = this.sx(e.x);
+    const y = this.sy(e.y);
+    const r = this.entityPixels(e);
+    ctx.fillStyle = this.world.breedColour(e.breed);
+    ctx.beginPath();
+    ctx.arc(x, y, r, 0, Math.PI * 2);
+    ctx.fill();
+    if (e.id === this.caster || e.id === this.target || e.id === this.hovered) {
+      ctx.lineWidth = 2;
+      ctx.strokeStyle = e.id === this.caster ? '#7aa2f7' : e.id === this.target ? '#f7768e' : '#ffffff';
+      ctx.beginPath();
+      ctx.arc(x, y, r + 4, 0, Math.PI * 2);
+      ctx.stroke();
+    }
+    if (r >= 7) {
+      ctx.fillStyle = '#0d0f14';
+      ctx.font = `bold ${Math.round(r * 1.1)}px system-ui, sans-serif`;
+      ctx.textAlign = 'center';
+      ctx.textBaseline = 'middle';
+      ctx.fillText(this.world.breedGlyph(e.breed), x, y + 1);
+    }
+    const barWidth = Math.max(16, r * 2.2);
+    const fraction = e.maxHealth > 0 ? Math.max(0, Math.min(1, e.health / e.maxHealth)) : 0;
+    ctx.fillStyle = '#3a0d14';
+    ctx.fillRect(x - barWidth / 2, y - r - 8, barWidth, 4);
+    ctx.fillStyle = fraction > 0.5 ? '#9ece6a' : fraction > 0.25 ? '#e0af68' : '#f7768e';
+    ctx.fillRect(x - barWidth / 2, y - r - 8, barWidth * fraction, 4);
+  }
+
+  private drawLinks(): void {
+    const ctx = this.ctx;
+    for (const fx of this.effects.effects) {
+      if (fx.kind !== 'link') continue;
+      const a = this.world.entity(fx.from) ?? this.lastPositions.get(fx.from);
+      const b = this.world.entity(fx.to) ?? this.lastPositions.get(fx.to);
+      if (!a || !b) continue;
+      ctx.globalAlpha = 1 - fx.age / fx.life;
+      ctx.strokeStyle = fx.colour;
+      ctx.lineWidth = fx.dashed ? 1.5 : 3;
+      ctx.setLineDash(fx.dashed ? [3, 3] : []);
+      ctx.beginPath();
+      ctx.moveTo(this.sx(a.x), this.sy(a.y));
+      ctx.lineTo(this.sx(b.x), this.sy(b.y));
+      ctx.stroke();
+    }
+    ctx.setLineDash([]);
+    ctx.globalAlpha = 1;
+  }
+
+  private drawEffects(): void {
+    const ctx = this.ctx;
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'middle';
+    for (const fx of this.effects.effects) {
+      const fade = 1 - fx.age / fx.life;
+      ctx.globalAlpha = Math.max(0, fade);
+      if (fx.kind === 'particle') {
+        ctx.fillStyle = fx.colour;
+        ctx.fillRect(this.sx(fx.x) - 1.5, this.sy(fx.y) - 1.5, 3, 3);
+      } else if (fx.kind === 'number') {
+        ctx.font = 'bold 15px system-ui, sans-serif';
+        ctx.fillStyle = fx.colour;
+        ctx.fillText(fx.text, this.sx(fx.x), this.sy(fx.y) - 18);
+      } else if (fx.kind === 'ring') {
+        ctx.strokeStyle = '#7dcfff';
+        ctx.lineWidth = 1.5;
+        ctx.beginPath();
+        ctx.arc(this.sx(fx.x), this.sy(fx.y), 6 + 40 * (fx.age / fx.life), 0, Math.PI * 2);
+        ctx.stroke();
+        ctx.font = '12px system-ui, sans-serif';
+        ctx.fillStyle = '#7dcfff';
+        ctx.fillText(fx.text, this.sx(fx.x), this.sy(fx.y) + 22);
+      } else if (fx.kind === 'say') {
+        const p = this.world.entity(fx.entity) ?? this.lastPositions.get(fx.entity);
+        if (!p) continue;
+        ctx.font = 'italic 12px system-ui, sans-serif';
+        ctx.fillStyle = '#e6e6e6';
+        ctx.fillText(`“${fx.text}”`, this.sx(p.x), this.sy(p.y) - 30);
+      }
+    }
+    ctx.globalAlpha = 1;
+  }
+
+  private drawMessage(text: string): void {
+    const ctx = this.ctx;
+    ctx.fillStyle = '#8a90a0';
+    ctx.font = '13px system-ui, sans-serif';
+    ctx.textAlign = 'center';
+    ctx.fillText(text, this.canvas.clientWidth / 2, this.canvas.clientHeight / 2);
+  }
+
+  private describe(id: EntityId | null): string {
+    if (id === null) return '—';
+    const e = this.world.entity(id);
+    if (!e) return `#${id} (gone)`;
+    return `${e.breed}#${e.id} ♥${round(e.health)}/${round(e.maxHealth)} (${round(e.x)}, ${round(e.y)})`;
+  }
+
+  updateReadout(): void {
+    const w = this.world.world;
+    const parts = [`caster ${this.describe(this.caster)}`, `target ${this.describe(this.target)}`];
+    if (this.hovered !== null && this.hovered !== this.caster && this.hovered !== this.target) parts.push(`hover ${this.describe(this.hovered)}`);
+    if (w) parts.push(`t=${w.time.toFixed(1)}s · step ${w.steps} · ${w.pool.count} entities${this.playing ? ' · playing' : ''}`);
+    const text = parts.join('  ·  ');
+    if (this.readout.textContent !== text) this.readout.textContent = text;
+  }
+
+  /** Benchmark: spawn `count` extra entities, then time world steps and renders. */
+  benchmark(count: number, frames: number): { tick: number[]; render: number[] } | null {
+    const world = this.world.world;
+    if (!world) return null;
+    const breeds = world.breeds.breeds.filter((b) => !b.abstract).map((b) => b.name);
+    const o = this.world.setup.options;
+    for (let i = 0; i < count; i++) world.spawn(breeds[i % breeds.length]!, ((i * 7919) % 1000) / 1000 * o.width, ((i * 104729) % 997) / 997 * o.height);
+    const tick: number[] = [];
+    const render: number[] = [];
+    for (let f = 0; f < frames; f++) {
+      const t0 = performance.now();
+      world.step();
+      const t1 = performance.now();
+      this.render();
+      tick.push(t1 - t0);
+      render.push(performance.now() - t1);
+    }
+    return { tick, render };
+  }
+}
+
+function round(n: number): string {
+  return String(Math.round(n * 10) / 10);
+}
+
+function withAlpha(colour: string, alpha: number): string {
+  const m = /^#([0-9a-f]{6})$/i.exec(colour);
+  if (!m) return colour;
+  const n = parseInt(m[1]!, 16);
+  return `rgba(${n >> 16}, ${(n >> 8) & 255}, ${n & 255}, ${alpha})`;
+}

@@ -1,0 +1,159 @@
+/**
+ * The live world behind the canvas: the runtime's own World, loaded with the
+ * editor's spells, the library spells from spells/ that do not clash with
+ * them, and the breeds from the breeds tab. When the editor's source changes
+ * the world is hot-swapped through a snapshot, so entities keep their
+ * positions and health (casts waiting in `wait` are dropped: a fiber of the
+ * old code cannot continue in the new).
+ */
+import type { WorldEvent, WorldListener, EntityId } from '../../../runtime/events.js';
+import { World, type EntityView, type WorldOptions } from '../../../runtime/world.js';
+import type { WorldSnapshot } from '../../../runtime/world-snapshot.js';
+import { declaredSpells } from '../language/completions.js';
+import { keepKnownSpells, libraryFilesFor, type SpellFile } from '../language/worldSetup.js';
+import { errorMessage } from '../engine.js';
+
+const spellFiles = import.meta.glob<string>('../../../spells/*.spell', { query: '?raw', import: 'default', eager: true });
+const scenarioFiles = import.meta.glob<unknown>('../../../spells/scenarios/*.json', { import: 'default', eager: true });
+
+export const USER_SOURCE_NAME = 'spell.cantrip';
+
+export interface EntitySetup {
+  readonly breed: string;
+  readonly x: number;
+  readonly y: number;
+}
+
+export interface WorldSetup {
+  readonly options: WorldOptions;
+  readonly entities: readonly EntitySetup[];
+}
+
+/** The trolls scenario from spells/scenarios, or a built-in copy of its layout. */
+function defaultSetup(): WorldSetup {
+  const scenario = Object.entries(scenarioFiles).find(([path]) => path.endsWith('/trolls.json'))?.[1] as
+    | { world?: WorldOptions; entities?: EntitySetup[] }
+    | undefined;
+  const world = scenario?.world ?? { width: 40, height: 30, partition: 'grid', cellSize: 4, step: 0.1 };
+  const entities = scenario?.entities ?? [
+    { breed: 'Wizard', x: 10, y: 10 },
+    { breed: 'Troll', x: 14, y: 10 },
+    { breed: 'Troll Archer', x: 15, y: 11 },
+    { breed: 'Troll Wizard', x: 15, y: 9 },
+  ];
+  return {
+    options: { ...world, capacity: Math.max(256, world.capacity ?? 0), policy: 'grow', aoiMoveEvents: false },
+    entities: entities.map((e) => ({ breed: e.breed, x: e.x, y: e.y })),
+  };
+}
+
+export function libraryFiles(): SpellFile[] {
+  return Object.entries(spellFiles)
+    .map(([path, source]) => ({ name: path.replace(/^.*\//, ''), source, spells: declaredSpells(source) }))
+    .sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** What the world panel reports back. */
+export type SyncResult = { ok: true; rebuilt: boolean; dropped: number; notes: string[] } | { ok: false; message: string };
+
+/** Budgets for casts on the playground world: finite, so the page never hangs. */
+const WORLD_BUDGETS = { fuel: 5_000_000, maxFrames: 256, maxHeap: 4_000_000, maxWait: 600 };
+
+export class PlaygroundWorld {
+  world: World | null = null;
+  private source: string | null = null;
+  private breedsText: string | null = null;
+  private readonly library = libraryFiles();
+  private readonly listeners = new Set<WorldListener>();
+  readonly setup: WorldSetup = defaultSetup();
+
+  onEvent(listener: WorldListener): void {
+    this.listeners.add(listener);
+  }
+
+  /** Make the world run `source` with `breedsText`; keeps the entities when only the source changed. */
+  sync(source: string, sourceSpells: readonly string[], breedsText: string): SyncResult {
+    if (this.world && this.source === source && this.breedsText === breedsText) return { ok: true, rebuilt: false, dropped: 0, notes: [] };
+    try {
+      const keep = this.world !== null && this.breedsText === breedsText;
+      const { world, notes, dropped } = keep
+        ? this.hotSwap(this.world!, source, sourceSpells, breedsText)
+        : this.build(source, sourceSpells, breedsText);
+      this.adopt(world, source, breedsText);
+      return { ok: true, rebuilt: true, dropped, notes };
+    } catch (e) {
+      return { ok: false, message: errorMessage(e) };
+    }
+  }
+
+  /** Respawn the starting entities (with the current source and breeds). */
+  reset(source: string, sourceSpells: readonly string[], breedsText: string): SyncResult {
+    try {
+      const { world, notes } = this.build(source, sourceSpells, breedsText);
+      this.adopt(world, source, breedsText);
+      return { ok: true, rebuilt: true, dropped: 0, notes };
+    } catch (e) {
+      return { ok: false, message: errorMessage(e) };
+    }
+  }
+
+  private adopt(world: World, source: string, breedsText: string): void {
+    this.world = world;
+    this.source = source;
+    this.breedsText = breedsText;
+    world.on((event: WorldEvent) => {
+      for (const l of this.listeners) l(event);
+    });
+  }
+
+  private spellFilesFor(source: string, sourceSpells: readonly string[]): { name: string; source: string }[] {
+    const library = libraryFilesFor(this.library, sourceSpells);
+    return [...library.map((f) => ({ name: f.name, source: f.source })), { name: USER_SOURCE_NAME, source }];
+  }
+
+  private trimmedBreeds(breedsText: string, spellNames: readonly string[]): { data: unknown; notes: string[] } {
+    const { data, dropped } = keepKnownSpells(JSON.parse(breedsText) as unknown, new Set(spellNames));
+    const notes = dropped.length > 0 ? [`Breed behaviours without a loaded spell are off: ${dropped.join(', ')}.`] : [];
+    return { data, notes };
+  }
+
+  private build(source: string, sourceSpells: readonly string[], breedsText: string): { world: World; notes: string[]; dropped: number } {
+    const world = new World({ ...this.setup.options, budgets: WORLD_BUDGETS });
+    for (const file of this.spellFilesFor(source, sourceSpells)) world.loadSpells(file.source, file.name);
+    const { data, notes } = this.trimmedBreeds(breedsText, world.spellNames());
+    world.loadBreeds(data);
+    const breeds = new Set(world.breeds.breeds.filter((b) => !b.abstract).map((b) => b.name));
+    for (const e of this.setup.entities) {
+      if (breeds.has(e.breed)) world.spawn(e.breed, e.x, e.y);
+      else notes.push(`No breed '${e.breed}' in the breeds file: not spawned.`);
+    }
+    world.flush();
+    return { world, notes, dropped: 0 };
+  }
+
+  private hotSwap(old: World, source: string, sourceSpells: readonly string[], breedsText: string): { world: World; notes: string[]; dropped: number } {
+    const snapshot: WorldSnapshot = old.snapshot();
+    const files = this.spellFilesFor(source, sourceSpells);
+    // Spell names the new world will have: the library's (known textually) plus the source's.
+    const names = [...libraryFilesFor(this.library, sourceSpells).flatMap((f) => f.spells), ...sourceSpells];
+    const { data, notes } = this.trimmedBreeds(breedsText, names);
+    const next: WorldSnapshot = { ...snapshot, spells: files.map((f) => ({ sourceName: f.name, source: f.source })), breeds: data };
+    return { world: World.restore(next), notes, dropped: snapshot.pendingCasts };
+  }
+
+  entities(): EntityView[] {
+    return this.world ? this.world.entities() : [];
+  }
+
+  entity(id: EntityId): EntityView | null {
+    return this.world ? this.world.entity(id) : null;
+  }
+
+  breedColour(name: string): string {
+    return this.world?.breeds.get(name)?.color ?? '#9aa0a6';
+  }
+
+  breedGlyph(name: string): string {
+    return this.world?.breeds.get(name)?.glyph ?? '?';
+  }
+}

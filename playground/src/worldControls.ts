@@ -1,0 +1,76 @@
+/**
+ * Wires the world panel to the page: the play / pause / step / reset
+ * buttons, the grid and AOI toggles, the caster → target selection shown in
+ * the toolbar, and world events to canvas effects.
+ */
+import type { EntityId } from '../../runtime/events.js';
+import type { PlaygroundApp } from './app.js';
+import { WorldPanel } from './panels/worldPanel.js';
+import type { PlaygroundSession } from './session.js';
+
+function byId<T extends HTMLElement>(id: string): T {
+  const el = document.getElementById(id);
+  if (!el) throw new Error(`missing #${id}`);
+  return el as T;
+}
+
+export function setUpWorld(app: PlaygroundApp, session: PlaygroundSession): WorldPanel {
+  const label = (id: EntityId | null): string => {
+    if (id === null) return '—';
+    const e = session.world.entity(id);
+    return e ? `${e.breed}#${e.id}` : `#${id}`;
+  };
+  const panel = new WorldPanel(byId<HTMLCanvasElement>('world'), byId('world-readout'), session.world, {
+    onSelectionChange: (caster, target) => {
+      byId('selection').innerHTML = '';
+      const text = document.createElement('span');
+      text.append('caster ', bold(label(caster)), ' → target ', bold(label(target)));
+      byId('selection').append(text);
+    },
+  });
+  panel.onTickError = (message) => app.console.error(`World error: ${message}`);
+  session.selection = () => ({ caster: panel.caster, target: panel.target });
+  session.onWorldEvent = (event) => panel.observe(event);
+
+  /** Play and step use the newest spell that compiled. */
+  const sync = (reset = false): boolean => {
+    const module = app.lastGoodModule;
+    if (!module) {
+      app.console.error('The spell has compile errors and has never compiled: fix it first.');
+      return false;
+    }
+    const ok = session.syncWorld(app.lastGoodSource, module, reset);
+    panel.pruneSelection();
+    panel.updateReadout();
+    return ok;
+  };
+  byId('world-play').addEventListener('click', () => {
+    if (sync()) panel.play();
+  });
+  byId('world-pause').addEventListener('click', () => panel.pause());
+  byId('world-step').addEventListener('click', () => {
+    if (sync()) panel.stepTick();
+  });
+  byId('world-reset').addEventListener('click', () => {
+    panel.pause();
+    if (sync(true)) app.console.info('The world was reset.');
+    panel.setSelection(defaultCaster(session), null);
+  });
+  byId<HTMLInputElement>('show-aoi').addEventListener('change', (e) => (panel.showAoi = (e.target as HTMLInputElement).checked));
+  byId<HTMLInputElement>('show-grid').addEventListener('change', (e) => (panel.showGrid = (e.target as HTMLInputElement).checked));
+
+  sync();
+  panel.setSelection(defaultCaster(session), null);
+  return panel;
+}
+
+function defaultCaster(session: PlaygroundSession): EntityId | null {
+  const entities = session.world.entities();
+  return (entities.find((e) => e.breed === 'Wizard') ?? entities[0])?.id ?? null;
+}
+
+function bold(text: string): HTMLElement {
+  const b = document.createElement('b');
+  b.textContent = text;
+  return b;
+}
