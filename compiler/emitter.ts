@@ -10,7 +10,7 @@ import { Op } from '../vm/opcodes.js';
 import type * as A from './ast.js';
 import type { Diagnostic } from './diagnostics.js';
 import { FunctionBuilder } from './function-builder.js';
-import { MAX_CODE_WORDS, MAX_CONSTANTS, MAX_FUNCTIONS, MAX_LIST_ELEMENTS } from './limits.js';
+import { MAX_CODE_WORDS, MAX_CONSTANTS, MAX_FUNCTIONS, MAX_LIST_ELEMENTS, MAX_TOTAL_CODE_WORDS } from './limits.js';
 import { diagnosticAt } from './parse-errors.js';
 import { finishHostImports, type DeclarationTarget, type Resolution, type VariableRef } from './resolver.js';
 
@@ -40,7 +40,8 @@ class Emitter {
   private readonly spellNodes: Set<A.FunctionStmt>;
   private readonly diagnostics: Diagnostic[] = [];
   private fn!: FunctionBuilder;
-  private limitReported = new Set<string>();
+  private readonly limitReported = new Set<string>();
+  private totalCode = 0;
 
   constructor(private readonly res: Resolution) {
     this.spellNodes = new Set(res.spells);
@@ -100,6 +101,8 @@ class Emitter {
 
   private checkCodeSize(fn: FunctionBuilder, loc: A.SourceSpan, name: string): void {
     if (fn.length > MAX_CODE_WORDS) this.limit('Function too large.', loc, name);
+    this.totalCode += fn.length;
+    if (this.totalCode > MAX_TOTAL_CODE_WORDS) this.limit('Program too large.', loc, name);
   }
 
   // ---- variables ------------------------------------------------------

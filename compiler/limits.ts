@@ -4,10 +4,11 @@
  *
  * - Locals, upvalues, parameters and arguments keep the book's byte-sized
  *   limits, so Lox programs fail exactly where clox fails.
- * - Code words are Int32, so the rest could be much larger; they are capped
- *   at 2^24 to keep every operand comfortably inside the .spb format and the
- *   verifier's tables, far beyond any hand-written spell.
+ * - The module-wide ones are the verifier's own bounds (vm/verifier.ts), so
+ *   whatever compiles also loads; they are far beyond any hand-written spell.
  */
+
+import { VERIFIER_LIMITS } from '../vm/verifier.js';
 
 /** Frame slots per function, slot 0 (the callee / `this`) included: "Too many local variables in function." */
 export const MAX_LOCALS = 256;
@@ -15,12 +16,14 @@ export const MAX_LOCALS = 256;
 export const MAX_UPVALUES = 256;
 export { MAX_ARGUMENTS, MAX_PARAMETERS } from './parser.js';
 /** Distinct numbers and strings in one module: "Too many constants in one module." */
-export const MAX_CONSTANTS = 1 << 24;
+export const MAX_CONSTANTS = VERIFIER_LIMITS.constants;
 /** Global variable slots in one module: "Too many global variables in one module." */
-export const MAX_GLOBALS = 1 << 24;
+export const MAX_GLOBALS = VERIFIER_LIMITS.globals;
 /** Function prototypes in one module: "Too many functions in one module." */
-export const MAX_FUNCTIONS = 1 << 24;
-/** Code words in one function (jump targets are absolute word offsets): "Too much code to jump over." / "Function too large." */
-export const MAX_CODE_WORDS = 1 << 24;
+export const MAX_FUNCTIONS = VERIFIER_LIMITS.functions;
+/** Code words in one function: "Function too large." */
+export const MAX_CODE_WORDS = VERIFIER_LIMITS.codeWordsPerFunction;
+/** Code words in the whole module: "Program too large." */
+export const MAX_TOTAL_CODE_WORDS = VERIFIER_LIMITS.codeWordsTotal;
 /** Elements in one list literal (they all sit on the stack at once): "Too many elements in list literal." */
 export const MAX_LIST_ELEMENTS = 65535;
