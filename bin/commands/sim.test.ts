@@ -1,0 +1,62 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CliFailure } from '../exit-codes.js';
+import type { CliIO } from '../io.js';
+import { simulate } from './sim.js';
+
+function capture(): { io: CliIO; out: string[]; err: string[] } {
+  const out: string[] = [];
+  const err: string[] = [];
+  return { io: { stdout: (t) => out.push(t), stderr: (t) => err.push(t) }, out, err };
+}
+
+const TROLLS = new URL('../../spells/scenarios/trolls.json', import.meta.url).pathname;
+
+function failure(body: () => unknown): CliFailure {
+  try {
+    body();
+  } catch (e) {
+    if (e instanceof CliFailure) return e;
+    throw e;
+  }
+  throw new Error('expected a CliFailure');
+}
+
+describe('cantrip sim', () => {
+  it('prints one line per event', () => {
+    const { io, out } = capture();
+    expect(simulate(TROLLS, { ticks: 10 }, io)).toBe(0);
+    const text = out.join('');
+    expect(text).toContain('[tick 0] Wizard#1 spawns at (10, 10)');
+    expect(text).toContain('[tick 1] #1 casts fireball on #2');
+    expect(text).toContain('Troll Archer#3 dies');
+    expect(text).not.toContain('[tick 11]');
+  });
+
+  it('prints JSON lines with --json', () => {
+    const { io, out } = capture();
+    simulate(TROLLS, { ticks: 3, json: true }, io);
+    const events = out.join('').trim().split('\n').map((l) => JSON.parse(l) as { type: string });
+    expect(events[0]).toMatchObject({ type: 'spawn', entity: 1, breed: 'Wizard' });
+    expect(events.some((e) => e.type === 'damage')).toBe(true);
+  });
+
+  it('fails cleanly on bad scenarios and missing files', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cantrip-sim-'));
+    const bad = join(dir, 'bad.json');
+    writeFileSync(bad, '{ "breeds": "b.json", "spells": [], "world": { "width": 10 } }');
+    expect(failure(() => simulate(bad, {}, capture().io))).toMatchObject({ exitCode: 65, message: "cantrip: Scenario: 'world' needs 'height'." });
+    writeFileSync(bad, '{ "breeds": ');
+    expect(failure(() => simulate(bad, {}, capture().io)).message).toMatch(/line 1, column 13/);
+    writeFileSync(bad, '{ "breeds": "nope.json", "spells": [], "world": { "width": 10, "height": 10 } }');
+    expect(failure(() => simulate(bad, {}, capture().io)).exitCode).toBe(66);
+    expect(failure(() => simulate(join(dir, 'missing.json'), {}, capture().io)).exitCode).toBe(66);
+    writeFileSync(join(dir, 'b.json'), '{ "breeds": [{ "name": "A", "parent": "A" }] }');
+    writeFileSync(bad, '{ "breeds": "b.json", "spells": [], "world": { "width": 10, "height": 10 } }');
+    expect(failure(() => simulate(bad, {}, capture().io)).message).toBe(
+      "cantrip: Breed 'A': field 'parent' makes an inheritance cycle: A → A.",
+    );
+  });
+});
