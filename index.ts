@@ -1,0 +1,19 @@
+/**
+ * `import … from 'cantrip'`: the compiler, the VM and the game runtime.
+ * See docs/embedding.md.
+ */
+
+export {
+  compile,
+  tokenize,
+  parse,
+  formatDiagnosticClox,
+  type CompileOptions,
+  type CompileResult,
+  type Diagnostic,
+  type Severity,
+  type TokenInfo,
+  type ParseResult,
+} from './compiler/index.js';
+export * as ast from './compiler/ast.js';
+export * from './vm/index.js';
