@@ -15,6 +15,7 @@ export function installDebugHook(app: PlaygroundApp, session: PlaygroundSession,
     readyAt: performance.now(),
     source: () => app.editor.source,
     setSource: (text) => app.editor.setSource(text),
+    setBreeds: (text) => app.editor.setBreeds(text),
     markers: () =>
       app.editor.spellMarkers().map((m) => ({ severity: severity(m.severity), message: m.message, line: m.startLineNumber, column: m.startColumn, owner: m.owner })),
     breedsMarkers: () =>

@@ -18,6 +18,7 @@ export interface CantripDebugHook {
   readyAt: number;
   source(): string;
   setSource(text: string): void;
+  setBreeds(text: string): void;
   markers(): DebugMarker[];
   breedsMarkers(): DebugMarker[];
   bytecode(): string;

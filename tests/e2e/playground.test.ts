@@ -25,6 +25,8 @@ let harness: PlaygroundHarness;
 
 async function openPage(hash = ''): Promise<{ page: Page; errors: string[] }> {
   const page = await harness.context.newPage();
+  // Every test starts from a first visit: no autosaved session from the test before.
+  await page.addInitScript(() => localStorage.clear());
   const errors: string[] = [];
   page.on('console', (m) => {
     if (m.type() === 'error') errors.push(m.text());
@@ -126,6 +128,38 @@ describe.skipIf(!available)('playground in Chromium', () => {
     await page.click('#console .entry.error.clickable');
     expect((await markers(page)).some((m) => m.owner === 'runtime' && m.line === error.line)).toBe(true);
     await screenshot(page, 'budget-error');
+    await page.close();
+  });
+
+  it('ends runaway casts on the world (infinite loop, runaway recursion) with budget errors', async () => {
+    const { page } = await openPage();
+    await setSource(page, 'spell spin(caster, target) {\n  var n = 0;\n  while (true) n += 1;\n}\nfun dive(n) { return dive(n + 1); }\nspell plunge(caster, target) {\n  dive(0);\n}\n');
+    await page.waitForFunction(() => document.querySelectorAll('#spell-select option').length === 2);
+    await page.selectOption('#spell-select', 'spin');
+    await page.click('#cast');
+    await page.waitForFunction(() => window.cantrip!.console().some((e) => e.kind === 'error' && /fuel/i.test(e.text)), null, { timeout: 20_000 });
+    expect((await page.evaluate(() => window.cantrip!.console())).find((e) => /fuel/i.test(e.text))!.line).toBe(3);
+    await page.selectOption('#spell-select', 'plunge');
+    await page.click('#cast');
+    await page.waitForFunction(() => window.cantrip!.console().some((e) => e.kind === 'error' && e.text.startsWith('Stack overflow.')));
+    // The world still runs.
+    await page.click('#world-step');
+    await page.waitForFunction(() => window.cantrip!.worldTime() > 0);
+    await page.close();
+  });
+
+  it('puts a breeds.json error on the line of the field it names', async () => {
+    const { page } = await openPage();
+    await page.click('.tabs button[data-tab="breeds"]');
+    const breeds = '{\n  "breeds": [\n    { "name": "Troll", "health": 25 },\n    {\n      "name": "Archer",\n      "parent": "Trol"\n    }\n  ]\n}\n';
+    await page.evaluate((t) => window.cantrip!.setBreeds(t), breeds);
+    await page.waitForFunction(() => window.cantrip!.breedsMarkers().length > 0);
+    const [marker] = await page.evaluate(() => window.cantrip!.breedsMarkers());
+    expect(marker!.line).toBe(6);
+    expect(marker!.message).toContain('Trol');
+    await page.waitForSelector('#editor .squiggly-error');
+    await page.evaluate(() => window.cantrip!.setBreeds('{ "breeds": [ { "name": "Troll" } ] }'));
+    await page.waitForFunction(() => window.cantrip!.breedsMarkers().length === 0);
     await page.close();
   });
 
