@@ -62,8 +62,11 @@ export class Fiber {
     this.spell = spell;
     this.fuel = budgets.fuel;
     this.frameBudget = budgets.maxFrames + 1;
-    this.stack = new Array<Value>(INITIAL_STACK).fill(null);
-    this.frameClosures = new Array<ObjClosure | null>(INITIAL_FRAMES).fill(null);
+    // Built by push so the array is PACKED (no hole checks on every load).
+    this.stack = [];
+    for (let i = 0; i < INITIAL_STACK; i++) this.stack.push(null);
+    this.frameClosures = [];
+    for (let i = 0; i < INITIAL_FRAMES; i++) this.frameClosures.push(null);
     this.frameIps = new Int32Array(INITIAL_FRAMES);
     this.frameBases = new Int32Array(INITIAL_FRAMES);
   }

@@ -36,7 +36,6 @@ import {
   matchesParam,
   type ListMethodName,
 } from './objects.js';
-import * as O from './opcode-numbers.js';
 import { OPCODES, instructionSize } from './opcodes.js';
 import type { Value, VmObject } from './value.js';
 
@@ -58,6 +57,56 @@ class Fault {
     readonly limit: BudgetLimit | null = null,
   ) {}
 }
+
+// opcode-numbers:start (generated from vm/opcodes.ts by vm/opcode-numbers.gen.ts; do not edit)
+const CONSTANT = 0;
+const NIL = 1;
+const TRUE = 2;
+const FALSE = 3;
+const POP = 4;
+const DUP = 5;
+const DUP2 = 6;
+const GET_LOCAL = 7;
+const SET_LOCAL = 8;
+const GET_GLOBAL = 9;
+const DEFINE_GLOBAL = 10;
+const SET_GLOBAL = 11;
+const GET_UPVALUE = 12;
+const SET_UPVALUE = 13;
+const GET_PROPERTY = 14;
+const SET_PROPERTY = 15;
+const GET_SUPER = 16;
+const GET_INDEX = 17;
+const SET_INDEX = 18;
+const EQUAL = 19;
+const GREATER = 20;
+const LESS = 21;
+const ADD = 22;
+const SUBTRACT = 23;
+const MULTIPLY = 24;
+const DIVIDE = 25;
+const MODULO = 26;
+const NOT = 27;
+const NEGATE = 28;
+const PRINT = 29;
+const JUMP = 30;
+const JUMP_IF_FALSE = 31;
+const LOOP = 32;
+const CALL = 33;
+const INVOKE = 34;
+const SUPER_INVOKE = 35;
+const CALL_HOST = 36;
+const HOST_FUNCTION = 37;
+const CLOSURE = 38;
+const CLOSE_UPVALUE = 39;
+const RETURN = 40;
+const CLASS = 41;
+const INHERIT = 42;
+const METHOD = 43;
+const BUILD_LIST = 44;
+const FOR_ITER = 45;
+const BREAK = 46;
+// opcode-numbers:end
 
 /** The value of a global slot that was never defined. */
 const UNDEFINED: VmObject = Object.freeze({ objectType: 'undefined' });
@@ -215,7 +264,7 @@ export class VM {
         kind: 'function',
         arity: argc,
         upvalues: [],
-        code: Int32Array.of(O.CALL, argc, O.RETURN),
+        code: Int32Array.of(CALL, argc, RETURN),
         lines: new Int32Array(3),
         maxStack: argc + 2,
         locals: [],
@@ -278,63 +327,63 @@ export class VM {
         // case: the pseudo-opcodes, and BREAK running the instruction it replaced.
         dispatch: for (;;) {
           switch (op) {
-            case O.CONSTANT:
+            case CONSTANT:
               stack[sp++] = constants[code[ip++]!]!;
               break;
-            case O.NIL:
+            case NIL:
               stack[sp++] = null;
               break;
-            case O.TRUE:
+            case TRUE:
               stack[sp++] = true;
               break;
-            case O.FALSE:
+            case FALSE:
               stack[sp++] = false;
               break;
-            case O.POP:
+            case POP:
               sp--;
               break;
-            case O.DUP:
+            case DUP:
               stack[sp] = stack[sp - 1]!;
               sp++;
               break;
-            case O.DUP2:
+            case DUP2:
               stack[sp] = stack[sp - 2]!;
               stack[sp + 1] = stack[sp - 1]!;
               sp += 2;
               break;
-            case O.GET_LOCAL:
+            case GET_LOCAL:
               stack[sp++] = stack[base + code[ip++]!]!;
               break;
-            case O.SET_LOCAL:
+            case SET_LOCAL:
               stack[base + code[ip++]!] = stack[sp - 1]!;
               break;
-            case O.GET_GLOBAL: {
+            case GET_GLOBAL: {
               const slot = code[ip++]!;
               const value = globals[slot]!;
               if (value === UNDEFINED) throw new Fault(`Undefined variable '${this.module.globals[slot]}'.`);
               stack[sp++] = value;
               break;
             }
-            case O.DEFINE_GLOBAL:
+            case DEFINE_GLOBAL:
               globals[code[ip++]!] = stack[--sp]!;
               break;
-            case O.SET_GLOBAL: {
+            case SET_GLOBAL: {
               const slot = code[ip++]!;
               if (globals[slot] === UNDEFINED) throw new Fault(`Undefined variable '${this.module.globals[slot]}'.`);
               globals[slot] = stack[sp - 1]!;
               break;
             }
-            case O.GET_UPVALUE: {
+            case GET_UPVALUE: {
               const upvalue = closure.upvalues[code[ip++]!]!;
               stack[sp++] = upvalue.cells[upvalue.index]!;
               break;
             }
-            case O.SET_UPVALUE: {
+            case SET_UPVALUE: {
               const upvalue = closure.upvalues[code[ip++]!]!;
               upvalue.cells[upvalue.index] = stack[sp - 1]!;
               break;
             }
-            case O.GET_PROPERTY: {
+            case GET_PROPERTY: {
               const name = constants[code[ip++]!] as string;
               const object = stack[sp - 1]!;
               if (object instanceof ObjInstance) {
@@ -351,7 +400,7 @@ export class VM {
               stack[sp - 1] = getOtherProperty(object, name);
               break;
             }
-            case O.SET_PROPERTY: {
+            case SET_PROPERTY: {
               const name = constants[code[ip++]!] as string;
               const value = stack[--sp]!;
               const object = stack[sp - 1]!;
@@ -360,7 +409,7 @@ export class VM {
               stack[sp - 1] = value;
               break;
             }
-            case O.GET_SUPER: {
+            case GET_SUPER: {
               const name = constants[code[ip++]!] as string;
               const superclass = stack[--sp]!;
               if (!(superclass instanceof ObjClass)) throw new Fault('Superclass must be a class.');
@@ -369,7 +418,7 @@ export class VM {
               stack[sp - 1] = new ObjBoundMethod(stack[sp - 1]!, method);
               break;
             }
-            case O.GET_INDEX: {
+            case GET_INDEX: {
               const index = stack[--sp]!;
               const list = stack[sp - 1]!;
               if (list instanceof ObjList && typeof index === 'number' && (index | 0) === index && index >= 0 && index < list.items.length) {
@@ -379,7 +428,7 @@ export class VM {
               }
               break;
             }
-            case O.SET_INDEX: {
+            case SET_INDEX: {
               const value = stack[--sp]!;
               const index = stack[--sp]!;
               const list = stack[sp - 1]!;
@@ -388,27 +437,27 @@ export class VM {
               stack[sp - 1] = value;
               break;
             }
-            case O.EQUAL: {
+            case EQUAL: {
               const b = stack[--sp]!;
               const a = stack[sp - 1]!;
               stack[sp - 1] = a === b || (isHostObject(a) && isHostObject(b) && hostEquals(a, b));
               break;
             }
-            case O.GREATER: {
+            case GREATER: {
               const b = stack[--sp]!;
               const a = stack[sp - 1]!;
               if (typeof a !== 'number' || typeof b !== 'number') throw new Fault('Operands must be numbers.');
               stack[sp - 1] = a > b;
               break;
             }
-            case O.LESS: {
+            case LESS: {
               const b = stack[--sp]!;
               const a = stack[sp - 1]!;
               if (typeof a !== 'number' || typeof b !== 'number') throw new Fault('Operands must be numbers.');
               stack[sp - 1] = a < b;
               break;
             }
-            case O.ADD: {
+            case ADD: {
               const b = stack[--sp]!;
               const a = stack[sp - 1]!;
               if (typeof a === 'number' && typeof b === 'number') {
@@ -422,46 +471,46 @@ export class VM {
               }
               break;
             }
-            case O.SUBTRACT: {
+            case SUBTRACT: {
               const b = stack[--sp]!;
               const a = stack[sp - 1]!;
               if (typeof a !== 'number' || typeof b !== 'number') throw new Fault('Operands must be numbers.');
               stack[sp - 1] = a - b;
               break;
             }
-            case O.MULTIPLY: {
+            case MULTIPLY: {
               const b = stack[--sp]!;
               const a = stack[sp - 1]!;
               if (typeof a !== 'number' || typeof b !== 'number') throw new Fault('Operands must be numbers.');
               stack[sp - 1] = a * b;
               break;
             }
-            case O.DIVIDE: {
+            case DIVIDE: {
               const b = stack[--sp]!;
               const a = stack[sp - 1]!;
               if (typeof a !== 'number' || typeof b !== 'number') throw new Fault('Operands must be numbers.');
               stack[sp - 1] = a / b;
               break;
             }
-            case O.MODULO: {
+            case MODULO: {
               const b = stack[--sp]!;
               const a = stack[sp - 1]!;
               if (typeof a !== 'number' || typeof b !== 'number') throw new Fault('Operands must be numbers.');
               stack[sp - 1] = a % b;
               break;
             }
-            case O.NOT: {
+            case NOT: {
               const v = stack[sp - 1]!;
               stack[sp - 1] = v === null || v === false;
               break;
             }
-            case O.NEGATE: {
+            case NEGATE: {
               const v = stack[sp - 1]!;
               if (typeof v !== 'number') throw new Fault('Operand must be a number.');
               stack[sp - 1] = -v;
               break;
             }
-            case O.PRINT: {
+            case PRINT: {
               const value = stack[--sp]!;
               if (typeof value === 'object' && value !== null) {
                 // Printing a big (or self-nesting) list is work: bound it by the fuel left and charge it.
@@ -474,23 +523,23 @@ export class VM {
               }
               break;
             }
-            case O.JUMP:
+            case JUMP:
               ip = code[ip]!;
               break;
-            case O.JUMP_IF_FALSE: {
+            case JUMP_IF_FALSE: {
               const target = code[ip++]!;
               const v = stack[sp - 1]!;
               if (v === null || v === false) ip = target;
               break;
             }
-            case O.LOOP: {
+            case LOOP: {
               const target = code[ip]!;
               fuel -= ip + 1 - target;
               if (fuel < 0) throw new Fault(budgetMessage('fuel', fiber.budgets), 'fuel');
               ip = target;
               break;
             }
-            case O.CALL: {
+            case CALL: {
               const argc = code[ip++]!;
               const callee = stack[sp - 1 - argc]!;
               if (!(callee instanceof ObjClosure)) {
@@ -598,7 +647,7 @@ export class VM {
               }
               throw new Fault('Can only call functions and classes.');
             }
-            case O.INVOKE: {
+            case INVOKE: {
               const name = constants[code[ip++]!] as string;
               const argc = code[ip++]!;
               const receiverSlot = sp - 1 - argc;
@@ -632,7 +681,7 @@ export class VM {
               stack[sp++] = result;
               break;
             }
-            case O.SUPER_INVOKE: {
+            case SUPER_INVOKE: {
               const name = constants[code[ip++]!] as string;
               const argc = code[ip++]!;
               const superclass = stack[--sp]!;
@@ -644,7 +693,7 @@ export class VM {
               op = PUSH_FRAME;
               continue dispatch;
             }
-            case O.CALL_HOST: {
+            case CALL_HOST: {
               const host = this.hostImports[code[ip++]!]!;
               const argc = code[ip++]!;
               const argBase = sp - argc;
@@ -661,10 +710,10 @@ export class VM {
               stack[sp++] = result;
               break;
             }
-            case O.HOST_FUNCTION:
+            case HOST_FUNCTION:
               stack[sp++] = this.hostImports[code[ip++]!]!;
               break;
-            case O.CLOSURE: {
+            case CLOSURE: {
               const target = functions[code[ip++]!]!;
               const descriptors = target.proto.upvalues;
               const upvalues = new Array<ObjUpvalue>(descriptors.length);
@@ -675,11 +724,11 @@ export class VM {
               stack[sp++] = new ObjClosure(target, upvalues);
               break;
             }
-            case O.CLOSE_UPVALUE:
+            case CLOSE_UPVALUE:
               closeUpvalues(fiber, sp - 1);
               sp--;
               break;
-            case O.RETURN: {
+            case RETURN: {
               const result = stack[sp - 1]!;
               if (fiber.openUpvalues !== null) closeUpvalues(fiber, base);
               fc--;
@@ -698,10 +747,10 @@ export class VM {
               base = frameBases[fc - 1]!;
               break;
             }
-            case O.CLASS:
+            case CLASS:
               stack[sp++] = new ObjClass(constants[code[ip++]!] as string);
               break;
-            case O.INHERIT: {
+            case INHERIT: {
               const superclass = stack[sp - 2]!;
               const subclass = stack[sp - 1]!;
               if (!(superclass instanceof ObjClass)) throw new Fault('Superclass must be a class.');
@@ -709,7 +758,7 @@ export class VM {
               sp--;
               break;
             }
-            case O.METHOD: {
+            case METHOD: {
               const name = constants[code[ip++]!] as string;
               const method = stack[sp - 1]!;
               const klass = stack[sp - 2]!;
@@ -720,7 +769,7 @@ export class VM {
               sp--;
               break;
             }
-            case O.BUILD_LIST: {
+            case BUILD_LIST: {
               const count = code[ip++]!;
               fiber.heapUsed += count;
               if (fiber.heapUsed > maxHeap) throw new Fault(budgetMessage('heap', fiber.budgets), 'heap');
@@ -729,7 +778,7 @@ export class VM {
               stack[sp++] = new ObjList(items);
               break;
             }
-            case O.FOR_ITER: {
+            case FOR_ITER: {
               const slot = base + code[ip++]!;
               const target = code[ip++]!;
               const list = stack[slot]!;
@@ -743,7 +792,7 @@ export class VM {
               }
               break;
             }
-            case O.BREAK: {
+            case BREAK: {
               const handler = this.breakHandler;
               const pc = ip - 1;
               if (handler !== null && !fiber.debugSkipBreak) {
