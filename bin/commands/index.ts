@@ -4,5 +4,6 @@ import { checkCommand } from './check.js';
 import { compileCommand } from './compile.js';
 import { disasmCommand } from './disasm.js';
 import { runCommand } from './run.js';
+import { simCommand } from './sim.js';
 
-export const COMMANDS: readonly CliCommand[] = [runCommand, compileCommand, checkCommand, disasmCommand];
+export const COMMANDS: readonly CliCommand[] = [runCommand, compileCommand, checkCommand, disasmCommand, simCommand];
