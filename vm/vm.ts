@@ -784,9 +784,12 @@ export class VM {
               const list = stack[slot]!;
               const index = stack[slot + 1]!;
               if (!(list instanceof ObjList)) throw new Fault('Can only iterate over a list.');
-              if (typeof index === 'number' && index < list.items.length) {
-                stack[sp++] = list.items[index]!;
-                stack[slot + 1] = index + 1;
+              // Lists never hold `undefined`, so a missing element (past the end, or a bogus
+              // index from hand-made bytecode) ends the loop.
+              const item = typeof index === 'number' ? list.items[index] : undefined;
+              if (item !== undefined) {
+                stack[sp++] = item;
+                stack[slot + 1] = (index as number) + 1;
               } else {
                 ip = target;
               }
