@@ -8,7 +8,8 @@ import type { AoiState } from './aoi.js';
 import type { EntityPoolState } from './entity-pool.js';
 import type { FieldValue, Modifier } from './entity-state.js';
 import type { DespawnReason, EntityId } from './events.js';
-import type { ResolvedWorldOptions } from './world.js';
+import { WorldError } from './errors.js';
+import type { ResolvedWorldOptions } from './world-options.js';
 
 export const SNAPSHOT_FORMAT = 'cantrip-world/1';
 
@@ -59,4 +60,21 @@ export function encodeField(value: FieldValue): EncodedField {
 export function decodeField(value: EncodedField): FieldValue {
   if (value !== null && typeof value === 'object' && 'number' in value) return Number(value.number);
   return value;
+}
+
+// btoa/atob exist in browsers and Node alike (the playground runs worlds too); Buffer does not.
+export function bytesToBase64(bytes: Uint8Array): string {
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary);
+}
+
+export function base64ToBytes(text: string): Uint8Array {
+  let binary: string;
+  try {
+    binary = atob(text);
+  } catch {
+    throw new WorldError('Snapshot spell bytecode is not valid base64.');
+  }
+  return Uint8Array.from(binary, (c) => c.charCodeAt(0));
 }

@@ -20,7 +20,7 @@
 
 import { compile } from '../compiler/index.js';
 import type { Diagnostic } from '../compiler/diagnostics.js';
-import { DEFAULT_BUDGETS, type Budgets } from '../vm/budgets.js';
+import type { Budgets } from '../vm/budgets.js';
 import { HostError, SpellRuntimeError } from '../vm/errors.js';
 import { Fiber } from '../vm/fiber.js';
 import type { HostContext } from '../vm/host.js';
@@ -29,20 +29,21 @@ import { readSpb, writeSpb } from '../vm/spb.js';
 import type { Value } from '../vm/value.js';
 import { verifyModule } from '../vm/verifier.js';
 import { VM } from '../vm/vm.js';
-import { AreaOfInterest, type AoiEventKind, type InterestShape } from './aoi.js';
-import { AxisListIndex } from './axis-list-index.js';
+import { AreaOfInterest, type AoiEventKind } from './aoi.js';
 import { BreedRegistry, BUILTIN_ENTITY_PROPERTIES, type Breed } from './breeds.js';
-import { EntityPool, type EntityHandle, type ExhaustionPolicy } from './entity-pool.js';
+import { EntityPool } from './entity-pool.js';
 import { EntityRef, type EntityAccess } from './entity-ref.js';
 import { EntityState, type FieldValue, type Modifier } from './entity-state.js';
 import { WorldError } from './errors.js';
 import type { DespawnReason, EntityId, WorldEvent, WorldListener } from './events.js';
-import { GridIndex } from './grid-index.js';
 import { WORLD_HOST_FUNCTIONS, currentCast, runInCast, type CastContext, type GameHost } from './host-api.js';
 import { SeededRandom } from './rng.js';
-import type { PartitionKind, SpatialIndex } from './spatial-index.js';
+import type { SpatialIndex } from './spatial-index.js';
+import { makeIndex, resolveOptions, type ResolvedWorldOptions, type WorldOptions } from './world-options.js';
 import {
   SNAPSHOT_FORMAT,
+  base64ToBytes,
+  bytesToBase64,
   decodeField,
   encodeField,
   type EntitySnapshot,
@@ -50,30 +51,7 @@ import {
   type WorldSnapshot,
 } from './world-snapshot.js';
 
-export interface WorldOptions {
-  width: number;
-  height: number;
-  /** Entity pool capacity. Default 1024. */
-  capacity?: number;
-  /** What spawning does when the pool is full. Default 'error'. */
-  policy?: ExhaustionPolicy;
-  partition?: PartitionKind;
-  /** Grid cell size / axis-list anchor spacing. Default 8. */
-  cellSize?: number;
-  interestShape?: InterestShape;
-  /** Seed of random(). Default 1. */
-  seed?: number;
-  /** Fixed step in seconds. Default 0.1. */
-  step?: number;
-  /** At most this many steps per tick() call; the rest of the backlog is dropped (no spiral of death). Default 10. */
-  maxStepsPerTick?: number;
-  /** Budgets of every cast. Default: DEFAULT_BUDGETS with fuel 1,000,000 and maxWait 600 s. */
-  budgets?: Partial<Budgets>;
-  /** Queue AOI 'move' notifications as events too (there are many). Default true. */
-  aoiMoveEvents?: boolean;
-}
-
-export type ResolvedWorldOptions = Required<Omit<WorldOptions, 'budgets'>> & { budgets: Budgets };
+export type { WorldOptions, ResolvedWorldOptions } from './world-options.js';
 
 /** What a cast from the embedder ended as (it may go on later if suspended). */
 export interface CastResult {
@@ -119,7 +97,6 @@ interface ActiveBuff {
   readonly modifier: Modifier;
 }
 
-const DEFAULT_STEP = 0.1;
 /** Stats a buff may change besides numeric breed attributes. */
 const BUFFABLE = new Set(['speed', 'maxHealth', 'interest']);
 const NONE = -1;
@@ -1033,66 +1010,6 @@ export class World implements GameHost, EntityAccess {
     this.refs = new Array<EntityRef | null>(pool.capacity).fill(null);
     this.slotById.clear();
   }
-}
-
-function resolveOptions(options: WorldOptions): ResolvedWorldOptions {
-  const o: ResolvedWorldOptions = {
-    width: options.width,
-    height: options.height,
-    capacity: options.capacity ?? 1024,
-    policy: options.policy ?? 'error',
-    partition: options.partition ?? 'grid',
-    cellSize: options.cellSize ?? 8,
-    interestShape: options.interestShape ?? 'circle',
-    seed: options.seed ?? 1,
-    step: options.step ?? DEFAULT_STEP,
-    maxStepsPerTick: options.maxStepsPerTick ?? 10,
-    aoiMoveEvents: options.aoiMoveEvents ?? true,
-    budgets: { ...DEFAULT_BUDGETS, fuel: 1_000_000, maxWait: 600, ...stripUndefined(options.budgets ?? {}) },
-  };
-  const positive = (name: string, v: number, max = 1e9): void => {
-    if (!(typeof v === 'number' && v > 0 && v <= max)) throw new WorldError(`World option '${name}' must be a number in (0, ${max}], got ${String(v)}.`);
-  };
-  positive('width', o.width);
-  positive('height', o.height);
-  positive('capacity', o.capacity, 1 << 24);
-  positive('cellSize', o.cellSize);
-  positive('step', o.step, 60);
-  positive('maxStepsPerTick', o.maxStepsPerTick, 1000);
-  if (!['grid', 'axis'].includes(o.partition)) throw new WorldError(`World option 'partition' must be 'grid' or 'axis'.`);
-  if (!['square', 'circle'].includes(o.interestShape)) throw new WorldError(`World option 'interestShape' must be 'square' or 'circle'.`);
-  if (!['error', 'grow', 'recycle-oldest'].includes(o.policy)) throw new WorldError(`World option 'policy' must be 'error', 'grow' or 'recycle-oldest'.`);
-  if ((o.width / o.cellSize) * (o.height / o.cellSize) > 1 << 24) throw new WorldError('World has too many cells; use a larger cellSize.');
-  o.capacity = Math.floor(o.capacity);
-  o.seed = Number.isFinite(o.seed) ? o.seed : 1;
-  return o;
-}
-
-function stripUndefined<T extends object>(o: T): Partial<T> {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
-}
-
-function makeIndex(o: ResolvedWorldOptions, capacity: number): SpatialIndex {
-  return o.partition === 'axis'
-    ? new AxisListIndex({ width: o.width, height: o.height, anchorSpacing: o.cellSize, capacity })
-    : new GridIndex({ width: o.width, height: o.height, cellSize: o.cellSize, capacity });
-}
-
-// btoa/atob exist in browsers and Node alike (the playground runs worlds too); Buffer does not.
-function bytesToBase64(bytes: Uint8Array): string {
-  let binary = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return btoa(binary);
-}
-
-function base64ToBytes(text: string): Uint8Array {
-  let binary: string;
-  try {
-    binary = atob(text);
-  } catch {
-    throw new WorldError('Snapshot spell bytecode is not valid base64.');
-  }
-  return Uint8Array.from(binary, (c) => c.charCodeAt(0));
 }
 
 function clamp(v: number, lo: number, hi: number): number {

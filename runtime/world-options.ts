@@ -1,0 +1,82 @@
+/**
+ * World options: what a world is created with, their defaults, and the
+ * checks that turn bad options into a WorldError before anything is built.
+ */
+
+import { DEFAULT_BUDGETS, type Budgets } from '../vm/budgets.js';
+import type { InterestShape } from './aoi.js';
+import { AxisListIndex } from './axis-list-index.js';
+import type { ExhaustionPolicy } from './entity-pool.js';
+import { WorldError } from './errors.js';
+import { GridIndex } from './grid-index.js';
+import type { PartitionKind, SpatialIndex } from './spatial-index.js';
+
+const DEFAULT_STEP = 0.1;
+
+export interface WorldOptions {
+  width: number;
+  height: number;
+  /** Entity pool capacity. Default 1024. */
+  capacity?: number;
+  /** What spawning does when the pool is full. Default 'error'. */
+  policy?: ExhaustionPolicy;
+  partition?: PartitionKind;
+  /** Grid cell size / axis-list anchor spacing. Default 8. */
+  cellSize?: number;
+  interestShape?: InterestShape;
+  /** Seed of random(). Default 1. */
+  seed?: number;
+  /** Fixed step in seconds. Default 0.1. */
+  step?: number;
+  /** At most this many steps per tick() call; the rest of the backlog is dropped (no spiral of death). Default 10. */
+  maxStepsPerTick?: number;
+  /** Budgets of every cast. Default: DEFAULT_BUDGETS with fuel 1,000,000 and maxWait 600 s. */
+  budgets?: Partial<Budgets>;
+  /** Queue AOI 'move' notifications as events too (there are many). Default true. */
+  aoiMoveEvents?: boolean;
+}
+
+export type ResolvedWorldOptions = Required<Omit<WorldOptions, 'budgets'>> & { budgets: Budgets };
+
+export function resolveOptions(options: WorldOptions): ResolvedWorldOptions {
+  const o: ResolvedWorldOptions = {
+    width: options.width,
+    height: options.height,
+    capacity: options.capacity ?? 1024,
+    policy: options.policy ?? 'error',
+    partition: options.partition ?? 'grid',
+    cellSize: options.cellSize ?? 8,
+    interestShape: options.interestShape ?? 'circle',
+    seed: options.seed ?? 1,
+    step: options.step ?? DEFAULT_STEP,
+    maxStepsPerTick: options.maxStepsPerTick ?? 10,
+    aoiMoveEvents: options.aoiMoveEvents ?? true,
+    budgets: { ...DEFAULT_BUDGETS, fuel: 1_000_000, maxWait: 600, ...stripUndefined(options.budgets ?? {}) },
+  };
+  const positive = (name: string, v: number, max = 1e9): void => {
+    if (!(typeof v === 'number' && v > 0 && v <= max)) throw new WorldError(`World option '${name}' must be a number in (0, ${max}], got ${String(v)}.`);
+  };
+  positive('width', o.width);
+  positive('height', o.height);
+  positive('capacity', o.capacity, 1 << 24);
+  positive('cellSize', o.cellSize);
+  positive('step', o.step, 60);
+  positive('maxStepsPerTick', o.maxStepsPerTick, 1000);
+  if (!['grid', 'axis'].includes(o.partition)) throw new WorldError(`World option 'partition' must be 'grid' or 'axis'.`);
+  if (!['square', 'circle'].includes(o.interestShape)) throw new WorldError(`World option 'interestShape' must be 'square' or 'circle'.`);
+  if (!['error', 'grow', 'recycle-oldest'].includes(o.policy)) throw new WorldError(`World option 'policy' must be 'error', 'grow' or 'recycle-oldest'.`);
+  if ((o.width / o.cellSize) * (o.height / o.cellSize) > 1 << 24) throw new WorldError('World has too many cells; use a larger cellSize.');
+  o.capacity = Math.floor(o.capacity);
+  o.seed = Number.isFinite(o.seed) ? o.seed : 1;
+  return o;
+}
+
+function stripUndefined<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+export function makeIndex(o: ResolvedWorldOptions, capacity: number): SpatialIndex {
+  return o.partition === 'axis'
+    ? new AxisListIndex({ width: o.width, height: o.height, anchorSpacing: o.cellSize, capacity })
+    : new GridIndex({ width: o.width, height: o.height, cellSize: o.cellSize, capacity });
+}
