@@ -6,9 +6,10 @@
 import type { PlaygroundApp } from './app.js';
 import type { PlaygroundSession } from './session.js';
 import type { WorldPanel } from './panels/worldPanel.js';
+import type { DebuggerHandle } from './debugControls.js';
 import type { CantripDebugHook, DebugMarker } from './hookTypes.js';
 
-export function installDebugHook(app: PlaygroundApp, session: PlaygroundSession, world: WorldPanel): CantripDebugHook {
+export function installDebugHook(app: PlaygroundApp, session: PlaygroundSession, world: WorldPanel, debug: DebuggerHandle): CantripDebugHook {
   const severity = (s: number): DebugMarker['severity'] => (s >= 8 ? 'error' : s >= 4 ? 'warning' : 'info');
   const hook: CantripDebugHook = {
     ready: true,
@@ -37,6 +38,12 @@ export function installDebugHook(app: PlaygroundApp, session: PlaygroundSession,
     selection: () => ({ caster: world.caster, target: world.target }),
     worldTime: () => session.world.world?.time ?? 0,
     benchWorld: (entities, frames) => world.benchmark(entities, frames),
+    debugState: () => {
+      const view = debug.view();
+      const top = view.frames[0];
+      return { state: view.state, line: top?.line ?? null, frames: view.frames.map((f) => ({ name: f.functionName, line: f.line, locals: f.locals.map((l) => ({ ...l })) })) };
+    },
+    breakpoints: () => app.editor.breakpointLines,
   };
   window.cantrip = hook;
   return hook;

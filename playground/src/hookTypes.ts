@@ -36,6 +36,12 @@ export interface CantripDebugHook {
   screenPosition(id: number): { x: number; y: number } | null;
   selection(): { caster: number | null; target: number | null };
   worldTime(): number;
+  debugState(): {
+    state: 'idle' | 'paused' | 'running' | 'waiting';
+    line: number | null;
+    frames: { name: string; line: number; locals: { name: string; value: string }[] }[];
+  };
+  breakpoints(): number[];
 }
 
 declare global {

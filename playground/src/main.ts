@@ -8,6 +8,7 @@ import { installDebugHook } from './debugHook.js';
 import { errorMessage } from './engine.js';
 import { PlaygroundSession } from './session.js';
 import { setUpWorld } from './worldControls.js';
+import { setUpDebugger } from './debugControls.js';
 
 function showFatal(message: string): void {
   const box = document.getElementById('console') ?? document.body;
@@ -43,7 +44,8 @@ try {
     runtimeError: (text, line) => a.reportRuntimeError(text, line),
   });
   const world = setUpWorld(a, session);
-  installDebugHook(a, session, world);
+  const debug = setUpDebugger(a, session, world);
+  installDebugHook(a, session, world, debug);
 } catch (e) {
   showFatal(errorMessage(e));
 }

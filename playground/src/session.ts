@@ -14,7 +14,7 @@ import { DEFAULT_BREEDS_JSON, ENTITY_PROPERTIES, loadBreedsJson, summarizeBreed 
 import { PLAYGROUND_BUDGETS, createVm, describeFailure, errorMessage } from './engine.js';
 import type { BreedSummary, PropertyDoc } from './language/completions.js';
 import type { MarkerData } from './language/markers.js';
-import { PlaygroundWorld, type SyncResult } from './world/playgroundWorld.js';
+import { HELPER_SPELL, PlaygroundWorld, type SyncResult } from './world/playgroundWorld.js';
 
 const SILENT: Reporter = { print() {}, info() {}, event() {}, runtimeError() {} };
 
@@ -70,7 +70,19 @@ export class PlaygroundSession implements PlaygroundBackend {
     return [];
   }
 
-  setBreakpoints(_lines: readonly number[]): void {}
+  /** Casts go through the debugger when this says so (breakpoints set and enabled); set by the page. */
+  shouldDebug: () => boolean = () => false;
+  /** Starts a debug cast; set by the page when the debugger is wired. */
+  debugCast: ((module: Module, spell: string, caster: EntityId | null, target: EntityId | null) => void) | null = null;
+  private breakpointLines: readonly number[] = [];
+
+  setBreakpoints(lines: readonly number[]): void {
+    this.breakpointLines = lines;
+  }
+
+  get breakpoints(): readonly number[] {
+    return this.breakpointLines;
+  }
 
   /** Run the top-level script on its own VM (world functions need a cast, so they report that). */
   runScript(module: Module): void {
@@ -109,6 +121,10 @@ export class PlaygroundSession implements PlaygroundBackend {
     const world = this.world.world!;
     const { caster, target } = this.resolveSelection();
     if (target === null) this.reporter.info('No target picked: the target is nil. Click an entity for the caster, then another for the target.');
+    if (this.debugCast && this.shouldDebug()) {
+      this.debugCast(module, spell, caster, target);
+      return;
+    }
     try {
       const result = world.cast(spell, caster, target);
       world.flush();
@@ -120,7 +136,7 @@ export class PlaygroundSession implements PlaygroundBackend {
   }
 
   /** The picked caster, or the first hero / first entity when none is picked. */
-  private resolveSelection(): Selection {
+  resolveSelection(): Selection {
     const picked = this.selection();
     const alive = (id: EntityId | null) => id !== null && this.world.entity(id) !== null;
     let caster = alive(picked.caster) ? picked.caster : null;
@@ -132,6 +148,7 @@ export class PlaygroundSession implements PlaygroundBackend {
   }
 
   private worldEvent(event: WorldEvent): void {
+    if (event.type === 'cast' && event.spell === HELPER_SPELL) return;
     this.onWorldEvent(event);
     switch (event.type) {
       case 'print':

@@ -199,6 +199,51 @@ describe.skipIf(!available)('playground in Chromium', () => {
     await page.close();
   });
 
+  it('stops at a gutter breakpoint, steps to the next line, and keeps debugging across wait', async () => {
+    const { page } = await openPage();
+    await page.selectOption('#examples', 'fireball');
+    await page.waitForFunction(() => window.cantrip!.source().includes('spell fireball'));
+    const lines = (await page.evaluate(() => window.cantrip!.source())).split('\n');
+    const heatLine = lines.findIndex((l) => l.includes('var heat')) + 1;
+    const soundLine = lines.findIndex((l) => l.includes('sound(')) + 1;
+    // Click in the glyph margin, left of the line number.
+    for (const line of [heatLine, soundLine]) {
+      const number = page.locator('#editor .line-numbers', { hasText: new RegExp(`^${line}$`) });
+      const box = (await number.boundingBox())!;
+      await page.mouse.click(box.x - 12, box.y + box.height / 2);
+    }
+    expect(await page.evaluate(() => window.cantrip!.breakpoints())).toEqual([heatLine, soundLine]);
+    await page.waitForSelector('#editor .cantrip-breakpoint');
+
+    // Target a troll, cast: the debugger stops on the breakpoint.
+    const troll = (await page.evaluate(() => window.cantrip!.entities())).find((e) => e.breed === 'Troll')!;
+    await page.locator('#world').click({ position: (await page.evaluate((i) => window.cantrip!.screenPosition(i), troll.id))! });
+    await page.click('#cast');
+    await page.waitForFunction(() => window.cantrip!.debugState().state === 'paused');
+    expect((await page.evaluate(() => window.cantrip!.debugState())).line).toBe(heatLine);
+    await page.waitForSelector('#editor .cantrip-current-line');
+    await page.waitForSelector('#bytecode .row.current');
+    expect(await page.locator('#callstack li').first().textContent()).toContain('fireball()');
+    await screenshot(page, 'debugger-paused');
+
+    // Step over: the next line, with the local now set.
+    await page.click('#dbg-over');
+    await page.waitForFunction((l) => window.cantrip!.debugState().line === l, heatLine + 1);
+    const locals = (await page.evaluate(() => window.cantrip!.debugState())).frames[0]!.locals;
+    expect(locals).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'heat', value: '16' })]));
+    expect(await page.locator('#locals').textContent()).toContain('heat');
+
+    // Continue: the cast waits (wait(0.5)); game time passes; it stops at the line after the wait.
+    await page.click('#dbg-continue');
+    await page.waitForFunction(() => window.cantrip!.debugState().state === 'waiting');
+    for (let i = 0; i < 6 && (await page.evaluate(() => window.cantrip!.debugState().state)) === 'waiting'; i++) await page.click('#world-step');
+    await page.waitForFunction((l) => window.cantrip!.debugState().state === 'paused' && window.cantrip!.debugState().line === l, soundLine);
+    await page.click('#dbg-continue');
+    await page.waitForFunction(() => window.cantrip!.debugState().state === 'idle');
+    expect(await consoleText(page)).toContain('sound "boom"');
+    await page.close();
+  });
+
   it('reopens the same source from a share link', async () => {
     const { page } = await openPage();
     const source = 'spell shared(caster, target) {\n  print "shared ✨";\n}\n';

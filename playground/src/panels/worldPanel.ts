@@ -37,6 +37,8 @@ export class WorldPanel {
   private lastPositions = new Map<EntityId, { x: number; y: number }>();
   /** Called each frame while playing; errors thrown by the world are reported, never propagated. */
   onTickError: (message: string) => void = () => {};
+  /** Called after the world ran one or more steps (the debugger resumes waiting casts). */
+  afterStep: () => void = () => {};
 
   constructor(
     private readonly canvas: HTMLCanvasElement,
@@ -75,6 +77,7 @@ export class WorldPanel {
   /** One fixed step of the world. */
   stepTick(): void {
     this.guard(() => this.world.world?.step());
+    this.guard(() => this.afterStep());
     this.updateReadout();
   }
 
@@ -113,7 +116,11 @@ export class WorldPanel {
   private frame(time: number): void {
     const dt = this.lastFrame === 0 ? 0 : Math.min(MAX_FRAME_DT, (time - this.lastFrame) / 1000);
     this.lastFrame = time;
-    if (this.playing && this.world.world) this.guard(() => this.world.world!.tick(dt));
+    if (this.playing && this.world.world) {
+      this.guard(() => {
+        if (this.world.world!.tick(dt) > 0) this.afterStep();
+      });
+    }
     this.effects.advance(dt);
     try {
       this.render();

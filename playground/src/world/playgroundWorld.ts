@@ -12,11 +12,16 @@ import type { WorldSnapshot } from '../../../runtime/world-snapshot.js';
 import { declaredSpells } from '../language/completions.js';
 import { keepKnownSpells, libraryFilesFor, type SpellFile } from '../language/worldSetup.js';
 import { errorMessage } from '../engine.js';
+import type { Value } from '../../../vm/value.js';
 
 const spellFiles = import.meta.glob<string>('../../../spells/*.spell', { query: '?raw', import: 'default', eager: true });
 const scenarioFiles = import.meta.glob<unknown>('../../../spells/scenarios/*.json', { import: 'default', eager: true });
 
 export const USER_SOURCE_NAME = 'spell.cantrip';
+/** Spells whose casts the console does not show (playground plumbing). */
+export const HELPER_SPELL = '__playgroundEntity';
+const HELPER_SOURCE_NAME = 'playground-helpers';
+const HELPER_SOURCE = `spell ${HELPER_SPELL}(entity, unused) { return entity; }\n`;
 
 export interface EntitySetup {
   readonly breed: string;
@@ -57,7 +62,7 @@ export function libraryFiles(): SpellFile[] {
 export type SyncResult = { ok: true; rebuilt: boolean; dropped: number; notes: string[] } | { ok: false; message: string };
 
 /** Budgets for casts on the playground world: finite, so the page never hangs. */
-const WORLD_BUDGETS = { fuel: 5_000_000, maxFrames: 256, maxHeap: 4_000_000, maxWait: 600 };
+export const WORLD_BUDGETS = { fuel: 5_000_000, maxFrames: 256, maxHeap: 4_000_000, maxWait: 600 };
 
 export class PlaygroundWorld {
   world: World | null = null;
@@ -108,7 +113,23 @@ export class PlaygroundWorld {
 
   private spellFilesFor(source: string, sourceSpells: readonly string[]): { name: string; source: string }[] {
     const library = libraryFilesFor(this.library, sourceSpells);
-    return [...library.map((f) => ({ name: f.name, source: f.source })), { name: USER_SOURCE_NAME, source }];
+    return [
+      ...library.map((f) => ({ name: f.name, source: f.source })),
+      { name: HELPER_SOURCE_NAME, source: HELPER_SOURCE },
+      { name: USER_SOURCE_NAME, source },
+    ];
+  }
+
+  /**
+   * The world's reference to an entity, as a spell would receive it (the
+   * debugger passes it to the spell it runs on its own VM). Obtained through
+   * a one-line helper spell, so only the world's public API is used.
+   */
+  ref(id: EntityId | null): Value {
+    const world = this.world;
+    if (id === null || !world || world.entity(id) === null) return null;
+    const result = world.cast(HELPER_SPELL, id, null);
+    return result.state === 'done' ? result.result : null;
   }
 
   private trimmedBreeds(breedsText: string, spellNames: readonly string[]): { data: unknown; notes: string[] } {

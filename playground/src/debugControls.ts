@@ -1,0 +1,74 @@
+/**
+ * Wires the debugger: gutter breakpoints → the session, Cast through the
+ * debugger while breakpoints are set, the panel's buttons and F5 / F10 /
+ * F11, and the current line and instruction in the editor and the bytecode.
+ */
+import type { PlaygroundApp } from './app.js';
+import { DebugSession, type DebugView } from './debug/debugSession.js';
+import { monaco } from './editor/monaco.js';
+import { DebugPanel } from './panels/debugPanel.js';
+import type { WorldPanel } from './panels/worldPanel.js';
+import type { PlaygroundSession } from './session.js';
+
+export interface DebuggerHandle {
+  readonly session: DebugSession;
+  view(): DebugView;
+}
+
+export function setUpDebugger(app: PlaygroundApp, session: PlaygroundSession, world: WorldPanel): DebuggerHandle {
+  const enabled = document.getElementById('dbg-enable') as HTMLInputElement;
+  let panel: DebugPanel | null = null;
+  let last: DebugView = { state: 'idle', spell: null, frames: [], wakeAt: null };
+  const show = (view: DebugView): void => {
+    last = view;
+    panel?.show(view);
+    const top = view.frames[0];
+    app.editor.setCurrentLine(top ? top.line : null);
+    app.bytecode.setCurrent(top ? top.functionIndex : null, top ? top.pc : null);
+    if (view.state === 'paused') {
+      world.pause();
+      if (top) app.console.info(`Paused in ${top.functionName === '' ? 'script' : top.functionName + '()'} at line ${top.line}.`);
+    }
+  };
+  const debug = new DebugSession(session.world, () => reporterOf(app), show, () => app.editor.breakpointLines);
+  session.shouldDebug = () => enabled.checked && session.breakpoints.length > 0;
+  session.debugCast = (module, spell, caster, target) => debug.start(module, spell, caster, target, 'run');
+  world.afterStep = () => debug.resumeDue();
+
+  const stepIntoOrStart = (): void => {
+    if (panel?.state === 'paused') {
+      debug.stepInto();
+      return;
+    }
+    // Not debugging yet: cast the selected spell paused at its first line.
+    const module = app.lastGoodModule;
+    const spell = app.selectedSpell();
+    if (!module || spell === null || !session.syncWorld(app.lastGoodSource, module)) return;
+    const { caster, target } = session.resolveSelection();
+    debug.start(module, spell, caster, target, 'into');
+  };
+  panel = new DebugPanel({
+    onContinue: () => debug.continue(),
+    onStepOver: () => debug.stepOver(),
+    onStepInto: stepIntoOrStart,
+    onStop: () => debug.stop(),
+    onSelectFrame: (line, functionIndex, pc) => {
+      app.editor.goToLine(line);
+      app.bytecode.setCurrent(functionIndex, pc);
+    },
+  });
+  const editor = app.editor.editor;
+  editor.addCommand(monaco.KeyCode.F5, () => debug.continue());
+  editor.addCommand(monaco.KeyCode.F10, () => debug.stepOver());
+  editor.addCommand(monaco.KeyCode.F11, stepIntoOrStart);
+  return { session: debug, view: () => last };
+}
+
+function reporterOf(app: PlaygroundApp) {
+  return {
+    print: (text: string) => app.console.print(text),
+    info: (text: string) => app.console.info(text),
+    event: (text: string) => app.console.event(text),
+    runtimeError: (text: string, line: number | null) => app.reportRuntimeError(text, line),
+  };
+}
