@@ -245,6 +245,19 @@ describe('spells and handles', () => {
     expect(world.entities().length).toBe(2);
   });
 
+  it('grows the pool (and everything sized by it) under the grow policy', () => {
+    const { world, events } = makeWorld('spell many(self) { for (var i = 0; i < 20; i += 1) spawn("Rock", i, i); print len(nearby(self, 100)); }', {
+      capacity: 2,
+      policy: 'grow',
+    });
+    const first = world.spawn('Troll', 0, 0);
+    expect(world.cast('many', first).state).toBe('done');
+    world.step();
+    expect(world.pool.capacity).toBe(32);
+    expect(world.entities().length).toBe(21);
+    expect(ofType(events, 'print').map((e) => e.text)).toEqual(['21']);
+  });
+
   it('reports a full world to the spell that spawns', () => {
     const { world } = makeWorld('spell many(self) { for (var i = 0; i < 10; i += 1) spawn("Rock", 1, 1); }', { capacity: 4 });
     const result = world.cast('many', world.spawn('Rock', 1, 1));

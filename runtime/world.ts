@@ -100,6 +100,8 @@ interface ActiveBuff {
 /** Stats a buff may change besides numeric breed attributes. */
 const BUFFABLE = new Set(['speed', 'maxHealth', 'interest']);
 const NONE = -1;
+/** Most particles one particles() call reports. */
+const MAX_PARTICLES = 10_000;
 /** The cast name of a module's top-level script. */
 const SCRIPT = '<script>';
 
@@ -848,7 +850,8 @@ export class World implements GameHost, EntityAccess {
   }
 
   emitParticles(kind: string, x: number, y: number, count: number, cast: CastContext): void {
-    this.push({ type: 'particles', tick: this.steps, kind, x, y, count: Math.floor(count), by: cast.caster });
+    // Observers draw these; a spell asking for a billion must not make them try.
+    this.push({ type: 'particles', tick: this.steps, kind, x, y, count: Math.min(MAX_PARTICLES, Math.floor(count)), by: cast.caster });
   }
 
   emitSay(speaker: EntityRef, text: string, _cast: CastContext): void {
