@@ -49,13 +49,8 @@ export class Fiber {
   /** Whether this fiber still counts against the VM's live-fiber budget. */
   live = true;
 
-  /** Debugger state (see vm/debugger.ts); untouched when no debugger is attached. */
+  /** Set when resuming from a debugger pause: the BREAK it paused at runs its original instruction (vm/debugger.ts). */
   debugSkipBreak = false;
-  debugMode: 'run' | 'stepInto' | 'stepOver' | 'stepOut' = 'run';
-  debugDepth = 0;
-  debugLine = -1;
-  debugFunction = -1;
-  debugPc = -1;
 
   constructor(budgets: Readonly<Budgets>, spell: string | null) {
     this.budgets = budgets;

@@ -26,3 +26,4 @@ export { OPCODES, Op, OPCODE_COUNT, instructionSize, type OpcodeInfo, type Opera
 export { writeSpb, readSpb, looksLikeSpb } from './spb.js';
 export { verifyModule } from './verifier.js';
 export { disassemble } from './disassembler.js';
+export { Debugger, type StepMode, type FrameView, type LocalView } from './debugger.js';

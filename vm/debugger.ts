@@ -1,0 +1,231 @@
+/**
+ * The step debugger: line breakpoints, continue, step over / into / out,
+ * the call stack and locals of a paused fiber.
+ *
+ * How it costs nothing when unused: the interpreter has no debug checks.
+ * Attaching swaps each function's `code` for a patched copy in which the
+ * first instruction of every source line (and every jump target, so each
+ * loop iteration is seen) is replaced by the BREAK opcode; operands stay in
+ * place, so the layout and all jump targets are unchanged. On BREAK the VM
+ * asks this debugger whether to pause; if not (or when resuming from the
+ * pause) it re-dispatches to the original instruction kept in
+ * `fn.original`. Detaching restores the original arrays. Fibers saved while
+ * suspended hold only offsets, so attaching and detaching work at any time,
+ * and a fiber stepped into a `wait` keeps its stepping mode until the world
+ * resumes it.
+ *
+ * A pause happens on a "line event": a BREAK in a different function, frame
+ * depth or line than the previous event of the same fiber, or a jump back
+ * (a one-line loop's next iteration).
+ */
+
+import { displayBounded } from './display.js';
+import type { Fiber } from './fiber.js';
+import type { ObjFunction } from './objects.js';
+import { OPCODES, Op, instructionSize } from './opcodes.js';
+import type { BreakHandler, VM } from './vm.js';
+
+export type StepMode = 'run' | 'into' | 'over' | 'out';
+
+export interface LocalView {
+  readonly name: string;
+  /** As print shows it, cut to a readable length. */
+  readonly value: string;
+}
+
+export interface FrameView {
+  /** '' for the top-level script. */
+  readonly functionName: string;
+  /** Index into module.functions. */
+  readonly functionIndex: number;
+  readonly line: number;
+  /** The current instruction (innermost frame) or the call being made (outer frames). */
+  readonly pc: number;
+  readonly locals: readonly LocalView[];
+}
+
+interface Place {
+  readonly fn: ObjFunction | null;
+  readonly line: number;
+  readonly depth: number;
+  readonly pc: number;
+}
+
+interface FiberDebugState {
+  mode: StepMode;
+  /** Where the last step command was given. */
+  from: Place;
+  /** The previous BREAK this fiber passed. */
+  previous: Place | null;
+}
+
+const NOWHERE: Place = { fn: null, line: -1, depth: 0, pc: -1 };
+const MAX_VALUE_TEXT = 120;
+const BREAK = Op.BREAK;
+
+/** Offsets where a source line starts, plus every jump target and the entry. */
+export function lineStarts(code: Int32Array, lines: Int32Array): number[] {
+  const starts = new Set<number>([0]);
+  let previousLine = -1;
+  for (let pc = 0; pc < code.length; ) {
+    const op = code[pc]!;
+    const info = OPCODES[op];
+    if (info === undefined) break;
+    if (lines[pc] !== previousLine) starts.add(pc);
+    previousLine = lines[pc]!;
+    info.operands.forEach((kind, i) => {
+      if (kind === 'jump') starts.add(code[pc + 1 + i]!);
+    });
+    pc += instructionSize(op);
+  }
+  return [...starts].filter((pc) => pc < code.length).sort((a, b) => a - b);
+}
+
+/** `code` with BREAK over the first word of each offset in `at`. */
+export function patchBreaks(code: Int32Array, at: readonly number[]): Int32Array {
+  const patched = Int32Array.from(code);
+  for (const pc of at) patched[pc] = BREAK;
+  return patched;
+}
+
+export class Debugger implements BreakHandler {
+  /** Source lines with a breakpoint. */
+  readonly breakpoints = new Set<number>();
+  /** The mode of a fiber the debugger has not seen yet: 'into' pauses a new cast at its first line. */
+  startMode: StepMode = 'run';
+  private readonly states = new WeakMap<Fiber, FiberDebugState>();
+  private attached = false;
+
+  constructor(private readonly vm: VM) {}
+
+  get isAttached(): boolean {
+    return this.attached;
+  }
+
+  attach(): void {
+    if (this.attached) return;
+    for (const fn of this.vm.runtimeFunctions) fn.code = patchBreaks(fn.original, lineStarts(fn.original, fn.lines));
+    this.vm.breakHandler = this;
+    this.attached = true;
+  }
+
+  detach(): void {
+    for (const fn of this.vm.runtimeFunctions) fn.code = fn.original;
+    if (this.vm.breakHandler === this) this.vm.breakHandler = null;
+    this.attached = false;
+  }
+
+  setBreakpoints(lines: Iterable<number>): void {
+    this.breakpoints.clear();
+    for (const line of lines) this.breakpoints.add(line);
+  }
+
+  continue(fiber: Fiber): Fiber {
+    return this.resumeIn('run', fiber);
+  }
+
+  stepOver(fiber: Fiber): Fiber {
+    return this.resumeIn('over', fiber);
+  }
+
+  stepInto(fiber: Fiber): Fiber {
+    return this.resumeIn('into', fiber);
+  }
+
+  stepOut(fiber: Fiber): Fiber {
+    return this.resumeIn('out', fiber);
+  }
+
+  /**
+   * Set how `fiber` runs from now on without running it: for a fiber that is
+   * suspended in a host call, the mode applies once the embedder resumes it.
+   */
+  setMode(fiber: Fiber, mode: StepMode): void {
+    const state = this.stateOf(fiber);
+    state.mode = mode;
+    state.from = state.previous ?? NOWHERE;
+  }
+
+  /** Called by the VM at each BREAK. */
+  shouldPause(fiber: Fiber, fn: ObjFunction, pc: number, depth: number): boolean {
+    const state = this.stateOf(fiber);
+    const here: Place = { fn, line: fn.lines[pc] ?? 0, depth, pc };
+    const before = state.previous;
+    state.previous = here;
+    const lineEvent =
+      before === null || before.fn !== fn || before.depth !== depth || before.line !== here.line || pc <= before.pc;
+    return lineEvent && this.pauseAt(state, here);
+  }
+
+  /** The call stack of a paused (or suspended) fiber, innermost first, with each frame's locals. */
+  callStack(fiber: Fiber): FrameView[] {
+    const frames: FrameView[] = [];
+    for (let i = fiber.frameCount - 1; i >= 0; i--) {
+      const closure = fiber.frameClosures[i];
+      if (!closure || closure.fn.index < 0) continue;
+      const fn = closure.fn;
+      const saved = fiber.frameIps[i]!;
+      // A paused innermost frame is saved at its instruction; others at the return address.
+      const pc = i === fiber.frameCount - 1 && fiber.state === 'paused' ? saved : Math.max(0, saved - 1);
+      frames.push({
+        functionName: fn.name,
+        functionIndex: fn.index,
+        line: fn.lines[pc] ?? 0,
+        pc,
+        locals: localsOf(fiber, fn, fiber.frameBases[i]!, pc),
+      });
+    }
+    return frames;
+  }
+
+  private resumeIn(mode: StepMode, fiber: Fiber): Fiber {
+    if (fiber.state !== 'paused') return fiber;
+    this.setMode(fiber, mode);
+    return this.vm.continuePaused(fiber);
+  }
+
+  private stateOf(fiber: Fiber): FiberDebugState {
+    let state = this.states.get(fiber);
+    if (state === undefined) {
+      state = { mode: this.startMode, from: NOWHERE, previous: null };
+      this.states.set(fiber, state);
+    }
+    return state;
+  }
+
+  private pauseAt(state: FiberDebugState, here: Place): boolean {
+    // A breakpoint stops every mode, also inside a call being stepped over.
+    if (this.breakpoints.has(here.line)) return true;
+    const from = state.from;
+    const moved = here.fn !== from.fn || here.line !== from.line || here.depth !== from.depth;
+    switch (state.mode) {
+      case 'run':
+        return false;
+      case 'into':
+        return moved;
+      case 'over':
+        return here.depth < from.depth || (here.depth === from.depth && moved);
+      case 'out':
+        return here.depth < from.depth;
+    }
+  }
+}
+
+/** The named locals live at `pc`, from the compiler's debug info; an inner declaration shadows an outer one. */
+function localsOf(fiber: Fiber, fn: ObjFunction, base: number, pc: number): LocalView[] {
+  const locals: LocalView[] = [];
+  const seen = new Set<string>();
+  const infos = fn.proto.locals;
+  for (let k = infos.length - 1; k >= 0; k--) {
+    const local = infos[k]!;
+    if (pc < local.startPc || pc >= local.endPc || local.name === '' || seen.has(local.name)) continue;
+    seen.add(local.name);
+    locals.unshift({ name: local.name, value: show(fiber.stack[base + local.slot] ?? null) });
+  }
+  return locals;
+}
+
+function show(value: Parameters<typeof displayBounded>[0]): string {
+  const text = displayBounded(value, MAX_VALUE_TEXT * 4) ?? '…';
+  return text.length > MAX_VALUE_TEXT ? text.slice(0, MAX_VALUE_TEXT - 1) + '…' : text;
+}
