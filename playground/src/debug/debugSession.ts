@@ -1,6 +1,6 @@
 /**
  * Debug casts on the live world. The cast runs on a VM of its own for the
- * editor's module with the Stepper attached, inside the world's cast context
+ * editor's module with the VM's Debugger attached, inside the world's cast context
  * (so damage, nearby, wait … act on the world). A paused fiber waits for
  * Continue / Step; a fiber in `wait` is parked and resumed when the world's
  * game time reaches its wake time — so stepping works across `wait`.
@@ -14,8 +14,7 @@ import { VM } from '../../../vm/vm.js';
 import type { Reporter } from '../backend.js';
 import { describeFailure, errorMessage } from '../engine.js';
 import { WORLD_BUDGETS, type PlaygroundWorld } from '../world/playgroundWorld.js';
-import { inspectFiber, type FrameView } from './inspect.js';
-import { Stepper, type StepMode } from './stepper.js';
+import { Debugger, type FrameView, type StepMode } from '../../../vm/debugger.js';
 
 export type DebugState = 'idle' | 'paused' | 'running' | 'waiting';
 
@@ -30,7 +29,7 @@ export interface DebugView {
 
 interface DebugCast {
   readonly vm: VM;
-  readonly stepper: Stepper;
+  readonly debugger: Debugger;
   readonly fiber: Fiber;
   readonly cast: CastContext;
 }
@@ -58,22 +57,22 @@ export class DebugSession {
     const reporter = this.reporter();
     try {
       const vm = new VM(module, { ...WORLD_BUDGETS, hosts: WORLD_HOST_FUNCTIONS, print: (text) => reporter.print(text) });
-      const stepper = new Stepper(vm);
-      stepper.breakpoints = new Set(this.breakpoints());
-      stepper.attach();
+      const dbg = new Debugger(vm);
+      dbg.setBreakpoints(this.breakpoints());
+      dbg.attach();
       const script = runInCast({ host: world, spell: '<script>', caster: null, wakeAt: 0 }, () => vm.runScript());
       if (script.state !== 'done') {
         this.report(script, 'The script');
-        stepper.detach();
+        dbg.detach();
         return;
       }
       const args: Value[] = [this.world.ref(caster), this.world.ref(target)];
       const arity = module.functions[module.spells.find((s) => s.name === spell)?.functionIndex ?? -1]?.arity ?? 2;
       const cast: CastContext = { host: world, spell, caster, wakeAt: 0 };
-      stepper.mode = mode;
+      dbg.startMode = mode;
       world.emit({ type: 'cast', tick: world.steps, spell, caster, target });
       const fiber = runInCast(cast, () => vm.cast(spell, args.slice(0, arity).concat(Array(Math.max(0, arity - 2)).fill(null)), WORLD_BUDGETS));
-      this.current = { vm, stepper, fiber, cast };
+      this.current = { vm, debugger: dbg, fiber, cast };
       this.settle();
     } catch (e) {
       reporter.runtimeError(`Cannot debug ${spell}: ${errorMessage(e)}`, null);
@@ -100,9 +99,14 @@ export class DebugSession {
   private step(mode: StepMode): void {
     const c = this.current;
     if (!c || c.fiber.state !== 'paused') return;
-    c.stepper.breakpoints = new Set(this.breakpoints());
-    c.stepper.prepare(mode, c.fiber);
-    runInCast(c.cast, () => c.vm.continuePaused(c.fiber));
+    const dbg = c.debugger;
+    dbg.setBreakpoints(this.breakpoints());
+    runInCast(c.cast, () => {
+      if (mode === 'run') dbg.continue(c.fiber);
+      else if (mode === 'over') dbg.stepOver(c.fiber);
+      else if (mode === 'into') dbg.stepInto(c.fiber);
+      else dbg.stepOut(c.fiber);
+    });
     this.settle();
   }
 
@@ -111,7 +115,7 @@ export class DebugSession {
     const c = this.current;
     const world = this.world.world;
     if (!c || !world || c.fiber.state !== 'suspended' || c.cast.wakeAt > world.time + 1e-9) return;
-    c.stepper.breakpoints = new Set(this.breakpoints());
+    c.debugger.setBreakpoints(this.breakpoints());
     runInCast(c.cast, () => c.vm.resume(c.fiber));
     this.settle();
   }
@@ -120,7 +124,7 @@ export class DebugSession {
     const c = this.current;
     if (c) {
       if (c.fiber.state === 'paused' || c.fiber.state === 'suspended') c.vm.cancel(c.fiber, 'Stopped in the debugger.');
-      c.stepper.detach();
+      c.debugger.detach();
       this.current = null;
     }
     this.onChange({ state: 'idle', spell: null, frames: [], wakeAt: null });
@@ -132,13 +136,13 @@ export class DebugSession {
     this.world.world?.flush();
     const fiber = c.fiber;
     if (fiber.state === 'paused') {
-      this.onChange({ state: 'paused', spell: c.cast.spell, frames: inspectFiber(fiber), wakeAt: null });
+      this.onChange({ state: 'paused', spell: c.cast.spell, frames: c.debugger.callStack(fiber), wakeAt: null });
     } else if (fiber.state === 'suspended') {
       this.reporter().info(`${c.cast.spell} waits until t=${c.cast.wakeAt.toFixed(2)}s: press Play or Step tick; the debugger picks it up again.`);
       this.onChange({ state: 'waiting', spell: c.cast.spell, frames: [], wakeAt: c.cast.wakeAt });
     } else {
       this.report(fiber, c.cast.spell);
-      c.stepper.detach();
+      c.debugger.detach();
       this.current = null;
       this.onChange({ state: 'idle', spell: null, frames: [], wakeAt: null });
     }
