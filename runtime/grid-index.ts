@@ -41,6 +41,8 @@ export class GridIndex extends PositionStore implements SpatialIndex {
   private next: Int32Array;
   /** The cell an id is linked into. */
   private cellOf: Int32Array;
+  /** Positions interleaved (x, y, x, y …): a query reads both from one cache line. */
+  private xy: Float64Array;
 
   constructor(options: GridOptions) {
     super(options.capacity);
@@ -56,6 +58,7 @@ export class GridIndex extends PositionStore implements SpatialIndex {
     this.prev = new Int32Array(options.capacity);
     this.next = new Int32Array(options.capacity);
     this.cellOf = new Int32Array(options.capacity).fill(NONE);
+    this.xy = new Float64Array(options.capacity * 2);
   }
 
   ensureCapacity(capacity: number): void {
@@ -66,6 +69,7 @@ export class GridIndex extends PositionStore implements SpatialIndex {
     const cellOf = new Int32Array(capacity).fill(NONE);
     cellOf.set(this.cellOf);
     this.cellOf = cellOf;
+    this.xy = copyInto(this.xy, new Float64Array(capacity * 2));
   }
 
   /** Column of an x coordinate, clamped into the grid (NaN → 0). */
@@ -85,6 +89,8 @@ export class GridIndex extends PositionStore implements SpatialIndex {
     y = sanitizeCoordinate(y);
     this.xs[id] = x;
     this.ys[id] = y;
+    this.xy[2 * id] = x;
+    this.xy[2 * id + 1] = y;
     this.present[id] = 1;
     this.size++;
     this.link(id, this.cellY(y) * this.cols + this.cellX(x));
@@ -103,6 +109,8 @@ export class GridIndex extends PositionStore implements SpatialIndex {
     y = sanitizeCoordinate(y);
     this.xs[id] = x;
     this.ys[id] = y;
+    this.xy[2 * id] = x;
+    this.xy[2 * id + 1] = y;
     const cell = this.cellY(y) * this.cols + this.cellX(x);
     if (cell === this.cellOf[id]) return;
     this.unlink(id);
@@ -126,13 +134,13 @@ export class GridIndex extends PositionStore implements SpatialIndex {
     const y0 = this.cellY(py - r - sy);
     const y1 = this.cellY(py + r + sy);
     // Locals, not this.field, in the hot loop: V8 cannot always prove the fields unchanged across visit().
-    const { xs, ys, next, cellHead, cols } = this;
+    const { xy, next, cellHead, cols } = this;
     for (let cy = y0; cy <= y1; cy++) {
       const row = cy * cols;
       for (let cx = x0; cx <= x1; cx++) {
         for (let id = cellHead[row + cx]!; id !== NONE; id = next[id]!) {
-          const dx = xs[id]! - px;
-          const dy = ys[id]! - py;
+          const dx = xy[2 * id]! - px;
+          const dy = xy[2 * id + 1]! - py;
           if (dx * dx + dy * dy <= r2) visit(id);
         }
       }
