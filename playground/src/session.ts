@@ -139,12 +139,15 @@ export class PlaygroundSession implements PlaygroundBackend {
   resolveSelection(): Selection {
     const picked = this.selection();
     const alive = (id: EntityId | null) => id !== null && this.world.entity(id) !== null;
-    let caster = alive(picked.caster) ? picked.caster : null;
-    if (caster === null) {
-      const entities = this.world.entities();
-      caster = (entities.find((e) => e.breed === 'Wizard') ?? entities[0])?.id ?? null;
-    }
+    const caster = alive(picked.caster) ? picked.caster : this.defaultCaster();
     return { caster, target: alive(picked.target) ? picked.target : null };
+  }
+
+  /** The first entity of a breed tagged "hero" (tags are breed data), else the first entity. */
+  defaultCaster(): EntityId | null {
+    const entities = this.world.entities();
+    const isHero = (breed: string) => this.world.world?.breeds.get(breed)?.tags.includes('hero') ?? false;
+    return (entities.find((e) => isHero(e.breed)) ?? entities[0])?.id ?? null;
   }
 
   private worldEvent(event: WorldEvent): void {

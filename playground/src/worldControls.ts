@@ -54,19 +54,21 @@ export function setUpWorld(app: PlaygroundApp, session: PlaygroundSession): Worl
   byId('world-reset').addEventListener('click', () => {
     panel.pause();
     if (sync(true)) app.console.info('The world was reset.');
+    panel.fitToEntities();
     panel.setSelection(defaultCaster(session), null);
   });
   byId<HTMLInputElement>('show-aoi').addEventListener('change', (e) => (panel.showAoi = (e.target as HTMLInputElement).checked));
   byId<HTMLInputElement>('show-grid').addEventListener('change', (e) => (panel.showGrid = (e.target as HTMLInputElement).checked));
 
   sync();
+  panel.fitToEntities();
   panel.setSelection(defaultCaster(session), null);
   return panel;
 }
 
+/** The first entity whose breed is tagged "hero" (data, not a breed name), else the first entity. */
 function defaultCaster(session: PlaygroundSession): EntityId | null {
-  const entities = session.world.entities();
-  return (entities.find((e) => e.breed === 'Wizard') ?? entities[0])?.id ?? null;
+  return session.defaultCaster();
 }
 
 function bold(text: string): HTMLElement {

@@ -54,6 +54,17 @@ export class WorldPanel {
       this.hovered = this.entityAt(e.offsetX, e.offsetY);
       this.updateReadout();
     });
+    canvas.addEventListener(
+      'wheel',
+      (e) => {
+        e.preventDefault();
+        this.zoom(e.deltaY > 0 ? 1.15 : 1 / 1.15, e.offsetX, e.offsetY);
+      },
+      { passive: false },
+    );
+    canvas.addEventListener('dblclick', () => {
+      this.camera = null;
+    });
     canvas.addEventListener('mouseleave', () => {
       this.hovered = null;
       this.updateReadout();
@@ -155,12 +166,51 @@ export class WorldPanel {
     return best;
   }
 
+  /** The part of the world in view (world units); the wheel zooms, a double click shows it all. */
+  private camera: { x0: number; y0: number; x1: number; y1: number } | null = null;
+
+  /** Frame the entities (with room around them), as a designer wants to see them at first. */
+  fitToEntities(): void {
+    const entities = this.world.entities();
+    const o = this.world.setup.options;
+    if (entities.length === 0) {
+      this.camera = null;
+      return;
+    }
+    let x0 = Math.min(...entities.map((e) => e.x));
+    let x1 = Math.max(...entities.map((e) => e.x));
+    let y0 = Math.min(...entities.map((e) => e.y));
+    let y1 = Math.max(...entities.map((e) => e.y));
+    const pad = Math.max(6, 0.25 * Math.max(x1 - x0, y1 - y0));
+    x0 = Math.max(0, x0 - pad);
+    y0 = Math.max(0, y0 - pad);
+    x1 = Math.min(o.width, x1 + pad);
+    y1 = Math.min(o.height, y1 + pad);
+    this.camera = { x0, y0, x1, y1 };
+  }
+
+  private zoom(factor: number, px: number, py: number): void {
+    this.computeViewport();
+    const o = this.world.setup.options;
+    const cx = (px - this.viewport.ox) / this.viewport.scale;
+    const cy = (py - this.viewport.oy) / this.viewport.scale;
+    const c = this.camera ?? { x0: 0, y0: 0, x1: o.width, y1: o.height };
+    const w = Math.min(o.width * 1.2, Math.max(4, (c.x1 - c.x0) * factor));
+    const h = Math.min(o.height * 1.2, Math.max(3, (c.y1 - c.y0) * factor));
+    const fx = (cx - c.x0) / (c.x1 - c.x0);
+    const fy = (cy - c.y0) / (c.y1 - c.y0);
+    this.camera = { x0: cx - fx * w, y0: cy - fy * h, x1: cx - fx * w + w, y1: cy - fy * h + h };
+  }
+
   private computeViewport(): void {
     const w = this.canvas.clientWidth;
     const h = this.canvas.clientHeight;
-    const options = this.world.setup.options;
-    const scale = Math.max(0.01, Math.min((w - 2 * MARGIN) / options.width, (h - 2 * MARGIN) / options.height));
-    this.viewport = { scale, ox: (w - options.width * scale) / 2, oy: (h - options.height * scale) / 2 };
+    const o = this.world.setup.options;
+    const c = this.camera ?? { x0: 0, y0: 0, x1: o.width, y1: o.height };
+    const cw = c.x1 - c.x0;
+    const ch = c.y1 - c.y0;
+    const scale = Math.max(0.01, Math.min((w - 2 * MARGIN) / cw, (h - 2 * MARGIN) / ch));
+    this.viewport = { scale, ox: (w - cw * scale) / 2 - c.x0 * scale, oy: (h - ch * scale) / 2 - c.y0 * scale };
   }
 
   private sx(x: number): number {
@@ -202,6 +252,10 @@ export class WorldPanel {
   private drawGround(): void {
     const ctx = this.ctx;
     const o = this.world.setup.options;
+    ctx.save();
+    ctx.beginPath();
+    ctx.rect(0, 0, this.canvas.clientWidth, this.canvas.clientHeight);
+    ctx.clip();
     ctx.fillStyle = '#191c24';
     ctx.fillRect(this.sx(0), this.sy(0), o.width * this.viewport.scale, o.height * this.viewport.scale);
     if (this.showGrid) {
@@ -221,6 +275,7 @@ export class WorldPanel {
     }
     ctx.strokeStyle = '#2d3240';
     ctx.strokeRect(this.sx(0), this.sy(0), o.width * this.viewport.scale, o.height * this.viewport.scale);
+    ctx.restore();
   }
 
   private drawInterest(entities: readonly EntityView[]): void {

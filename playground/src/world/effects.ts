@@ -37,7 +37,9 @@ export class EffectList {
         const p = position(event.entity);
         if (!p) return;
         const text = `${event.type === 'damage' ? '-' : '+'}${round(event.amount)}`;
-        this.push({ kind: 'number', x: p.x, y: p.y, text, colour: event.type === 'damage' ? '#ff6b6b' : '#9ece6a', age: 0, life: 1.2 });
+        // A little sideways jitter keeps the numbers of neighbours hit at once readable.
+        const x = p.x + (jitter() - 0.5) * 1.5;
+        this.push({ kind: 'number', x, y: p.y, text, colour: event.type === 'damage' ? '#ff6b6b' : '#9ece6a', age: 0, life: 1.2 });
         return;
       }
       case 'particles': {

@@ -34,18 +34,12 @@ export interface WorldSetup {
   readonly entities: readonly EntitySetup[];
 }
 
-/** The trolls scenario from spells/scenarios, or a built-in copy of its layout. */
+/** The world and entities of spells/scenarios/trolls.json (or the first scenario there): layouts are data too. */
 function defaultSetup(): WorldSetup {
-  const scenario = Object.entries(scenarioFiles).find(([path]) => path.endsWith('/trolls.json'))?.[1] as
-    | { world?: WorldOptions; entities?: EntitySetup[] }
-    | undefined;
+  const scenarios = Object.entries(scenarioFiles).sort(([a], [b]) => Number(!a.endsWith('/trolls.json')) - Number(!b.endsWith('/trolls.json')));
+  const scenario = scenarios[0]?.[1] as { world?: WorldOptions; entities?: EntitySetup[] } | undefined;
   const world = scenario?.world ?? { width: 40, height: 30, partition: 'grid', cellSize: 4, step: 0.1 };
-  const entities = scenario?.entities ?? [
-    { breed: 'Wizard', x: 10, y: 10 },
-    { breed: 'Troll', x: 14, y: 10 },
-    { breed: 'Troll Archer', x: 15, y: 11 },
-    { breed: 'Troll Wizard', x: 15, y: 9 },
-  ];
+  const entities = scenario?.entities ?? [];
   return {
     options: { ...world, capacity: Math.max(256, world.capacity ?? 0), policy: 'grow', aoiMoveEvents: false },
     entities: entities.map((e) => ({ breed: e.breed, x: e.x, y: e.y })),
