@@ -49,6 +49,19 @@ describe('World basics', () => {
     );
   });
 
+  it('hands out the references spells hold, for embedders running their own VM', () => {
+    const { world } = makeWorld('');
+    const id = world.spawn('Troll', 1, 2);
+    const ref = world.entityRef(id)!;
+    expect(ref.getProperty('x')).toBe(1);
+    expect(ref.display()).toBe('<Troll #1>');
+    expect(ref.equals(world.entityRef(id)!)).toBe(true);
+    world.despawn(id);
+    expect(world.entityRef(id)).toBeNull();
+    expect(ref.getProperty('alive')).toBe(false);
+    expect(() => ref.getProperty('x')).toThrow('Entity is gone.');
+  });
+
   it('runs fixed steps from an accumulator', () => {
     const { world } = makeWorld('', { step: 0.1 });
     expect(world.tick(0.25)).toBe(2);

@@ -261,6 +261,12 @@ export class World implements GameHost, EntityAccess {
     return out;
   }
 
+  /** The value a spell would hold for a living entity (to pass it to a VM you run yourself, e.g. a debugger), or null. */
+  entityRef(id: EntityId): EntityRef | null {
+    const slot = this.liveSlotOf(id);
+    return slot === NONE ? null : this.refAt(slot);
+  }
+
   /** Read any property a spell could read (`e.armor`), or undefined. */
   property(id: EntityId, name: string): Value | undefined {
     const slot = this.liveSlotOf(id);
