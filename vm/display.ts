@@ -81,10 +81,18 @@ function displayAtom(value: Exclude<Value, number | string | boolean | null>): s
   return `<${value.objectType}>`;
 }
 
+/**
+ * Lists nested deeper than this show `[...]` below it: display recurses per
+ * level, and a spell can nest lists 100,000 deep for little fuel, which would
+ * overflow the JS stack (found by tests/fuzz).
+ */
+export const MAX_DISPLAY_DEPTH = 256;
+
 /** Lists show their elements as print does; a list that contains itself shows `[...]` there. */
 function displayList(list: ObjList, seen: Set<ObjList> | null, budget: Budget): string {
   const visiting = seen ?? new Set<ObjList>();
-  if (visiting.has(list)) return spend('[...]', budget);
+  // `visiting` holds the lists on the path from the root, so its size is the depth.
+  if (visiting.has(list) || visiting.size >= MAX_DISPLAY_DEPTH) return spend('[...]', budget);
   visiting.add(list);
   spend('[]', budget);
   const parts: string[] = [];
