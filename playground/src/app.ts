@@ -107,7 +107,7 @@ export class PlaygroundApp {
 
   private scheduleCompile(): void {
     window.clearTimeout(this.compileTimer);
-    this.compileTimer = window.setTimeout(() => this.recompileNow(), COMPILE_DEBOUNCE_MS);
+    this.compileTimer = window.setTimeout(() => this.recompile(true), COMPILE_DEBOUNCE_MS);
   }
 
   /** Compile now (also used by Run/Cast so they never act on a stale module). */
@@ -117,8 +117,12 @@ export class PlaygroundApp {
     return this.recompile();
   }
 
-  /** One keystroke's work; returns its timings (ms) for the benchmark. */
-  private recompile(): { compile: number; total: number } {
+  /**
+   * One keystroke's work: compile and re-mark now; the bytecode panel, line
+   * colours and spell menu follow in the next frame when `deferPanels` (typing),
+   * at once otherwise (Run, Cast, examples). Returns the timings (ms).
+   */
+  private recompile(deferPanels = false): { compile: number; total: number } {
     const t0 = performance.now();
     const source = this.editor.source;
     const outcome = compileSpell(source, this.backend.hostSpecs());
@@ -131,12 +135,37 @@ export class PlaygroundApp {
       this.lastGoodModule = outcome.module;
       this.lastGoodSource = source;
     }
+    if (deferPanels) {
+      this.schedulePanels();
+      return { compile: t1 - t0, total: performance.now() - t0 };
+    }
+    this.refreshPanels();
+    return { compile: t1 - t0, total: performance.now() - t0 };
+  }
+
+  private panelsFrame = 0;
+
+  private schedulePanels(): void {
+    if (this.panelsFrame !== 0) return;
+    this.panelsFrame = requestAnimationFrame(() => {
+      this.panelsFrame = 0;
+      this.refreshPanels();
+    });
+  }
+
+  /** Everything that follows a compile besides the markers. */
+  private refreshPanels(): void {
+    if (this.panelsFrame !== 0) {
+      cancelAnimationFrame(this.panelsFrame);
+      this.panelsFrame = 0;
+    }
+    const outcome = this.lastOutcome;
+    const source = this.editor.source;
     this.bytecode.show(outcome.module);
     this.editor.setLineColours(outcome.module ? this.bytecode.lineMap.linesWithCode() : [], PALETTE_SIZE);
     this.updateSpellList(source);
     this.updateStatus();
     this.autosave();
-    return { compile: t1 - t0, total: performance.now() - t0 };
   }
 
   private updateStatus(): void {

@@ -19,6 +19,9 @@ interface Viewport {
 }
 
 const MARGIN = 16;
+/** Above these counts, glyphs and everyone's AOI ranges are not drawn. */
+const GLYPH_LIMIT = 400;
+const AOI_LIMIT = 200;
 /** Real time per frame is capped so a background tab coming back does not fast-forward the world. */
 const MAX_FRAME_DT = 0.1;
 
@@ -244,7 +247,7 @@ export class WorldPanel {
     this.lastPositions = new Map(entities.map((e) => [e.id, { x: e.x, y: e.y }]));
     if (this.showAoi) this.drawInterest(entities);
     this.drawLinks();
-    for (const e of entities) this.drawEntity(e);
+    this.drawEntities(entities);
     this.drawEffects();
     if (!this.world.world) this.drawMessage('The world is not loaded: fix the spell or the breeds.');
   }
@@ -283,8 +286,11 @@ export class WorldPanel {
     const square = this.world.world?.options.interestShape === 'square';
     ctx.setLineDash([4, 4]);
     ctx.lineWidth = 1;
+    // With a crowd, only the picked entities show their range (thousands of dashed circles are noise).
+    const crowd = entities.length > AOI_LIMIT;
     for (const e of entities) {
       if (e.interest <= 0) continue;
+      if (crowd && e.id !== this.caster && e.id !== this.target && e.id !== this.hovered) continue;
       const r = e.interest * this.viewport.scale;
       ctx.strokeStyle = withAlpha(this.world.breedColour(e.breed), 0.35);
       ctx.beginPath();
@@ -295,35 +301,72 @@ export class WorldPanel {
     ctx.setLineDash([]);
   }
 
-  private drawEntity(e: EntityView): void {
+  /**
+   * Entities in batches — one path per breed colour, three for the health
+   * bars — so thousands of them cost a handful of fills, not thousands.
+   */
+  private drawEntities(entities: readonly EntityView[]): void {
     const ctx = this.ctx;
-    const x = this.sx(e.x);
-    const y = this.sy(e.y);
-    const r = this.entityPixels(e);
-    ctx.fillStyle = this.world.breedColour(e.breed);
-    ctx.beginPath();
-    ctx.arc(x, y, r, 0, Math.PI * 2);
-    ctx.fill();
-    if (e.id === this.caster || e.id === this.target || e.id === this.hovered) {
+    const byColour = new Map<string, EntityView[]>();
+    for (const e of entities) {
+      const colour = this.world.breedColour(e.breed);
+      const list = byColour.get(colour);
+      if (list) list.push(e);
+      else byColour.set(colour, [e]);
+    }
+    for (const [colour, list] of byColour) {
+      ctx.fillStyle = colour;
+      ctx.beginPath();
+      for (const e of list) {
+        const r = this.entityPixels(e);
+        ctx.moveTo(this.sx(e.x) + r, this.sy(e.y));
+        ctx.arc(this.sx(e.x), this.sy(e.y), r, 0, Math.PI * 2);
+      }
+      ctx.fill();
+    }
+    this.drawHealthBars(entities);
+    if (entities.length <= GLYPH_LIMIT) for (const e of entities) this.drawGlyph(e);
+    for (const id of [this.caster, this.target, this.hovered]) {
+      const e = id === null ? undefined : entities.find((x) => x.id === id);
+      if (!e) continue;
       ctx.lineWidth = 2;
       ctx.strokeStyle = e.id === this.caster ? '#7aa2f7' : e.id === this.target ? '#f7768e' : '#ffffff';
       ctx.beginPath();
-      ctx.arc(x, y, r + 4, 0, Math.PI * 2);
+      ctx.arc(this.sx(e.x), this.sy(e.y), this.entityPixels(e) + 4, 0, Math.PI * 2);
       ctx.stroke();
     }
-    if (r >= 7) {
-      ctx.fillStyle = '#0d0f14';
-      ctx.font = `bold ${Math.round(r * 1.1)}px system-ui, sans-serif`;
-      ctx.textAlign = 'center';
-      ctx.textBaseline = 'middle';
-      ctx.fillText(this.world.breedGlyph(e.breed), x, y + 1);
+  }
+
+  private drawGlyph(e: EntityView): void {
+    const r = this.entityPixels(e);
+    if (r < 7) return;
+    const ctx = this.ctx;
+    ctx.fillStyle = '#0d0f14';
+    ctx.font = `bold ${Math.round(r * 1.1)}px system-ui, sans-serif`;
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'middle';
+    ctx.fillText(this.world.breedGlyph(e.breed), this.sx(e.x), this.sy(e.y) + 1);
+  }
+
+  private drawHealthBars(entities: readonly EntityView[]): void {
+    const ctx = this.ctx;
+    const bands = ['#9ece6a', '#e0af68', '#f7768e'].map((colour) => ({ colour, path: new Path2D() }));
+    const background = new Path2D();
+    for (const e of entities) {
+      const r = this.entityPixels(e);
+      const width = Math.max(16, r * 2.2);
+      const x = this.sx(e.x) - width / 2;
+      const y = this.sy(e.y) - r - 8;
+      const fraction = e.maxHealth > 0 ? Math.max(0, Math.min(1, e.health / e.maxHealth)) : 0;
+      background.rect(x, y, width, 4);
+      bands[fraction > 0.5 ? 0 : fraction > 0.25 ? 1 : 2]!.path.rect(x, y, width * fraction, 4);
     }
-    const barWidth = Math.max(16, r * 2.2);
-    const fraction = e.maxHealth > 0 ? Math.max(0, Math.min(1, e.health / e.maxHealth)) : 0;
     ctx.fillStyle = '#3a0d14';
-    ctx.fillRect(x - barWidth / 2, y - r - 8, barWidth, 4);
-    ctx.fillStyle = fraction > 0.5 ? '#9ece6a' : fraction > 0.25 ? '#e0af68' : '#f7768e';
-    ctx.fillRect(x - barWidth / 2, y - r - 8, barWidth * fraction, 4);
+    ctx.fill(background);
+    for (const band of bands) {
+      ctx.fillStyle = band.colour;
+      ctx.fill(band.path);
+    }
   }
 
   private drawLinks(): void {
