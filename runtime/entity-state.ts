@@ -35,6 +35,7 @@ export class EntityState {
   constructor(
     public baseSpeed: number,
     public baseMaxHealth: number,
+    public baseInterest: number,
   ) {}
 
   getField(name: string): FieldValue | undefined {

@@ -24,6 +24,8 @@ export interface WorldOptions {
   /** Grid cell size / axis-list anchor spacing. Default 8. */
   cellSize?: number;
   interestShape?: InterestShape;
+  /** Interest ranges (breeds, spells, buffs) are clamped to this, so no spell can make every entity watch every other. Default 100. */
+  maxInterest?: number;
   /** Seed of random(). Default 1. */
   seed?: number;
   /** Fixed step in seconds. Default 0.1. */
@@ -47,6 +49,7 @@ export function resolveOptions(options: WorldOptions): ResolvedWorldOptions {
     partition: options.partition ?? 'grid',
     cellSize: options.cellSize ?? 8,
     interestShape: options.interestShape ?? 'circle',
+    maxInterest: options.maxInterest ?? 100,
     seed: options.seed ?? 1,
     step: options.step ?? DEFAULT_STEP,
     maxStepsPerTick: options.maxStepsPerTick ?? 10,
@@ -60,6 +63,7 @@ export function resolveOptions(options: WorldOptions): ResolvedWorldOptions {
   positive('height', o.height);
   positive('capacity', o.capacity, 1 << 24);
   positive('cellSize', o.cellSize);
+  positive('maxInterest', o.maxInterest, 1e9);
   positive('step', o.step, 60);
   positive('maxStepsPerTick', o.maxStepsPerTick, 1000);
   if (!['grid', 'axis'].includes(o.partition)) throw new WorldError(`World option 'partition' must be 'grid' or 'axis'.`);

@@ -22,6 +22,7 @@ export interface EntitySnapshot {
   readonly dying: boolean;
   readonly baseSpeed: number;
   readonly baseMaxHealth: number;
+  readonly baseInterest: number;
   readonly fields: readonly (readonly [string, EncodedField])[];
   readonly modifiers: readonly Modifier[];
 }

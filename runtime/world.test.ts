@@ -234,6 +234,17 @@ describe('spells and handles', () => {
     expect(world.property(e, 'armor')).toBe(0);
   });
 
+  it('buffs interest like any derived stat, clamped to maxInterest', () => {
+    const { world } = makeWorld('spell far(self) { buff(self, "interest", 500, 1); } spell set(self) { self.interest = 7; }', { maxInterest: 50 });
+    const e = world.spawn('Troll', 1, 1);
+    world.cast('far', e);
+    expect(world.property(e, 'interest')).toBe(50);
+    for (let i = 0; i < 10; i++) world.step();
+    expect(world.property(e, 'interest')).toBe(3);
+    world.cast('set', e);
+    expect(world.property(e, 'interest')).toBe(7);
+  });
+
   it('loads verified .spb bytecode as well as source', () => {
     const { module } = compile('spell hi(self) { say(self, "hi"); }', { hosts: WORLD_HOST_FUNCTIONS });
     const world = new World({ width: 10, height: 10 });

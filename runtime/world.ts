@@ -517,13 +517,13 @@ export class World implements GameHost, EntityAccess {
     pool.maxHealth[slot] = breed.health;
     pool.speed[slot] = breed.speed;
     pool.radius[slot] = breed.radius;
-    pool.interest[slot] = breed.interest;
+    pool.interest[slot] = Math.min(breed.interest, this.options.maxInterest);
     pool.breed[slot] = breed.index;
     const id = this.nextId++;
     this.ids[slot] = id;
     this.dying[slot] = 0;
     this.slotById.set(id, slot);
-    this.states[slot] = new EntityState(breed.speed, breed.health);
+    this.states[slot] = new EntityState(breed.speed, breed.health, breed.interest);
     this.refs[slot] = null;
     this.index.insert(slot, pool.x[slot]!, pool.y[slot]!);
     this.push({ type: 'spawn', tick: this.steps, entity: id, breed: breed.name, x: pool.x[slot]!, y: pool.y[slot]! });
@@ -709,7 +709,8 @@ export class World implements GameHost, EntityAccess {
         p.radius[slot] = Math.max(0, number());
         return;
       case 'interest':
-        p.interest[slot] = Math.max(0, number());
+        state.baseInterest = Math.max(0, number());
+        this.afterStatChange(slot, 'interest');
         return;
       case 'alive':
       case 'breed':
@@ -893,6 +894,9 @@ export class World implements GameHost, EntityAccess {
   private afterStatChange(slot: number, stat: string): void {
     const state = this.states[slot]!;
     if (stat === 'speed') this.pool.speed[slot] = state.baseSpeed + state.bonus('speed');
+    if (stat === 'interest') {
+      this.pool.interest[slot] = clamp(state.baseInterest + state.bonus('interest'), 0, this.options.maxInterest);
+    }
     if (stat === 'maxHealth') {
       this.pool.maxHealth[slot] = state.baseMaxHealth + state.bonus('maxHealth');
       this.clampHealth(slot);
@@ -937,6 +941,7 @@ export class World implements GameHost, EntityAccess {
         dying: this.dying[slot] === 1,
         baseSpeed: state.baseSpeed,
         baseMaxHealth: state.baseMaxHealth,
+        baseInterest: state.baseInterest,
         fields: [...(state.fields ?? [])].map(([k, v]) => [k, encodeField(v)]),
         modifiers: state.modifiers.map((m) => ({ ...m })),
       });
@@ -984,7 +989,7 @@ export class World implements GameHost, EntityAccess {
       world.ids[e.slot] = e.id;
       world.dying[e.slot] = e.dying ? 1 : 0;
       world.slotById.set(e.id, e.slot);
-      const state = new EntityState(e.baseSpeed, e.baseMaxHealth);
+      const state = new EntityState(e.baseSpeed, e.baseMaxHealth, e.baseInterest);
       for (const [k, v] of e.fields) state.setField(k, decodeField(v));
       for (const m of e.modifiers) {
         state.addModifier(m);
