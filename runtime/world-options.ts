@@ -18,6 +18,8 @@ export interface WorldOptions {
   height: number;
   /** Entity pool capacity. Default 1024. */
   capacity?: number;
+  /** Largest the pool may grow to under the 'grow' policy. Default max(capacity, 65536). */
+  maxCapacity?: number;
   /** What spawning does when the pool is full. Default 'error'. */
   policy?: ExhaustionPolicy;
   partition?: PartitionKind;
@@ -45,6 +47,7 @@ export function resolveOptions(options: WorldOptions): ResolvedWorldOptions {
     width: options.width,
     height: options.height,
     capacity: options.capacity ?? 1024,
+    maxCapacity: options.maxCapacity ?? Math.max(options.capacity ?? 1024, 65536),
     policy: options.policy ?? 'error',
     partition: options.partition ?? 'grid',
     cellSize: options.cellSize ?? 8,
@@ -62,6 +65,8 @@ export function resolveOptions(options: WorldOptions): ResolvedWorldOptions {
   positive('width', o.width);
   positive('height', o.height);
   positive('capacity', o.capacity, 1 << 24);
+  positive('maxCapacity', o.maxCapacity, 1 << 24);
+  if (o.maxCapacity < o.capacity) throw new WorldError(`World option 'maxCapacity' must be at least 'capacity'.`);
   positive('cellSize', o.cellSize);
   positive('maxInterest', o.maxInterest, 1e9);
   positive('step', o.step, 60);
@@ -71,6 +76,7 @@ export function resolveOptions(options: WorldOptions): ResolvedWorldOptions {
   if (!['error', 'grow', 'recycle-oldest'].includes(o.policy)) throw new WorldError(`World option 'policy' must be 'error', 'grow' or 'recycle-oldest'.`);
   if ((o.width / o.cellSize) * (o.height / o.cellSize) > 1 << 24) throw new WorldError('World has too many cells; use a larger cellSize.');
   o.capacity = Math.floor(o.capacity);
+  o.maxCapacity = Math.floor(o.maxCapacity);
   o.seed = Number.isFinite(o.seed) ? o.seed : 1;
   return o;
 }

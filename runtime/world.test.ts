@@ -245,6 +245,23 @@ describe('spells and handles', () => {
     expect(world.property(e, 'interest')).toBe(7);
   });
 
+  it('caps buffs per entity, and thousands of them expire in order cheaply', () => {
+    const { world, events } = makeWorld(`
+      spell pile(self) { for (var i = 0; i < 100; i += 1) buff(self, "armor", 1, 100 - i); }
+      spell spread(self) { for (e in nearby(self, 100)) if (!e.is("Troll")) for (var i = 0; i < 60; i += 1) buff(e, "armor", 1, 1 + (i % 7) * 0.1); }
+    `);
+    const a = world.spawn('Troll', 1, 1);
+    expect(world.cast('pile', a).error?.message).toBe('Too many buffs on this entity (at most 64).');
+    expect(world.property(a, 'armor')).toBe(64);
+    for (let i = 0; i < 40; i++) world.spawn('Rock', i, i);
+    const b = world.spawn('Rock', 2, 2);
+    expect(world.cast('spread', b).state).toBe('done');
+    for (let i = 0; i < 20; i++) world.step();
+    const ends = events.filter((e) => e.type === 'buff-end' && e.entity === b);
+    expect(ends.length).toBe(60);
+    expect(world.property(b, 'armor')).toBe(0);
+  });
+
   it('loads verified .spb bytecode as well as source', () => {
     const { module } = compile('spell hi(self) { say(self, "hi"); }', { hosts: WORLD_HOST_FUNCTIONS });
     const world = new World({ width: 10, height: 10 });

@@ -37,6 +37,7 @@ import { EntityState, type FieldValue, type Modifier } from './entity-state.js';
 import { WorldError } from './errors.js';
 import type { DespawnReason, EntityId, WorldEvent, WorldListener } from './events.js';
 import { WORLD_HOST_FUNCTIONS, currentCast, runInCast, type CastContext, type GameHost } from './host-api.js';
+import { MinHeap } from './min-heap.js';
 import { SeededRandom } from './rng.js';
 import type { SpatialIndex } from './spatial-index.js';
 import { makeIndex, resolveOptions, type ResolvedWorldOptions, type WorldOptions } from './world-options.js';
@@ -100,6 +101,8 @@ interface ActiveBuff {
 /** Stats a buff may change besides numeric breed attributes. */
 const BUFFABLE = new Set(['speed', 'maxHealth', 'interest']);
 const NONE = -1;
+/** Active buffs one entity may carry. */
+const MAX_MODIFIERS = 64;
 /** Most particles one particles() call reports. */
 const MAX_PARTICLES = 10_000;
 /** The cast name of a module's top-level script. */
@@ -124,7 +127,7 @@ export class World implements GameHost, EntityAccess {
   private nextId = 1;
 
   private waiting: WaitingCast[] = [];
-  private buffs: ActiveBuff[] = [];
+  private buffs = new MinHeap<ActiveBuff>(buffBefore);
   private castSeq = 0;
   private queue: WorldEvent[] = [];
   private readonly listeners = new Set<WorldListener>();
@@ -141,7 +144,7 @@ export class World implements GameHost, EntityAccess {
   constructor(options: WorldOptions) {
     this.options = resolveOptions(options);
     const o = this.options;
-    this.entityPool = new EntityPool({ capacity: o.capacity, policy: o.policy });
+    this.entityPool = new EntityPool({ capacity: o.capacity, policy: o.policy, maxCapacity: o.maxCapacity });
     this.index = makeIndex(o, o.capacity);
     this.ids = new Float64Array(o.capacity);
     this.dying = new Uint8Array(o.capacity);
@@ -416,7 +419,7 @@ export class World implements GameHost, EntityAccess {
 
   private runTimers(): void {
     const now = this.time + 1e-9;
-    while (this.buffs.length > 0 && this.buffs[0]!.modifier.expiresAt <= now) this.expireBuff(this.buffs.shift()!);
+    while (this.buffs.size > 0 && this.buffs.peek()!.modifier.expiresAt <= now) this.expireBuff(this.buffs.pop()!);
     // Casts resumed here that wait again are due later, so this loop ends.
     while (this.waiting.length > 0 && this.waiting[0]!.cast.wakeAt <= now) {
       const { fiber, vm, cast } = this.waiting.shift()!;
@@ -553,7 +556,7 @@ export class World implements GameHost, EntityAccess {
     this.states[slot] = null;
     this.refs[slot] = null;
     this.dying[slot] = 0;
-    this.buffs = this.buffs.filter((b) => b.entity !== id);
+    // Its buffs stay in the timer heap and are skipped when due: ids are never reused.
     this.pool.despawn(this.pool.handleAt(slot));
   }
 
@@ -873,10 +876,11 @@ export class World implements GameHost, EntityAccess {
     const own = state.getField(stat);
     const numeric = BUFFABLE.has(stat) || typeof (own ?? attribute) === 'number';
     if (!numeric || stat === 'health') throw new HostError(`Cannot buff '${stat}': it is not a numeric stat of this entity.`);
+    if (state.modifiers.length >= MAX_MODIFIERS) throw new HostError(`Too many buffs on this entity (at most ${MAX_MODIFIERS}).`);
     const modifier: Modifier = { stat, amount, seconds, expiresAt: this.time + seconds, seq: this.castSeq++ };
     state.addModifier(modifier);
     this.afterStatChange(slot, stat);
-    insertBuff(this.buffs, { entity: target.id, modifier });
+    this.buffs.push({ entity: target.id, modifier });
     this.push({ type: 'buff', tick: this.steps, entity: target.id, stat, amount, seconds });
   }
 
@@ -984,7 +988,7 @@ export class World implements GameHost, EntityAccess {
     }
     if (snapshot.breeds !== null) world.loadBreeds(snapshot.breeds);
     world.queue = [];
-    world.adoptPool(EntityPool.fromState(snapshot.pool, { policy: snapshot.options.policy }));
+    world.adoptPool(EntityPool.fromState(snapshot.pool, { policy: snapshot.options.policy, maxCapacity: world.options.maxCapacity }));
     for (const e of snapshot.entities) {
       world.ids[e.slot] = e.id;
       world.dying[e.slot] = e.dying ? 1 : 0;
@@ -993,7 +997,7 @@ export class World implements GameHost, EntityAccess {
       for (const [k, v] of e.fields) state.setField(k, decodeField(v));
       for (const m of e.modifiers) {
         state.addModifier(m);
-        insertBuff(world.buffs, { entity: e.id, modifier: m });
+        world.buffs.push({ entity: e.id, modifier: m });
       }
       world.states[e.slot] = state;
       if (!e.dying) world.index.insert(e.slot, world.pool.x[e.slot]!, world.pool.y[e.slot]!);
@@ -1037,15 +1041,9 @@ function insertSorted(list: WaitingCast[], item: WaitingCast): void {
   list.splice(i, 0, item);
 }
 
-function insertBuff(list: ActiveBuff[], item: ActiveBuff): void {
-  const key = (b: ActiveBuff): [number, number] => [b.modifier.expiresAt, b.modifier.seq];
-  let i = list.length;
-  while (i > 0) {
-    const [t, s] = key(list[i - 1]!);
-    if (t < item.modifier.expiresAt || (t === item.modifier.expiresAt && s < item.modifier.seq)) break;
-    i--;
-  }
-  list.splice(i, 0, item);
+/** Buffs wear off in order of expiry, then of creation. */
+function buffBefore(a: ActiveBuff, b: ActiveBuff): boolean {
+  return a.modifier.expiresAt < b.modifier.expiresAt || (a.modifier.expiresAt === b.modifier.expiresAt && a.modifier.seq < b.modifier.seq);
 }
 
 export { BUILTIN_ENTITY_PROPERTIES };
