@@ -7,7 +7,7 @@ import type { HostFunctionSpec } from '../../vm/host.js';
 import type { Module } from '../../vm/module.js';
 import { SpellEditor } from './editor/spellEditor.js';
 import { registerCantrip } from './editor/cantripLanguage.js';
-import { compileSpell, type CompileOutcome } from './engine.js';
+import { MAX_LIVE_SOURCE, compileSpell, type CompileOutcome } from './engine.js';
 import { defaultExample, loadExamples, type Example } from './examples.js';
 import { declaredSpells, type LanguageContext } from './language/completions.js';
 import { markerForLine } from './language/markers.js';
@@ -252,6 +252,10 @@ export class PlaygroundApp {
   }
 
   async share(): Promise<string> {
+    if (this.editor.source.length + this.editor.breeds.length > MAX_LIVE_SOURCE) {
+      this.console.error('This spell is too large to share in a link.');
+      return location.href;
+    }
     const url = shareUrl(location.href, { source: this.editor.source, breeds: this.editor.breeds });
     history.replaceState(null, '', url);
     let copied = false;

@@ -25,16 +25,32 @@ export interface CompileOutcome {
   readonly markers: readonly MarkerData[];
 }
 
+/**
+ * Live compiling runs on every pause in typing, on the page's thread; past
+ * this size it would stall the page for seconds, so it is refused with a
+ * message (the CLI compiles files of any size).
+ */
+export const MAX_LIVE_SOURCE = 1 << 20;
+
+function megabytes(n: number): string {
+  return `${(n / (1 << 20)).toFixed(1)} MB`;
+}
+
+function errorAtStart(message: string, source: string): CompileOutcome {
+  const diagnostic: Diagnostic = { severity: 'error', message, line: 1, column: 1, endLine: 1, endColumn: 1, token: '' };
+  return { module: null, diagnostics: [diagnostic], markers: markersFromDiagnostics([diagnostic], source.slice(0, 10_000)) };
+}
+
 export function compileSpell(source: string, hosts: readonly HostFunctionSpec[]): CompileOutcome {
+  if (source.length > MAX_LIVE_SOURCE) {
+    return errorAtStart(`This source is ${megabytes(source.length)}; the playground compiles up to ${megabytes(MAX_LIVE_SOURCE)} (use the CLI: npx cantrip check).`, source);
+  }
   try {
     const { module, diagnostics } = compile(source, { sourceName: 'spell.cantrip', hosts });
     return { module, diagnostics, markers: markersFromDiagnostics(diagnostics, source) };
   } catch (e) {
     // compile() promises never to throw; if it does, say so on line 1 rather than blanking the page.
-    const diagnostic: Diagnostic = {
-      severity: 'error', message: `Internal compiler error: ${errorMessage(e)}`, line: 1, column: 1, endLine: 1, endColumn: 1, token: '',
-    };
-    return { module: null, diagnostics: [diagnostic], markers: markersFromDiagnostics([diagnostic], source) };
+    return errorAtStart(`Internal compiler error: ${errorMessage(e)}`, source);
   }
 }
 

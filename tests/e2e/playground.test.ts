@@ -163,6 +163,30 @@ describe.skipIf(!available)('playground in Chromium', () => {
     await page.close();
   });
 
+  it('survives hostile sources with a clean message and a live page', async () => {
+    const { page, errors } = await openPage();
+    const garbage = Array.from({ length: 3000 }, (_, i) => String.fromCharCode((i * 7919) % 0xd7ff)).join('');
+    const hostile: [string, string, RegExp][] = [
+      ['100,000 nested parentheses', 'print ' + '('.repeat(100_000) + '1' + ')'.repeat(100_000) + ';', /nesting/i],
+      ['a NUL byte', 'print 1;\u0000print 2;', /character/i],
+      ['binary garbage', garbage, /./],
+      ['a 10 MB file', 'var x = 1;\n'.repeat(1_000_000), /playground compiles up to/],
+    ];
+    for (const [, source, message] of hostile) {
+      const before = await page.evaluate(() => window.cantrip!.compileCount());
+      await page.evaluate((t) => window.cantrip!.setSource(t), source);
+      await page.waitForFunction((n) => window.cantrip!.compileCount() > n, before, { timeout: 20_000 });
+      expect((await markers(page)).find((m) => m.severity === 'error')!.message).toMatch(message);
+    }
+    await page.evaluate((t) => window.cantrip!.setSource(t), 'print "' + 'a'.repeat(1_000_000 - 20) + '";');
+    await page.waitForFunction(() => !window.cantrip!.markers().some((m) => m.severity === 'error'), null, { timeout: 20_000 });
+    await page.click('#run');
+    await page.waitForFunction(() => window.cantrip!.console().some((e) => e.text.startsWith('aaaa')));
+    expect((await consoleText(page)).includes('Internal error')).toBe(false);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('runs print output to the console', async () => {
     const { page } = await openPage();
     await setSource(page, 'fun fib(n) { if (n < 2) return n; return fib(n - 1) + fib(n - 2); }\nprint "fib " + str(fib(15));\n');
