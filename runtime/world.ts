@@ -126,7 +126,7 @@ export class World implements GameHost, EntityAccess {
   private reapQueue: { slot: number; reason: DespawnReason }[] = [];
   private nextId = 1;
 
-  private waiting: WaitingCast[] = [];
+  private waiting = new MinHeap<WaitingCast>(wakesBefore);
   private buffs = new MinHeap<ActiveBuff>(buffBefore);
   private castSeq = 0;
   private queue: WorldEvent[] = [];
@@ -302,7 +302,7 @@ export class World implements GameHost, EntityAccess {
 
   /** Casts waiting for game time to pass. */
   get waitingCasts(): number {
-    return this.waiting.length;
+    return this.waiting.size;
   }
 
   // ------------------------------------------------------------------ casting
@@ -344,7 +344,7 @@ export class World implements GameHost, EntityAccess {
   /** After a cast ran: park it if it waits, report it if it failed. */
   private settle(fiber: Fiber, vm: VM, cast: CastContext): void {
     if (fiber.state === 'suspended') {
-      insertSorted(this.waiting, { fiber, vm, cast, seq: this.castSeq++ });
+      this.waiting.push({ fiber, vm, cast, seq: this.castSeq++ });
     } else if (fiber.state === 'failed') {
       const error = fiber.error;
       this.push({
@@ -421,8 +421,8 @@ export class World implements GameHost, EntityAccess {
     const now = this.time + 1e-9;
     while (this.buffs.size > 0 && this.buffs.peek()!.modifier.expiresAt <= now) this.expireBuff(this.buffs.pop()!);
     // Casts resumed here that wait again are due later, so this loop ends.
-    while (this.waiting.length > 0 && this.waiting[0]!.cast.wakeAt <= now) {
-      const { fiber, vm, cast } = this.waiting.shift()!;
+    while (this.waiting.size > 0 && this.waiting.peek()!.cast.wakeAt <= now) {
+      const { fiber, vm, cast } = this.waiting.pop()!;
       if (cast.caster !== null && this.liveSlotOf(cast.caster) === NONE) {
         vm.cancel(fiber, 'The caster is gone.');
         continue;
@@ -970,7 +970,7 @@ export class World implements GameHost, EntityAccess {
       entities,
       reap: this.reapQueue.map((r) => ({ slot: r.slot, reason: r.reason })),
       aoi: this.aoi.exportState(),
-      pendingCasts: this.waiting.length,
+      pendingCasts: this.waiting.size,
     };
   }
 
@@ -1034,11 +1034,9 @@ function clamp(v: number, lo: number, hi: number): number {
   return v < lo ? lo : v > hi ? hi : v;
 }
 
-/** Keep waiting casts ordered by wake time, then by when they started waiting. */
-function insertSorted(list: WaitingCast[], item: WaitingCast): void {
-  let i = list.length;
-  while (i > 0 && (list[i - 1]!.cast.wakeAt > item.cast.wakeAt || (list[i - 1]!.cast.wakeAt === item.cast.wakeAt && list[i - 1]!.seq > item.seq))) i--;
-  list.splice(i, 0, item);
+/** Waiting casts resume in order of wake time, then of when they started waiting. */
+function wakesBefore(a: WaitingCast, b: WaitingCast): boolean {
+  return a.cast.wakeAt < b.cast.wakeAt || (a.cast.wakeAt === b.cast.wakeAt && a.seq < b.seq);
 }
 
 /** Buffs wear off in order of expiry, then of creation. */
