@@ -144,6 +144,19 @@ describe('spells and handles', () => {
     ]);
   });
 
+  it('wait(0) resumes on the next step, never in a loop within one', () => {
+    const { world, events } = makeWorld('spell spin(self) { var n = 0; while (true) { wait(0); n += 1; print n; } }', {
+      budgets: { fuel: Infinity },
+    });
+    world.cast('spin', world.spawn('Troll', 1, 1));
+    for (let i = 0; i < 3; i++) world.step();
+    expect(ofType(events, 'print').map((e) => [e.tick, e.text])).toEqual([
+      [1, '1'],
+      [2, '2'],
+      [3, '3'],
+    ]);
+  });
+
   it('respects the maxWait budget', () => {
     const { world } = makeWorld('spell nap(self) { wait(100000); }');
     const result = world.cast('nap', world.spawn('Troll', 1, 1));

@@ -420,8 +420,10 @@ export class World implements GameHost, EntityAccess {
   private runTimers(): void {
     const now = this.time + 1e-9;
     while (this.buffs.size > 0 && this.buffs.peek()!.modifier.expiresAt <= now) this.expireBuff(this.buffs.pop()!);
-    // Casts resumed here that wait again are due later, so this loop ends.
-    while (this.waiting.size > 0 && this.waiting.peek()!.cast.wakeAt <= now) {
+    // Only casts that were already waiting when the step began: one that waits again (even wait(0))
+    // gets a newer seq and resumes next step, so this loop always ends.
+    const startedBefore = this.castSeq;
+    while (this.waiting.size > 0 && this.waiting.peek()!.cast.wakeAt <= now && this.waiting.peek()!.seq < startedBefore) {
       const { fiber, vm, cast } = this.waiting.pop()!;
       if (cast.caster !== null && this.liveSlotOf(cast.caster) === NONE) {
         vm.cancel(fiber, 'The caster is gone.');
