@@ -109,6 +109,18 @@ describe('verifyModule rejects', () => {
     ['a jump into the middle of an instruction', script(['JUMP', 3, 'CONSTANT', 0, 'RETURN']), /jumps to 3/],
     ['a jump past the end', script(['JUMP', 99, 'NIL', 'RETURN']), /jumps to 99/],
     ['a negative jump', script(['LOOP', -2, 'NIL', 'RETURN']), /jumps to -2/],
+    ['a backward JUMP (a loop that charges no fuel)', script(['top:', 'JUMP', '@top']), /JUMP jumps backward to 0; only LOOP may/],
+    [
+      'a backward JUMP_IF_FALSE',
+      script(['NIL', 'top:', 'JUMP_IF_FALSE', '@top', 'RETURN']),
+      /JUMP_IF_FALSE jumps backward to 1/,
+    ],
+    [
+      'a backward FOR_ITER',
+      script(['NIL', 'NIL', 'top:', 'FOR_ITER', 1, '@top', 'POP', 'RETURN']),
+      /FOR_ITER jumps backward to 2/,
+    ],
+    ['a forward LOOP (it would refund fuel)', script(['LOOP', '@end', 'end:', 'NIL', 'RETURN']), /LOOP jumps forward to 2/],
     ['a constant out of range', script(['CONSTANT', 3, 'RETURN']), /constant 3, but there are 3/],
     ['a number used as a name', script(['NIL', 'GET_PROPERTY', 0, 'RETURN']), /needs a name, but constant 0 is a number/],
     ['a global out of range', script(['GET_GLOBAL', 1, 'RETURN']), /global 1/],

@@ -45,6 +45,9 @@ export const VERIFIER_LIMITS = {
  */
 const INTERNAL_OPCODES: ReadonlySet<string> = new Set(['BREAK']);
 
+/** The jumps that charge fuel (the VM counts instructions at back edges): the only ones allowed to go backward. */
+const BACK_EDGE_OPCODES: ReadonlySet<string> = new Set(['LOOP']);
+
 /** Verify a module against the host API it will run with. Throws VerifyError naming the function and offset. */
 export function verifyModule(module: Module, hosts: readonly HostFunctionSpec[]): void {
   checkModuleSizes(module);
@@ -249,10 +252,23 @@ class FunctionVerifier {
         if (value < 0 || value >= this.code.length || this.boundaries[value] !== 1) {
           this.fail(`${info.name} jumps to ${value}, which is not an instruction in this function.`, pc);
         }
-        return;
+        return this.checkJumpDirection(pc, info, value);
       case 'count':
         if (value < 0 || value > VERIFIER_LIMITS.count) this.fail(`${info.name} has a bad count ${value}.`, pc);
         return this.checkHostArity(pc, info, value, operands);
+    }
+  }
+
+  /**
+   * Fuel is charged at back edges only, so every cycle must contain one: the
+   * back-edge instruction (LOOP) may only jump backward, every other jump only
+   * forward. Without this a backward JUMP would spin forever, free of charge.
+   */
+  private checkJumpDirection(pc: number, info: OpcodeInfo, target: number): void {
+    if (BACK_EDGE_OPCODES.has(info.name)) {
+      if (target > pc) this.fail(`${info.name} jumps forward to ${target}; it is for back edges only.`, pc);
+    } else if (target <= pc) {
+      this.fail(`${info.name} jumps backward to ${target}; only LOOP may (it charges fuel).`, pc);
     }
   }
 
