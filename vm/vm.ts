@@ -399,6 +399,12 @@ export class VM {
             case 19 /* EQUAL */: {
               const b = stack[--sp]!;
               const a = stack[sp - 1]!;
+              // Two distinct strings of one length are compared char by char: charge for long ones, or a
+              // loop of `==` on megabyte strings runs for minutes within its fuel (found by tests/sandbox).
+              if (typeof a === 'string' && typeof b === 'string' && a.length > 64 && a.length === b.length) {
+                fuel -= a.length >> 6;
+                if (fuel < 0) throw new Fault(budgetMessage('fuel', fiber.budgets), 'fuel');
+              }
               stack[sp - 1] = a === b || (isHostObject(a) && isHostObject(b) && hostEquals(a, b));
               break;
             }
