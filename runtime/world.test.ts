@@ -393,6 +393,11 @@ describe('determinism and snapshots', () => {
     const restored = World.restore(JSON.parse(JSON.stringify(world.snapshot())));
     expect(restored.options.budgets.fuel).toBe(Infinity);
     expect(() => World.restore({} as never)).toThrow(WorldError);
+    const good = JSON.parse(JSON.stringify(simulate({}, 10).world.snapshot())) as Record<string, unknown>;
+    for (const key of ['pool', 'entities', 'aoi', 'options', 'spells']) {
+      expect(() => World.restore({ ...good, [key]: 42 } as never)).toThrow(WorldError);
+    }
+    expect(() => World.restore({ ...good, entities: [{ slot: 999 }] } as never)).toThrow('The world snapshot is malformed.');
   });
 });
 

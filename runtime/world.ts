@@ -21,7 +21,7 @@
 import { compile } from '../compiler/index.js';
 import type { Diagnostic } from '../compiler/diagnostics.js';
 import type { Budgets } from '../vm/budgets.js';
-import { HostError, SpellRuntimeError } from '../vm/errors.js';
+import { HostError, SpellRuntimeError, VerifyError } from '../vm/errors.js';
 import { Fiber } from '../vm/fiber.js';
 import type { HostContext } from '../vm/host.js';
 import type { Module } from '../vm/module.js';
@@ -34,7 +34,7 @@ import { BreedRegistry, BUILTIN_ENTITY_PROPERTIES, type Breed } from './breeds.j
 import { EntityPool } from './entity-pool.js';
 import { EntityRef, type EntityAccess } from './entity-ref.js';
 import { EntityState, type FieldValue, type Modifier } from './entity-state.js';
-import { WorldError } from './errors.js';
+import { BreedError, WorldError } from './errors.js';
 import type { DespawnReason, EntityId, WorldEvent, WorldListener } from './events.js';
 import { WORLD_HOST_FUNCTIONS, currentCast, runInCast, type CastContext, type GameHost } from './host-api.js';
 import { MinHeap } from './min-heap.js';
@@ -979,6 +979,16 @@ export class World implements GameHost, EntityAccess {
   /** Rebuild a world from snapshot() data (a structured clone or JSON round trip of it). */
   static restore(snapshot: WorldSnapshot): World {
     if (snapshot?.format !== SNAPSHOT_FORMAT) throw new WorldError('Not a Cantrip world snapshot.');
+    try {
+      return World.restoreUnchecked(snapshot);
+    } catch (error) {
+      // Breeds, spells and options report their own errors; anything else means the data was tampered with.
+      if (error instanceof WorldError || error instanceof BreedError || error instanceof VerifyError) throw error;
+      throw new WorldError('The world snapshot is malformed.');
+    }
+  }
+
+  private static restoreUnchecked(snapshot: WorldSnapshot): World {
     // JSON turns an unlimited budget (Infinity) into null: read it back as unlimited.
     const budgets = Object.fromEntries(
       Object.entries(snapshot.options.budgets).map(([k, v]) => [k, typeof v === 'number' ? v : Infinity]),
@@ -992,6 +1002,7 @@ export class World implements GameHost, EntityAccess {
     world.queue = [];
     world.adoptPool(EntityPool.fromState(snapshot.pool, { policy: snapshot.options.policy, maxCapacity: world.options.maxCapacity }));
     for (const e of snapshot.entities) {
+      if (!world.pool.isLiveSlot(e.slot)) throw new WorldError('The world snapshot is malformed.');
       world.ids[e.slot] = e.id;
       world.dying[e.slot] = e.dying ? 1 : 0;
       world.slotById.set(e.id, e.slot);
