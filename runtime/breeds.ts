@@ -258,6 +258,9 @@ function shapeError(data: unknown, error: ErrorObject | undefined): BreedError {
   if (!error) return new BreedError('Breeds file: invalid data.');
   const path = error.instancePath.split('/').slice(1).map(unescapePointer);
   if (path[0] !== 'breeds' || path.length < 2) {
+    // An unknown top-level key must be named (it was "Breeds file: is not a breed field", found by tests/sandbox).
+    const unknown = error.keyword === 'additionalProperties' && path.length === 0 ? String((error.params as Record<string, unknown>).additionalProperty) : null;
+    if (unknown !== null) return new BreedError(`Breeds file: field '${unknown}' is unknown (a breeds file has 'breeds' and '$schema').`, null, unknown);
     const detail = error.keyword === 'required' ? "must have a 'breeds' array" : describe(error);
     return new BreedError(`Breeds file: ${path.length ? `'${path.join('.')}' ` : ''}${detail}.`);
   }
