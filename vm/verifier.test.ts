@@ -253,6 +253,12 @@ describe('verifyModule rejects', () => {
     expect(rejection({ ...m, functions: [fn] }).message).toMatch(/line table has 1 entries for 2 code words/);
   });
 
+  it('a negative source line', () => {
+    const m = script(['NIL', 'RETURN']);
+    const fn = { ...m.functions[0]!, lines: Int32Array.of(1, -2) };
+    expect(rejection({ ...m, functions: [fn] }).message).toMatch(/gives line -2 to code word 1/);
+  });
+
   it('names the function and offset', () => {
     const m = script(['NIL', 'RETURN'], { functions: [{ name: 'boom', code: ['NIL', 'CONSTANT', 0, 'POP', 'JUMP', 2] }] });
     const error = rejection(m);

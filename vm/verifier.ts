@@ -174,6 +174,9 @@ class FunctionVerifier {
     if (fn.lines.length !== fn.code.length) {
       this.fail(`The line table has ${fn.lines.length} entries for ${fn.code.length} code words.`, 0);
     }
+    // Lines end up in error messages and traces ("[line N]"): no negative ones.
+    const badLine = fn.lines.findIndex((line) => line < 0);
+    if (badLine >= 0) this.fail(`The line table gives line ${fn.lines[badLine]} to code word ${badLine}.`, badLine);
     if (!isCount(fn.arity, VERIFIER_LIMITS.arity)) this.fail(`Bad arity ${fn.arity}.`, 0);
     if (!isCount(fn.maxStack, VERIFIER_LIMITS.maxStack) || fn.maxStack < 1 + fn.arity) {
       this.fail(`Bad maxStack ${fn.maxStack}: it must hold slot 0 and the ${fn.arity} parameters.`, 0);
