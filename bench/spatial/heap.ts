@@ -9,7 +9,7 @@ import { EntityPool } from '../../runtime/entity-pool.js';
 import { GridIndex } from '../../runtime/grid-index.js';
 import { getGc, settledHeap } from './gc.js';
 import { QUERY_RADIUS, MovingWorld } from './neighbours.js';
-import { seededRandom } from './table.js';
+import { seededRandom, timePerRun } from './table.js';
 
 export interface HeapResult {
   readonly ticks: number;
@@ -125,4 +125,16 @@ export async function measureWorldHeap(entities = 100, ticks = 10_000): Promise<
     growthBytes: afterBytes - beforeBytes,
     bytesPerTick: (afterBytes - beforeBytes) / ticks,
   };
+}
+
+/** Milliseconds per World step with `entities` entities each running a tick spell (a cast apiece). */
+export async function measureWorldStep(entities: number, minMs: number): Promise<{ msPerStep: number; usPerCast: number }> {
+  const { World } = await import('../../runtime/world.js');
+  const world = new World({ width: 300, height: 300, capacity: entities, seed: 5, cellSize: 8, aoiMoveEvents: false });
+  world.loadSpells('spell drift(self, dt) { if (random() < 0.2) setVelocity(self, random() * 4 - 2, random() * 4 - 2); }');
+  world.loadBreeds({ breeds: [{ name: 'Mote', health: 10, interest: 4, spells: { tick: 'drift' } }] });
+  const random = seededRandom(3);
+  for (let i = 0; i < entities; i++) world.spawn('Mote', random() * 300, random() * 300);
+  const ms = timePerRun(() => world.step(), { warmup: 5, minMs, maxRuns: 10_000 });
+  return { msPerStep: ms, usPerCast: (ms * 1000) / entities };
 }

@@ -13,7 +13,7 @@
 
 import { writeFileSync } from 'node:fs';
 import { makeAoiRig } from './aoi-events.js';
-import { measureSteadyHeap, measureWorldHeap, type HeapResult } from './heap.js';
+import { measureSteadyHeap, measureWorldHeap, measureWorldStep, type HeapResult } from './heap.js';
 import { CONTENDERS, MovingWorld, QUERY_RADIUS, neighbourCounts } from './neighbours.js';
 import { fmt, formatTable, timePerRun } from './table.js';
 
@@ -40,6 +40,7 @@ export interface SpatialResults {
   readonly aoi: readonly AoiRow[];
   readonly heap: HeapResult;
   readonly worldHeap: HeapResult;
+  readonly worldStep: { readonly entities: number; readonly msPerStep: number; readonly usPerCast: number };
   readonly targets: readonly { readonly n: number; readonly target: string; readonly ratio: number; readonly met: boolean }[];
 }
 
@@ -150,7 +151,12 @@ export async function run(options: RunOptions = {}): Promise<SpatialResults> {
       (worldHeap.gcAvailable ? '' : ' — no gc available, figures include garbage'),
   );
 
-  const results: SpatialResults = { neighbours, aoi, heap, worldHeap, targets };
+  log('\n## World step cost (1000 entities, each running a tick spell: one cast apiece per step, plus AOI)\n');
+  const step = await measureWorldStep(1000, timing.minMs);
+  log(`  ${fmt(step.msPerStep)} ms per step, ${fmt(step.usPerCast)} µs per entity (cast + movement + index + AOI)`);
+  const worldStep = { entities: 1000, ...step };
+
+  const results: SpatialResults = { neighbours, aoi, heap, worldHeap, worldStep, targets };
   if (options.write ?? !quick) writeResults(results);
   return results;
 }
