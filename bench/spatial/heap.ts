@@ -102,8 +102,10 @@ export async function measureWorldHeap(entities = 100, ticks = 10_000): Promise<
   const ids: number[] = [];
   for (let i = 0; i < entities; i++) ids.push(world.spawn('Mote', random() * 100, random() * 100));
   let events = 0;
-  world.on(() => {
+  let failure: string | null = null;
+  world.on((e) => {
     events++;
+    if (e.type === 'cast-error') failure ??= e.message;
   });
   const tick = (): void => {
     const k = Math.floor(random() * entities);
@@ -115,7 +117,8 @@ export async function measureWorldHeap(entities = 100, ticks = 10_000): Promise<
   const beforeBytes = settledHeap(gc);
   for (let t = 0; t < ticks; t++) tick();
   const afterBytes = settledHeap(gc);
-  if (events < 0) throw new Error('unreachable');
+  if (failure !== null) throw new Error(`a spell failed during the heap run: ${failure}`);
+  if (events === 0) throw new Error('the world produced no events');
   return {
     ticks,
     entities,
@@ -135,6 +138,12 @@ export async function measureWorldStep(entities: number, minMs: number): Promise
   world.loadBreeds({ breeds: [{ name: 'Mote', health: 10, interest: 4, spells: { tick: 'drift' } }] });
   const random = seededRandom(3);
   for (let i = 0; i < entities; i++) world.spawn('Mote', random() * 300, random() * 300);
+  let failure: string | null = null;
+  world.on((e) => {
+    if (e.type === 'cast-error') failure ??= e.message;
+  });
   const ms = timePerRun(() => world.step(), { warmup: 5, minMs, maxRuns: 10_000 });
+  // A failing cast is cheaper or dearer than a working one: the figure would mean nothing.
+  if (failure !== null) throw new Error(`the tick spell failed: ${failure}`);
   return { msPerStep: ms, usPerCast: (ms * 1000) / entities };
 }
