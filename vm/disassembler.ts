@@ -100,6 +100,10 @@ const OPERAND_RENDERERS: Record<OperandKind, (word: number, context: OperandCont
   count: plainOperand,
 };
 
+function argumentCount(n: number): string {
+  return `(${n} ${n === 1 ? 'arg' : 'args'})`;
+}
+
 function simpleInstruction(name: string): string {
   return name;
 }
@@ -126,7 +130,10 @@ export function disassembleInstruction(
   const context: OperandContext = { module, fn, offset };
   const rendered = info.operands.map((kind, i) => {
     const operand = fn.code[offset + 1 + i];
-    return operand === undefined ? '<missing operand>' : OPERAND_RENDERERS[kind](operand, context);
+    if (operand === undefined) return '<missing operand>';
+    // Beside a method or host name, a bare number would read as another index (clox prints "(2 args)").
+    if (kind === 'count' && info.operands.length > 1) return argumentCount(operand);
+    return OPERAND_RENDERERS[kind](operand, context);
   });
   const text = `${info.name.padEnd(OPCODE_COLUMN)} ${rendered.join(' ')}`;
   const next = Math.min(offset + 1 + info.operands.length, fn.code.length);
