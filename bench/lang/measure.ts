@@ -15,7 +15,7 @@ export interface RunPlan {
   readonly budgetMs: number;
 }
 
-export const DEFAULT_PLAN: RunPlan = { warmups: 1, minRuns: 3, maxRuns: 7, budgetMs: 6000 };
+export const DEFAULT_PLAN: RunPlan = { warmups: 1, minRuns: 3, maxRuns: 5, budgetMs: 5000 };
 export const QUICK_PLAN: RunPlan = { warmups: 0, minRuns: 1, maxRuns: 1, budgetMs: 0 };
 
 export interface Measurement {

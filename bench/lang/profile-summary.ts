@@ -107,6 +107,8 @@ export function hotLines(profile: CpuProfile, top: number): HotLine[] {
 }
 
 function main(): void {
+  // Piping into `head` closes stdout early; that is not an error worth a stack trace.
+  process.stdout.on('error', () => process.exit(0));
   const [file, topArg] = process.argv.slice(2);
   if (file === undefined) {
     process.stderr.write('usage: node dist/bench/lang/profile-summary.js <file.cpuprofile> [topN]\n');
