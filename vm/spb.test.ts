@@ -123,6 +123,14 @@ describe('writeSpb / readSpb round trip', () => {
     );
   });
 
+  it('reads from a view into a larger buffer (a Node Buffer from the pool)', () => {
+    const bytes = writeSpb(sample);
+    const big = new Uint8Array(bytes.length + 13);
+    big.set(bytes, 7);
+    expect(readSpb(big.subarray(7, 7 + bytes.length))).toEqual(sample);
+    expect(readSpb(Buffer.from(bytes))).toEqual(sample);
+  });
+
   it('is compact: small code words take one byte each', () => {
     const bytes = writeSpb(sample);
     expect(bytes.length).toBeLessThan(250);
