@@ -1,10 +1,11 @@
 /**
  * `npm run bench`: the language suite (bench/lang) and, when present, the
- * runtime's suites (bench/spatial, bench/pool), each exporting `run()`.
+ * other suites (bench/spatial, bench/pool, bench/playground), each exporting
+ * `run({ quick })`. One failing suite does not stop the others.
  *
  *   node dist/bench/run.js [--only <names>] [--quick] [--runs N] [--engines <names>]
  *
- * --only takes a comma-separated list of suite names (lang, spatial, pool),
+ * --only takes a comma-separated list of suite names (lang, spatial, pool, playground),
  * language benchmark names (fib, loop, …) and/or 'compile'.
  */
 
@@ -16,10 +17,11 @@ import { run as runLang } from './lang/index.js';
 import { BENCHMARKS } from './lang/suite.js';
 
 interface SuiteModule {
-  run(options?: { quick?: boolean; only?: readonly string[] | null }): Promise<unknown>;
+  run(options?: { quick?: boolean; write?: boolean }): Promise<unknown>;
 }
 
-const OTHER_SUITES = ['spatial', 'pool'] as const;
+const OTHER_SUITES = ['spatial', 'pool', 'playground'] as const;
+const SUITE_NAMES: readonly string[] = ['lang', ...OTHER_SUITES];
 const USAGE =
   'usage: node dist/bench/run.js [--only <suite|benchmark|compile>[,…]] [--quick] [--runs N] [--engines <name>[,…]]';
 
@@ -52,7 +54,7 @@ function parseOptions() {
     process.exit(0);
   }
   const only = list(parsed.only);
-  const known = new Set<string>(['lang', 'compile', ...OTHER_SUITES, ...BENCHMARKS.map((b) => b.name)]);
+  const known = new Set<string>([...SUITE_NAMES, 'compile', ...BENCHMARKS.map((b) => b.name)]);
   for (const name of only ?? []) if (!known.has(name)) fail(`unknown benchmark or suite '${name}'`);
   const engines = list(parsed.engines);
   for (const name of engines ?? []) {
@@ -71,19 +73,34 @@ async function runOtherSuite(name: string, options: { quick: boolean }): Promise
     process.stderr.write(`bench/${name}/index.ts exports no run(); skipped\n`);
     return;
   }
-  await suite.run({ quick: options.quick });
+  // `write`: full runs record their results files, as the language suite does.
+  await suite.run({ quick: options.quick, write: !options.quick });
+}
+
+/** Runs one suite; a failure is reported and remembered, and the next suite still runs. */
+async function guarded(name: string, body: () => Promise<unknown>): Promise<boolean> {
+  try {
+    await body();
+    return true;
+  } catch (error) {
+    process.stderr.write(`bench ${name} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    return false;
+  }
 }
 
 async function main(): Promise<void> {
   const options = parseOptions();
   const only = options.only;
-  const langNames = only?.filter((n) => n !== 'lang' && n !== 'spatial' && n !== 'pool') ?? [];
+  const langNames = only?.filter((n) => !SUITE_NAMES.includes(n)) ?? [];
+  let ok = true;
   if (only === null || only.includes('lang') || langNames.length > 0) {
-    await runLang({ ...options, only: only === null || only.includes('lang') ? null : langNames });
+    const langOnly = only === null || only.includes('lang') ? null : langNames;
+    ok = (await guarded('lang', () => runLang({ ...options, only: langOnly }))) && ok;
   }
   for (const suite of OTHER_SUITES) {
-    if (only === null || only.includes(suite)) await runOtherSuite(suite, options);
+    if (only === null || only.includes(suite)) ok = (await guarded(suite, () => runOtherSuite(suite, options))) && ok;
   }
+  if (!ok) process.exitCode = 1;
 }
 
 main().catch((error: unknown) => {
