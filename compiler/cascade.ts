@@ -12,7 +12,6 @@ import type { Diagnostic } from './diagnostics.js';
 import type { EndOfInput } from './parse-errors.js';
 import * as T from './tokens.js';
 
-const STATEMENT_KEYWORDS = new Set([T.Class, T.Fun, T.Var, T.For, T.If, T.While, T.Print, T.Return]);
 
 /** Positions as one sortable number (lines stay far below 2^53 / 2^32). */
 function key(line: number, column: number): number {
@@ -36,7 +35,7 @@ export function suppressCascades(diagnostics: readonly Diagnostic[], tokens: rea
   const keywords: number[] = [];
   for (const tok of tokens) {
     if (tok.tokenType === T.Semicolon) semicolons.push(key(tok.startLine ?? 1, tok.startColumn ?? 1));
-    else if (STATEMENT_KEYWORDS.has(tok.tokenType)) keywords.push(key(tok.startLine ?? 1, tok.startColumn ?? 1));
+    else if (T.STATEMENT_KEYWORDS.has(tok.tokenType)) keywords.push(key(tok.startLine ?? 1, tok.startColumn ?? 1));
   }
   const last = tokens.length > 0 ? key(tokens[tokens.length - 1]!.startLine ?? 1, tokens[tokens.length - 1]!.startColumn ?? 1) : -1;
   const position = (d: Diagnostic) => (d.token === null ? key(end.line, end.column) : key(d.line, d.column));

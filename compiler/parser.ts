@@ -56,7 +56,6 @@ export interface SyntaxProblem {
   readonly token: IToken;
 }
 
-const STATEMENT_KEYWORDS = new Set([T.Class, T.Fun, T.Var, T.For, T.If, T.While, T.Print, T.Return]);
 
 function spanOf(node: { loc?: SourceSpan } | undefined): SourceSpan {
   return node?.loc ?? EMPTY_SPAN;
@@ -136,7 +135,7 @@ export class SpellParser extends EmbeddedActionsParser {
     const next = this.LA(1);
     if (next.tokenType === T.RightBrace || !isRealToken(next)) return false;
     if (this.LA(0).tokenType === T.Semicolon) return false;
-    return !STATEMENT_KEYWORDS.has(next.tokenType);
+    return !T.STATEMENT_KEYWORDS.has(next.tokenType);
   }
 
   // ---- declarations ---------------------------------------------------

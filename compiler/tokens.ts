@@ -256,6 +256,9 @@ export const ALL_TOKENS: readonly TokenType[] = [
   UnexpectedCharacter,
 ];
 
+/** Tokens that begin a statement: where clox's panic mode stops skipping (its synchronize()). */
+export const STATEMENT_KEYWORDS: ReadonlySet<TokenType> = new Set([Class, Fun, Var, For, If, While, Print, Return]);
+
 /** Reserved words, for highlighters and completion (contextual ones included). */
 export const KEYWORDS: readonly string[] = [
   'and', 'class', 'else', 'false', 'for', 'fun', 'if', 'in', 'nil', 'or',
