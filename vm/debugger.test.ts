@@ -110,9 +110,9 @@ describe('Debugger', () => {
 
   it('detaching restores the original code', () => {
     const { vm, dbg } = setUp();
-    for (const fn of vm.runtimeFunctions) expect(fn.code).not.toBe(fn.original);
+    for (const fn of vm.runtimeFunctions) expect(fn.code).not.toBe(fn.fast);
     dbg.detach();
-    for (const fn of vm.runtimeFunctions) expect(fn.code).toBe(fn.original);
+    for (const fn of vm.runtimeFunctions) expect(fn.code).toBe(fn.fast);
     const fiber = vm.cast('go', [1]);
     expect(fiber.state).toBe('suspended');
   });

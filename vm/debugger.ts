@@ -3,13 +3,14 @@
  * the call stack and locals of a paused fiber.
  *
  * How it costs nothing when unused: the interpreter has no debug checks.
- * Attaching swaps each function's `code` for a patched copy in which the
+ * Attaching swaps each function's `code` for a patched copy of the module's
+ * code (`fn.original`, without superinstructions) in which the
  * first instruction of every source line (and every jump target, so each
  * loop iteration is seen) is replaced by the BREAK opcode; operands stay in
  * place, so the layout and all jump targets are unchanged. On BREAK the VM
  * asks this debugger whether to pause; if not (or when resuming from the
  * pause) it re-dispatches to the original instruction kept in
- * `fn.original`. Detaching restores the original arrays. Fibers saved while
+ * `fn.original`. Detaching restores the fast code. Fibers saved while
  * suspended hold only offsets, so attaching and detaching work at any time,
  * and a fiber stepped into a `wait` keeps its stepping mode until the world
  * resumes it.
@@ -110,7 +111,7 @@ export class Debugger implements BreakHandler {
   }
 
   detach(): void {
-    for (const fn of this.vm.runtimeFunctions) fn.code = fn.original;
+    for (const fn of this.vm.runtimeFunctions) fn.code = fn.fast;
     if (this.vm.breakHandler === this) this.vm.breakHandler = null;
     this.attached = false;
   }

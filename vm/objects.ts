@@ -8,18 +8,21 @@
  */
 
 import type { FunctionProto } from './module.js';
+import { fuseSuperinstructions } from './superinstructions.js';
 import type { HostFunction, HostObject } from './host.js';
 import type { Value, VmObject, ValueType } from './value.js';
 
 /**
  * The VM's runtime view of a FunctionProto. `code` is what the interpreter
- * executes; the debugger may swap it for a patched copy (same layout) while
- * `original` always holds the module's code.
+ * executes: normally `fast` (the module's code with superinstruction heads,
+ * see vm/superinstructions.ts); the debugger swaps in a copy of `original`
+ * (the module's code) with BREAKs. All three share one layout.
  */
 export class ObjFunction implements VmObject {
   readonly objectType = 'function';
   code: Int32Array;
   readonly original: Int32Array;
+  readonly fast: Int32Array;
   readonly lines: Int32Array;
   readonly name: string;
   readonly arity: number;
@@ -31,8 +34,9 @@ export class ObjFunction implements VmObject {
     readonly index: number,
     callFuel: number,
   ) {
-    this.code = proto.code;
     this.original = proto.code;
+    this.fast = fuseSuperinstructions(proto.code);
+    this.code = this.fast;
     this.lines = proto.lines;
     this.name = proto.name;
     this.arity = proto.arity;

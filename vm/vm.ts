@@ -760,6 +760,123 @@ export class VM {
               }
               break;
             }
+            // ---- superinstructions (vm/superinstructions.ts): the common case in one dispatch, else
+            // the first instruction alone (`op = …; continue dispatch`) and the rest as plain code.
+            case 64 /* S_SET_LOCAL_POP */:
+              stack[base + code[ip]!] = stack[--sp]!;
+              ip += 2;
+              break;
+            case 65 /* S_SET_PROPERTY_POP */: {
+              const object = stack[sp - 2]!;
+              if (!(object instanceof ObjInstance)) {
+                op = 15 /* SET_PROPERTY */;
+                continue dispatch;
+              }
+              object.fields.set(constants[code[ip]!] as string, stack[sp - 1]!);
+              sp -= 2;
+              ip += 2;
+              break;
+            }
+            case 66 /* S_GET_LOCAL2 */:
+              stack[sp] = stack[base + code[ip]!]!;
+              stack[sp + 1] = stack[base + code[ip + 2]!]!;
+              sp += 2;
+              ip += 3;
+              break;
+            case 67 /* S_GET_LOCAL_CONSTANT */:
+              stack[sp] = stack[base + code[ip]!]!;
+              stack[sp + 1] = constants[code[ip + 2]!]!;
+              sp += 2;
+              ip += 3;
+              break;
+            case 68 /* S_GET_LOCAL_PROPERTY */: {
+              const object = stack[base + code[ip]!]!;
+              if (object instanceof ObjInstance) {
+                const field = object.fields.get(constants[code[ip + 2]!] as string);
+                if (field !== undefined) {
+                  stack[sp++] = field;
+                  ip += 3;
+                  break;
+                }
+              }
+              op = 7 /* GET_LOCAL */;
+              continue dispatch;
+            }
+            case 69 /* S_POP_GET_LOCAL */:
+              stack[sp - 1] = stack[base + code[ip + 1]!]!;
+              ip += 2;
+              break;
+            case 70 /* S_LESS_JUMP */: {
+              const b = stack[sp - 1]!;
+              const a = stack[sp - 2]!;
+              if (typeof a !== 'number' || typeof b !== 'number') {
+                op = 21 /* LESS */;
+                continue dispatch;
+              }
+              sp -= 2;
+              // Not taken skips the JUMP_IF_FALSE and its POP; taken skips the POP at the target
+              // too (the condition was never pushed).
+              ip = a < b ? ip + 3 : code[ip + 1]! + 1;
+              break;
+            }
+            case 71 /* S_JUMP_IF_FALSE_POP */: {
+              const v = stack[--sp]!;
+              ip = v === null || v === false ? code[ip]! + 1 : ip + 2;
+              break;
+            }
+            case 72 /* S_ADD_LOCAL_CONSTANT */: {
+              const a = stack[base + code[ip]!]!;
+              const b = constants[code[ip + 2]!]!;
+              if (typeof a !== 'number' || typeof b !== 'number') {
+                op = 7 /* GET_LOCAL */;
+                continue dispatch;
+              }
+              stack[sp++] = a + b;
+              ip += 4;
+              break;
+            }
+            case 73 /* S_SUBTRACT_LOCAL_CONSTANT */: {
+              const a = stack[base + code[ip]!]!;
+              const b = constants[code[ip + 2]!]!;
+              if (typeof a !== 'number' || typeof b !== 'number') {
+                op = 7 /* GET_LOCAL */;
+                continue dispatch;
+              }
+              stack[sp++] = a - b;
+              ip += 4;
+              break;
+            }
+            case 74 /* S_POP_JUMP */:
+              sp--;
+              ip = code[ip + 1]!;
+              break;
+            case 75 /* S_POP_LOOP */: {
+              sp--;
+              const target = code[ip + 1]!;
+              fuel -= ip + 2 - target;
+              if (fuel < 0) {
+                ip += 2; // report the LOOP's line, as plain code would
+                throw new Fault(budgetMessage('fuel', fiber.budgets), 'fuel');
+              }
+              ip = target;
+              break;
+            }
+            case 76 /* S_ADD_LOCAL_LOCAL */: {
+              const a = stack[base + code[ip]!]!;
+              const b = stack[base + code[ip + 2]!]!;
+              if (typeof a !== 'number' || typeof b !== 'number') {
+                op = 7 /* GET_LOCAL */;
+                continue dispatch;
+              }
+              stack[sp++] = a + b;
+              ip += 4;
+              break;
+            }
+            case 77 /* S_RETURN_LOCAL */:
+              stack[sp++] = stack[base + code[ip]!]!;
+              ip += 2;
+              op = 40 /* RETURN */;
+              continue dispatch;
             case 46 /* BREAK */: {
               const handler = this.breakHandler;
               const pc = ip - 1;
