@@ -187,7 +187,7 @@ class Emitter {
       case 'ForIn':
         return this.forInStatement(stmt);
       case 'Function':
-        this.function(stmt, this.spellNodes.has(stmt) ? 'spell' : stmt.functionKind === 'spell' ? 'function' : stmt.functionKind);
+        this.function(stmt, this.protoKind(stmt));
         this.define(this.res.declarations.get(stmt), stmt.name.name);
         return;
       case 'Class':
@@ -197,6 +197,12 @@ class Emitter {
       case 'ErrorStmt':
         return;
     }
+  }
+
+  /** Only the resolver's accepted (top-level, unique) spells enter the spell table; any other is a plain function. */
+  private protoKind(stmt: A.FunctionStmt): ProtoKind {
+    if (stmt.functionKind !== 'spell') return stmt.functionKind;
+    return this.spellNodes.has(stmt) ? 'spell' : 'function';
   }
 
   /** clox's shape, with an else-if chain emitted in a loop (same code as the recursion, no stack). */
