@@ -4,7 +4,8 @@
  * turned into clox's diagnostics here and left out of the parser's input.
  */
 
-import { Lexer, type IToken, type TokenType } from 'chevrotain';
+import type { IToken, TokenType } from 'chevrotain';
+import { Lexer } from './chevrotain.js';
 import type { Diagnostic } from './diagnostics.js';
 import { ALL_TOKENS, Comment, tokenKind, UnexpectedCharacter, UnterminatedString, type TokenKind } from './tokens.js';
 

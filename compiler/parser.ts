@@ -22,7 +22,8 @@
  * ErrorStmt nodes, and names invented by recovery are ''.
  */
 
-import { EmbeddedActionsParser, tokenMatcher, type IOrAlt, type IRecognitionException, type IToken, type OrMethodOpts, type TokenType } from 'chevrotain';
+import type { IOrAlt, IRecognitionException, IToken, OrMethodOpts, TokenType } from 'chevrotain';
+import { EmbeddedActionsParser, tokenMatcher } from './chevrotain.js';
 import {
   EMPTY_SPAN,
   spanFrom,

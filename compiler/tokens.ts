@@ -9,7 +9,8 @@
  * the `for (x in …)` and top-level `spell name(…)` productions look for them.
  */
 
-import { createToken, Lexer, type TokenType } from 'chevrotain';
+import type { TokenType } from 'chevrotain';
+import { createToken, Lexer } from './chevrotain.js';
 
 /** Broad kinds, for highlighters and `tokenize()` consumers. */
 export type TokenKind =
