@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Expr, Stmt } from './ast.js';
 import { formatDiagnosticClox } from './diagnostics.js';
 import { parse } from './parse.js';
+import { SpellParser } from './parser.js';
 
 function firstExpression(source: string): Expr {
   const { ast, diagnostics } = parse(source);
@@ -49,6 +50,12 @@ function show(e: Expr): string {
 }
 
 const kinds = (body: readonly Stmt[]) => body.map((s) => s.kind);
+
+describe('parser: grammar', () => {
+  it("passes chevrotain's grammar validations (skipped in production for start-up time)", () => {
+    expect(() => new SpellParser({ validate: true })).not.toThrow();
+  });
+});
 
 describe('parser: expressions', () => {
   it('follows the book precedence table, left-associative', () => {

@@ -78,11 +78,17 @@ export class SpellParser extends EmbeddedActionsParser {
   private suffixAlternatives?: IOrAlt<Expr>[];
   private primaryAlternatives?: OrMethodOpts<Expr>;
 
-  constructor() {
+  /**
+   * `validate` runs chevrotain's grammar checks (ambiguities, left recursion…).
+   * They cost a good part of the parser's construction, paid by every CLI
+   * start, so production skips them and a unit test keeps them passing.
+   */
+  constructor(options: { validate?: boolean } = {}) {
     super(T.ALL_TOKENS as TokenType[], {
       recoveryEnabled: true,
       maxLookahead: 3,
       errorMessageProvider: ERROR_MESSAGES,
+      skipValidations: !options.validate,
     });
     this.performSelfAnalysis();
   }
