@@ -5,7 +5,8 @@ import { VerifyError } from './errors.js';
 import type { HostFunctionSpec } from './host.js';
 import type { Module } from './module.js';
 import { OPCODES } from './opcodes.js';
-import { verifyModule } from './verifier.js';
+import { writeSpb } from './spb.js';
+import { readVerifiedSpb, verifyModule } from './verifier.js';
 
 const HOSTS: HostFunctionSpec[] = [
   { name: 'len', params: [{ name: 'x', type: 'any' }], returns: 'number', doc: 'length' },
@@ -265,6 +266,15 @@ describe('verifyModule rejects', () => {
     expect(error.functionName).toBe('boom');
     expect(error.offset).toBe(4);
     expect(error.message).toBe('JUMP jumps to 2, which is not an instruction in this function. (in boom at offset 4)');
+  });
+});
+
+describe('readVerifiedSpb', () => {
+  it('reads and verifies in one call', () => {
+    const good = script(['NIL', 'RETURN']);
+    expect(readVerifiedSpb(writeSpb(good), HOSTS)).toEqual(good);
+    expect(() => readVerifiedSpb(writeSpb(script(['POP', 'RETURN'])), HOSTS)).toThrow(VerifyError);
+    expect(() => readVerifiedSpb(new Uint8Array([1, 2, 3]), HOSTS)).toThrow(/bad magic/);
   });
 });
 

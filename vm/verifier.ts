@@ -21,6 +21,7 @@
 import { VerifyError } from './errors.js';
 import { hostArity, type HostFunctionSpec } from './host.js';
 import type { FunctionProto, Module } from './module.js';
+import { readSpb } from './spb.js';
 import { instructionSize, Op, OPCODES, stackEffect, type OpcodeInfo, type OperandKind } from './opcodes.js';
 
 /** Sanity bounds: far above what real spells need, low enough that a forged module cannot exhaust memory. */
@@ -58,6 +59,13 @@ export function verifyModule(module: Module, hosts: readonly HostFunctionSpec[])
   for (let i = 0; i < module.functions.length; i++) new FunctionVerifier(module, i).verify();
 }
 
+/** Read a .spb file and verify it: the one call for loading untrusted bytecode. Throws only VerifyError. */
+export function readVerifiedSpb(bytes: Uint8Array, hosts: readonly HostFunctionSpec[]): Module {
+  const module = readSpb(bytes);
+  verifyModule(module, hosts);
+  return module;
+}
+
 function fail(message: string): never {
   throw new VerifyError(message);
 }
@@ -88,6 +96,7 @@ function checkModuleSizes(module: Module): void {
     fail(`Too much code: ${total} words (the limit is ${VERIFIER_LIMITS.codeWordsTotal}).`);
   }
   module.globals.forEach((g, i) => typeof g === 'string' || fail(`Global ${i} has no name.`));
+  if (typeof module.sourceName !== 'string') fail('The module has no source name.');
 }
 
 function checkConstants(module: Module): void {
