@@ -27,6 +27,15 @@ export class ObjFunction implements VmObject {
   readonly name: string;
   readonly arity: number;
   readonly maxStack: number;
+  /**
+   * Inline caches, indexed by the offset of an instruction's first operand:
+   * GET_PROPERTY / SET_PROPERTY remember (shape, slot[, next shape]), INVOKE
+   * remembers (shape, method). A shape implies its class, so a hit needs no lookup.
+   */
+  readonly icShape: (Shape | null)[];
+  readonly icNext: (Shape | null)[];
+  readonly icMethod: (ObjClosure | null)[];
+  readonly icSlot: Int32Array;
   /** Fuel charged when the function is called: its instruction count, so fuel ≈ instructions executed for straight-line code. */
   readonly callFuel: number;
   constructor(
@@ -42,7 +51,19 @@ export class ObjFunction implements VmObject {
     this.arity = proto.arity;
     this.maxStack = Math.max(1, proto.maxStack);
     this.callFuel = callFuel;
+    const n = proto.code.length;
+    this.icShape = filledArray<Shape | null>(n, null);
+    this.icNext = filledArray<Shape | null>(n, null);
+    this.icMethod = filledArray<ObjClosure | null>(n, null);
+    this.icSlot = new Int32Array(n);
   }
+}
+
+/** A PACKED array (built by push, no holes). */
+function filledArray<T>(length: number, value: T): T[] {
+  const out: T[] = [];
+  for (let i = 0; i < length; i++) out.push(value);
+  return out;
 }
 
 /**
@@ -79,13 +100,112 @@ export class ObjClass implements VmObject {
   superclass: ObjClass | null = null;
   /** Cached `init` method (clox keeps it beside the method table too). */
   initializer: ObjClosure | null = null;
-  constructor(readonly name: string) {}
+  /** The shape of a new instance: no fields. Each class has its own tree, so a shape implies the class. */
+  readonly rootShape: Shape;
+  /** Shapes created under rootShape, to cap the tree (see Shape.transition). */
+  shapeCount = 1;
+  constructor(readonly name: string) {
+    this.rootShape = new Shape(this, [], new Map());
+  }
+}
+
+/** Most fields an instance keeps in shape mode, and most shapes per class, before dictionary mode. */
+const MAX_SHAPE_FIELDS = 64;
+const MAX_SHAPES_PER_CLASS = 1024;
+
+/**
+ * Hidden classes for instances: which field lives in which slot of
+ * `values`. Instances that gained the same fields in the same order share a
+ * shape, so the interpreter's inline caches can remember "shape S: field x is
+ * slot 2" per instruction and skip the lookup. Names live in Maps, never as
+ * JS properties.
+ */
+export class Shape {
+  private transitions: Map<string, Shape> | null = null;
+  constructor(
+    readonly klass: ObjClass,
+    readonly names: readonly string[],
+    private readonly slots: ReadonlyMap<string, number>,
+  ) {}
+
+  /** The slot of `name`, or -1. */
+  slotOf(name: string): number {
+    return this.slots.get(name) ?? -1;
+  }
+
+  /** The shape after adding field `name`, or null when the caps say: go dictionary. */
+  transition(name: string): Shape | null {
+    const known = this.transitions?.get(name);
+    if (known !== undefined) return known;
+    if (this.names.length >= MAX_SHAPE_FIELDS || this.klass.shapeCount >= MAX_SHAPES_PER_CLASS) return null;
+    const slots = new Map(this.slots);
+    slots.set(name, this.names.length);
+    const next = new Shape(this.klass, [...this.names, name], slots);
+    (this.transitions ??= new Map()).set(name, next);
+    this.klass.shapeCount++;
+    return next;
+  }
+}
+
+/** The shape of every instance in dictionary mode; never cached by the interpreter. */
+let dictionaryShape: Shape | null = null;
+function theDictionaryShape(): Shape {
+  return (dictionaryShape ??= new Shape(new ObjClass('<dictionary>'), [], new Map()));
 }
 
 export class ObjInstance implements VmObject {
   readonly objectType = 'instance';
-  readonly fields = new Map<string, Value>();
-  constructor(readonly klass: ObjClass) {}
+  /** Field layout; the dictionary shape once `dict` holds the fields instead. */
+  shape: Shape;
+  /** Field values by slot (shape mode). */
+  readonly values: Value[] = [];
+  /** Field values by name (dictionary mode, after too many fields or shapes). */
+  dict: Map<string, Value> | null = null;
+  constructor(readonly klass: ObjClass) {
+    this.shape = klass.rootShape;
+  }
+
+  get isDictionary(): boolean {
+    return this.dict !== null;
+  }
+
+  getField(name: string): Value | undefined {
+    if (this.dict !== null) return this.dict.get(name);
+    const slot = this.shape.slotOf(name);
+    return slot < 0 ? undefined : this.values[slot];
+  }
+
+  setField(name: string, value: Value): void {
+    if (this.dict !== null) {
+      this.dict.set(name, value);
+      return;
+    }
+    const slot = this.shape.slotOf(name);
+    if (slot >= 0) {
+      this.values[slot] = value;
+      return;
+    }
+    const next = this.shape.transition(name);
+    if (next !== null) {
+      this.values.push(value);
+      this.shape = next;
+      return;
+    }
+    this.toDictionary().set(name, value);
+  }
+
+  fieldNames(): string[] {
+    return this.dict !== null ? [...this.dict.keys()] : [...this.shape.names];
+  }
+
+  private toDictionary(): Map<string, Value> {
+    const dict = new Map<string, Value>();
+    this.shape.names.forEach((name, slot) => dict.set(name, this.values[slot]!));
+    this.values.length = 0;
+    this.dict = dict;
+    this.shape = theDictionaryShape();
+    return dict;
+  }
 }
 
 /** The built-in methods of lists. */

@@ -119,6 +119,71 @@ describe('Lox semantics end to end', () => {
   });
 });
 
+describe('instance fields (shapes and inline caches)', () => {
+  it('reads the right field at one site for instances of different classes and field orders', () => {
+    const { out } = run(`
+      class A { init() { this.x = 1; this.y = 2; } }
+      class B { init() { this.y = 20; this.x = 10; } }
+      class C {}
+      var c = C(); c.z = 0; c.x = 100;
+      fun getX(o) { return o.x; }
+      fun setX(o, v) { o.x = v; }
+      var all = [A(), B(), c, A(), B(), c];
+      var s = "";
+      for (o in all) { s = s + str(getX(o)) + " "; setX(o, getX(o) + 1); }
+      print s;
+      for (o in all) print o.x;
+    `);
+    expect(out).toEqual(['1 10 100 1 10 101 ', '2', '11', '102', '2', '11', '102']);
+  });
+
+  it('a field added later shadows a method the call site had cached', () => {
+    const { out } = run(`
+      class A { m() { return "method"; } }
+      var a = A();
+      fun callM(o) { return o.m(); }
+      print callM(a);
+      fun f() { return "field"; }
+      a.m = f;
+      print callM(a);
+      print callM(A());
+    `);
+    expect(out).toEqual(['method', 'field', 'method']);
+  });
+
+  it('switches an instance with very many fields to dictionary mode transparently', () => {
+    const names = Array.from({ length: 80 }, (_, i) => `f${i}`);
+    const source = [
+      'class Bag {}',
+      'var b = Bag();',
+      ...names.map((n, i) => `b.${n} = ${i};`),
+      'var total = 0;',
+      ...names.map((n) => `total = total + b.${n};`),
+      'b.f3 = 1000;',
+      'print total; print b.f3; print b.f79;',
+    ].join('\n');
+    expect(run(source).out).toEqual([String((79 * 80) / 2), '1000', '79']);
+  });
+
+  it('keeps working when a class has more field orders than the shape cap', () => {
+    // 7 fields set in rotating orders from one site, many instances.
+    const { out } = run(`
+      class P {}
+      var names = 0;
+      var sum = 0;
+      for (var i = 0; i < 2000; i = i + 1) {
+        var p = P();
+        if (i % 2 == 0) { p.a = 1; p.b = 2; } else { p.b = 2; p.a = 1; }
+        if (i % 3 == 0) p.c = 3;
+        if (i % 5 == 0) p.d = 4;
+        sum = sum + p.a + p.b;
+      }
+      print sum;
+    `);
+    expect(out).toEqual(['6000']);
+  });
+});
+
 describe('lists', () => {
   it('index, assign, append, remove, len, compound assignment', () => {
     const { out } = run(`

@@ -343,29 +343,31 @@ export class VM {
               break;
             }
             case 14 /* GET_PROPERTY */: {
-              const name = constants[code[ip++]!] as string;
               const object = stack[sp - 1]!;
               if (object instanceof ObjInstance) {
-                const field = object.fields.get(name);
-                if (field !== undefined) {
-                  stack[sp - 1] = field;
-                  break;
-                }
-                const method = object.klass.methods.get(name);
-                if (method === undefined) throw new Fault(`Undefined property '${name}'.`);
-                stack[sp - 1] = new ObjBoundMethod(object, method);
-                break;
+                // Inline cache hit: this instruction saw this shape before; the field is in that slot.
+                if (object.shape === fn.icShape[ip]) stack[sp - 1] = object.values[fn.icSlot[ip]!]!;
+                else stack[sp - 1] = getInstanceProperty(fn, ip, object, constants[code[ip]!] as string);
+              } else {
+                stack[sp - 1] = getOtherProperty(object, constants[code[ip]!] as string);
               }
-              stack[sp - 1] = getOtherProperty(object, name);
+              ip++;
               break;
             }
             case 15 /* SET_PROPERTY */: {
-              const name = constants[code[ip++]!] as string;
               const value = stack[--sp]!;
               const object = stack[sp - 1]!;
-              if (object instanceof ObjInstance) object.fields.set(name, value);
-              else setOtherProperty(object, name, value);
+              if (object instanceof ObjInstance && object.shape === fn.icShape[ip]) {
+                // Inline cache hit: store in the cached slot (appending when the cache is a transition).
+                const slot = fn.icSlot[ip]!;
+                if (slot < object.values.length) object.values[slot] = value;
+                else object.values.push(value);
+                object.shape = fn.icNext[ip]!;
+              } else {
+                setProperty(fn, ip, object, constants[code[ip]!] as string, value);
+              }
               stack[sp - 1] = value;
+              ip++;
               break;
             }
             case 16 /* GET_SUPER */: {
@@ -618,7 +620,14 @@ export class VM {
               const receiverSlot = sp - 1 - argc;
               const receiver = stack[receiverSlot]!;
               if (receiver instanceof ObjInstance) {
-                const field = receiver.fields.get(name);
+                // Inline cache hit: this shape has no field of that name, and its class has the method.
+                if (receiver.shape === fn.icShape[ip - 2]) {
+                  callTarget = fn.icMethod[ip - 2]!;
+                  callArgc = argc;
+                  op = PUSH_FRAME;
+                  continue dispatch;
+                }
+                const field = receiver.getField(name);
                 if (field !== undefined) {
                   // A field holding a function shadows a method of the same name (clox).
                   stack[receiverSlot] = field;
@@ -628,6 +637,10 @@ export class VM {
                 }
                 const method = receiver.klass.methods.get(name);
                 if (method === undefined) throw new Fault(`Undefined property '${name}'.`);
+                if (!receiver.isDictionary) {
+                  fn.icShape[ip - 2] = receiver.shape;
+                  fn.icMethod[ip - 2] = method;
+                }
                 callTarget = method;
                 callArgc = argc;
                 op = PUSH_FRAME;
@@ -768,11 +781,14 @@ export class VM {
               break;
             case 65 /* S_SET_PROPERTY_POP */: {
               const object = stack[sp - 2]!;
-              if (!(object instanceof ObjInstance)) {
+              if (!(object instanceof ObjInstance) || object.shape !== fn.icShape[ip]) {
                 op = 15 /* SET_PROPERTY */;
                 continue dispatch;
               }
-              object.fields.set(constants[code[ip]!] as string, stack[sp - 1]!);
+              const slot = fn.icSlot[ip]!;
+              if (slot < object.values.length) object.values[slot] = stack[sp - 1]!;
+              else object.values.push(stack[sp - 1]!);
+              object.shape = fn.icNext[ip]!;
               sp -= 2;
               ip += 2;
               break;
@@ -791,13 +807,10 @@ export class VM {
               break;
             case 68 /* S_GET_LOCAL_PROPERTY */: {
               const object = stack[base + code[ip]!]!;
-              if (object instanceof ObjInstance) {
-                const field = object.fields.get(constants[code[ip + 2]!] as string);
-                if (field !== undefined) {
-                  stack[sp++] = field;
-                  ip += 3;
-                  break;
-                }
+              if (object instanceof ObjInstance && object.shape === fn.icShape[ip + 2]) {
+                stack[sp++] = object.values[fn.icSlot[ip + 2]!]!;
+                ip += 3;
+                break;
               }
               op = 7 /* GET_LOCAL */;
               continue dispatch;
@@ -1116,6 +1129,39 @@ function checkIndex(list: ObjList, index: Value): number {
 
 function indexError(_value: Value): never {
   throw new Fault('Only lists can be indexed.');
+}
+
+/** GET_PROPERTY on an instance, missing the inline cache: look up, then cache a field hit. */
+function getInstanceProperty(fn: ObjFunction, at: number, object: ObjInstance, name: string): Value {
+  const shape = object.shape;
+  if (!object.isDictionary) {
+    const slot = shape.slotOf(name);
+    if (slot >= 0) {
+      fn.icShape[at] = shape;
+      fn.icSlot[at] = slot;
+      return object.values[slot]!;
+    }
+  } else {
+    const field = object.getField(name);
+    if (field !== undefined) return field;
+  }
+  const method = object.klass.methods.get(name);
+  if (method === undefined) throw new Fault(`Undefined property '${name}'.`);
+  return new ObjBoundMethod(object, method);
+}
+
+/** SET_PROPERTY missing the inline cache: store, then cache the (shape, slot, next shape) it took. */
+function setProperty(fn: ObjFunction, at: number, object: Value, name: string, value: Value): void {
+  if (!(object instanceof ObjInstance)) {
+    setOtherProperty(object, name, value);
+    return;
+  }
+  const before = object.shape;
+  object.setField(name, value);
+  if (object.isDictionary) return;
+  fn.icShape[at] = before;
+  fn.icSlot[at] = before.slotOf(name) >= 0 ? before.slotOf(name) : object.shape.slotOf(name);
+  fn.icNext[at] = object.shape;
 }
 
 function getOtherProperty(object: Value, name: string): Value {
