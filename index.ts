@@ -17,3 +17,4 @@ export {
 } from './compiler/index.js';
 export * as ast from './compiler/ast.js';
 export * from './vm/index.js';
+export * from './runtime/index.js';
