@@ -47,7 +47,9 @@ const PROGRAMS = [
   'class P { init() { this.x = 1; } m() { return 7; } } fun g(p) { var q = p.x; var m = p.m; return q + m(); } print g(P());',
   'fun g(p) { return p.x; } print g([1]);',
   'fun h(p) { p.x = 5; } h(3);',
-  'var t = 0; var i = 0; while (i < 5) { if (i == 3) t = t + 100; i = i + 1; } print t;',
+  'var t = 0; var i = 0; while (i < 5) { if (i == 3) t = t + 100; if (i > 2) t = t + 1; i = i + 1; } print t;',
+  'fun f(a, b) { if (a > b) return 1; return 2; } print f(2, 1); print f(1, 2); print f("a", 1);',
+  'fun f(a, b) { if (a == b) return 1; return 2; } print f("ab", "a" + "b"); print f(nil, false); print f([], []);',
   'fun loop() { var n = 0; while (true) { n = n + 1; } } loop();',
 ];
 

@@ -49,6 +49,10 @@ export const SUPERINSTRUCTIONS = {
   S_ADD_LOCAL_LOCAL: 76,
   /** GET_LOCAL a; RETURN */
   S_RETURN_LOCAL: 77,
+  /** EQUAL; JUMP_IF_FALSE t; POP, where t holds a POP */
+  S_EQUAL_JUMP: 78,
+  /** GREATER; JUMP_IF_FALSE t; POP, where t holds a POP (numbers) */
+  S_GREATER_JUMP: 79,
 } as const;
 
 const S = SUPERINSTRUCTIONS;
@@ -82,6 +86,8 @@ export function fuseSuperinstructions(code: Int32Array): Int32Array {
     else if (a === Op.GET_LOCAL && b === Op.CONSTANT && c === Op.SUBTRACT) [head, covers] = [S.S_SUBTRACT_LOCAL_CONSTANT, 3];
     else if (a === Op.GET_LOCAL && b === Op.GET_LOCAL && c === Op.ADD) [head, covers] = [S.S_ADD_LOCAL_LOCAL, 3];
     else if (a === Op.LESS && b === Op.JUMP_IF_FALSE && c === Op.POP && targetHoldsPop(starts[k + 1]!)) [head, covers] = [S.S_LESS_JUMP, 3];
+    else if (a === Op.EQUAL && b === Op.JUMP_IF_FALSE && c === Op.POP && targetHoldsPop(starts[k + 1]!)) [head, covers] = [S.S_EQUAL_JUMP, 3];
+    else if (a === Op.GREATER && b === Op.JUMP_IF_FALSE && c === Op.POP && targetHoldsPop(starts[k + 1]!)) [head, covers] = [S.S_GREATER_JUMP, 3];
     else if (a === Op.JUMP_IF_FALSE && b === Op.POP && targetHoldsPop(pc)) [head, covers] = [S.S_JUMP_IF_FALSE_POP, 2];
     else if (a === Op.SET_LOCAL && b === Op.POP) [head, covers] = [S.S_SET_LOCAL_POP, 2];
     else if (a === Op.SET_PROPERTY && b === Op.POP) [head, covers] = [S.S_SET_PROPERTY_POP, 2];

@@ -890,6 +890,24 @@ export class VM {
               ip += 2;
               op = 40 /* RETURN */;
               continue dispatch;
+            case 78 /* S_EQUAL_JUMP */: {
+              const b = stack[sp - 1]!;
+              const a = stack[sp - 2]!;
+              sp -= 2;
+              ip = a === b || (isHostObject(a) && isHostObject(b) && hostEquals(a, b)) ? ip + 3 : code[ip + 1]! + 1;
+              break;
+            }
+            case 79 /* S_GREATER_JUMP */: {
+              const b = stack[sp - 1]!;
+              const a = stack[sp - 2]!;
+              if (typeof a !== 'number' || typeof b !== 'number') {
+                op = 20 /* GREATER */;
+                continue dispatch;
+              }
+              sp -= 2;
+              ip = a > b ? ip + 3 : code[ip + 1]! + 1;
+              break;
+            }
             case 46 /* BREAK */: {
               const handler = this.breakHandler;
               const pc = ip - 1;
