@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { compile } from '../compiler/index.js';
+import { Debugger } from '../vm/debugger.js';
 import { writeSpb } from '../vm/spb.js';
 import { BreedError, WorldError } from './errors.js';
 import type { WorldEvent } from './events.js';
@@ -355,6 +356,76 @@ function simulate(options: Partial<WorldOptions>, steps: number, from?: World): 
   }
   return { world, log };
 }
+
+describe('debugging casts on the world', () => {
+  const SOURCE = [
+    'var hits = 0;', //                          1
+    'spell strike(caster, target) {', //         2
+    '  hits += 1;', //                           3
+    '  damage(target, 5);', //                   4
+    '  wait(0.2);', //                           5
+    '  damage(target, hits);', //                6
+    '}', //                                      7
+  ].join('\n');
+
+  it('keeps a cast paused by a debugger, steps it in the cast context, and resumes it across wait', () => {
+    const { world, events } = makeWorld(SOURCE);
+    const troll = world.spawn('Troll', 5, 5);
+    const vm = world.spellVm('strike')!;
+    const dbg = new Debugger(vm);
+    dbg.attach();
+    dbg.setBreakpoints([4]);
+    const first = world.cast('strike', null, troll);
+    expect(first.state).toBe('paused');
+    expect(world.pausedCasts).toBe(1);
+    expect(dbg.callStack(first.fiber)[0]!.line).toBe(4);
+    // The cast sees the world's own globals (its script ran in the world).
+    expect(vm.getGlobal('hits')).toBe(1);
+    expect(world.entity(troll)!.health).toBe(25);
+
+    dbg.setBreakpoints([6]);
+    const waiting = world.continuePaused(first.fiber, (f) => dbg.continue(f));
+    expect(waiting.state).toBe('suspended');
+    expect(world.entity(troll)!.health).toBe(20);
+    expect(world.pausedCasts).toBe(0);
+    expect(world.waitingCasts).toBe(1);
+    world.step();
+    world.step();
+    expect(first.fiber.state).toBe('paused');
+    expect(world.pausedCasts).toBe(1);
+    const done = world.continuePaused(first.fiber, (f) => dbg.stepOver(f));
+    expect(done.state).toBe('paused');
+    expect(world.continuePaused(first.fiber, (f) => dbg.continue(f)).state).toBe('done');
+    expect(world.entity(troll)!.health).toBe(19);
+    world.flush();
+    expect(events.filter((e) => e.type === 'damage').map((e) => e.tick)).toEqual([0, 2]);
+    dbg.detach();
+  });
+
+  it('cancels paused and waiting casts without reporting an error', () => {
+    const { world, events } = makeWorld(SOURCE);
+    const troll = world.spawn('Troll', 5, 5);
+    const dbg = new Debugger(world.spellVm('strike')!);
+    dbg.attach();
+    dbg.setBreakpoints([3]);
+    const paused = world.cast('strike', null, troll);
+    expect(world.cancelCast(paused.fiber, 'Stopped.')).toBe(true);
+    expect(paused.fiber.state).toBe('failed');
+    expect(world.pausedCasts).toBe(0);
+    dbg.detach();
+    const waiting = world.cast('strike', null, troll);
+    const other = world.cast('strike', null, troll);
+    expect(world.waitingCasts).toBe(2);
+    expect(world.cancelCast(waiting.fiber)).toBe(true);
+    expect(world.cancelCast(waiting.fiber)).toBe(false);
+    expect(world.waitingCasts).toBe(1);
+    for (let i = 0; i < 3; i++) world.step();
+    expect(other.fiber.state).toBe('done');
+    world.flush();
+    expect(ofType(events, 'cast-error')).toEqual([]);
+    expect(world.spellVm('nope')).toBeNull();
+  });
+});
 
 describe('determinism and snapshots', () => {
   it('same seed and inputs give the same world', () => {

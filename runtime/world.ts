@@ -54,11 +54,17 @@ import {
 
 export type { WorldOptions, ResolvedWorldOptions } from './world-options.js';
 
-/** What a cast from the embedder ended as (it may go on later if suspended). */
+/**
+ * What a cast from the embedder ended as (it may go on later if suspended).
+ * 'paused' only happens with a vm/debugger Debugger attached to the spell's
+ * VM (see `spellVm`): the world keeps the cast and `continuePaused` steps it.
+ */
 export interface CastResult {
-  readonly state: 'done' | 'suspended' | 'failed';
+  readonly state: 'done' | 'suspended' | 'failed' | 'paused';
   readonly result: Value;
   readonly error: SpellRuntimeError | null;
+  /** The cast's fiber: the handle a debugger steps, or `cancelCast` ends. */
+  readonly fiber: Fiber;
 }
 
 /** A read-only view of one entity, for embedders and tests. */
@@ -91,6 +97,12 @@ interface WaitingCast {
   readonly vm: VM;
   readonly cast: CastContext;
   readonly seq: number;
+}
+
+/** A cast stopped by a debugger at a breakpoint or step: kept until the debugger continues or cancels it. */
+interface PausedCast {
+  readonly vm: VM;
+  readonly cast: CastContext;
 }
 
 interface ActiveBuff {
@@ -127,6 +139,7 @@ export class World implements GameHost, EntityAccess {
   private nextId = 1;
 
   private waiting = new MinHeap<WaitingCast>(wakesBefore);
+  private readonly paused = new Map<Fiber, PausedCast>();
   private buffs = new MinHeap<ActiveBuff>(buffBefore);
   private castSeq = 0;
   private queue: WorldEvent[] = [];
@@ -320,7 +333,56 @@ export class World implements GameHost, EntityAccess {
     this.push({ type: 'cast', tick: this.steps, spell, caster, target });
     const fiber = this.startCast(owner, spell, casterRef, [casterRef, targetRef]);
     if (!this.inStep) this.reap();
-    return { state: fiber.state === 'done' ? 'done' : fiber.state === 'suspended' ? 'suspended' : 'failed', result: fiber.result, error: fiber.error };
+    return castResult(fiber);
+  }
+
+  /**
+   * The VM that runs `spell` (one per loaded source), or null: an embedder
+   * attaches a vm/debugger Debugger to it to step the world's own casts,
+   * with the world's globals. Casts it pauses are kept (see continuePaused).
+   */
+  spellVm(spell: string): VM | null {
+    return this.spellOwner.get(spell)?.vm ?? null;
+  }
+
+  /** Casts a debugger has paused. */
+  get pausedCasts(): number {
+    return this.paused.size;
+  }
+
+  /**
+   * Continue a cast a debugger paused: `go` is the debugger's command (e.g.
+   * `(f) => debugger.stepOver(f)`); it runs in the cast's context, and then
+   * the cast is handled as any other: parked if it waits, reported if it
+   * fails, kept if it pauses again. A fiber that is not paused here is
+   * returned as it is.
+   */
+  continuePaused(fiber: Fiber, go: (fiber: Fiber) => void): CastResult {
+    const entry = this.paused.get(fiber);
+    if (!entry || fiber.state !== 'paused') return castResult(fiber);
+    this.paused.delete(fiber);
+    runInCast(entry.cast, () => go(fiber));
+    this.settle(fiber, entry.vm, entry.cast);
+    if (!this.inStep) this.reap();
+    return castResult(fiber);
+  }
+
+  /** End a paused or waiting cast (a debugger's Stop). No cast-error is reported. Returns whether it was live here. */
+  cancelCast(fiber: Fiber, message = 'Cast cancelled.'): boolean {
+    const paused = this.paused.get(fiber);
+    if (paused) {
+      this.paused.delete(fiber);
+      paused.vm.cancel(fiber, message);
+      return true;
+    }
+    const waiting = this.waiting.toArray().find((w) => w.fiber === fiber);
+    if (!waiting) return false;
+    waiting.vm.cancel(fiber, message);
+    // Rare (a Stop button): rebuilding the heap without it is simpler than a removable heap.
+    const rest = this.waiting.toArray().filter((w) => w !== waiting);
+    this.waiting = new MinHeap<WaitingCast>(wakesBefore);
+    for (const w of rest) this.waiting.push(w);
+    return true;
   }
 
   private refForApi(id: EntityId | null, role: string): EntityRef | null {
@@ -345,6 +407,8 @@ export class World implements GameHost, EntityAccess {
   private settle(fiber: Fiber, vm: VM, cast: CastContext): void {
     if (fiber.state === 'suspended') {
       this.waiting.push({ fiber, vm, cast, seq: this.castSeq++ });
+    } else if (fiber.state === 'paused') {
+      this.paused.set(fiber, { vm, cast });
     } else if (fiber.state === 'failed') {
       const error = fiber.error;
       this.push({
@@ -934,7 +998,8 @@ export class World implements GameHost, EntityAccess {
    * The whole world as plain JSON-safe data: options, time, random state,
    * breeds, spells (source, or .spb as base64), the pool (same slots and
    * handles), entity fields and buffs, AOI sets. Casts waiting in `wait`
-   * are not captured (a VM fiber is not data); `pendingCasts` counts them.
+   * (or paused by a debugger) are not captured (a VM fiber is not data);
+   * `pendingCasts` counts them.
    */
   snapshot(): WorldSnapshot {
     const entities: EntitySnapshot[] = [];
@@ -972,7 +1037,7 @@ export class World implements GameHost, EntityAccess {
       entities,
       reap: this.reapQueue.map((r) => ({ slot: r.slot, reason: r.reason })),
       aoi: this.aoi.exportState(),
-      pendingCasts: this.waiting.size,
+      pendingCasts: this.waiting.size + this.paused.size,
     };
   }
 
@@ -1041,6 +1106,11 @@ export class World implements GameHost, EntityAccess {
     this.refs = new Array<EntityRef | null>(pool.capacity).fill(null);
     this.slotById.clear();
   }
+}
+
+function castResult(fiber: Fiber): CastResult {
+  const state = fiber.state === 'done' || fiber.state === 'suspended' || fiber.state === 'paused' ? fiber.state : 'failed';
+  return { state, result: fiber.result, error: fiber.error, fiber };
 }
 
 function clamp(v: number, lo: number, hi: number): number {
