@@ -893,6 +893,11 @@ export class VM {
             case 78 /* S_EQUAL_JUMP */: {
               const b = stack[sp - 1]!;
               const a = stack[sp - 2]!;
+              if (typeof a === 'string' && typeof b === 'string' && a.length > 64 && a.length === b.length) {
+                // Long strings take the plain EQUAL, which charges fuel for comparing them (tests/sandbox/budgets).
+                op = 19 /* EQUAL */;
+                continue dispatch;
+              }
               sp -= 2;
               ip = a === b || (isHostObject(a) && isHostObject(b) && hostEquals(a, b)) ? ip + 3 : code[ip + 1]! + 1;
               break;
