@@ -75,7 +75,7 @@ describe('the compiler on hostile source', () => {
     checkProperty(
       'compile/mutated-corpus',
       fc.property(mutatedSource(corpus), ({ from, text }) => expectClean(text, from)),
-      4_000,
+      3_000,
     );
   });
 });

@@ -55,7 +55,7 @@ describe('programs from the grammar', () => {
       fc.property(corePrograms, budgets, (source, limits) => {
         expect(runCore(source, limits), source).toEqual([]);
       }),
-      3_000,
+      2_500,
     );
   });
 
