@@ -32,8 +32,9 @@ export function setUpDebugger(app: PlaygroundApp, session: PlaygroundSession, wo
   };
   const debug = new DebugSession(session.world, () => reporterOf(app), show, () => app.editor.breakpointLines);
   session.shouldDebug = () => enabled.checked && session.breakpoints.length > 0;
-  session.debugCast = (module, spell, caster, target) => debug.start(module, spell, caster, target, 'run');
-  world.afterStep = () => debug.resumeDue();
+  session.debugCast = (spell, caster, target) => debug.start(spell, caster, target, 'run');
+  session.onBreakpointsChange = () => debug.refreshBreakpoints();
+  world.afterStep = () => debug.afterWorldStep();
 
   const stepIntoOrStart = (): void => {
     if (panel?.state === 'paused') {
@@ -45,7 +46,7 @@ export function setUpDebugger(app: PlaygroundApp, session: PlaygroundSession, wo
     const spell = app.selectedSpell();
     if (!module || spell === null || !session.syncWorld(app.lastGoodSource, module)) return;
     const { caster, target } = session.resolveSelection();
-    debug.start(module, spell, caster, target, 'into');
+    debug.start(spell, caster, target, 'into');
   };
   panel = new DebugPanel({
     onContinue: () => debug.continue(),

@@ -14,7 +14,8 @@ import { DEFAULT_BREEDS_JSON, ENTITY_PROPERTIES, loadBreedsJson, summarizeBreed 
 import { PLAYGROUND_BUDGETS, createVm, describeFailure, errorMessage } from './engine.js';
 import type { BreedSummary, PropertyDoc } from './language/completions.js';
 import type { MarkerData } from './language/markers.js';
-import { HELPER_SPELL, PlaygroundWorld, type SyncResult } from './world/playgroundWorld.js';
+import { explainScriptError, explainWorldLoadError } from './language/explain.js';
+import { PlaygroundWorld, type SyncResult } from './world/playgroundWorld.js';
 
 const SILENT: Reporter = { print() {}, info() {}, event() {}, runtimeError() {} };
 
@@ -73,18 +74,26 @@ export class PlaygroundSession implements PlaygroundBackend {
   /** Casts go through the debugger when this says so (breakpoints set and enabled); set by the page. */
   shouldDebug: () => boolean = () => false;
   /** Starts a debug cast; set by the page when the debugger is wired. */
-  debugCast: ((module: Module, spell: string, caster: EntityId | null, target: EntityId | null) => void) | null = null;
+  debugCast: ((spell: string, caster: EntityId | null, target: EntityId | null) => void) | null = null;
+  /** Told when the editor's breakpoints change (a debug cast in progress picks them up). */
+  onBreakpointsChange: () => void = () => {};
   private breakpointLines: readonly number[] = [];
 
   setBreakpoints(lines: readonly number[]): void {
     this.breakpointLines = lines;
+    this.onBreakpointsChange();
   }
 
   get breakpoints(): readonly number[] {
     return this.breakpointLines;
   }
 
-  /** Run the top-level script on its own VM (world functions need a cast, so they report that). */
+  /**
+   * Run the top-level script on its own VM. Top-level code never touches the
+   * world (the world also runs it each time it loads the spells, before any
+   * entity exists), so a world function there gets an explanation of where
+   * it belongs instead.
+   */
   runScript(module: Module): void {
     const vm = createVm(module, WORLD_HOST_FUNCTIONS, (text) => this.reporter.print(text));
     if (!('runScript' in vm)) {
@@ -104,7 +113,7 @@ export class PlaygroundSession implements PlaygroundBackend {
     const names = module.spells.map((s) => s.name);
     const result: SyncResult = reset || this.breedsChanged ? this.world.reset(source, names, this.breedsText) : this.world.sync(source, names, this.breedsText);
     if (!result.ok) {
-      this.reporter.runtimeError(`The world cannot load this spell: ${result.message}`, null);
+      this.reporter.runtimeError(explainWorldLoadError(result.message), null);
       return false;
     }
     this.breedsChanged = false;
@@ -122,7 +131,7 @@ export class PlaygroundSession implements PlaygroundBackend {
     const { caster, target } = this.resolveSelection();
     if (target === null) this.reporter.info('No target picked: the target is nil. Click an entity for the caster, then another for the target.');
     if (this.debugCast && this.shouldDebug()) {
-      this.debugCast(module, spell, caster, target);
+      this.debugCast(spell, caster, target);
       return;
     }
     try {
@@ -151,7 +160,6 @@ export class PlaygroundSession implements PlaygroundBackend {
   }
 
   private worldEvent(event: WorldEvent): void {
-    if (event.type === 'cast' && event.spell === HELPER_SPELL) return;
     this.onWorldEvent(event);
     switch (event.type) {
       case 'print':
@@ -176,7 +184,7 @@ export class PlaygroundSession implements PlaygroundBackend {
   private reportFiber(fiber: Fiber, what: string): void {
     if (fiber.state === 'failed' && fiber.error) {
       const failure = describeFailure(fiber.error);
-      this.reporter.runtimeError(failure.text, failure.line);
+      this.reporter.runtimeError(explainScriptError(failure.text), failure.line);
     } else if (fiber.state === 'done') {
       this.reporter.info(`${what} finished.`);
     } else if (fiber.state === 'suspended') {

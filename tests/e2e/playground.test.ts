@@ -55,6 +55,13 @@ async function consoleText(page: Page): Promise<string> {
   return (await page.evaluate(() => window.cantrip!.console())).map((e) => e.text).join('\n');
 }
 
+/** Click in the glyph margin, left of a line number: toggles a breakpoint there. */
+async function toggleBreakpoint(page: Page, line: number): Promise<void> {
+  const number = page.locator('#editor .line-numbers', { hasText: new RegExp(`^${line}$`) });
+  const box = (await number.boundingBox())!;
+  await page.mouse.click(box.x - 12, box.y + box.height / 2);
+}
+
 async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENS, { recursive: true });
   await page.screenshot({ path: `${SCREENS}${name}.png` });
@@ -230,12 +237,7 @@ describe.skipIf(!available)('playground in Chromium', () => {
     const lines = (await page.evaluate(() => window.cantrip!.source())).split('\n');
     const heatLine = lines.findIndex((l) => l.includes('var heat')) + 1;
     const soundLine = lines.findIndex((l) => l.includes('sound(')) + 1;
-    // Click in the glyph margin, left of the line number.
-    for (const line of [heatLine, soundLine]) {
-      const number = page.locator('#editor .line-numbers', { hasText: new RegExp(`^${line}$`) });
-      const box = (await number.boundingBox())!;
-      await page.mouse.click(box.x - 12, box.y + box.height / 2);
-    }
+    for (const line of [heatLine, soundLine]) await toggleBreakpoint(page, line);
     expect(await page.evaluate(() => window.cantrip!.breakpoints())).toEqual([heatLine, soundLine]);
     await page.waitForSelector('#editor .cantrip-breakpoint');
 
@@ -265,6 +267,52 @@ describe.skipIf(!available)('playground in Chromium', () => {
     await page.click('#dbg-continue');
     await page.waitForFunction(() => window.cantrip!.debugState().state === 'idle');
     expect(await consoleText(page)).toContain('sound "boom"');
+    await page.close();
+  });
+
+  it('debugs a real cast of the world: same globals as plain casts, errors reported once', async () => {
+    const { page } = await openPage();
+    const source = 'var hits = 0;\nspell count(caster, target) {\n  hits += 1;\n  print "hits " + str(hits);\n  if (hits == 3) print nil + 1;\n}\n';
+    await setSource(page, source);
+    await page.waitForFunction(() => window.cantrip!.bytecode().includes('count'));
+    await page.click('#cast');
+    await page.waitForFunction(() => window.cantrip!.console().some((e) => e.text === 'hits 1'));
+
+    await toggleBreakpoint(page, 4);
+    await page.click('#cast');
+    await page.waitForFunction(() => window.cantrip!.debugState().state === 'paused');
+    const paused = await page.evaluate(() => window.cantrip!.debugState());
+    expect(paused.line).toBe(4);
+    await page.click('#dbg-continue');
+    await page.waitForFunction(() => window.cantrip!.debugState().state === 'idle');
+    // The debugged cast ran in the world: it saw and changed the world's `hits`.
+    expect((await page.evaluate(() => window.cantrip!.console())).filter((e) => e.kind === 'out').map((e) => e.text)).toEqual(['hits 1', 'hits 2']);
+
+    // A runtime error while debugging: one console entry, with its line.
+    await page.click('#cast');
+    await page.waitForFunction(() => window.cantrip!.debugState().state === 'paused');
+    await page.click('#dbg-continue');
+    await page.waitForFunction(() => window.cantrip!.debugState().state === 'idle');
+    const errors = (await page.evaluate(() => window.cantrip!.console())).filter((e) => e.kind === 'error');
+    expect(errors).toHaveLength(1);
+    expect(errors[0]!.text).toMatch(/^Operands must be/);
+    expect(errors[0]!.line).toBe(5);
+    await page.close();
+  });
+
+  it('explains world functions in top-level code instead of a bare "needs a cast"', async () => {
+    const { page } = await openPage();
+    await setSource(page, 'print "hi";\nspawn("Troll", 3, 4);\nspell poke(caster, target) { print "poked"; }\n');
+    await page.waitForFunction(() => window.cantrip!.bytecode().includes('poke'));
+    await page.click('#run');
+    await page.waitForFunction(() => window.cantrip!.console().some((e) => e.kind === 'error'));
+    const run = (await page.evaluate(() => window.cantrip!.console())).find((e) => e.kind === 'error')!;
+    expect(run.text).toMatch(/^spawn\(\) acts on the world, so it only works inside a spell that is cast\./);
+    expect(run.line).toBe(2);
+    expect(await consoleText(page)).toContain('hi');
+    await page.click('#cast');
+    await page.waitForFunction(() => window.cantrip!.console().filter((e) => e.kind === 'error').length === 2);
+    expect(await consoleText(page)).toMatch(/The world runs the top-level code of your spells each time it loads them/);
     await page.close();
   });
 

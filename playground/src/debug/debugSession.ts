@@ -1,20 +1,26 @@
 /**
- * Debug casts on the live world. The cast runs on a VM of its own for the
- * editor's module with the VM's Debugger attached, inside the world's cast context
- * (so damage, nearby, wait … act on the world). A paused fiber waits for
- * Continue / Step; a fiber in `wait` is parked and resumed when the world's
- * game time reaches its wake time — so stepping works across `wait`.
+ * Debug casts on the live world. The cast is a real cast of the world
+ * (`world.cast`): it runs on the world's own VM for the editor's spells, with
+ * the world's globals, and the VM's Debugger attached to that VM. The world
+ * keeps a cast the debugger paused; Continue / Step go through
+ * `world.continuePaused`. A cast in `wait` is parked by the world like any
+ * other and resumed when game time reaches its wake time, where it pauses
+ * again at the next line or breakpoint — so stepping works across `wait`.
+ *
+ * Only the cast the designer started stops: the other casts on the same VM
+ * (e.g. trolls' tick spells, when the editor defines them) run through the
+ * breakpoints without pausing, so the world keeps making sense.
  */
-import { WORLD_HOST_FUNCTIONS, runInCast, type CastContext } from '../../../runtime/host-api.js';
+import { currentCast, type CastContext } from '../../../runtime/host-api.js';
 import type { EntityId } from '../../../runtime/events.js';
+import type { CastResult, World } from '../../../runtime/world.js';
 import type { Fiber } from '../../../vm/fiber.js';
-import type { Module } from '../../../vm/module.js';
-import type { Value } from '../../../vm/value.js';
-import { VM } from '../../../vm/vm.js';
-import type { Reporter } from '../backend.js';
-import { describeFailure, errorMessage } from '../engine.js';
-import { WORLD_BUDGETS, type PlaygroundWorld } from '../world/playgroundWorld.js';
+import type { ObjFunction } from '../../../vm/objects.js';
+import type { BreakHandler, VM } from '../../../vm/vm.js';
 import { Debugger, type FrameView, type StepMode } from '../../../vm/debugger.js';
+import type { Reporter } from '../backend.js';
+import { errorMessage } from '../engine.js';
+import type { PlaygroundWorld } from '../world/playgroundWorld.js';
 
 export type DebugState = 'idle' | 'paused' | 'running' | 'waiting';
 
@@ -27,11 +33,40 @@ export interface DebugView {
   readonly wakeAt: number | null;
 }
 
+const IDLE: DebugView = { state: 'idle', spell: null, frames: [], wakeAt: null };
+
+/**
+ * Lets the Debugger decide only for the debugged cast's fiber. While the
+ * world runs that cast (`arming`), the first fiber of the spell that reaches
+ * a line is it: world.cast runs that one fiber and nothing else.
+ */
+class OneCastFilter implements BreakHandler {
+  fiber: Fiber | null = null;
+  /** The world's context of the debugged cast: wait() sets its wakeAt. */
+  context: CastContext | null = null;
+  arming = false;
+
+  constructor(
+    private readonly inner: Debugger,
+    private readonly spell: string,
+  ) {}
+
+  shouldPause(fiber: Fiber, fn: ObjFunction, pc: number, depth: number): boolean {
+    if (this.fiber === null && this.arming && fiber.spell === this.spell) {
+      this.fiber = fiber;
+      this.context = currentCast();
+    }
+    return fiber === this.fiber && this.inner.shouldPause(fiber, fn, pc, depth);
+  }
+}
+
 interface DebugCast {
+  readonly world: World;
   readonly vm: VM;
   readonly debugger: Debugger;
+  readonly filter: OneCastFilter;
   readonly fiber: Fiber;
-  readonly cast: CastContext;
+  readonly spell: string;
 }
 
 export class DebugSession {
@@ -43,41 +78,50 @@ export class DebugSession {
     private readonly onChange: (view: DebugView) => void,
     /** The editor's breakpoint lines, read at every start and step (they can change while paused). */
     private readonly breakpoints: () => readonly number[],
-  ) {}
+  ) {
+    // A rebuilt world (new breeds, Reset) has no fiber of ours any more.
+    world.onRebuild(() => {
+      if (this.current) {
+        this.reporter().info(`The world was rebuilt: the debugged cast of ${this.current.spell} was dropped.`);
+        this.stop();
+      }
+    });
+  }
 
   get active(): boolean {
     return this.current !== null;
   }
 
-  /** Cast `spell` under the debugger; `into` pauses at its first line. */
-  start(module: Module, spell: string, caster: EntityId | null, target: EntityId | null, mode: StepMode): void {
+  /** Cast `spell` on the world under the debugger; `into` pauses at its first line. */
+  start(spell: string, caster: EntityId | null, target: EntityId | null, mode: StepMode): void {
     this.stop();
     const world = this.world.world;
-    if (!world) return;
-    const reporter = this.reporter();
-    try {
-      const vm = new VM(module, { ...WORLD_BUDGETS, hosts: WORLD_HOST_FUNCTIONS, print: (text) => reporter.print(text) });
-      const dbg = new Debugger(vm);
-      dbg.setBreakpoints(this.breakpoints());
-      dbg.attach();
-      const script = runInCast({ host: world, spell: '<script>', caster: null, wakeAt: 0 }, () => vm.runScript());
-      if (script.state !== 'done') {
-        this.report(script, 'The script');
-        dbg.detach();
-        return;
-      }
-      const args: Value[] = [this.world.ref(caster), this.world.ref(target)];
-      const arity = module.functions[module.spells.find((s) => s.name === spell)?.functionIndex ?? -1]?.arity ?? 2;
-      const cast: CastContext = { host: world, spell, caster, wakeAt: 0 };
-      dbg.startMode = mode;
-      world.emit({ type: 'cast', tick: world.steps, spell, caster, target });
-      const fiber = runInCast(cast, () => vm.cast(spell, args.slice(0, arity).concat(Array(Math.max(0, arity - 2)).fill(null)), WORLD_BUDGETS));
-      this.current = { vm, debugger: dbg, fiber, cast };
-      this.settle();
-    } catch (e) {
-      reporter.runtimeError(`Cannot debug ${spell}: ${errorMessage(e)}`, null);
-      this.stop();
+    const vm = world?.spellVm(spell) ?? null;
+    if (!world || !vm) {
+      this.reporter().runtimeError(`Cannot debug ${spell}: the world has no such spell.`, null);
+      return;
     }
+    const dbg = new Debugger(vm);
+    const filter = new OneCastFilter(dbg, spell);
+    dbg.setBreakpoints(this.breakpoints());
+    dbg.startMode = mode;
+    dbg.attach();
+    vm.breakHandler = filter;
+    let result: CastResult;
+    try {
+      filter.arming = true;
+      result = world.cast(spell, caster, target);
+    } catch (e) {
+      this.release(vm, dbg);
+      this.reporter().runtimeError(`Cannot debug ${spell}: ${errorMessage(e)}`, null);
+      return;
+    } finally {
+      filter.arming = false;
+    }
+    // A spell with no code of its own may finish before any line event: adopt its fiber anyway.
+    filter.fiber ??= result.fiber;
+    this.current = { world, vm, debugger: dbg, filter, fiber: result.fiber, spell };
+    this.settle();
   }
 
   continue(): void {
@@ -101,59 +145,60 @@ export class DebugSession {
     if (!c || c.fiber.state !== 'paused') return;
     const dbg = c.debugger;
     dbg.setBreakpoints(this.breakpoints());
-    runInCast(c.cast, () => {
-      if (mode === 'run') dbg.continue(c.fiber);
-      else if (mode === 'over') dbg.stepOver(c.fiber);
-      else if (mode === 'into') dbg.stepInto(c.fiber);
-      else dbg.stepOut(c.fiber);
+    c.world.continuePaused(c.fiber, (fiber) => {
+      if (mode === 'run') dbg.continue(fiber);
+      else if (mode === 'over') dbg.stepOver(fiber);
+      else if (mode === 'into') dbg.stepInto(fiber);
+      else dbg.stepOut(fiber);
     });
     this.settle();
   }
 
-  /** After the world advanced: resume the debugged cast if its wait is over. */
-  resumeDue(): void {
+  /** After the world advanced: the world resumes a waiting cast itself; show where it got to. */
+  afterWorldStep(): void {
     const c = this.current;
-    const world = this.world.world;
-    if (!c || !world || c.fiber.state !== 'suspended' || c.cast.wakeAt > world.time + 1e-9) return;
-    c.debugger.setBreakpoints(this.breakpoints());
-    runInCast(c.cast, () => c.vm.resume(c.fiber));
+    if (!c || c.fiber.state === 'suspended') return;
     this.settle();
+  }
+
+  /** The editor's breakpoints changed: they apply at once, also to a cast the world resumes after a wait. */
+  refreshBreakpoints(): void {
+    this.current?.debugger.setBreakpoints(this.breakpoints());
   }
 
   stop(): void {
     const c = this.current;
     if (c) {
-      if (c.fiber.state === 'paused' || c.fiber.state === 'suspended') c.vm.cancel(c.fiber, 'Stopped in the debugger.');
-      c.debugger.detach();
+      c.world.cancelCast(c.fiber, 'Stopped in the debugger.');
+      this.release(c.vm, c.debugger);
       this.current = null;
     }
-    this.onChange({ state: 'idle', spell: null, frames: [], wakeAt: null });
+    this.onChange(IDLE);
+  }
+
+  private release(vm: VM, dbg: Debugger): void {
+    dbg.detach();
+    vm.breakHandler = null;
   }
 
   private settle(): void {
     const c = this.current;
     if (!c) return;
-    this.world.world?.flush();
+    c.world.flush();
     const fiber = c.fiber;
     if (fiber.state === 'paused') {
-      this.onChange({ state: 'paused', spell: c.cast.spell, frames: c.debugger.callStack(fiber), wakeAt: null });
+      this.onChange({ state: 'paused', spell: c.spell, frames: c.debugger.callStack(fiber), wakeAt: null });
     } else if (fiber.state === 'suspended') {
-      this.reporter().info(`${c.cast.spell} waits until t=${c.cast.wakeAt.toFixed(2)}s: press Play or Step tick; the debugger picks it up again.`);
-      this.onChange({ state: 'waiting', spell: c.cast.spell, frames: [], wakeAt: c.cast.wakeAt });
+      const wakeAt = c.filter.context?.wakeAt ?? null;
+      const until = wakeAt === null ? '' : ` until t=${wakeAt.toFixed(2)}s`;
+      this.reporter().info(`${c.spell} waits${until}: press Play or Step tick; the debugger picks it up again.`);
+      this.onChange({ state: 'waiting', spell: c.spell, frames: [], wakeAt });
     } else {
-      this.report(fiber, c.cast.spell);
-      c.debugger.detach();
+      // A failure was reported by the world (a cast-error event, with its line); say only that it finished.
+      if (fiber.state === 'done') this.reporter().info(`${c.spell} finished.`);
+      this.release(c.vm, c.debugger);
       this.current = null;
-      this.onChange({ state: 'idle', spell: null, frames: [], wakeAt: null });
-    }
-  }
-
-  private report(fiber: Fiber, what: string): void {
-    if (fiber.state === 'failed' && fiber.error) {
-      const failure = describeFailure(fiber.error);
-      this.reporter().runtimeError(failure.text, failure.line);
-    } else if (fiber.state === 'done') {
-      this.reporter().info(`${what} finished.`);
+      this.onChange(IDLE);
     }
   }
 }

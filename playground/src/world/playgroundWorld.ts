@@ -12,16 +12,11 @@ import type { WorldSnapshot } from '../../../runtime/world-snapshot.js';
 import { declaredSpells } from '../language/completions.js';
 import { keepKnownSpells, libraryFilesFor, type SpellFile } from '../language/worldSetup.js';
 import { errorMessage } from '../engine.js';
-import type { Value } from '../../../vm/value.js';
 
 const spellFiles = import.meta.glob<string>('../../../spells/*.spell', { query: '?raw', import: 'default', eager: true });
 const scenarioFiles = import.meta.glob<unknown>('../../../spells/scenarios/*.json', { import: 'default', eager: true });
 
 export const USER_SOURCE_NAME = 'spell.cantrip';
-/** Spells whose casts the console does not show (playground plumbing). */
-export const HELPER_SPELL = '__playgroundEntity';
-const HELPER_SOURCE_NAME = 'playground-helpers';
-const HELPER_SOURCE = `spell ${HELPER_SPELL}(entity, unused) { return entity; }\n`;
 
 export interface EntitySetup {
   readonly breed: string;
@@ -64,10 +59,16 @@ export class PlaygroundWorld {
   private breedsText: string | null = null;
   private readonly library = libraryFiles();
   private readonly listeners = new Set<WorldListener>();
+  private readonly rebuildListeners = new Set<() => void>();
   readonly setup: WorldSetup = defaultSetup();
 
   onEvent(listener: WorldListener): void {
     this.listeners.add(listener);
+  }
+
+  /** Called whenever a new World replaces the current one (hot swap, reset, new breeds): its fibers are gone. */
+  onRebuild(listener: () => void): void {
+    this.rebuildListeners.add(listener);
   }
 
   /** Make the world run `source` with `breedsText`; keeps the entities when only the source changed. */
@@ -97,33 +98,22 @@ export class PlaygroundWorld {
   }
 
   private adopt(world: World, source: string, breedsText: string): void {
+    const replaced = this.world !== null;
     this.world = world;
     this.source = source;
     this.breedsText = breedsText;
     world.on((event: WorldEvent) => {
       for (const l of this.listeners) l(event);
     });
+    if (replaced) for (const l of this.rebuildListeners) l();
   }
 
   private spellFilesFor(source: string, sourceSpells: readonly string[]): { name: string; source: string }[] {
     const library = libraryFilesFor(this.library, sourceSpells);
     return [
       ...library.map((f) => ({ name: f.name, source: f.source })),
-      { name: HELPER_SOURCE_NAME, source: HELPER_SOURCE },
       { name: USER_SOURCE_NAME, source },
     ];
-  }
-
-  /**
-   * The world's reference to an entity, as a spell would receive it (the
-   * debugger passes it to the spell it runs on its own VM). Obtained through
-   * a one-line helper spell, so only the world's public API is used.
-   */
-  ref(id: EntityId | null): Value {
-    const world = this.world;
-    if (id === null || !world || world.entity(id) === null) return null;
-    const result = world.cast(HELPER_SPELL, id, null);
-    return result.state === 'done' ? result.result : null;
   }
 
   private trimmedBreeds(breedsText: string, spellNames: readonly string[]): { data: unknown; notes: string[] } {

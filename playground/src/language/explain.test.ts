@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { compile } from '../../../compiler/index.js';
+import { WORLD_HOST_FUNCTIONS } from '../../../runtime/host-api.js';
+import { World } from '../../../runtime/world.js';
+import { VM } from '../../../vm/vm.js';
+import { explainScriptError, explainWorldLoadError } from './explain.js';
+
+/** What Run shows for `source`: the failure text the VM gives, run outside any cast. */
+function runOutsideCast(source: string): string {
+  const { module } = compile(source, { hosts: WORLD_HOST_FUNCTIONS });
+  const fiber = new VM(module!, { hosts: WORLD_HOST_FUNCTIONS, print: () => {} }).runScript();
+  return fiber.error!.format();
+}
+
+function worldLoadError(source: string): string {
+  const world = new World({ width: 10, height: 10 });
+  try {
+    world.loadSpells(source, 'spell.cantrip');
+  } catch (e) {
+    return (e as Error).message;
+  }
+  throw new Error('expected the load to fail');
+}
+
+describe('explaining world functions in top-level code', () => {
+  it('tells Run users to put a world call in a spell and cast it, keeping the trace', () => {
+    const text = runOutsideCast('print "hi";\nspawn("Troll", 3, 4);\n');
+    const explained = explainScriptError(text);
+    expect(explained).toMatch(/^spawn\(\) acts on the world, so it only works inside a spell that is cast\./);
+    expect(explained).toContain('spell setup(caster, target) { spawn(…); }');
+    expect(explained.split('\n').slice(1)).toEqual(['[line 2] in script']);
+  });
+
+  it('leaves other errors alone', () => {
+    const text = runOutsideCast('print 1 + nil;\n');
+    expect(explainScriptError(text)).toBe(text);
+  });
+
+  it('explains a world that cannot load spells whose top-level code acts on the world', () => {
+    const message = worldLoadError('spawn("Troll", 1, 1);\nspell s(c, t) {}\n');
+    expect(explainWorldLoadError(message)).toMatch(/^The world runs the top-level code of your spells each time it loads them.*it failed: No breeds are loaded\. Keep/);
+    expect(explainWorldLoadError('Spell \'x\' is defined twice.')).toBe("The world cannot load this spell: Spell 'x' is defined twice.");
+  });
+});

@@ -1,0 +1,38 @@
+/**
+ * Plain words for the errors a designer meets when code runs outside a cast:
+ * world functions (spawn, damage, wait …) in the top-level code. The
+ * runtime's messages are right but say nothing about what to do; these
+ * say where such code belongs.
+ */
+
+/** The runtime's HostError when a world function runs with no cast (vm/host-api.ts). */
+const NEEDS_CAST = /^(\w+)\(\) can only be used in a spell cast on a world\.$/;
+/** The runtime's WorldError when a module's top-level code fails while the world loads it. */
+const SCRIPT_FAILED = /^.*?: the top-level script (?:failed: (.*)|may not wait\.)$/s;
+
+/**
+ * A failed Run's text (message, then `[line N] in …` lines) with the
+ * message explained when it is a world function called from top-level code.
+ */
+export function explainScriptError(text: string): string {
+  const [first = '', ...trace] = text.split('\n');
+  const match = NEEDS_CAST.exec(first);
+  if (!match) return text;
+  const fn = match[1]!;
+  const advice =
+    `${fn}() acts on the world, so it only works inside a spell that is cast. ` +
+    `Run runs just the top-level code (print, your functions and classes). ` +
+    `Put the call in a spell — spell setup(caster, target) { ${fn}(…); } — pick it in the spell menu and press Cast.`;
+  return [advice, ...trace].join('\n');
+}
+
+/** Why the world could not load the editor's spells, in words that say what to change. */
+export function explainWorldLoadError(message: string): string {
+  const match = SCRIPT_FAILED.exec(message);
+  if (!match) return `The world cannot load this spell: ${message}`;
+  const why = match[1] === undefined ? 'it may not wait' : `it failed: ${match[1].replace(/\.$/, '')}`;
+  return (
+    `The world runs the top-level code of your spells each time it loads them, before any entity exists, and ${why}. ` +
+    'Keep world actions (spawn, damage, wait …) inside a spell; press Run to try the top-level code on its own.'
+  );
+}
