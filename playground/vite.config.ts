@@ -19,6 +19,8 @@ export default defineConfig({
     target: 'es2022',
     // Monaco's editor core is one large chunk; that is expected.
     chunkSizeWarningLimit: 4000,
+    // The build timing report (Monaco's worker takes seconds to bundle) is noise in `npm start`'s output.
+    rolldownOptions: { checks: { bundlerTimings: false } },
   },
   worker: { format: 'es' },
 });

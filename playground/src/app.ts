@@ -14,10 +14,12 @@ import { markerForLine } from './language/markers.js';
 import { shareUrl } from './language/urlState.js';
 import { BytecodePanel, PALETTE_SIZE } from './panels/bytecodePanel.js';
 import { ConsolePanel } from './panels/consolePanel.js';
+import { ProblemsPanel } from './panels/problemsPanel.js';
 import { initialState, saveState } from './persistence.js';
 import type { PlaygroundBackend } from './backend.js';
 
 const COMPILE_DEBOUNCE_MS = 120;
+const CAST_TITLE = 'Cast the spell from the caster on the target (Ctrl/Cmd+Enter)';
 
 function byId<T extends HTMLElement>(id: string): T {
   const el = document.getElementById(id);
@@ -27,6 +29,8 @@ function byId<T extends HTMLElement>(id: string): T {
 
 export class PlaygroundApp {
   readonly console: ConsolePanel;
+  readonly problems: ProblemsPanel;
+  private breedsErrors = 0;
   readonly bytecode: BytecodePanel;
   readonly editor: SpellEditor;
   readonly examples: Example[];
@@ -42,6 +46,7 @@ export class PlaygroundApp {
   constructor(readonly backend: PlaygroundBackend) {
     this.examples = loadExamples();
     this.console = new ConsolePanel(byId('console'), (line, text) => this.jumpToError(line, text));
+    this.problems = new ProblemsPanel(byId('problems'), (tab, line, column) => this.editor.goToLine(line, column, tab));
     this.bytecode = new BytecodePanel(byId('bytecode'), byId('bytecode-info'), {
       onHoverLine: (line) => this.editor.highlightLinkedLine(line, true),
       onClickLine: (line) => this.editor.goToLine(line),
@@ -56,6 +61,9 @@ export class PlaygroundApp {
       onCursorLine: (line) => this.bytecode.highlightLine(line, true),
       onBreakpointsChange: (lines) => backend.setBreakpoints(lines),
       onCast: () => this.cast(),
+      onTabChange: (tab) => {
+        for (const t of document.querySelectorAll<HTMLElement>('.tabs button[data-tab]')) t.classList.toggle('active', t.dataset.tab === tab);
+      },
     });
     this.wireToolbar();
     this.fillExamples();
@@ -86,10 +94,7 @@ export class PlaygroundApp {
       if (example) this.loadExample(example);
     });
     for (const tab of document.querySelectorAll<HTMLButtonElement>('.tabs button[data-tab]')) {
-      tab.addEventListener('click', () => {
-        this.editor.showTab(tab.dataset.tab === 'breeds' ? 'breeds' : 'spell');
-        for (const t of document.querySelectorAll('.tabs button[data-tab]')) t.classList.toggle('active', t === tab);
-      });
+      tab.addEventListener('click', () => this.editor.showTab(tab.dataset.tab === 'breeds' ? 'breeds' : 'spell'));
     }
   }
 
@@ -102,7 +107,12 @@ export class PlaygroundApp {
     this.editor.setSource(example.source);
     this.editor.setBreakpoints([]);
     this.recompileNow();
-    this.console.info(`Loaded example "${example.name}".`);
+    const spells = this.lastOutcome.module?.spells.map((s) => s.name) ?? [];
+    this.console.info(
+      spells.length === 0
+        ? `Loaded example "${example.name}": a script with no spell — press Run.`
+        : `Loaded example "${example.name}": pick a spell, a caster and a target, and press Cast.`,
+    );
   }
 
   private scheduleCompile(): void {
@@ -129,6 +139,7 @@ export class PlaygroundApp {
     this.compileCount++;
     this.lastOutcome = outcome;
     this.editor.setSpellMarkers('compiler', outcome.markers);
+    this.problems.setSpell(outcome.markers);
     this.editor.setSpellMarkers('runtime', []);
     const t1 = performance.now();
     if (outcome.module) {
@@ -172,9 +183,11 @@ export class PlaygroundApp {
     const status = byId('status');
     const errors = this.lastOutcome.diagnostics.filter((d) => d.severity === 'error').length;
     const warnings = this.lastOutcome.diagnostics.length - errors;
-    status.className = `status ${errors > 0 ? 'error' : 'ok'}`;
-    status.textContent =
-      errors > 0 ? `${errors} error${errors === 1 ? '' : 's'}` : warnings > 0 ? `compiled · ${warnings} warning${warnings === 1 ? '' : 's'}` : 'compiled';
+    const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+    const spell = errors > 0 ? plural(errors, 'error') : warnings > 0 ? `compiled · ${plural(warnings, 'warning')}` : 'compiled';
+    const breeds = this.breedsErrors > 0 ? ` · breeds.json: ${plural(this.breedsErrors, 'error')}` : '';
+    status.className = `status ${errors > 0 || this.breedsErrors > 0 ? 'error' : 'ok'}`;
+    status.textContent = spell + breeds;
   }
 
   private updateSpellList(source: string): void {
@@ -182,11 +195,17 @@ export class PlaygroundApp {
     const spells = this.lastOutcome.module ? this.lastOutcome.module.spells.map((s) => s.name) : declaredSpells(source);
     const previous = select.value;
     const current = [...select.options].map((o) => o.value);
-    if (current.join('\n') !== spells.join('\n')) {
+    if (spells.length === 0) {
+      // A plain script: say so rather than show an empty menu.
+      if (current.length !== 1 || current[0] !== '') select.replaceChildren(new Option('(none)', ''));
+    } else if (current.join('\n') !== spells.join('\n')) {
       select.replaceChildren(...spells.map((s) => new Option(s, s)));
       if (spells.includes(previous)) select.value = previous;
     }
-    byId<HTMLButtonElement>('cast').disabled = spells.length === 0;
+    select.disabled = spells.length === 0;
+    const cast = byId<HTMLButtonElement>('cast');
+    cast.disabled = spells.length === 0;
+    cast.title = spells.length === 0 ? 'This source declares no spell: press Run to run its top-level code' : CAST_TITLE;
   }
 
   selectedSpell(): string | null {
@@ -202,6 +221,9 @@ export class PlaygroundApp {
   private checkBreeds(): void {
     const markers = this.backend.loadBreeds(this.editor.breeds);
     this.editor.setBreedsMarkers(markers);
+    this.problems.setBreeds(markers);
+    this.breedsErrors = markers.filter((m) => m.severity === 'error').length;
+    this.updateStatus();
     document.querySelector('.tabs button[data-tab="breeds"]')?.classList.toggle('invalid', markers.length > 0);
     this.autosave();
   }

@@ -15,7 +15,11 @@ import { PLAYGROUND_BUDGETS, createVm, describeFailure, errorMessage } from './e
 import type { BreedSummary, PropertyDoc } from './language/completions.js';
 import type { MarkerData } from './language/markers.js';
 import { explainScriptError, explainWorldLoadError } from './language/explain.js';
+import { AoiDigest } from './world/aoiDigest.js';
 import { PlaygroundWorld, type SyncResult } from './world/playgroundWorld.js';
+
+/** AOI enter/leave lines the console shows per tick; the rest are counted in one line. */
+const AOI_LINES_PER_TICK = 6;
 
 const SILENT: Reporter = { print() {}, info() {}, event() {}, runtimeError() {} };
 
@@ -37,6 +41,7 @@ export class PlaygroundSession implements PlaygroundBackend {
   /** The spells of the module the world runs, to tell the editor's lines from the library's. */
   private userSpells = new Set<string>();
   private breedsChanged = false;
+  private readonly aoiLines = new AoiDigest(AOI_LINES_PER_TICK, (text) => this.reporter.event(text));
 
   constructor() {
     this.world.onEvent((event) => this.worldEvent(event));
@@ -174,7 +179,7 @@ export class PlaygroundSession implements PlaygroundBackend {
         return;
       case 'aoi':
         if (event.kind === 'move') return;
-        this.reporter.event(describeEvent(event));
+        this.aoiLines.add(event.tick, describeEvent(event));
         return;
       default:
         this.reporter.event(describeEvent(event));

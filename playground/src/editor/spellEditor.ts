@@ -22,6 +22,8 @@ export interface SpellEditorEvents {
   onCursorLine(line: number): void;
   onBreakpointsChange(lines: readonly number[]): void;
   onCast(): void;
+  /** The editor switched between the spell and the breeds (a tab click, a jump to a line, the debugger). */
+  onTabChange(tab: EditorTab): void;
 }
 
 export class SpellEditor {
@@ -103,6 +105,7 @@ export class SpellEditor {
     if (state) this.editor.restoreViewState(state);
     this.editor.updateOptions({ glyphMargin: tab === 'spell' });
     this.editor.focus();
+    this.events.onTabChange(tab);
   }
 
   get source(): string {
@@ -187,8 +190,8 @@ export class SpellEditor {
     this.editor.revealLineInCenterIfOutsideViewport(line);
   }
 
-  goToLine(line: number, column = 1): void {
-    this.showTab('spell');
+  goToLine(line: number, column = 1, tab: EditorTab = 'spell'): void {
+    this.showTab(tab);
     this.editor.revealLineInCenter(line);
     this.editor.setPosition({ lineNumber: line, column });
     this.editor.focus();
