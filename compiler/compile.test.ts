@@ -150,3 +150,26 @@ fun f(a, b) { if (a and !b or nil) { while (a < b) a = a + 1; } else print "s"; 
     );
   });
 });
+
+describe('compile(): nesting without brackets', () => {
+  it('refuses brace-less statement bodies nested past the limit, and accepts them below it', () => {
+    const deep = (n: number) => 'var x = 1;\n' + 'if (x) '.repeat(n) + 'print x;';
+    expect(compile(deep(5000)).diagnostics.map((d) => d.message)).toEqual([`Too much nesting (the limit is ${MAX_NESTING}).`]);
+    expect(run(deep(MAX_NESTING / 2)).output).toEqual(['1']);
+    const loops = 'for (var i = 0; i < 1; i = i + 1) '.repeat(50) + 'print "in";';
+    expect(run(loops).output).toEqual(['in']);
+  });
+});
+
+describe('compile(): files full of errors', () => {
+  it('stops after enough syntax errors instead of recovering from every one', () => {
+    const words = ['x', '+', ';', 'var', 'if', ',', '.', '=', 'fun', 'f', '"s"', '1', 'class', 'else', 'and', 'return', 'print', 'in', 'for', 'spell', 'this', 'super', '(', ')'];
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    const soup = Array.from({ length: 200_000 }, () => words[Math.floor(next() * words.length)]!).join(' ');
+    const result = compile(soup);
+    expect(result.module).toBeNull();
+    expect(result.diagnostics).toHaveLength(101);
+    expect(result.diagnostics.at(-1)!.message).toMatch(/^Too many errors; \d+ more not shown\.$/);
+  });
+});

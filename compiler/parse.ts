@@ -58,6 +58,11 @@ export function parseSource(source: string): SourceParse {
 export function parseTokens(tokens: IToken[], end: EndOfInput): ParseResult {
   const p = parser();
   p.input = tokens;
+  // chevrotain signals syntax errors with exceptions it catches itself; their
+  // JS stack traces are never shown, and capturing them dominated the time
+  // spent on files full of errors.
+  const stackTraceLimit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
   try {
     p.program();
   } catch (error) {
@@ -65,6 +70,8 @@ export function parseTokens(tokens: IToken[], end: EndOfInput): ParseResult {
     p.input = [];
     const message = error instanceof RangeError ? 'Program too deeply nested.' : 'Internal parser error.';
     return { ast: emptyProgram(end), diagnostics: [diagnosticAtToken(message, where, end)] };
+  } finally {
+    Error.stackTraceLimit = stackTraceLimit;
   }
   const diagnostics: Diagnostic[] = [];
   for (const error of p.errors) diagnostics.push(recognitionDiagnostic(error, end));

@@ -50,6 +50,10 @@ import * as T from './tokens.js';
 /** The book's limit on parameters and arguments (clox stores counts in a byte). */
 export const MAX_PARAMETERS = 255;
 export const MAX_ARGUMENTS = 255;
+/** Syntax errors after which parsing stops (compile() shows at most 100 diagnostics). */
+const MAX_SYNTAX_ERRORS = 200;
+/** Bodies opened by an invented '{' that may be open at once (error recovery only). */
+const MAX_INVENTED_BRACES = 8;
 
 /** An error the grammar accepts but the language does not ("Invalid assignment target."). */
 export interface SyntaxProblem {
@@ -67,6 +71,8 @@ export class SpellParser extends EmbeddedActionsParser {
   problems: SyntaxProblem[] = [];
   /** Top-level statements so far: kept even if recovery abandons the program rule. */
   topLevel: Stmt[] = [];
+  /** Bodies opened by a '{' that recovery invented, still open (see canTokenTypeBeInsertedInRecovery). */
+  private inventedBraces = 0;
   /** The expression a call / property / index suffix applies to (see `call`). */
   private callee: Expr = { kind: 'ErrorExpr', loc: EMPTY_SPAN };
   // OR alternatives are built once and reused: rebuilding closures on every
@@ -86,11 +92,36 @@ export class SpellParser extends EmbeddedActionsParser {
   constructor(options: { validate?: boolean } = {}) {
     super(T.ALL_TOKENS as TokenType[], {
       recoveryEnabled: true,
-      maxLookahead: 3,
+      // LL(1), with explicit gates for the two contextual keywords. Deeper
+      // lookahead let an unexpected second token (`x x`, `in in`) match no
+      // alternative at statement level, which ended the whole parse early.
+      maxLookahead: 1,
       errorMessageProvider: ERROR_MESSAGES,
       skipValidations: !options.validate,
     });
     this.performSelfAnalysis();
+  }
+
+  /**
+   * Recovery may pretend a missing token was there. An invented '{' (as in
+   * `fun f() 123;`) makes the rest of the file that function's body, as in
+   * clox; but on garbage input such bodies would nest without end (each
+   * re-sync then scans the whole rule stack: quadratic time, then a stack
+   * overflow). So only a few invented braces may be open at once.
+   */
+  protected override canTokenTypeBeInsertedInRecovery(tokType: TokenType): boolean {
+    return tokType !== T.LeftBrace || this.inventedBraces < MAX_INVENTED_BRACES;
+  }
+
+  /** `{ body }` of a function or class: counts a '{' invented by recovery while its body is open. */
+  private openBody<R>(open: IToken, body: () => R): R {
+    const invented = open.isInsertedInRecovery === true;
+    if (invented) this.inventedBraces++;
+    try {
+      return body();
+    } finally {
+      if (invented) this.inventedBraces--;
+    }
   }
 
   /** Prepare for a new input (the one parser instance is reused). */
@@ -98,6 +129,7 @@ export class SpellParser extends EmbeddedActionsParser {
     super.reset();
     this.problems = [];
     this.topLevel = [];
+    this.inventedBraces = 0;
   }
 
   /**
@@ -108,6 +140,15 @@ export class SpellParser extends EmbeddedActionsParser {
    */
   private ahead(category: TokenType): boolean {
     return this.RECORDING_PHASE || tokenMatcher(this.LA(1), category);
+  }
+
+  /**
+   * Past this many syntax errors the parser stops reading statements: only
+   * the first hundred are shown, and recovering from each of thousands more
+   * (a binary file) would only cost time.
+   */
+  private keepGoing(): boolean {
+    return this.errors.length + this.problems.length < MAX_SYNTAX_ERRORS;
   }
 
   /** The next unconsumed token (where a parse stopped). */
@@ -148,16 +189,19 @@ export class SpellParser extends EmbeddedActionsParser {
   // ---- declarations ---------------------------------------------------
 
   public program = this.RULE('program', (): void => {
-    this.MANY(() => {
-      const stmt = this.OR(
-        (this.programAlternatives ??= [
-          { ALT: () => this.SUBRULE(this.declaration) },
-          { ALT: () => this.SUBRULE(this.stray) },
-          // A '}' with no block to close.
-          { ALT: () => this.SUBRULE(this.strayBrace) },
-        ]),
-      );
-      if (stmt) this.topLevel.push(stmt);
+    this.MANY({
+      GATE: () => this.keepGoing(),
+      DEF: () => {
+        const stmt = this.OR(
+          (this.programAlternatives ??= [
+            { ALT: () => this.SUBRULE(this.declaration) },
+            { ALT: () => this.SUBRULE(this.stray) },
+            // A '}' with no block to close.
+            { ALT: () => this.SUBRULE(this.strayBrace) },
+          ]),
+        );
+        if (stmt) this.topLevel.push(stmt);
+      },
     });
   });
 
@@ -185,8 +229,10 @@ export class SpellParser extends EmbeddedActionsParser {
           { ALT: () => this.SUBRULE(this.classDeclaration) },
           { ALT: () => this.SUBRULE(this.funDeclaration) },
           {
+            // `spell name(…)`; any other `spell` is an identifier in a statement.
             GATE: () => tokenMatcher(this.LA(2), T.Identifier),
             ALT: () => this.SUBRULE(this.spellDeclaration),
+            IGNORE_AMBIGUITIES: true,
           },
           { ALT: () => this.SUBRULE(this.varDeclaration) },
           { ALT: () => this.SUBRULE(this.statement) },
@@ -207,13 +253,15 @@ export class SpellParser extends EmbeddedActionsParser {
         const id = this.identifier(tok);
         superclass = { kind: 'Variable', name: id, loc: id.loc };
       });
-      this.CONSUME(T.LeftBrace, { ERR_MSG: "Expect '{' before class body." });
+      const open = this.CONSUME(T.LeftBrace, { ERR_MSG: "Expect '{' before class body." });
       const methods: FunctionStmt[] = [];
-      this.MANY(() => {
-        const method = this.SUBRULE(this.functionRest, { ARGS: ['method'] });
-        if (method?.kind === 'Function') methods.push(method);
+      const end = this.openBody(open, () => {
+        this.MANY(() => {
+          const method = this.SUBRULE(this.functionRest, { ARGS: ['method'] });
+          if (method?.kind === 'Function') methods.push(method);
+        });
+        return this.CONSUME(T.RightBrace, { ERR_MSG: "Expect '}' after class body." });
       });
-      const end = this.CONSUME(T.RightBrace, { ERR_MSG: "Expect '}' after class body." });
       return {
         kind: 'Class',
         name: this.identifier(name),
@@ -263,8 +311,8 @@ export class SpellParser extends EmbeddedActionsParser {
         },
       });
       this.CONSUME(T.RightParen, { ERR_MSG: "Expect ')' after parameters." });
-      this.CONSUME(T.LeftBrace, { ERR_MSG: "Expect '{' before function body." });
-      const block = this.SUBRULE(this.blockRest);
+      const open = this.CONSUME(T.LeftBrace, { ERR_MSG: "Expect '{' before function body." });
+      const block = this.openBody(open, () => this.SUBRULE(this.blockRest));
       const id = this.identifier(name);
       const functionKind: FunctionKind = kind === 'method' && id.name === 'init' ? 'initializer' : kind;
       return {
@@ -422,6 +470,7 @@ export class SpellParser extends EmbeddedActionsParser {
           // for (x in list) / for (var x in list)
           GATE: () => this.isForIn(),
           ALT: () => this.SUBRULE(this.forInRest, { ARGS: [start] }),
+          IGNORE_AMBIGUITIES: true,
         },
         { ALT: () => this.SUBRULE(this.forClassicRest, { ARGS: [start] }) },
       ]);
@@ -545,14 +594,17 @@ export class SpellParser extends EmbeddedActionsParser {
     'blockRest',
     (): { body: Stmt[]; closeLoc: SourceSpan } => {
       const body: Stmt[] = [];
-      this.MANY(() => {
-        const stmt = this.OR(
-          (this.blockAlternatives ??= [
-            { ALT: () => this.SUBRULE(this.declaration) },
-            { ALT: () => this.SUBRULE(this.stray) },
-          ]),
-        );
-        if (stmt) body.push(stmt);
+      this.MANY({
+        GATE: () => this.keepGoing(),
+        DEF: () => {
+          const stmt = this.OR(
+            (this.blockAlternatives ??= [
+              { ALT: () => this.SUBRULE(this.declaration) },
+              { ALT: () => this.SUBRULE(this.stray) },
+            ]),
+          );
+          if (stmt) body.push(stmt);
+        },
       });
       const end = this.CONSUME(T.RightBrace, { ERR_MSG: "Expect '}' after block." });
       return { body, closeLoc: this.span(end) };
