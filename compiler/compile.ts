@@ -63,6 +63,6 @@ function capErrors(diagnostics: Diagnostic[]): Diagnostic[] {
   if (diagnostics.length <= MAX_REPORTED_ERRORS) return diagnostics;
   const kept = diagnostics.slice(0, MAX_REPORTED_ERRORS);
   const last = kept[kept.length - 1]!;
-  kept.push({ ...last, severity: 'error', message: `Too many errors; ${diagnostics.length - MAX_REPORTED_ERRORS} more not shown.`, token: '' });
+  kept.push({ ...last, severity: 'error', message: `Too many errors (only the first ${MAX_REPORTED_ERRORS} are shown).`, token: '' });
   return kept;
 }
