@@ -44,6 +44,10 @@ export function installDebugHook(app: PlaygroundApp, session: PlaygroundSession,
       return { state: view.state, line: top?.line ?? null, frames: view.frames.map((f) => ({ name: f.functionName, line: f.line, locals: f.locals.map((l) => ({ ...l })) })) };
     },
     breakpoints: () => app.editor.breakpointLines,
+    cursor: () => {
+      const position = app.editor.editor.getPosition();
+      return { tab: app.editor.activeTab, line: position?.lineNumber ?? 1, column: position?.column ?? 1 };
+    },
   };
   window.cantrip = hook;
   return hook;

@@ -42,6 +42,8 @@ export interface CantripDebugHook {
     frames: { name: string; line: number; locals: { name: string; value: string }[] }[];
   };
   breakpoints(): number[];
+  /** Which editor tab shows and where the cursor is. */
+  cursor(): { tab: 'spell' | 'breeds'; line: number; column: number };
 }
 
 declare global {

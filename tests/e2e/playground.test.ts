@@ -114,6 +114,17 @@ describe.skipIf(!available)('playground in Chromium', () => {
     await page.waitForFunction(() => window.cantrip!.markers().filter((m) => m.severity === 'error').length >= 2);
     const lines = (await markers(page)).filter((m) => m.severity === 'error').map((m) => m.line);
     expect(new Set(lines).size).toBeGreaterThanOrEqual(2);
+    // Each one is spelled out under the editor; clicking one goes to it.
+    const problems = page.locator('#problems .problem.error');
+    await expect.poll(() => problems.count()).toBe(lines.length);
+    expect(await problems.nth(1).textContent()).toContain(`${lines[1]}:`);
+    await problems.nth(1).click();
+    expect(await page.evaluate(() => window.cantrip!.cursor())).toMatchObject({ tab: 'spell', line: lines[1] });
+    expect(await page.locator('#status').textContent()).toBe(`${lines.length} errors`);
+    await screenshot(page, 'compile-errors');
+    // Fixed: the strip goes away.
+    await page.evaluate(() => window.cantrip!.setSource('print 1;\n'));
+    await page.waitForSelector('#problems', { state: 'hidden' });
     await page.close();
   });
 
@@ -165,6 +176,13 @@ describe.skipIf(!available)('playground in Chromium', () => {
     expect(marker!.line).toBe(6);
     expect(marker!.message).toContain('Trol');
     await page.waitForSelector('#editor .squiggly-error');
+    await expect.poll(() => page.locator('#status').textContent()).toBe('compiled · breeds.json: 1 error');
+    // From the spell tab, the problem row brings the breeds back at the right line.
+    await page.click('.tabs button[data-tab="spell"]');
+    await page.click('#problems .problem');
+    expect(await page.evaluate(() => window.cantrip!.cursor())).toMatchObject({ tab: 'breeds', line: 6 });
+    expect(await page.locator('.tabs button.active').textContent()).toBe('breeds.json');
+    await screenshot(page, 'breeds-error');
     await page.evaluate(() => window.cantrip!.setBreeds('{ "breeds": [ { "name": "Troll" } ] }'));
     await page.waitForFunction(() => window.cantrip!.breedsMarkers().length === 0);
     await page.close();
@@ -313,6 +331,53 @@ describe.skipIf(!available)('playground in Chromium', () => {
     await page.click('#cast');
     await page.waitForFunction(() => window.cantrip!.console().filter((e) => e.kind === 'error').length === 2);
     expect(await consoleText(page)).toMatch(/The world runs the top-level code of your spells each time it loads them/);
+    await page.close();
+  });
+
+  it('keeps the console readable with hundreds of entities: a few AOI lines per tick, then a count', async () => {
+    const { page, errors } = await openPage();
+    await setSource(page, 'spell horde(caster, target) {\n  for (var i = 0; i < 300; i += 1) spawn("Troll", random() * 40, random() * 30);\n}\n');
+    await page.waitForFunction(() => window.cantrip!.bytecode().includes('horde'));
+    await page.click('#cast');
+    await page.waitForFunction(() => window.cantrip!.entities().length > 300);
+    for (let i = 0; i < 3; i++) await page.click('#world-step');
+    await page.waitForFunction(() => window.cantrip!.console().some((e) => /more AOI enter\/leave events$/.test(e.text)));
+    const perTick = new Map<string, number>();
+    for (const e of await page.evaluate(() => window.cantrip!.console())) {
+      const aoi = /^\[tick (\d+)\] #\d+ (enters|leaves) the range/.exec(e.text);
+      if (aoi) perTick.set(aoi[1]!, (perTick.get(aoi[1]!) ?? 0) + 1);
+    }
+    expect(Math.max(...perTick.values())).toBeLessThanOrEqual(6);
+    await screenshot(page, 'many-entities');
+    expect(errors).toEqual([]);
+    expect((await page.evaluate(() => window.cantrip!.console())).filter((e) => e.kind === 'error')).toEqual([]);
+    await page.close();
+  });
+
+  it('fits a 1024×700 window: no header or toolbar overflows or wraps', async () => {
+    const { page } = await openPage();
+    await page.setViewportSize({ width: 1024, height: 700 });
+    await page.waitForTimeout(200);
+    const overflowing = await page.evaluate(() =>
+      [...document.querySelectorAll<HTMLElement>('.toolbar, .pane h2, .tabs')]
+        // Cut off sideways, or buttons wrapping their labels onto a second line.
+        .filter((el) => el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1 || el.getBoundingClientRect().height > 44)
+        .map((el) => el.textContent?.trim().slice(0, 40)),
+    );
+    expect(overflowing).toEqual([]);
+    await screenshot(page, 'narrow');
+    await page.close();
+  });
+
+  it('shows a script with no spell as such: Run, not Cast', async () => {
+    const { page } = await openPage();
+    await page.selectOption('#examples', 'hello');
+    await page.waitForFunction(() => window.cantrip!.source().includes('fun greet'));
+    expect(await page.locator('#spell-select option').allTextContents()).toEqual(['(none)']);
+    expect(await page.locator('#cast').isDisabled()).toBe(true);
+    expect(await consoleText(page)).toContain('a script with no spell — press Run');
+    await page.click('#run');
+    await page.waitForFunction(() => window.cantrip!.console().some((e) => e.text === 'Hello, apprentice!'));
     await page.close();
   });
 
