@@ -12,8 +12,8 @@
 import type { IToken } from 'chevrotain';
 import * as T from './tokens.js';
 
-/** Most nested brackets / prefix operators accepted. Chosen well below what overflows Node's default stack. */
-export const MAX_NESTING = 200;
+/** Most nested brackets / prefix operators / brace-less bodies accepted: well below what overflows Node's default stack (about 370 parentheses, 320 nested functions). */
+export const MAX_NESTING = 256;
 
 /** The first token nested deeper than MAX_NESTING, or null. */
 export function findTooDeep(tokens: readonly IToken[]): IToken | null {

@@ -12,8 +12,7 @@
  *   expression  → binary ( ( "=" | "+=" | … ) binary )*      (folded right to left)
  *   binary      → unary ( ( "or" | "and" | "==" | … | "*" ) unary )*
  *                 (grouped by the book's precedence table after parsing)
- *   unary       → ( "!" | "-" )* call
- *   call        → primary ( "(" args ")" | "." name | "[" expression "]" )*
+ *   unary       → ( "!" | "-" )* primary ( "(" args ")" | "." name | "[" expression "]" )*
  *
  * Error recovery: chevrotain's (single-token insertion / deletion, re-sync
  * to a follow token) inside statements; at statement level, a token that
@@ -708,73 +707,73 @@ export class SpellParser extends EmbeddedActionsParser {
     return { kind: 'Binary', operator: op.image as BinaryOperator, operatorLoc, left, right, loc };
   }
 
-  /** Prefix operators, read as a run so `!!!!x` costs no stack. */
+  /**
+   * One operand: prefix operators, a primary, then call / property / index
+   * suffixes. One rule rather than the book's unary → call → primary keeps
+   * each level of parentheses cheap in stack (and each operand fast); the
+   * prefixes are read as a run, so `!!!!x` costs no stack either. Suffixes
+   * bind tighter than prefixes: `-a.b` is `-(a.b)`.
+   */
   private unary = this.RULE(
     'unary',
     (): Expr => {
-      if (!this.ahead(T.UnaryOperator)) return this.SUBRULE(this.call);
-      const prefixes: IToken[] = [];
-      this.MANY(() => void prefixes.push(this.CONSUME(T.UnaryOperator)));
-      let expr = this.SUBRULE2(this.call);
-      if (this.RECORDING_PHASE) return expr;
+      let prefixes: IToken[] | null = null;
+      if (this.ahead(T.UnaryOperator)) {
+        const run: IToken[] = (prefixes = []);
+        this.MANY(() => void run.push(this.CONSUME(T.UnaryOperator)));
+      }
+      let expr = this.SUBRULE(this.primary);
+      if (this.ahead(T.CallSuffixStart)) {
+        this.MANY2(() => {
+          // The suffix alternatives are built once; the expression they extend is passed in a field.
+          this.callee = expr;
+          expr = this.OR(
+            (this.suffixAlternatives ??= [
+              {
+                ALT: (): Expr => {
+                  const callee = this.callee;
+                  this.CONSUME(T.LeftParen);
+                  const args: Expr[] = [];
+                  this.MANY_SEP({
+                    SEP: T.Comma,
+                    DEF: () => {
+                      const arg = this.SUBRULE(this.expression);
+                      if (args.length === MAX_ARGUMENTS) this.problem(`Can't have more than ${MAX_ARGUMENTS} arguments.`, this.LA(0));
+                      args.push(arg);
+                    },
+                  });
+                  const close = this.CONSUME(T.RightParen, { ERR_MSG: "Expect ')' after arguments." });
+                  const closeLoc = this.span(close);
+                  return { kind: 'Call', callee, args, closeLoc, loc: spanFrom(spanOf(callee), closeLoc) };
+                },
+              },
+              {
+                ALT: (): Expr => {
+                  const object = this.callee;
+                  this.CONSUME(T.Dot);
+                  const name = this.identifier(this.CONSUME(T.Identifier, { ERR_MSG: "Expect property name after '.'." }));
+                  return { kind: 'Get', object, name, loc: spanFrom(spanOf(object), name.loc) };
+                },
+              },
+              {
+                ALT: (): Expr => {
+                  const object = this.callee;
+                  this.CONSUME(T.LeftBracket);
+                  const index = this.SUBRULE2(this.expression);
+                  const close = this.CONSUME(T.RightBracket, { ERR_MSG: "Expect ']' after index." });
+                  return { kind: 'Index', object, index, loc: spanFrom(spanOf(object), this.span(close)) };
+                },
+              },
+            ]),
+          );
+        });
+      }
+      if (prefixes === null || this.RECORDING_PHASE) return expr;
       for (let i = prefixes.length - 1; i >= 0; i--) {
         const op = prefixes[i]!;
         const operatorLoc = this.span(op);
         expr = { kind: 'Unary', operator: op.image === '!' ? '!' : '-', operatorLoc, operand: expr, loc: spanFrom(operatorLoc, spanOf(expr)) };
       }
-      return expr;
-    },
-    { recoveryValueFunc: this.errorExpr },
-  );
-
-  private call = this.RULE(
-    'call',
-    (): Expr => {
-      let expr = this.SUBRULE(this.primary);
-      if (!this.ahead(T.CallSuffixStart)) return expr;
-      this.MANY(() => {
-        // The suffix alternatives are built once; the expression they extend is passed in a field.
-        this.callee = expr;
-        expr = this.OR(
-          (this.suffixAlternatives ??= [
-            {
-              ALT: (): Expr => {
-                const callee = this.callee;
-                this.CONSUME(T.LeftParen);
-                const args: Expr[] = [];
-                this.MANY_SEP({
-                  SEP: T.Comma,
-                  DEF: () => {
-                    const arg = this.SUBRULE(this.expression);
-                    if (args.length === MAX_ARGUMENTS) this.problem(`Can't have more than ${MAX_ARGUMENTS} arguments.`, this.LA(0));
-                    args.push(arg);
-                  },
-                });
-                const close = this.CONSUME(T.RightParen, { ERR_MSG: "Expect ')' after arguments." });
-                const closeLoc = this.span(close);
-                return { kind: 'Call', callee, args, closeLoc, loc: spanFrom(spanOf(callee), closeLoc) };
-              },
-            },
-            {
-              ALT: (): Expr => {
-                const object = this.callee;
-                this.CONSUME(T.Dot);
-                const name = this.identifier(this.CONSUME(T.Identifier, { ERR_MSG: "Expect property name after '.'." }));
-                return { kind: 'Get', object, name, loc: spanFrom(spanOf(object), name.loc) };
-              },
-            },
-            {
-              ALT: (): Expr => {
-                const object = this.callee;
-                this.CONSUME(T.LeftBracket);
-                const index = this.SUBRULE2(this.expression);
-                const close = this.CONSUME(T.RightBracket, { ERR_MSG: "Expect ']' after index." });
-                return { kind: 'Index', object, index, loc: spanFrom(spanOf(object), this.span(close)) };
-              },
-            },
-          ]),
-        );
-      });
       return expr;
     },
     { recoveryValueFunc: this.errorExpr },
