@@ -14,6 +14,7 @@ describe('fuseSuperinstructions', () => {
         ADD
         SET_LOCAL 1
         POP
+        LOOP top
       top:
         GET_LOCAL 1
         GET_LOCAL 2
@@ -27,13 +28,20 @@ describe('fuseSuperinstructions', () => {
         RETURN`,
     });
     const fused = fuseSuperinstructions(code);
-    expect(fused[0]).toBe(SUPERINSTRUCTIONS.S_ADD_LOCAL_CONSTANT);
-    expect(fused[5]).toBe(SUPERINSTRUCTIONS.S_SET_LOCAL_POP);
-    expect(fused[8]).toBe(SUPERINSTRUCTIONS.S_GET_LOCAL2);
-    expect(fused[12]).toBe(SUPERINSTRUCTIONS.S_LESS_JUMP);
+    expect(fused[0]).toBe(SUPERINSTRUCTIONS.S_INC_LOCAL_LOOP);
+    expect(fused[10]).toBe(SUPERINSTRUCTIONS.S_LL_LESS_JUMP);
     const changed = [...fused.keys()].filter((i) => fused[i] !== code[i]);
-    expect(changed).toEqual([0, 5, 8, 12]);
-    expect(fused[13]).toBe(Op.JUMP_IF_FALSE);
+    expect(changed).toEqual([0, 10]);
+    expect(fused[15]).toBe(Op.JUMP_IF_FALSE);
+  });
+
+  it("threads a for loop's back edge into its increment", () => {
+    const { module } = compile('fun f() { var x = 0; for (var i = 0; i < 3; i = i + 1) { x = i; } return x; }');
+    const vm = new VM(module!);
+    const code = [...vm.runtimeFunctions[1]!.code];
+    expect(code).toContain(SUPERINSTRUCTIONS.S_LOOP_INC_LOOP);
+    expect(code).toContain(SUPERINSTRUCTIONS.S_INC_LOCAL_LOOP);
+    expect(code).toContain(SUPERINSTRUCTIONS.S_LK_LESS_JUMP);
   });
 });
 
@@ -51,6 +59,26 @@ const PROGRAMS = [
   'fun f(a, b) { if (a > b) return 1; return 2; } print f(2, 1); print f(1, 2); print f("a", 1);',
   'fun f(a, b) { if (a == b) return 1; return 2; } print f("ab", "a" + "b"); print f(nil, false); print f([], []);',
   'fun loop() { var n = 0; while (true) { n = n + 1; } } loop();',
+  // Local/local and local/constant compare-and-branch, with and without a JUMP after them.
+  'fun f(a, b) { var r = 0; if (a < b) r = r + 1; if (a > b) r = r + 2; if (a < 3) r = r + 4; if (a > 3) r = r + 8; return r; } print f(1, 2); print f(5, 2); print f(3, 3);',
+  'fun f(a, b) { if (a < b) return 1; return 2; } print f("a", "b");',
+  'fun f(a) { if (a > 3) return 1; return 2; } print f(nil);',
+  'fun f(a, b) { var r = 0; if (a == b) r = r + 1; if (a != b) r = r + 2; if (a == "x") r = r + 4; if (a != 3) r = r + 8; return r; } print f("x", "x"); print f(3, 4); print f(nil, false); print f(3, 3);',
+  'fun f(a, b) { return a == b; } var s = "abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyz"; fun g(a, b) { if (a == b) return 1; if (a != b) return 2; return 3; } print g(s + "1", s + "1"); print g(s + "1", s + "2");',
+  // Increments and for loops (the back edge threaded into the increment), their slow paths and fuel.
+  'fun f(n) { var s = 0; for (var i = 0; i < n; i = i + 1) { s = s + i * 3 % 7 - i; } return s; } print f(100);',
+  'fun f() { var s = ""; for (var i = "a"; i != "aaaa"; i = i + "a") { s = s + i; } return s; } print f();',
+  'fun f() { var x = 0; for (var i = 0; i > -1; i = i + 1) { x = i; } } f();',
+  'fun f() { for (var i = 0; i > -1; i = i + 1) {} } f();',
+  'fun f() { var i = 0; while (i < 10) { i = i + 1; if (i == 5) continue; } return i; } print f();',
+  'fun f(a) { var b = a; b = b + 1; return b; } print f(1); print f("s");',
+  // Arithmetic with a constant or a local on the stack top, and their errors.
+  'fun f(a, b) { return (a * 2 + b) % 5 - 1 + (a - b) * b - a; } print f(3, 4); print f(1.5, 2);',
+  'fun f(a, b) { return (a + b) * 2; } print f("a", "b");',
+  'fun f(a, b) { return (a + 1) % b; } print f(3, nil);',
+  'fun f(a, b) { return (a + 1) - b; } print f(3, "x");',
+  'fun f(a, b) { return (a + 1) * b; } print f(3, true);',
+  'fun f(a, b) { return (a + b) + "x"; } print f("a", "b"); print f(1, 2);',
 ];
 
 function runAll(source: string, plain: boolean): string[] {

@@ -53,6 +53,42 @@ export const SUPERINSTRUCTIONS = {
   S_EQUAL_JUMP: 78,
   /** GREATER; JUMP_IF_FALSE t; POP, where t holds a POP (numbers) */
   S_GREATER_JUMP: 79,
+  /** GET_LOCAL a; GET_LOCAL b; LESS; JUMP_IF_FALSE t; POP (numbers); a JUMP right after is followed too */
+  S_LL_LESS_JUMP: 80,
+  /** GET_LOCAL a; CONSTANT k; LESS; JUMP_IF_FALSE t; POP (numbers); a JUMP right after is followed too */
+  S_LK_LESS_JUMP: 81,
+  /** GET_LOCAL a; GET_LOCAL b; GREATER; JUMP_IF_FALSE t; POP (numbers); a JUMP right after is followed too */
+  S_LL_GREATER_JUMP: 82,
+  /** GET_LOCAL a; CONSTANT k; GREATER; JUMP_IF_FALSE t; POP (numbers); a JUMP right after is followed too */
+  S_LK_GREATER_JUMP: 83,
+  /** GET_LOCAL a; GET_LOCAL b; EQUAL; JUMP_IF_FALSE t; POP (no host objects, no long strings) */
+  S_LL_EQUAL_JUMP: 84,
+  /** GET_LOCAL a; CONSTANT k; EQUAL; JUMP_IF_FALSE t; POP (no host objects, no long strings) */
+  S_LK_EQUAL_JUMP: 85,
+  /** GET_LOCAL a; GET_LOCAL b; EQUAL; NOT; JUMP_IF_FALSE t; POP (no host objects, no long strings) */
+  S_LL_NOT_EQUAL_JUMP: 86,
+  /** GET_LOCAL a; CONSTANT k; EQUAL; NOT; JUMP_IF_FALSE t; POP (no host objects, no long strings) */
+  S_LK_NOT_EQUAL_JUMP: 87,
+  /** GET_LOCAL a; CONSTANT k; ADD; SET_LOCAL c; POP (numbers): `c = a + k` */
+  S_INC_LOCAL: 88,
+  /** GET_LOCAL a; CONSTANT k; ADD; SET_LOCAL c; POP; LOOP t (numbers): a for loop's increment */
+  S_INC_LOCAL_LOOP: 89,
+  /** LOOP t, where t holds S_INC_LOCAL_LOOP: the end of a for loop's body, its increment and back edge */
+  S_LOOP_INC_LOOP: 90,
+  /** CONSTANT k; ADD (numbers) */
+  S_K_ADD: 91,
+  /** CONSTANT k; SUBTRACT (numbers) */
+  S_K_SUBTRACT: 92,
+  /** CONSTANT k; MULTIPLY (numbers) */
+  S_K_MULTIPLY: 93,
+  /** CONSTANT k; MODULO (numbers) */
+  S_K_MODULO: 94,
+  /** GET_LOCAL a; ADD (numbers) */
+  S_L_ADD: 95,
+  /** GET_LOCAL a; SUBTRACT (numbers) */
+  S_L_SUBTRACT: 96,
+  /** GET_LOCAL a; MULTIPLY (numbers) */
+  S_L_MULTIPLY: 97,
 } as const;
 
 const S = SUPERINSTRUCTIONS;
@@ -69,37 +105,80 @@ function instructionStarts(code: Int32Array): number[] {
   return starts;
 }
 
+const GL = Op.GET_LOCAL;
+const K = Op.CONSTANT;
+const JIF = Op.JUMP_IF_FALSE;
+
+/**
+ * Sequences and the head that replaces their first opcode, longest first. A
+ * JUMP_IF_FALSE inside a sequence must target a POP: the superinstruction
+ * never pushes the condition, so it jumps past that POP.
+ */
+const PATTERNS: readonly (readonly [head: number, ops: readonly number[]])[] = [
+  [S.S_INC_LOCAL_LOOP, [GL, K, Op.ADD, Op.SET_LOCAL, Op.POP, Op.LOOP]],
+  [S.S_LL_NOT_EQUAL_JUMP, [GL, GL, Op.EQUAL, Op.NOT, JIF, Op.POP]],
+  [S.S_LK_NOT_EQUAL_JUMP, [GL, K, Op.EQUAL, Op.NOT, JIF, Op.POP]],
+  [S.S_INC_LOCAL, [GL, K, Op.ADD, Op.SET_LOCAL, Op.POP]],
+  [S.S_LL_LESS_JUMP, [GL, GL, Op.LESS, JIF, Op.POP]],
+  [S.S_LK_LESS_JUMP, [GL, K, Op.LESS, JIF, Op.POP]],
+  [S.S_LL_GREATER_JUMP, [GL, GL, Op.GREATER, JIF, Op.POP]],
+  [S.S_LK_GREATER_JUMP, [GL, K, Op.GREATER, JIF, Op.POP]],
+  [S.S_LL_EQUAL_JUMP, [GL, GL, Op.EQUAL, JIF, Op.POP]],
+  [S.S_LK_EQUAL_JUMP, [GL, K, Op.EQUAL, JIF, Op.POP]],
+  [S.S_ADD_LOCAL_CONSTANT, [GL, K, Op.ADD]],
+  [S.S_SUBTRACT_LOCAL_CONSTANT, [GL, K, Op.SUBTRACT]],
+  [S.S_ADD_LOCAL_LOCAL, [GL, GL, Op.ADD]],
+  [S.S_LESS_JUMP, [Op.LESS, JIF, Op.POP]],
+  [S.S_EQUAL_JUMP, [Op.EQUAL, JIF, Op.POP]],
+  [S.S_GREATER_JUMP, [Op.GREATER, JIF, Op.POP]],
+  [S.S_JUMP_IF_FALSE_POP, [JIF, Op.POP]],
+  [S.S_SET_LOCAL_POP, [Op.SET_LOCAL, Op.POP]],
+  [S.S_SET_PROPERTY_POP, [Op.SET_PROPERTY, Op.POP]],
+  [S.S_GET_LOCAL_PROPERTY, [GL, Op.GET_PROPERTY]],
+  [S.S_RETURN_LOCAL, [GL, Op.RETURN]],
+  [S.S_K_ADD, [K, Op.ADD]],
+  [S.S_K_SUBTRACT, [K, Op.SUBTRACT]],
+  [S.S_K_MULTIPLY, [K, Op.MULTIPLY]],
+  [S.S_K_MODULO, [K, Op.MODULO]],
+  [S.S_L_ADD, [GL, Op.ADD]],
+  [S.S_L_SUBTRACT, [GL, Op.SUBTRACT]],
+  [S.S_L_MULTIPLY, [GL, Op.MULTIPLY]],
+  [S.S_GET_LOCAL2, [GL, GL]],
+  [S.S_GET_LOCAL_CONSTANT, [GL, K]],
+  [S.S_POP_GET_LOCAL, [Op.POP, GL]],
+  [S.S_POP_JUMP, [Op.POP, Op.JUMP]],
+  [S.S_POP_LOOP, [Op.POP, Op.LOOP]],
+];
+
 /** A copy of `code` with superinstruction heads written over hot sequences. */
 export function fuseSuperinstructions(code: Int32Array): Int32Array {
   const fused = Int32Array.from(code);
   const starts = instructionStarts(code);
-  const opAt = (k: number): number => (k < starts.length ? code[starts[k]!]! : -1);
-  const targetHoldsPop = (jumpPc: number): boolean => code[code[jumpPc + 1]!] === Op.POP;
+  const matches = (k: number, ops: readonly number[]): boolean => {
+    if (k + ops.length > starts.length) return false;
+    for (let i = 0; i < ops.length; i++) {
+      const pc = starts[k + i]!;
+      if (code[pc] !== ops[i]) return false;
+      if (ops[i] === JIF && code[code[pc + 1]!] !== Op.POP) return false;
+    }
+    return true;
+  };
   for (let k = 0; k < starts.length; ) {
-    const pc = starts[k]!;
-    const a = opAt(k);
-    const b = opAt(k + 1);
-    const c = opAt(k + 2);
-    let head = -1;
     let covers = 1;
-    if (a === Op.GET_LOCAL && b === Op.CONSTANT && c === Op.ADD) [head, covers] = [S.S_ADD_LOCAL_CONSTANT, 3];
-    else if (a === Op.GET_LOCAL && b === Op.CONSTANT && c === Op.SUBTRACT) [head, covers] = [S.S_SUBTRACT_LOCAL_CONSTANT, 3];
-    else if (a === Op.GET_LOCAL && b === Op.GET_LOCAL && c === Op.ADD) [head, covers] = [S.S_ADD_LOCAL_LOCAL, 3];
-    else if (a === Op.LESS && b === Op.JUMP_IF_FALSE && c === Op.POP && targetHoldsPop(starts[k + 1]!)) [head, covers] = [S.S_LESS_JUMP, 3];
-    else if (a === Op.EQUAL && b === Op.JUMP_IF_FALSE && c === Op.POP && targetHoldsPop(starts[k + 1]!)) [head, covers] = [S.S_EQUAL_JUMP, 3];
-    else if (a === Op.GREATER && b === Op.JUMP_IF_FALSE && c === Op.POP && targetHoldsPop(starts[k + 1]!)) [head, covers] = [S.S_GREATER_JUMP, 3];
-    else if (a === Op.JUMP_IF_FALSE && b === Op.POP && targetHoldsPop(pc)) [head, covers] = [S.S_JUMP_IF_FALSE_POP, 2];
-    else if (a === Op.SET_LOCAL && b === Op.POP) [head, covers] = [S.S_SET_LOCAL_POP, 2];
-    else if (a === Op.SET_PROPERTY && b === Op.POP) [head, covers] = [S.S_SET_PROPERTY_POP, 2];
-    else if (a === Op.GET_LOCAL && b === Op.GET_PROPERTY) [head, covers] = [S.S_GET_LOCAL_PROPERTY, 2];
-    else if (a === Op.GET_LOCAL && b === Op.RETURN) [head, covers] = [S.S_RETURN_LOCAL, 2];
-    else if (a === Op.GET_LOCAL && b === Op.GET_LOCAL) [head, covers] = [S.S_GET_LOCAL2, 2];
-    else if (a === Op.GET_LOCAL && b === Op.CONSTANT) [head, covers] = [S.S_GET_LOCAL_CONSTANT, 2];
-    else if (a === Op.POP && b === Op.GET_LOCAL) [head, covers] = [S.S_POP_GET_LOCAL, 2];
-    else if (a === Op.POP && b === Op.JUMP) [head, covers] = [S.S_POP_JUMP, 2];
-    else if (a === Op.POP && b === Op.LOOP) [head, covers] = [S.S_POP_LOOP, 2];
-    if (head >= 0) fused[pc] = head;
+    for (const [head, ops] of PATTERNS) {
+      if (matches(k, ops)) {
+        fused[starts[k]!] = head;
+        covers = ops.length;
+        break;
+      }
+    }
     k += covers;
+  }
+  // Back edges into a for loop's increment run it and the loop's own back edge in one go.
+  for (const pc of starts) {
+    if (code[pc] === Op.LOOP && fused[pc] === Op.LOOP && fused[code[pc + 1]!] === S.S_INC_LOCAL_LOOP) {
+      fused[pc] = S.S_LOOP_INC_LOOP;
+    }
   }
   return fused;
 }

@@ -913,6 +913,231 @@ export class VM {
               ip = a > b ? ip + 3 : code[ip + 1]! + 1;
               break;
             }
+            // Compare-and-branch on a local and a local or constant. Not taken (true) falls through past
+            // the POP and follows a JUMP there (a for loop's jump over its increment); taken (false)
+            // skips the POP at the target. Anything but numbers runs the GET_LOCAL alone.
+            case 80 /* S_LL_LESS_JUMP */: {
+              const a = stack[base + code[ip]!]!;
+              const b = stack[base + code[ip + 2]!]!;
+              if (typeof a !== 'number' || typeof b !== 'number') {
+                op = 7 /* GET_LOCAL */;
+                continue dispatch;
+              }
+              if (a < b) {
+                ip += 7;
+                if (code[ip] === 30 /* JUMP */) ip = code[ip + 1]!;
+              } else ip = code[ip + 5]! + 1;
+              break;
+            }
+            case 81 /* S_LK_LESS_JUMP */: {
+              const a = stack[base + code[ip]!]!;
+              const b = constants[code[ip + 2]!]!;
+              if (typeof a !== 'number' || typeof b !== 'number') {
+                op = 7 /* GET_LOCAL */;
+                continue dispatch;
+              }
+              if (a < b) {
+                ip += 7;
+                if (code[ip] === 30 /* JUMP */) ip = code[ip + 1]!;
+              } else ip = code[ip + 5]! + 1;
+              break;
+            }
+            case 82 /* S_LL_GREATER_JUMP */: {
+              const a = stack[base + code[ip]!]!;
+              const b = stack[base + code[ip + 2]!]!;
+              if (typeof a !== 'number' || typeof b !== 'number') {
+                op = 7 /* GET_LOCAL */;
+                continue dispatch;
+              }
+              if (a > b) {
+                ip += 7;
+                if (code[ip] === 30 /* JUMP */) ip = code[ip + 1]!;
+              } else ip = code[ip + 5]! + 1;
+              break;
+            }
+            case 83 /* S_LK_GREATER_JUMP */: {
+              const a = stack[base + code[ip]!]!;
+              const b = constants[code[ip + 2]!]!;
+              if (typeof a !== 'number' || typeof b !== 'number') {
+                op = 7 /* GET_LOCAL */;
+                continue dispatch;
+              }
+              if (a > b) {
+                ip += 7;
+                if (code[ip] === 30 /* JUMP */) ip = code[ip + 1]!;
+              } else ip = code[ip + 5]! + 1;
+              break;
+            }
+            // Equality: host objects (their own equals) and long equal-length strings (EQUAL charges
+            // fuel for comparing them) run the GET_LOCAL alone.
+            case 84 /* S_LL_EQUAL_JUMP */: {
+              const a = stack[base + code[ip]!]!;
+              const b = stack[base + code[ip + 2]!]!;
+              if (!plainEquality(a, b)) {
+                op = 7 /* GET_LOCAL */;
+                continue dispatch;
+              }
+              ip = a === b ? ip + 7 : code[ip + 5]! + 1;
+              break;
+            }
+            case 85 /* S_LK_EQUAL_JUMP */: {
+              const a = stack[base + code[ip]!]!;
+              const b = constants[code[ip + 2]!]!;
+              if (!plainEquality(a, b)) {
+                op = 7 /* GET_LOCAL */;
+                continue dispatch;
+              }
+              ip = a === b ? ip + 7 : code[ip + 5]! + 1;
+              break;
+            }
+            case 86 /* S_LL_NOT_EQUAL_JUMP */: {
+              const a = stack[base + code[ip]!]!;
+              const b = stack[base + code[ip + 2]!]!;
+              if (!plainEquality(a, b)) {
+                op = 7 /* GET_LOCAL */;
+                continue dispatch;
+              }
+              ip = a !== b ? ip + 8 : code[ip + 6]! + 1;
+              break;
+            }
+            case 87 /* S_LK_NOT_EQUAL_JUMP */: {
+              const a = stack[base + code[ip]!]!;
+              const b = constants[code[ip + 2]!]!;
+              if (!plainEquality(a, b)) {
+                op = 7 /* GET_LOCAL */;
+                continue dispatch;
+              }
+              ip = a !== b ? ip + 8 : code[ip + 6]! + 1;
+              break;
+            }
+            case 88 /* S_INC_LOCAL */: {
+              const a = stack[base + code[ip]!]!;
+              const b = constants[code[ip + 2]!]!;
+              if (typeof a !== 'number' || typeof b !== 'number') {
+                op = 7 /* GET_LOCAL */;
+                continue dispatch;
+              }
+              stack[base + code[ip + 5]!] = a + b;
+              ip += 7;
+              break;
+            }
+            case 89 /* S_INC_LOCAL_LOOP */: {
+              const a = stack[base + code[ip]!]!;
+              const b = constants[code[ip + 2]!]!;
+              if (typeof a !== 'number' || typeof b !== 'number') {
+                op = 7 /* GET_LOCAL */;
+                continue dispatch;
+              }
+              stack[base + code[ip + 5]!] = a + b;
+              // The LOOP's charge, as plain LOOP at ip + 7 would take it.
+              const target = code[ip + 8]!;
+              fuel -= ip + 9 - target;
+              if (fuel < 0) {
+                ip += 8;
+                throw new Fault(budgetMessage('fuel', fiber.budgets), 'fuel');
+              }
+              ip = target;
+              break;
+            }
+            case 90 /* S_LOOP_INC_LOOP */: {
+              // This LOOP's charge first, then the increment and its LOOP as S_INC_LOCAL_LOOP.
+              const inc = code[ip]!;
+              fuel -= ip + 1 - inc;
+              if (fuel < 0) throw new Fault(budgetMessage('fuel', fiber.budgets), 'fuel');
+              const a = stack[base + code[inc + 1]!]!;
+              const b = constants[code[inc + 3]!]!;
+              if (typeof a !== 'number' || typeof b !== 'number') {
+                ip = inc;
+                break;
+              }
+              stack[base + code[inc + 6]!] = a + b;
+              const target = code[inc + 9]!;
+              fuel -= inc + 10 - target;
+              if (fuel < 0) {
+                ip = inc + 9;
+                throw new Fault(budgetMessage('fuel', fiber.budgets), 'fuel');
+              }
+              ip = target;
+              break;
+            }
+            // Stack top (op) a constant or a local; anything but numbers runs the push alone.
+            case 91 /* S_K_ADD */: {
+              const a = stack[sp - 1]!;
+              const b = constants[code[ip]!]!;
+              if (typeof a !== 'number' || typeof b !== 'number') {
+                op = 0 /* CONSTANT */;
+                continue dispatch;
+              }
+              stack[sp - 1] = a + b;
+              ip += 2;
+              break;
+            }
+            case 92 /* S_K_SUBTRACT */: {
+              const a = stack[sp - 1]!;
+              const b = constants[code[ip]!]!;
+              if (typeof a !== 'number' || typeof b !== 'number') {
+                op = 0 /* CONSTANT */;
+                continue dispatch;
+              }
+              stack[sp - 1] = a - b;
+              ip += 2;
+              break;
+            }
+            case 93 /* S_K_MULTIPLY */: {
+              const a = stack[sp - 1]!;
+              const b = constants[code[ip]!]!;
+              if (typeof a !== 'number' || typeof b !== 'number') {
+                op = 0 /* CONSTANT */;
+                continue dispatch;
+              }
+              stack[sp - 1] = a * b;
+              ip += 2;
+              break;
+            }
+            case 94 /* S_K_MODULO */: {
+              const a = stack[sp - 1]!;
+              const b = constants[code[ip]!]!;
+              if (typeof a !== 'number' || typeof b !== 'number') {
+                op = 0 /* CONSTANT */;
+                continue dispatch;
+              }
+              stack[sp - 1] = a % b;
+              ip += 2;
+              break;
+            }
+            case 95 /* S_L_ADD */: {
+              const a = stack[sp - 1]!;
+              const b = stack[base + code[ip]!]!;
+              if (typeof a !== 'number' || typeof b !== 'number') {
+                op = 7 /* GET_LOCAL */;
+                continue dispatch;
+              }
+              stack[sp - 1] = a + b;
+              ip += 2;
+              break;
+            }
+            case 96 /* S_L_SUBTRACT */: {
+              const a = stack[sp - 1]!;
+              const b = stack[base + code[ip]!]!;
+              if (typeof a !== 'number' || typeof b !== 'number') {
+                op = 7 /* GET_LOCAL */;
+                continue dispatch;
+              }
+              stack[sp - 1] = a - b;
+              ip += 2;
+              break;
+            }
+            case 97 /* S_L_MULTIPLY */: {
+              const a = stack[sp - 1]!;
+              const b = stack[base + code[ip]!]!;
+              if (typeof a !== 'number' || typeof b !== 'number') {
+                op = 7 /* GET_LOCAL */;
+                continue dispatch;
+              }
+              stack[sp - 1] = a * b;
+              ip += 2;
+              break;
+            }
             case 46 /* BREAK */: {
               const handler = this.breakHandler;
               const pc = ip - 1;
@@ -1212,6 +1437,15 @@ function setOtherProperty(object: Value, name: string, value: Value): void {
   } catch (error) {
     throw hostFault(error, `Property '${name}' of ${object.hostType} failed`);
   }
+}
+
+/**
+ * Whether `a == b` is plain `===` that EQUAL would compute without charging fuel: no host objects
+ * (they have their own equals) and not two long strings of one length (EQUAL charges for those).
+ */
+function plainEquality(a: Value, b: Value): boolean {
+  if (typeof a === 'string') return typeof b !== 'string' || a.length <= 64 || a.length !== b.length;
+  return !isHostObject(a) && !isHostObject(b);
 }
 
 function hostEquals(a: HostObject, b: HostObject): boolean {
