@@ -354,17 +354,19 @@ describe.skipIf(!available)('playground in Chromium', () => {
     await page.close();
   });
 
-  it('fits a 1024×700 window: no header or toolbar overflows or wraps', async () => {
+  it('fits windows from 1600×900 down to 1024×700: no header or toolbar overflows or wraps', async () => {
     const { page } = await openPage();
-    await page.setViewportSize({ width: 1024, height: 700 });
-    await page.waitForTimeout(200);
-    const overflowing = await page.evaluate(() =>
+    const overflowing = () => page.evaluate(() =>
       [...document.querySelectorAll<HTMLElement>('.toolbar, .pane h2, .tabs')]
         // Cut off sideways, or buttons wrapping their labels onto a second line.
         .filter((el) => el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1 || el.getBoundingClientRect().height > 44)
         .map((el) => el.textContent?.trim().slice(0, 40)),
     );
-    expect(overflowing).toEqual([]);
+    for (const [width, height] of [[1600, 900], [1440, 900], [1280, 800], [1024, 700]] as const) {
+      await page.setViewportSize({ width, height });
+      await page.waitForTimeout(200);
+      expect({ width, overflowing: await overflowing() }).toEqual({ width, overflowing: [] });
+    }
     await screenshot(page, 'narrow');
     await page.close();
   });
