@@ -315,6 +315,17 @@ describe('host builtins charge for their own work', () => {
     expect(printed).toEqual([]);
   });
 
+  // Regression (found by the program fuzzer): display recursed per nesting level, so str() of a
+  // list nested 100,000 deep overflowed the JS stack and leaked "Maximum call stack size exceeded".
+  it('str() and print of a list nested 100,000 deep end cleanly, showing [...] past 256 levels', () => {
+    const { vm, printed } = makeVm('var l = [];\nfor (var i = 0; i < 100000; i = i + 1) l = [l];\nspell text() { return str(l); }\nspell show() { print l; }');
+    const text = vm.cast('text', []);
+    expect(text.error).toBeNull();
+    expect(text.result).toBe('['.repeat(256) + '[...]' + ']'.repeat(256));
+    expect(vm.cast('show', []).error).toBeNull();
+    expect(printed).toEqual([text.result]);
+  });
+
   it('string concatenation charges the heap by the length it creates', () => {
     const { vm } = makeVm('var s = "x"; for (var i = 0; i < 14; i = i + 1) s = s + s;\nspell go() { var t = s + s; return len(t); }');
     const fiber = vm.cast('go', []);
