@@ -42,6 +42,8 @@ export class PlaygroundApp {
   /** The source lastGoodModule came from. */
   lastGoodSource = '';
   compileCount = 0;
+  /** Set by the world controls: an example was loaded (it may come with a world layout of its own). */
+  onExampleLoaded: (name: string) => void = () => {};
 
   constructor(readonly backend: PlaygroundBackend) {
     this.examples = loadExamples();
@@ -107,6 +109,7 @@ export class PlaygroundApp {
     this.editor.setSource(example.source);
     this.editor.setBreakpoints([]);
     this.recompileNow();
+    this.onExampleLoaded(example.name);
     const spells = this.lastOutcome.module?.spells.map((s) => s.name) ?? [];
     this.console.info(
       spells.length === 0

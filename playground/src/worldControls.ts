@@ -57,6 +57,17 @@ export function setUpWorld(app: PlaygroundApp, session: PlaygroundSession): Worl
     panel.fitToEntities();
     panel.setSelection(defaultCaster(session), null);
   });
+  app.onExampleLoaded = (name) => {
+    if (!session.world.useScenarioFor(name)) return;
+    panel.pause();
+    const setup = session.world.setup;
+    if (sync(true)) {
+      const about = setup.description === '' ? '' : `: ${setup.description}`;
+      app.console.info(`The world now holds the ${setup.name} scenario (spells/scenarios/${setup.name}.json)${about}`);
+    }
+    panel.fitToEntities();
+    panel.setSelection(defaultCaster(session), null);
+  };
   byId<HTMLInputElement>('show-aoi').addEventListener('change', (e) => (panel.showAoi = (e.target as HTMLInputElement).checked));
   byId<HTMLInputElement>('show-grid').addEventListener('change', (e) => (panel.showGrid = (e.target as HTMLInputElement).checked));
 

@@ -383,6 +383,21 @@ describe.skipIf(!available)('playground in Chromium', () => {
     await page.close();
   });
 
+  it("gives an example its own scenario's layout when spells/scenarios has one (traps), and the default otherwise", async () => {
+    const { page } = await openPage();
+    await page.selectOption('#examples', 'traps');
+    await page.waitForFunction(() => window.cantrip!.entities().some((e) => e.breed === 'Spike Trap'));
+    expect((await page.evaluate(() => window.cantrip!.entities())).map((e) => e.breed).sort()).toEqual(['Shrine', 'Spike Trap', 'Troll', 'Wizard']);
+    expect(await consoleText(page)).toContain('The world now holds the traps scenario');
+    // The trap's onEnter spell hurts the troll walking into it.
+    for (let i = 0; i < 8; i++) await page.click('#world-step');
+    await page.waitForFunction(() => window.cantrip!.console().some((e) => /Troll#\d+ takes \d+ damage/.test(e.text)));
+    await page.selectOption('#examples', 'fireball');
+    await page.waitForFunction(() => !window.cantrip!.entities().some((e) => e.breed === 'Spike Trap'));
+    expect(await consoleText(page)).toContain('The world now holds the trolls scenario');
+    await page.close();
+  });
+
   it('reopens the same source from a share link', async () => {
     const { page } = await openPage();
     const source = 'spell shared(caster, target) {\n  print "shared ✨";\n}\n';

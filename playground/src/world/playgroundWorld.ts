@@ -25,17 +25,37 @@ export interface EntitySetup {
 }
 
 export interface WorldSetup {
+  /** The scenario file's base name (spells/scenarios/<name>.json). */
+  readonly name: string;
+  readonly description: string;
   readonly options: WorldOptions;
   readonly entities: readonly EntitySetup[];
 }
 
-/** The world and entities of spells/scenarios/trolls.json (or the first scenario there): layouts are data too. */
-function defaultSetup(): WorldSetup {
-  const scenarios = Object.entries(scenarioFiles).sort(([a], [b]) => Number(!a.endsWith('/trolls.json')) - Number(!b.endsWith('/trolls.json')));
-  const scenario = scenarios[0]?.[1] as { world?: WorldOptions; entities?: EntitySetup[] } | undefined;
+/** The scenario the world starts with, and returns to for examples without one of their own. */
+const DEFAULT_SCENARIO = 'trolls';
+
+interface ScenarioData {
+  readonly description?: string;
+  readonly world?: WorldOptions;
+  readonly entities?: EntitySetup[];
+}
+
+function scenarioNamed(name: string): ScenarioData | undefined {
+  const entry = Object.entries(scenarioFiles).find(([path]) => path.endsWith(`/${name}.json`));
+  return entry?.[1] as ScenarioData | undefined;
+}
+
+/** The world and entities of spells/scenarios/<name>.json (trolls.json, or the first, by default): layouts are data too. */
+function setupFor(name: string): WorldSetup {
+  const first = Object.entries(scenarioFiles)[0];
+  const found = scenarioNamed(name) ?? scenarioNamed(DEFAULT_SCENARIO);
+  const scenario = found ?? (first?.[1] as ScenarioData | undefined);
   const world = scenario?.world ?? { width: 40, height: 30, partition: 'grid', cellSize: 4, step: 0.1 };
   const entities = scenario?.entities ?? [];
   return {
+    name: scenarioNamed(name) ? name : DEFAULT_SCENARIO,
+    description: scenario?.description ?? '',
     options: { ...world, capacity: Math.max(256, world.capacity ?? 0), policy: 'grow', aoiMoveEvents: false },
     entities: entities.map((e) => ({ breed: e.breed, x: e.x, y: e.y })),
   };
@@ -60,7 +80,23 @@ export class PlaygroundWorld {
   private readonly library = libraryFiles();
   private readonly listeners = new Set<WorldListener>();
   private readonly rebuildListeners = new Set<() => void>();
-  readonly setup: WorldSetup = defaultSetup();
+  private currentSetup: WorldSetup = setupFor(DEFAULT_SCENARIO);
+
+  get setup(): WorldSetup {
+    return this.currentSetup;
+  }
+
+  /**
+   * An example with a scenario of the same name (traps.spell → scenarios/traps.json)
+   * gets that layout; the others get the default one. True when the layout
+   * changed (the caller resets the world).
+   */
+  useScenarioFor(example: string): boolean {
+    const next = setupFor(example);
+    if (next.name === this.currentSetup.name) return false;
+    this.currentSetup = next;
+    return true;
+  }
 
   onEvent(listener: WorldListener): void {
     this.listeners.add(listener);
