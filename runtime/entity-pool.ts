@@ -225,7 +225,42 @@ export class EntityPool {
     pool.freeHead = state.freeHead;
     pool.oldest = state.oldest;
     pool.newest = state.newest;
+    pool.checkLinks();
     return pool;
+  }
+
+  /**
+   * A restored pool must be self-consistent — live list and links inverse, the free list and the
+   * spawn-order list each visiting their slots once — or a later spawn or step corrupts the world
+   * (tampered snapshots did; found by tests/fuzz/world-fuzz).
+   */
+  private checkLinks(): void {
+    const bad = (what: string): never => {
+      throw new WorldError(`Snapshot pool is inconsistent (${what}).`);
+    };
+    const isSlot = (slot: number): boolean => Number.isInteger(slot) && slot >= 0 && slot < this.cap;
+    const count = this.liveCount;
+    if (!(Number.isInteger(count) && count >= 0 && count <= this.cap)) bad('count');
+    for (let slot = 0; slot < this.cap; slot++) {
+      const generation = this.generation[slot]!;
+      if (!(generation >= 1 && generation < GENERATION_LIMIT)) bad('generations');
+    }
+    for (let i = 0; i < count; i++) {
+      const slot = this.active[i]!;
+      if (!isSlot(slot) || this.link[slot] !== i) bad('live slots');
+    }
+    let free = 0;
+    for (let slot = this.freeHead; slot !== NONE; slot = decodeFree(this.link[slot]!)) {
+      if (!isSlot(slot) || this.link[slot]! >= 0 || ++free > this.cap - count) bad('free list');
+    }
+    if (free !== this.cap - count) bad('free list');
+    let aged = 0;
+    let previous = NONE;
+    for (let slot = this.oldest; slot !== NONE; slot = this.newer[slot]!) {
+      if (!isSlot(slot) || this.link[slot]! < 0 || this.older[slot] !== previous || ++aged > count) bad('spawn order');
+      previous = slot;
+    }
+    if (aged !== count || previous !== this.newest) bad('spawn order');
   }
 
   private release(index: number): void {

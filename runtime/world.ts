@@ -1088,7 +1088,22 @@ export class World implements GameHost, EntityAccess {
     world.nextId = snapshot.nextId;
     world.castSeq = snapshot.castSeq;
     world.rng.seedState = snapshot.random;
+    world.checkRestored();
     return world;
+  }
+
+  /** Every live slot is a restored entity of a known breed at a finite place; dying ones are queued to be reaped (tests/fuzz/world-fuzz). */
+  private checkRestored(): void {
+    const pool = this.pool;
+    const reaping = new Set(this.reapQueue.map((r) => r.slot));
+    for (let i = 0; i < pool.count; i++) {
+      const slot = pool.activeAt(i);
+      const known = this.states[slot] !== null && this.breedRegistry?.breeds[pool.breed[slot]!] !== undefined;
+      if (!known || !Number.isFinite(pool.x[slot]) || !Number.isFinite(pool.y[slot]) || (this.dying[slot] === 1) !== reaping.has(slot)) {
+        throw new WorldError('The world snapshot is malformed.');
+      }
+    }
+    if (this.slotById.size !== pool.count || reaping.size !== this.reapQueue.length) throw new WorldError('The world snapshot is malformed.');
   }
 
   private adoptPool(pool: EntityPool): void {
