@@ -10,7 +10,8 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { WorldError } from '../../runtime/errors.js';
+import { BreedError, WorldError } from '../../runtime/errors.js';
+import { VerifyError } from '../../vm/errors.js';
 import type { WorldEvent } from '../../runtime/events.js';
 import { World } from '../../runtime/world.js';
 import { checkProperty, LEAKED_JS_ERROR } from './fuzz-settings.js';
@@ -66,6 +67,45 @@ interface ModelEntity {
   y: number;
   health: number;
   friend: number | null;
+}
+
+/** A world with some of everything (entities, fields, a buff, a waiting cast, a despawn), as snapshot JSON. */
+function sampleSnapshot(): unknown {
+  const h = new Harness('grid');
+  for (const o of [
+    { kind: 'spawn', breed: 'Troll', x: 1, y: 1 },
+    { kind: 'spawn', breed: 'Rock', x: 2, y: 2 },
+    { kind: 'spawn', breed: 'Troll', x: 20, y: 20 },
+    { kind: 'cast', spell: 'hold', pick: 0, other: 1 },
+    { kind: 'cast', spell: 'hit', pick: 0, other: 2 },
+    { kind: 'tick', dt: 0.1 },
+    { kind: 'despawn', pick: 1 },
+  ] as Op[]) {
+    h.apply(o);
+  }
+  return JSON.parse(JSON.stringify(h.world.snapshot())) as unknown;
+}
+
+/** Set or delete one value anywhere inside JSON data (in place). */
+function tamper(data: unknown, [pick, remove, value]: [number, boolean, unknown]): void {
+  const containers: (Record<string, unknown> | unknown[])[] = [];
+  const visit = (node: unknown): void => {
+    if (node === null || typeof node !== 'object') return;
+    containers.push(node as Record<string, unknown>);
+    for (const child of Object.values(node)) visit(child);
+  };
+  visit(data);
+  const target = containers[pick % containers.length]!;
+  if (Array.isArray(target)) {
+    if (target.length === 0) return;
+    if (remove) target.splice(pick % target.length, 1);
+    else target[pick % target.length] = value;
+  } else {
+    const keys = Object.keys(target);
+    if (keys.length === 0) return;
+    if (remove) delete target[keys[pick % keys.length]!];
+    else target[keys[pick % keys.length]!] = value;
+  }
 }
 
 const clamp = (v: number): number => Math.min(SIZE, Math.max(0, v));
@@ -267,6 +307,41 @@ describe('random world operations against a model', () => {
         expect(axis.world.entities()).toEqual(grid.world.entities());
       }),
       300,
+    );
+  });
+
+  // Regression: a tampered snapshot (an entity entry removed, a pool link or generation changed) was
+  // accepted by World.restore and broke a later step with a raw JS error.
+  it('a tampered snapshot is refused with a WorldError, or restores to a world that runs', () => {
+    const snapshot = sampleSnapshot();
+    const leaf = fc.oneof(fc.constantFrom(0, -1, 1, 2, 0.5, 1e9, -1e9, 2 ** 31, 2 ** 32, 'x', '', true, false, null), fc.integer(), fc.double());
+    checkProperty(
+      'world/tampered-snapshot',
+      fc.property(fc.array(fc.tuple(fc.nat(), fc.boolean(), leaf), { minLength: 1, maxLength: 3 }), (edits) => {
+        const data = structuredClone(snapshot);
+        for (const edit of edits) tamper(data, edit);
+        let world: World;
+        try {
+          world = World.restore(data as ReturnType<World['snapshot']>);
+        } catch (error) {
+          if (error instanceof WorldError || error instanceof BreedError || error instanceof VerifyError) return;
+          throw error;
+        }
+        const refused = (act: () => void): void => {
+          try {
+            act();
+          } catch (error) {
+            if (!(error instanceof WorldError)) throw error;
+          }
+        };
+        for (let i = 0; i < 4; i++) world.tick(0.1);
+        for (let i = 0; i < 8; i++) refused(() => world.spawn(i % 2 ? 'Troll' : 'Rock', i, i));
+        for (const e of world.entities().slice(0, 3)) world.despawn(e.id);
+        for (const e of world.entities()) refused(() => world.cast('stepRight', e.id));
+        for (let i = 0; i < 4; i++) world.tick(0.1);
+        world.snapshot();
+      }),
+      800,
     );
   });
 
