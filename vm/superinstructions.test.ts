@@ -30,9 +30,14 @@ describe('fuseSuperinstructions', () => {
     const fused = fuseSuperinstructions(code);
     expect(fused[0]).toBe(SUPERINSTRUCTIONS.S_INC_LOCAL_LOOP);
     expect(fused[10]).toBe(SUPERINSTRUCTIONS.S_LL_LESS_JUMP);
+    // Starts inside a sequence get their own heads (control may arrive there directly).
+    expect(fused[2]).toBe(SUPERINSTRUCTIONS.S_K_ADD);
+    expect(fused[14]).toBe(SUPERINSTRUCTIONS.S_LESS_JUMP);
+    // Operand words never change.
     const changed = [...fused.keys()].filter((i) => fused[i] !== code[i]);
-    expect(changed).toEqual([0, 10]);
-    expect(fused[15]).toBe(Op.JUMP_IF_FALSE);
+    expect(changed).toEqual([0, 2, 5, 7, 10, 14, 15, 17]);
+    expect(fused[1]).toBe(1);
+    expect(fused[16]).toBe(code[16]);
   });
 
   it("threads a for loop's back edge into its increment", () => {

@@ -163,16 +163,16 @@ export function fuseSuperinstructions(code: Int32Array): Int32Array {
     }
     return true;
   };
-  for (let k = 0; k < starts.length; ) {
-    let covers = 1;
+  // Every instruction start gets its own head, even inside another sequence: control can arrive
+  // there directly (a jump target, the fall-through of a slow path), and a head only replaces
+  // an opcode word, which no superinstruction reads.
+  for (let k = 0; k < starts.length; k++) {
     for (const [head, ops] of PATTERNS) {
       if (matches(k, ops)) {
         fused[starts[k]!] = head;
-        covers = ops.length;
         break;
       }
     }
-    k += covers;
   }
   // Back edges into a for loop's increment run it and the loop's own back edge in one go.
   for (const pc of starts) {

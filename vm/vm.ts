@@ -432,7 +432,7 @@ export class VM {
               } else if (typeof a === 'string' && typeof b === 'string') {
                 fiber.heapUsed += a.length + b.length;
                 if (fiber.heapUsed > maxHeap) throw new Fault(budgetMessage('heap', fiber.budgets), 'heap');
-                stack[sp - 1] = a + b;
+                stack[sp - 1] = concatStrings(a, b);
               } else {
                 throw new Fault('Operands must be two numbers or two strings.');
               }
@@ -1438,6 +1438,22 @@ function setOtherProperty(object: Value, name: string, value: Value): void {
     throw hostFault(error, `Property '${name}' of ${object.hostType} failed`);
   }
 }
+
+/**
+ * `a + b` for strings. V8 makes a rope (ConsString) of any result of 13 characters or more, and
+ * comparing a rope calls into the runtime every time (string_equality ran 4-8x slower than Lua's
+ * interned strings). Short results are flattened once here instead; long ones stay ropes, so
+ * building a long string piece by piece stays linear.
+ */
+function concatStrings(a: string, b: string): string {
+  const s = a + b;
+  // Reading a rope as a number flattens it in place; the store keeps the optimizer from dropping it.
+  if (s.length <= FLAT_CONCAT_LIMIT) flattenSink = Number(s);
+  return s;
+}
+
+const FLAT_CONCAT_LIMIT = 256;
+let flattenSink = 0;
 
 /**
  * Whether `a == b` is plain `===` that EQUAL would compute without charging fuel: no host objects
