@@ -14,7 +14,7 @@ import { DEFAULT_BREEDS_JSON, ENTITY_PROPERTIES, loadBreedsJson, summarizeBreed 
 import { PLAYGROUND_BUDGETS, createVm, describeFailure, errorMessage } from './engine.js';
 import type { BreedSummary, PropertyDoc } from './language/completions.js';
 import type { MarkerData } from './language/markers.js';
-import { explainScriptError, explainWorldLoadError } from './language/explain.js';
+import { explainBudgetError, explainScriptError, explainWorldLoadError } from './language/explain.js';
 import { AoiDigest } from './world/aoiDigest.js';
 import { PlaygroundWorld, type SyncResult } from './world/playgroundWorld.js';
 
@@ -178,7 +178,8 @@ export class PlaygroundSession implements PlaygroundBackend {
         return;
       case 'cast-error': {
         const mine = this.userSpells.has(event.spell);
-        this.reporter.runtimeError(mine ? event.trace : `${event.trace}\n(in a library spell from spells/)`, mine && event.line > 0 ? event.line : null);
+        const trace = explainBudgetError(event.trace, 'cast');
+        this.reporter.runtimeError(mine ? trace : `${trace}\n(in a library spell from spells/)`, mine && event.line > 0 ? event.line : null);
         return;
       }
       case 'particles':

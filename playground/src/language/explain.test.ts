@@ -3,7 +3,7 @@ import { compile } from '../../../compiler/index.js';
 import { WORLD_HOST_FUNCTIONS } from '../../../runtime/host-api.js';
 import { World } from '../../../runtime/world.js';
 import { VM } from '../../../vm/vm.js';
-import { explainScriptError, explainWorldLoadError } from './explain.js';
+import { explainBudgetError, explainScriptError, explainWorldLoadError } from './explain.js';
 
 /** What Run shows for `source`: the failure text the VM gives, run outside any cast. */
 function runOutsideCast(source: string): string {
@@ -29,6 +29,17 @@ describe('explaining world functions in top-level code', () => {
     expect(explained).toMatch(/^spawn\(\) acts on the world, so it only works inside a spell that is cast\./);
     expect(explained).toContain('spell setup(caster, target) { spawn(…); }');
     expect(explained.split('\n').slice(1)).toEqual(['[line 2] in script']);
+  });
+
+  it('says a Run ran out of fuel as a script, with readable numbers and why there is a budget', () => {
+    const { module } = compile('while (true) {}\n', { hosts: WORLD_HOST_FUNCTIONS });
+    const fiber = new VM(module!, { hosts: WORLD_HOST_FUNCTIONS, fuel: 5_000_000 }).runScript();
+    const explained = explainScriptError(fiber.error!.format());
+    expect(explained.split('\n')[0]).toBe(
+      'Out of fuel: the script ran more than 5,000,000 instructions. The playground gives every run a budget, so an endless loop cannot freeze the page.',
+    );
+    expect(explained.split('\n')[1]).toBe('[line 1] in script');
+    expect(explainBudgetError('Stack overflow.\n[line 1] in f()', 'cast')).toBe('Stack overflow.\n[line 1] in f()');
   });
 
   it('leaves other errors alone', () => {
