@@ -61,9 +61,9 @@ describe('resolver: names', () => {
 
 describe('resolver: host calls', () => {
   it('checks arity at compile time, optional parameters included', () => {
-    expect(errors('print len(1, 2);')).toEqual(["[line 1] Error at 'len': Expected 1 arguments but got 2."]);
-    expect(errors('clock(1);')).toEqual(["[line 1] Error at 'clock': Expected 0 arguments but got 1."]);
-    expect(errors('particles("x", 1);')).toEqual(["[line 1] Error at 'particles': Expected 3 to 4 arguments but got 2."]);
+    expect(errors('print len(1, 2);')).toEqual(["[line 1] Error at 'len': len() expects 1 argument (x) but got 2."]);
+    expect(errors('clock(1);')).toEqual(["[line 1] Error at 'clock': clock() expects 0 arguments but got 1."]);
+    expect(errors('particles("x", 1);')).toEqual(["[line 1] Error at 'particles': particles() expects 3 to 4 arguments (kind, x, y, count?) but got 2."]);
     expect(errors('particles("x", 1, 2); particles("x", 1, 2, 3);')).toEqual([]);
   });
 

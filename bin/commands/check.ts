@@ -8,7 +8,7 @@
  */
 import { Option, type Command } from 'commander';
 import { formatDiagnosticClox, type Diagnostic } from '../../compiler/diagnostics.js';
-import { CORE_HOST_FUNCTIONS } from '../../vm/builtins.js';
+import { CLI_HOSTS } from '../hosts.js';
 import { formatCodeFrame } from '../code-frame.js';
 import type { CliCommand, CommandContext } from '../command.js';
 import { CliFailure, EXIT } from '../exit-codes.js';
@@ -58,10 +58,10 @@ export async function checkFile(file: string, io: CliIO): Promise<FileReport> {
   try {
     const input = readSpellInput(file, io);
     if (input.kind === 'bytecode') {
-      loadBytecode(file, input.bytes, CORE_HOST_FUNCTIONS);
+      loadBytecode(file, input.bytes, CLI_HOSTS);
       return { file, kind: 'bytecode', diagnostics: [] };
     }
-    const { diagnostics } = await compileSource(input.text, file, CORE_HOST_FUNCTIONS);
+    const { diagnostics } = await compileSource(input.text, file, CLI_HOSTS);
     return { file, kind: 'source', diagnostics, source: input.text };
   } catch (error) {
     if (!(error instanceof CliFailure)) throw error;

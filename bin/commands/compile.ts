@@ -3,7 +3,7 @@
  * file that `cantrip run` and the game runtime load (and verify) later.
  */
 import type { Command } from 'commander';
-import { CORE_HOST_FUNCTIONS } from '../../vm/builtins.js';
+import { CLI_HOSTS } from '../hosts.js';
 import { writeSpb } from '../../vm/spb.js';
 import type { CliCommand, CommandContext } from '../command.js';
 import { CliFailure, EXIT } from '../exit-codes.js';
@@ -38,7 +38,7 @@ async function compileFile(file: string, output: string, io: CliIO): Promise<num
   if (input.kind === 'bytecode') {
     throw new CliFailure(`cantrip: ${file} is already compiled bytecode; compile takes a .spell source file`, EXIT.dataError);
   }
-  const module = await loadModule(input, CORE_HOST_FUNCTIONS);
+  const module = await loadModule(input, CLI_HOSTS);
   const bytes = writeSpb(module);
   try {
     (io.writeFile ?? writeFileWhole)(output, bytes);

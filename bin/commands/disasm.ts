@@ -3,7 +3,7 @@
  * source (compiled first) or from a .spb file (verified first).
  */
 import type { Command } from 'commander';
-import { CORE_HOST_FUNCTIONS } from '../../vm/builtins.js';
+import { CLI_HOSTS } from '../hosts.js';
 import { disassemble } from '../../vm/disassembler.js';
 import type { CliCommand, CommandContext } from '../command.js';
 import { EXIT } from '../exit-codes.js';
@@ -17,7 +17,7 @@ export const disasmCommand: CliCommand = {
       .description('print the bytecode of a .spell or .spb file')
       .argument('<file>', 'the .spell or .spb file')
       .action(async (file: string) => {
-        const module = await loadModule(readSpellInput(file, context.io), CORE_HOST_FUNCTIONS);
+        const module = await loadModule(readSpellInput(file, context.io), CLI_HOSTS);
         const listing = disassemble(module);
         context.io.stdout(listing.endsWith('\n') ? listing : listing + '\n');
         context.setExitCode(EXIT.ok);

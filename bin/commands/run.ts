@@ -3,7 +3,7 @@
  * script, printing what it prints. Runtime errors print clox's trace.
  */
 import { InvalidArgumentError, type Command } from 'commander';
-import { CORE_HOST_FUNCTIONS } from '../../vm/builtins.js';
+import { CLI_HOSTS } from '../hosts.js';
 import { SpellRuntimeError, VerifyError } from '../../vm/errors.js';
 import type { Module } from '../../vm/module.js';
 import { VM } from '../../vm/vm.js';
@@ -39,7 +39,7 @@ export function parseFuel(value: string): number {
 }
 
 async function runFile(file: string, options: RunOptions, io: CliIO): Promise<number> {
-  const module = await loadModule(readSpellInput(file, io), CORE_HOST_FUNCTIONS);
+  const module = await loadModule(readSpellInput(file, io), CLI_HOSTS);
   return runModule(file, module, options.fuel ?? Infinity, io);
 }
 
@@ -47,7 +47,7 @@ async function runFile(file: string, options: RunOptions, io: CliIO): Promise<nu
 export function runModule(file: string, module: Module, fuel: number, io: CliIO): number {
   let vm: VM;
   try {
-    vm = new VM(module, { fuel, print: (text) => io.stdout(text + '\n') });
+    vm = new VM(module, { hosts: CLI_HOSTS, fuel, print: (text) => io.stdout(text + '\n') });
   } catch (error) {
     if (error instanceof VerifyError) throw badBytecode(file, error);
     throw error;

@@ -1,0 +1,8 @@
+/**
+ * The host API the CLI compiles, checks and runs spells against: the core
+ * builtins plus the game's world API, so `cantrip check spells/fireball.spell`
+ * knows `damage` and `nearby`. Outside `cantrip sim` there is no world, so a
+ * world function reached by `cantrip run` ends with a clean runtime error
+ * saying it needs a cast on a world.
+ */
+export { WORLD_HOST_FUNCTIONS as CLI_HOSTS } from '../runtime/host-api.js';
