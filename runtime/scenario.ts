@@ -124,6 +124,10 @@ function describeError(error: ErrorObject | undefined): string {
   if (error.keyword === 'additionalProperties') return `${where} has an unknown field '${String(params.additionalProperty)}'.`;
   if (error.keyword === 'required') return `${where} needs '${String(params.missingProperty)}'.`;
   if (error.keyword === 'enum') return `${where} must be one of ${(params.allowedValues as unknown[]).join(', ')}.`;
+  if (error.keyword === 'type') {
+    const type = String(params.type);
+    return `${where} must be ${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type}.`;
+  }
   return `${where} ${error.message ?? 'is invalid'}.`;
 }
 
