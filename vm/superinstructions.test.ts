@@ -32,10 +32,11 @@ describe('fuseSuperinstructions', () => {
     expect(fused[10]).toBe(SUPERINSTRUCTIONS.S_LL_LESS_JUMP);
     // Starts inside a sequence get their own heads (control may arrive there directly).
     expect(fused[2]).toBe(SUPERINSTRUCTIONS.S_K_ADD);
+    expect(fused[4]).toBe(SUPERINSTRUCTIONS.S_ADD_SET_LOCAL_POP);
     expect(fused[14]).toBe(SUPERINSTRUCTIONS.S_LESS_JUMP);
     // Operand words never change.
     const changed = [...fused.keys()].filter((i) => fused[i] !== code[i]);
-    expect(changed).toEqual([0, 2, 5, 7, 10, 14, 15, 17]);
+    expect(changed).toEqual([0, 2, 4, 5, 7, 10, 14, 15, 17]);
     expect(fused[1]).toBe(1);
     expect(fused[16]).toBe(code[16]);
   });
@@ -84,6 +85,21 @@ const PROGRAMS = [
   'fun f(a, b) { return (a + 1) - b; } print f(3, "x");',
   'fun f(a, b) { return (a + 1) * b; } print f(3, true);',
   'fun f(a, b) { return (a + b) + "x"; } print f("a", "b"); print f(1, 2);',
+  // An if's branch incrementing a local and jumping past the else, and its slow path and errors.
+  'fun f(a, b) { var c = 0; if (a == b) c = c + 1; else c = c - 1; if (a != b) c = c + 10; return c; } print f(1, 1); print f(1, 2);',
+  'fun f(a) { var c = a; if (true) c = c + "x"; return c; } print f("s"); print f(1);',
+  'fun f(a) { var c = a; if (true) c = c + 1; return c; } print f(nil);',
+  // A local, then another local's field: misses, non-instances, a shape change.
+  'class P { init(x, y) { this.x = x; this.y = y; } } fun f(p, q) { p.x = q.y + 1; q.x = p.x + p.y; return p.x + q.x; } print f(P(1, 2), P(3, 4)); var o = P(1, 2); o.z = 9; print f(P(5, 6), o);',
+  'class P {} fun f(p, q) { var s = p + q.y; return s; } var q = P(); q.y = 2; print f(1, q); print f(1, 7);',
+  'class P {} fun f(p, q) { return p + q.y; } print f(1, P());',
+  // Modulo of a local by a constant, and a modulo or sum stored straight into a local.
+  'fun f(a, b) { var s = a % 7; s = (s + b) % 5; s = s + b; return s; } print f(23, 4); print f(2.5, 1);',
+  'fun f(a) { return a % 7; } print f("x");',
+  'fun f(a, b) { var s = 0; s = a % 7 + b; return s; } print f(1, "b");',
+  'fun f(a, b) { var s = 0; s = a + b; return s; } print f("a", "b"); print f(1, 2); print f(nil, 2);',
+  'fun f(a) { var s = 0; s = a % 3; return s; } print f(10); print f(true);',
+  'fun f() { var s = 0; for (var i = 0; i < 100000; i = i + 1) { s = (s + i) % 7; } return s; } print f();',
 ];
 
 function runAll(source: string, plain: boolean): string[] {

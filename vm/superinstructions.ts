@@ -89,6 +89,16 @@ export const SUPERINSTRUCTIONS = {
   S_L_SUBTRACT: 96,
   /** GET_LOCAL a; MULTIPLY (numbers) */
   S_L_MULTIPLY: 97,
+  /** GET_LOCAL a; CONSTANT k; ADD; SET_LOCAL c; POP; JUMP t (numbers): `c = a + k` ending an if's branch */
+  S_INC_LOCAL_JUMP: 98,
+  /** GET_LOCAL a; GET_LOCAL b; GET_PROPERTY n (instance field of b): `a.x = b.y …`, `a + b.y` */
+  S_LOCAL_LOCAL_PROPERTY: 99,
+  /** GET_LOCAL a; CONSTANT k; MODULO (numbers) */
+  S_MODULO_LOCAL_CONSTANT: 100,
+  /** ADD; SET_LOCAL c; POP (numbers) */
+  S_ADD_SET_LOCAL_POP: 101,
+  /** CONSTANT k; MODULO; SET_LOCAL c; POP (numbers) */
+  S_K_MODULO_SET_LOCAL_POP: 102,
 } as const;
 
 const S = SUPERINSTRUCTIONS;
@@ -118,7 +128,10 @@ const PATTERNS: readonly (readonly [head: number, ops: readonly number[]])[] = [
   [S.S_INC_LOCAL_LOOP, [GL, K, Op.ADD, Op.SET_LOCAL, Op.POP, Op.LOOP]],
   [S.S_LL_NOT_EQUAL_JUMP, [GL, GL, Op.EQUAL, Op.NOT, JIF, Op.POP]],
   [S.S_LK_NOT_EQUAL_JUMP, [GL, K, Op.EQUAL, Op.NOT, JIF, Op.POP]],
+  [S.S_INC_LOCAL_JUMP, [GL, K, Op.ADD, Op.SET_LOCAL, Op.POP, Op.JUMP]],
   [S.S_INC_LOCAL, [GL, K, Op.ADD, Op.SET_LOCAL, Op.POP]],
+  [S.S_K_MODULO_SET_LOCAL_POP, [K, Op.MODULO, Op.SET_LOCAL, Op.POP]],
+  [S.S_LOCAL_LOCAL_PROPERTY, [GL, GL, Op.GET_PROPERTY]],
   [S.S_LL_LESS_JUMP, [GL, GL, Op.LESS, JIF, Op.POP]],
   [S.S_LK_LESS_JUMP, [GL, K, Op.LESS, JIF, Op.POP]],
   [S.S_LL_GREATER_JUMP, [GL, GL, Op.GREATER, JIF, Op.POP]],
@@ -128,6 +141,8 @@ const PATTERNS: readonly (readonly [head: number, ops: readonly number[]])[] = [
   [S.S_ADD_LOCAL_CONSTANT, [GL, K, Op.ADD]],
   [S.S_SUBTRACT_LOCAL_CONSTANT, [GL, K, Op.SUBTRACT]],
   [S.S_ADD_LOCAL_LOCAL, [GL, GL, Op.ADD]],
+  [S.S_MODULO_LOCAL_CONSTANT, [GL, K, Op.MODULO]],
+  [S.S_ADD_SET_LOCAL_POP, [Op.ADD, Op.SET_LOCAL, Op.POP]],
   [S.S_LESS_JUMP, [Op.LESS, JIF, Op.POP]],
   [S.S_EQUAL_JUMP, [Op.EQUAL, JIF, Op.POP]],
   [S.S_GREATER_JUMP, [Op.GREATER, JIF, Op.POP]],

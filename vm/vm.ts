@@ -1138,6 +1138,65 @@ export class VM {
               ip += 2;
               break;
             }
+            case 98 /* S_INC_LOCAL_JUMP */: {
+              const a = stack[base + code[ip]!]!;
+              const b = constants[code[ip + 2]!]!;
+              if (typeof a !== 'number' || typeof b !== 'number') {
+                op = 7 /* GET_LOCAL */;
+                continue dispatch;
+              }
+              stack[base + code[ip + 5]!] = a + b;
+              // JUMP only goes forward (the verifier insists): no fuel to charge.
+              ip = code[ip + 8]!;
+              break;
+            }
+            case 99 /* S_LOCAL_LOCAL_PROPERTY */: {
+              const object = stack[base + code[ip + 2]!]!;
+              if (object instanceof ObjInstance && object.shape === fn.icShape[ip + 4]) {
+                stack[sp] = stack[base + code[ip]!]!;
+                stack[sp + 1] = object.values[fn.icSlot[ip + 4]!]!;
+                sp += 2;
+                ip += 5;
+                break;
+              }
+              op = 7 /* GET_LOCAL */;
+              continue dispatch;
+            }
+            case 100 /* S_MODULO_LOCAL_CONSTANT */: {
+              const a = stack[base + code[ip]!]!;
+              const b = constants[code[ip + 2]!]!;
+              if (typeof a !== 'number' || typeof b !== 'number') {
+                op = 7 /* GET_LOCAL */;
+                continue dispatch;
+              }
+              stack[sp++] = a % b;
+              ip += 4;
+              break;
+            }
+            case 101 /* S_ADD_SET_LOCAL_POP */: {
+              const a = stack[sp - 2]!;
+              const b = stack[sp - 1]!;
+              if (typeof a !== 'number' || typeof b !== 'number') {
+                op = 22 /* ADD */;
+                continue dispatch;
+              }
+              sp -= 2;
+              stack[base + code[ip + 1]!] = a + b;
+              ip += 3;
+              break;
+            }
+            case 102 /* S_K_MODULO_SET_LOCAL_POP */: {
+              const a = stack[sp - 1]!;
+              const b = constants[code[ip]!]!;
+              if (typeof a !== 'number' || typeof b !== 'number') {
+                op = 0 /* CONSTANT */;
+                continue dispatch;
+              }
+              sp--;
+              stack[base + code[ip + 3]!] = a % b;
+              ip += 5;
+              break;
+            }
             case 46 /* BREAK */: {
               const handler = this.breakHandler;
               const pc = ip - 1;
