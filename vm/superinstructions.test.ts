@@ -100,6 +100,13 @@ const PROGRAMS = [
   'fun f(a, b) { var s = 0; s = a + b; return s; } print f("a", "b"); print f(1, 2); print f(nil, 2);',
   'fun f(a) { var s = 0; s = a % 3; return s; } print f(10); print f(true);',
   'fun f() { var s = 0; for (var i = 0; i < 100000; i = i + 1) { s = (s + i) % 7; } return s; } print f();',
+  // A sum stored into a field, and a local's field added to the stack top: misses, strings, errors.
+  'class P { init(x, y) { this.x = x; this.y = y; } } fun f(p, q) { for (var i = 0; i < 3; i = i + 1) { p.x = q.y + i; q.y = p.x + q.x; } return p.x + q.y; } print f(P(1, 2), P(3, 4)); print f(P("a", "b"), P("c", "d"));',
+  'class P {} fun f(p, a) { p.x = a + 1; return p.x; } print f(P(), 2); var o = P(); o.y = 1; print f(o, 3); print f(3, 4);',
+  'class P {} fun f(p, a) { p.x = a + 1; return p.x; } print f(P(), "a");',
+  'class P {} fun f(p, a) { return a + p.x; } var o = P(); o.x = 2; print f(o, 1); o.x = "s"; print f(o, "t"); print f(o, 1);',
+  'class P {} fun f(p, a) { return a + p.x; } print f(P(), 1);',
+  'fun f(p, a) { return a + p.x; } print f(nil, 1);',
 ];
 
 function runAll(source: string, plain: boolean): string[] {

@@ -99,6 +99,10 @@ export const SUPERINSTRUCTIONS = {
   S_ADD_SET_LOCAL_POP: 101,
   /** CONSTANT k; MODULO; SET_LOCAL c; POP (numbers) */
   S_K_MODULO_SET_LOCAL_POP: 102,
+  /** ADD; SET_PROPERTY n; POP (numbers, instance receivers): `o.x = a + b;` */
+  S_ADD_SET_PROPERTY_POP: 103,
+  /** GET_LOCAL a; GET_PROPERTY n; ADD (numbers, instance field): `… + a.x` */
+  S_LOCAL_PROPERTY_ADD: 104,
 } as const;
 
 const S = SUPERINSTRUCTIONS;
@@ -143,6 +147,8 @@ const PATTERNS: readonly (readonly [head: number, ops: readonly number[]])[] = [
   [S.S_ADD_LOCAL_LOCAL, [GL, GL, Op.ADD]],
   [S.S_MODULO_LOCAL_CONSTANT, [GL, K, Op.MODULO]],
   [S.S_ADD_SET_LOCAL_POP, [Op.ADD, Op.SET_LOCAL, Op.POP]],
+  [S.S_ADD_SET_PROPERTY_POP, [Op.ADD, Op.SET_PROPERTY, Op.POP]],
+  [S.S_LOCAL_PROPERTY_ADD, [GL, Op.GET_PROPERTY, Op.ADD]],
   [S.S_LESS_JUMP, [Op.LESS, JIF, Op.POP]],
   [S.S_EQUAL_JUMP, [Op.EQUAL, JIF, Op.POP]],
   [S.S_GREATER_JUMP, [Op.GREATER, JIF, Op.POP]],

@@ -1197,6 +1197,41 @@ export class VM {
               ip += 5;
               break;
             }
+            case 103 /* S_ADD_SET_PROPERTY_POP */: {
+              const a = stack[sp - 2]!;
+              const b = stack[sp - 1]!;
+              const object = stack[sp - 3]!;
+              if (
+                typeof a !== 'number' ||
+                typeof b !== 'number' ||
+                !(object instanceof ObjInstance) ||
+                object.shape !== fn.icShape[ip + 1]
+              ) {
+                op = 22 /* ADD */;
+                continue dispatch;
+              }
+              const slot = fn.icSlot[ip + 1]!;
+              if (slot < object.values.length) object.values[slot] = a + b;
+              else object.values.push(a + b);
+              object.shape = fn.icNext[ip + 1]!;
+              sp -= 3;
+              ip += 3;
+              break;
+            }
+            case 104 /* S_LOCAL_PROPERTY_ADD */: {
+              const object = stack[base + code[ip]!]!;
+              const a = stack[sp - 1]!;
+              if (typeof a === 'number' && object instanceof ObjInstance && object.shape === fn.icShape[ip + 2]) {
+                const b = object.values[fn.icSlot[ip + 2]!]!;
+                if (typeof b === 'number') {
+                  stack[sp - 1] = a + b;
+                  ip += 4;
+                  break;
+                }
+              }
+              op = 7 /* GET_LOCAL */;
+              continue dispatch;
+            }
             case 46 /* BREAK */: {
               const handler = this.breakHandler;
               const pc = ip - 1;
