@@ -107,6 +107,9 @@ const PROGRAMS = [
   'class P {} fun f(p, a) { return a + p.x; } var o = P(); o.x = 2; print f(o, 1); o.x = "s"; print f(o, "t"); print f(o, 1);',
   'class P {} fun f(p, a) { return a + p.x; } print f(P(), 1);',
   'fun f(p, a) { return a + p.x; } print f(nil, 1);',
+  // A captured variable incremented by a local and returned, open and closed, and the slow paths.
+  'fun mk(n) { fun add(k) { n = n + k; return n; } return add; } var c = mk(1); print c(2); print c(3); var s = mk("a"); print s("b"); print c("x");',
+  'fun f(n) { fun add(k) { n = n + k; return n; } print add(1); print add(2); return add; } var g = f(10); print g(5); print g(nil);',
 ];
 
 function runAll(source: string, plain: boolean): string[] {

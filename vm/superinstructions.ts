@@ -103,6 +103,10 @@ export const SUPERINSTRUCTIONS = {
   S_ADD_SET_PROPERTY_POP: 103,
   /** GET_LOCAL a; GET_PROPERTY n; ADD (numbers, instance field): `… + a.x` */
   S_LOCAL_PROPERTY_ADD: 104,
+  /** GET_UPVALUE u; GET_LOCAL a; ADD; SET_UPVALUE v; POP (numbers): `n = n + k` on a captured n */
+  S_ADD_UPVALUE_LOCAL: 105,
+  /** GET_UPVALUE u; RETURN */
+  S_RETURN_UPVALUE: 106,
 } as const;
 
 const S = SUPERINSTRUCTIONS;
@@ -134,6 +138,7 @@ const PATTERNS: readonly (readonly [head: number, ops: readonly number[]])[] = [
   [S.S_LK_NOT_EQUAL_JUMP, [GL, K, Op.EQUAL, Op.NOT, JIF, Op.POP]],
   [S.S_INC_LOCAL_JUMP, [GL, K, Op.ADD, Op.SET_LOCAL, Op.POP, Op.JUMP]],
   [S.S_INC_LOCAL, [GL, K, Op.ADD, Op.SET_LOCAL, Op.POP]],
+  [S.S_ADD_UPVALUE_LOCAL, [Op.GET_UPVALUE, GL, Op.ADD, Op.SET_UPVALUE, Op.POP]],
   [S.S_K_MODULO_SET_LOCAL_POP, [K, Op.MODULO, Op.SET_LOCAL, Op.POP]],
   [S.S_LOCAL_LOCAL_PROPERTY, [GL, GL, Op.GET_PROPERTY]],
   [S.S_LL_LESS_JUMP, [GL, GL, Op.LESS, JIF, Op.POP]],
@@ -157,6 +162,7 @@ const PATTERNS: readonly (readonly [head: number, ops: readonly number[]])[] = [
   [S.S_SET_PROPERTY_POP, [Op.SET_PROPERTY, Op.POP]],
   [S.S_GET_LOCAL_PROPERTY, [GL, Op.GET_PROPERTY]],
   [S.S_RETURN_LOCAL, [GL, Op.RETURN]],
+  [S.S_RETURN_UPVALUE, [Op.GET_UPVALUE, Op.RETURN]],
   [S.S_K_ADD, [K, Op.ADD]],
   [S.S_K_SUBTRACT, [K, Op.SUBTRACT]],
   [S.S_K_MULTIPLY, [K, Op.MULTIPLY]],

@@ -1232,6 +1232,26 @@ export class VM {
               op = 7 /* GET_LOCAL */;
               continue dispatch;
             }
+            case 105 /* S_ADD_UPVALUE_LOCAL */: {
+              const from = closure.upvalues[code[ip]!]!;
+              const a = from.cells[from.index]!;
+              const b = stack[base + code[ip + 2]!]!;
+              if (typeof a !== 'number' || typeof b !== 'number') {
+                op = 12 /* GET_UPVALUE */;
+                continue dispatch;
+              }
+              const to = closure.upvalues[code[ip + 5]!]!;
+              to.cells[to.index] = a + b;
+              ip += 7;
+              break;
+            }
+            case 106 /* S_RETURN_UPVALUE */: {
+              const upvalue = closure.upvalues[code[ip]!]!;
+              stack[sp++] = upvalue.cells[upvalue.index]!;
+              ip += 2;
+              op = 40 /* RETURN */;
+              continue dispatch;
+            }
             case 46 /* BREAK */: {
               const handler = this.breakHandler;
               const pc = ip - 1;
