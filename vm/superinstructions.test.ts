@@ -110,6 +110,14 @@ const PROGRAMS = [
   // A captured variable incremented by a local and returned, open and closed, and the slow paths.
   'fun mk(n) { fun add(k) { n = n + k; return n; } return add; } var c = mk(1); print c(2); print c(3); var s = mk("a"); print s("b"); print c("x");',
   'fun f(n) { fun add(k) { n = n + k; return n; } print add(1); print add(2); return add; } var g = f(10); print g(5); print g(nil);',
+  // Getters and in-place field increments: misses, new fields, other receivers, strings, errors.
+  'class C { init() { this.n = 0; } get() { return this.n; } bump() { this.n = this.n + 1; return this; } } var c = C(); for (var i = 0; i < 5; i = i + 1) c.bump(); print c.get(); var d = C(); d.m = 1; d.bump(); print d.get(); d.n = "s"; print d.get(); d.bump();',
+  'class C { bump() { this.n = this.n + 1; } } C().bump();',
+  'class C { get() { return this.n; } } print C().get();',
+  'fun f(a, b) { a.x = b.x + 1; return a.x; } class P {} var p = P(); p.x = 1; var q = P(); q.x = 5; print f(p, p); print f(p, q); print f(q, q);',
+  'fun f(a) { a.x = a.x + 1; return a.x; } class P {} var p = P(); print f(p);',
+  'fun f(a) { return a.x; } print f(3);',
+  'class C { init() { this.n = 0; } bump() { this.n = this.n + 1; } } var c = C(); for (var i = 0; i < 100000; i = i + 1) c.bump();',
 ];
 
 function runAll(source: string, plain: boolean): string[] {

@@ -107,6 +107,10 @@ export const SUPERINSTRUCTIONS = {
   S_ADD_UPVALUE_LOCAL: 105,
   /** GET_UPVALUE u; RETURN */
   S_RETURN_UPVALUE: 106,
+  /** GET_LOCAL a; GET_PROPERTY n; RETURN (instance field): a getter, `return this.x;` */
+  S_RETURN_LOCAL_PROPERTY: 107,
+  /** GET_LOCAL a; GET_LOCAL a; GET_PROPERTY n; CONSTANT k; ADD; SET_PROPERTY n; POP (numbers, existing field): `this.x = this.x + k;` */
+  S_INC_FIELD: 108,
 } as const;
 
 const S = SUPERINSTRUCTIONS;
@@ -136,11 +140,13 @@ const PATTERNS: readonly (readonly [head: number, ops: readonly number[]])[] = [
   [S.S_INC_LOCAL_LOOP, [GL, K, Op.ADD, Op.SET_LOCAL, Op.POP, Op.LOOP]],
   [S.S_LL_NOT_EQUAL_JUMP, [GL, GL, Op.EQUAL, Op.NOT, JIF, Op.POP]],
   [S.S_LK_NOT_EQUAL_JUMP, [GL, K, Op.EQUAL, Op.NOT, JIF, Op.POP]],
+  [S.S_INC_FIELD, [GL, GL, Op.GET_PROPERTY, K, Op.ADD, Op.SET_PROPERTY, Op.POP]],
   [S.S_INC_LOCAL_JUMP, [GL, K, Op.ADD, Op.SET_LOCAL, Op.POP, Op.JUMP]],
   [S.S_INC_LOCAL, [GL, K, Op.ADD, Op.SET_LOCAL, Op.POP]],
   [S.S_ADD_UPVALUE_LOCAL, [Op.GET_UPVALUE, GL, Op.ADD, Op.SET_UPVALUE, Op.POP]],
   [S.S_K_MODULO_SET_LOCAL_POP, [K, Op.MODULO, Op.SET_LOCAL, Op.POP]],
   [S.S_LOCAL_LOCAL_PROPERTY, [GL, GL, Op.GET_PROPERTY]],
+  [S.S_RETURN_LOCAL_PROPERTY, [GL, Op.GET_PROPERTY, Op.RETURN]],
   [S.S_LL_LESS_JUMP, [GL, GL, Op.LESS, JIF, Op.POP]],
   [S.S_LK_LESS_JUMP, [GL, K, Op.LESS, JIF, Op.POP]],
   [S.S_LL_GREATER_JUMP, [GL, GL, Op.GREATER, JIF, Op.POP]],

@@ -1252,6 +1252,38 @@ export class VM {
               op = 40 /* RETURN */;
               continue dispatch;
             }
+            case 107 /* S_RETURN_LOCAL_PROPERTY */: {
+              const object = stack[base + code[ip]!]!;
+              if (object instanceof ObjInstance && object.shape === fn.icShape[ip + 2]) {
+                stack[sp++] = object.values[fn.icSlot[ip + 2]!]!;
+                ip += 4;
+                op = 40 /* RETURN */;
+                continue dispatch;
+              }
+              op = 7 /* GET_LOCAL */;
+              continue dispatch;
+            }
+            case 108 /* S_INC_FIELD */: {
+              // The same local twice, a field read and written back in place (no new field, no shape change).
+              const object = stack[base + code[ip]!]!;
+              if (
+                code[ip] === code[ip + 2] &&
+                object instanceof ObjInstance &&
+                object.shape === fn.icShape[ip + 4] &&
+                object.shape === fn.icShape[ip + 9] &&
+                object.shape === fn.icNext[ip + 9]
+              ) {
+                const a = object.values[fn.icSlot[ip + 4]!]!;
+                const b = constants[code[ip + 6]!]!;
+                if (typeof a === 'number' && typeof b === 'number') {
+                  object.values[fn.icSlot[ip + 9]!] = a + b;
+                  ip += 11;
+                  break;
+                }
+              }
+              op = 7 /* GET_LOCAL */;
+              continue dispatch;
+            }
             case 46 /* BREAK */: {
               const handler = this.breakHandler;
               const pc = ip - 1;
