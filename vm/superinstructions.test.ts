@@ -118,6 +118,14 @@ const PROGRAMS = [
   'fun f(a) { a.x = a.x + 1; return a.x; } class P {} var p = P(); print f(p);',
   'fun f(a) { return a.x; } print f(3);',
   'class C { init() { this.n = 0; } bump() { this.n = this.n + 1; } } var c = C(); for (var i = 0; i < 100000; i = i + 1) c.bump();',
+  // Methods invoked right after a local is pushed: the receiver or the last argument; misses, lists, fields, errors.
+  'class A { m() { return 1; } n(x) { return x + 1; } } class B < A { m() { return 2; } } fun f(o, x) { return o.m() + o.n(x); } print f(A(), 1); print f(B(), 2); print f(A(), 3);',
+  'fun f(l, x) { l.append(x); return len(l); } print f([], 1); print f([1, 2], 3);',
+  'class A { m() { return 1; } } fun f(o) { return o.m(); } var a = A(); print f(a); fun g() { return 7; } a.m = g; print f(a);',
+  'class A { m(x) { return x; } } fun f(o, x) { return o.m(x, x); } print f(A(), 1);',
+  'class A { m() { return 1; } } fun f(o) { return o.k(); } print f(A());',
+  'fun f(o) { return o.m(); } print f(3);',
+  'class A { m() { return this.m(); } } fun f(o) { return o.m(); } print f(A());',
 ];
 
 function runAll(source: string, plain: boolean): string[] {

@@ -111,6 +111,8 @@ export const SUPERINSTRUCTIONS = {
   S_RETURN_LOCAL_PROPERTY: 107,
   /** GET_LOCAL a; GET_LOCAL a; GET_PROPERTY n; CONSTANT k; ADD; SET_PROPERTY n; POP (numbers, existing field): `this.x = this.x + k;` */
   S_INC_FIELD: 108,
+  /** GET_LOCAL a; INVOKE n argc (instance receiver, cached method): `zoo.ant()` */
+  S_INVOKE_LOCAL: 109,
 } as const;
 
 const S = SUPERINSTRUCTIONS;
@@ -176,6 +178,7 @@ const PATTERNS: readonly (readonly [head: number, ops: readonly number[]])[] = [
   [S.S_L_ADD, [GL, Op.ADD]],
   [S.S_L_SUBTRACT, [GL, Op.SUBTRACT]],
   [S.S_L_MULTIPLY, [GL, Op.MULTIPLY]],
+  [S.S_INVOKE_LOCAL, [GL, Op.INVOKE]],
   [S.S_GET_LOCAL2, [GL, GL]],
   [S.S_GET_LOCAL_CONSTANT, [GL, K]],
   [S.S_POP_GET_LOCAL, [Op.POP, GL]],

@@ -1284,6 +1284,23 @@ export class VM {
               op = 7 /* GET_LOCAL */;
               continue dispatch;
             }
+            case 109 /* S_INVOKE_LOCAL */: {
+              stack[sp++] = stack[base + code[ip]!]!;
+              const argc = code[ip + 3]!;
+              const receiver = stack[sp - 1 - argc]!;
+              const method = fn.icMethod[ip + 2]!;
+              if (!(receiver instanceof ObjInstance) || receiver.shape !== fn.icShape[ip + 2] || argc !== method.fn.arity) {
+                // Anything but a cached method of the right arity: INVOKE itself (errors included).
+                ip += 2;
+                op = 34 /* INVOKE */;
+                continue dispatch;
+              }
+              ip += 4;
+              callTarget = method;
+              callArgc = argc;
+              op = PUSH_FRAME;
+              continue dispatch;
+            }
             case 46 /* BREAK */: {
               const handler = this.breakHandler;
               const pc = ip - 1;
