@@ -19,8 +19,11 @@
  */
 
 import { Ajv, type ErrorObject } from 'ajv';
+import { compile } from '../compiler/index.js';
+import { VerifyError } from '../vm/errors.js';
 import { BreedError, WorldError } from './errors.js';
 import type { EntityId, WorldEvent } from './events.js';
+import { WORLD_HOST_FUNCTIONS } from './host-api.js';
 import { parseJson } from './json-syntax.js';
 import { World, type WorldOptions } from './world.js';
 
@@ -152,10 +155,10 @@ export function startScenario(scenario: Scenario, files: ScenarioFiles): Scenari
   const { fuel, ...worldOptions } = scenario.world;
   const world = new World({ ...worldOptions, seed: scenario.seed ?? 1, budgets: fuel === undefined ? {} : { fuel } });
   for (const path of scenario.spells) {
-    if (path.endsWith('.spb')) world.loadModule(files.readBytes(path), path);
-    else world.loadSpells(files.readText(path), path);
+    if (path.endsWith('.spb')) loadBytecode(world, files.readBytes(path), path);
+    else loadSource(world, files.readText(path), path);
   }
-  world.loadBreeds(files.readText(scenario.breeds));
+  loadBreedsFile(world, files.readText(scenario.breeds), scenario.breeds);
   const names = new Map<string, EntityId>();
   for (const e of scenario.entities ?? []) {
     const id = world.spawn(e.breed, e.x, e.y);
@@ -200,6 +203,36 @@ export function startScenario(scenario: Scenario, files: ScenarioFiles): Scenari
       ticksRun++;
     },
   };
+}
+
+/** Every compile error of a spell file, each as `path:line:column: error: message`, so the user can fix them in one pass. */
+function loadSource(world: World, source: string, path: string): void {
+  const errors = compile(source, { sourceName: path, hosts: WORLD_HOST_FUNCTIONS }).diagnostics.filter((d) => d.severity === 'error');
+  if (errors.length > 0) {
+    const lines = errors.map((d) => `${path}:${d.line}:${d.column}: error: ${d.message}`);
+    throw new WorldError(`the spells in ${path} do not compile:\n${lines.join('\n')}`);
+  }
+  world.loadSpells(source, path);
+}
+
+/** A bad .spb names its file, as `cantrip run` does. */
+function loadBytecode(world: World, bytes: Uint8Array, path: string): void {
+  try {
+    world.loadModule(bytes, path);
+  } catch (error) {
+    if (error instanceof VerifyError) throw new WorldError(`${path} is not valid Cantrip bytecode: ${error.message}`);
+    throw error;
+  }
+}
+
+/** A breed error names the breeds file too: the scenario may point at any of several. */
+function loadBreedsFile(world: World, text: string, path: string): void {
+  try {
+    world.loadBreeds(text);
+  } catch (error) {
+    if (error instanceof BreedError) throw new BreedError(`${path}: ${error.message}`, error.breed, error.field, error.line, error.column);
+    throw error;
+  }
 }
 
 function skipped(world: World, c: ScenarioCast): void {

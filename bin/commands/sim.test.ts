@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -47,7 +47,7 @@ describe('cantrip sim', () => {
     const dir = mkdtempSync(join(tmpdir(), 'cantrip-sim-'));
     const bad = join(dir, 'bad.json');
     writeFileSync(bad, '{ "breeds": "b.json", "spells": [], "world": { "width": 10 } }');
-    expect(failure(() => simulate(bad, {}, capture().io))).toMatchObject({ exitCode: 65, message: "cantrip: Scenario: 'world' needs 'height'." });
+    expect(failure(() => simulate(bad, {}, capture().io))).toMatchObject({ exitCode: 65, message: `cantrip: ${bad}: 'world' needs 'height'.` });
     writeFileSync(bad, '{ "breeds": ');
     expect(failure(() => simulate(bad, {}, capture().io)).message).toMatch(/line 1, column 13/);
     writeFileSync(bad, '{ "breeds": "nope.json", "spells": [], "world": { "width": 10, "height": 10 } }');
@@ -56,7 +56,40 @@ describe('cantrip sim', () => {
     writeFileSync(join(dir, 'b.json'), '{ "breeds": [{ "name": "A", "parent": "A" }] }');
     writeFileSync(bad, '{ "breeds": "b.json", "spells": [], "world": { "width": 10, "height": 10 } }');
     expect(failure(() => simulate(bad, {}, capture().io)).message).toBe(
-      "cantrip: Breed 'A': field 'parent' makes an inheritance cycle: A → A.",
+      `cantrip: ${join(dir, 'b.json')}: Breed 'A': field 'parent' makes an inheritance cycle: A → A.`,
     );
+  });
+
+  it('names the file at fault: the scenario, the breeds file, every compile error of a spell file, a bad .spb', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cantrip-sim-'));
+    const scenario = join(dir, 'sc.json');
+    writeFileSync(join(dir, 'b.json'), '{ "breeds": [{ "name": "A" }] }');
+    writeFileSync(join(dir, 'broken.spell'), 'var a = 1;\nprint a +;\nfun f( {\n');
+    writeFileSync(scenario, '{ "breeds": "b.json", "spells": ["broken.spell"], "world": { "width": 10, "height": 10 } }');
+    const spell = join(dir, 'broken.spell');
+    expect(failure(() => simulate(scenario, {}, capture().io)).message).toBe(
+      `cantrip: the spells in ${spell} do not compile:\n` +
+        `${spell}:2:10: error: Expect expression.\n` +
+        `${spell}:3:8: error: Expect ')' after parameters.`,
+    );
+    writeFileSync(join(dir, 'bad.spb'), 'CNTP\x1a\n\x01\x00\x01\x7f');
+    writeFileSync(scenario, '{ "breeds": "b.json", "spells": ["bad.spb"], "world": { "width": 10, "height": 10 } }');
+    expect(failure(() => simulate(scenario, {}, capture().io))).toMatchObject({
+      exitCode: 65,
+      message: expect.stringMatching(new RegExp(`^cantrip: ${join(dir, 'bad.spb')} is not valid Cantrip bytecode: `)),
+    });
+    writeFileSync(scenario, '{ "breeds": "b.json", "spells": [], "world": { "width": 10, "height": 10 }, "casts": [{ "tick": 0, "spell": "nope" }] }');
+    expect(failure(() => simulate(scenario, {}, capture().io)).message).toBe(`cantrip: ${scenario}: cast at tick 0 names unknown spell 'nope'.`);
+  });
+
+  it('shows the files a scenario names relative to where cantrip runs, not to the scenario', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cantrip-sim-'));
+    const scenario = join(dir, 'scenarios', 'sc.json');
+    mkdirSync(join(dir, 'scenarios'));
+    writeFileSync(scenario, '{ "breeds": "../gone.json", "spells": [], "world": { "width": 10, "height": 10 } }');
+    expect(failure(() => simulate(scenario, {}, capture().io))).toMatchObject({
+      exitCode: 66,
+      message: `cantrip: cannot read '${join(dir, 'gone.json')}': no such file or directory`,
+    });
   });
 });

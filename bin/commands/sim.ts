@@ -6,7 +6,7 @@
  * Exit codes: 0 ran (cast errors are events, not failures); 65 bad scenario,
  * breeds or spells; 66 a file cannot be read.
  */
-import { dirname, resolve } from 'node:path';
+import { dirname, isAbsolute, join } from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
 import { BreedError, WorldError } from '../../runtime/errors.js';
 import { describeEvent, type WorldEvent } from '../../runtime/events.js';
@@ -46,26 +46,33 @@ function parseTicks(value: string): number {
 
 /** Runs the scenario at `file`; returns the exit code. */
 export function simulate(file: string, options: SimOptions, io: CliIO): number {
-  const scenario = guard(() => parseScenario(decodeSourceText(file, readInputBytes(file, io))));
+  const parsed = guard(file, () => parseScenario(decodeSourceText(file, readInputBytes(file, io))));
+  // The scenario's paths are relative to it; messages show them as seen from here (spells/breeds.json, not ../breeds.json).
   const base = dirname(file);
+  const local = (path: string): string => (isAbsolute(path) ? path : join(base, path));
+  const scenario = { ...parsed, breeds: local(parsed.breeds), spells: parsed.spells.map(local) };
   const files: ScenarioFiles = {
-    readBytes: (path) => readInputBytes(resolve(base, path), io),
-    readText: (path) => decodeSourceText(path, readInputBytes(resolve(base, path), io)),
+    readBytes: (path) => readInputBytes(path, io),
+    readText: (path) => decodeSourceText(path, readInputBytes(path, io)),
   };
   const print = options.json
     ? (e: WorldEvent) => io.stdout(JSON.stringify(e) + '\n')
     : (e: WorldEvent) => io.stdout(describeEvent(e) + '\n');
-  guard(() => runScenario(scenario, files, { ticks: options.ticks, onEvent: print }));
+  guard(file, () => runScenario(scenario, files, { ticks: options.ticks, onEvent: print }));
   return EXIT.ok;
 }
 
-/** Bad data becomes a clean one-line failure (exit 65); read failures keep their own CliFailure. */
-function guard<T>(body: () => T): T {
+/**
+ * Bad data becomes a clean failure (exit 65) that names the file at fault;
+ * read failures keep their own CliFailure.
+ */
+function guard<T>(file: string, body: () => T): T {
   try {
     return body();
   } catch (error) {
     if (error instanceof WorldError || error instanceof BreedError || error instanceof VerifyError) {
-      throw new CliFailure(`cantrip: ${error.message}`, EXIT.dataError);
+      // "Scenario: …" from the runtime becomes "trolls.json: …".
+      throw new CliFailure(`cantrip: ${error.message.replace(/^Scenario: /, `${file}: `)}`, EXIT.dataError);
     }
     throw error;
   }
