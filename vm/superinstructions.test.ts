@@ -126,6 +126,13 @@ const PROGRAMS = [
   'class A { m() { return 1; } } fun f(o) { return o.k(); } print f(A());',
   'fun f(o) { return o.m(); } print f(3);',
   'class A { m() { return this.m(); } } fun f(o) { return o.m(); } print f(A());',
+  // A global callee and `n - k` as its argument: recursion, slow paths, undefined globals, errors, fuel.
+  'fun fib(n) { if (n < 2) return n; return fib(n - 2) + fib(n - 1); } print fib(12);',
+  'fun fib(n) { if (n < 2) return n; return fib(n - 2) + fib(n - 1); } print fib(40);',
+  'fun f(n) { return g(n - 1); } print f(3);',
+  'fun f(n) { return str(n - 1); } fun h(n) { return f(n - 1); } print h(3); print h("x");',
+  'var k = 5; fun f(n) { return k(n - 1); } print f(1);',
+  'fun f(n) { return f(n - 1); } f(1);',
 ];
 
 function runAll(source: string, plain: boolean): string[] {

@@ -113,6 +113,8 @@ export const SUPERINSTRUCTIONS = {
   S_INC_FIELD: 108,
   /** GET_LOCAL a; INVOKE n argc (instance receiver, cached method): `zoo.ant()` */
   S_INVOKE_LOCAL: 109,
+  /** GET_GLOBAL g; GET_LOCAL a; CONSTANT k; SUBTRACT (defined global, numbers): the callee and argument of `f(n - 1)` */
+  S_GLOBAL_SUB_LOCAL_CONSTANT: 110,
 } as const;
 
 const S = SUPERINSTRUCTIONS;
@@ -155,6 +157,7 @@ const PATTERNS: readonly (readonly [head: number, ops: readonly number[]])[] = [
   [S.S_LK_GREATER_JUMP, [GL, K, Op.GREATER, JIF, Op.POP]],
   [S.S_LL_EQUAL_JUMP, [GL, GL, Op.EQUAL, JIF, Op.POP]],
   [S.S_LK_EQUAL_JUMP, [GL, K, Op.EQUAL, JIF, Op.POP]],
+  [S.S_GLOBAL_SUB_LOCAL_CONSTANT, [Op.GET_GLOBAL, GL, K, Op.SUBTRACT]],
   [S.S_ADD_LOCAL_CONSTANT, [GL, K, Op.ADD]],
   [S.S_SUBTRACT_LOCAL_CONSTANT, [GL, K, Op.SUBTRACT]],
   [S.S_ADD_LOCAL_LOCAL, [GL, GL, Op.ADD]],

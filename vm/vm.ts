@@ -1301,6 +1301,20 @@ export class VM {
               op = PUSH_FRAME;
               continue dispatch;
             }
+            case 110 /* S_GLOBAL_SUB_LOCAL_CONSTANT */: {
+              const callee = globals[code[ip]!]!;
+              const a = stack[base + code[ip + 2]!]!;
+              const b = constants[code[ip + 4]!]!;
+              if (callee === UNDEFINED || typeof a !== 'number' || typeof b !== 'number') {
+                op = 9 /* GET_GLOBAL */;
+                continue dispatch;
+              }
+              stack[sp] = callee;
+              stack[sp + 1] = a - b;
+              sp += 2;
+              ip += 6;
+              break;
+            }
             case 46 /* BREAK */: {
               const handler = this.breakHandler;
               const pc = ip - 1;
