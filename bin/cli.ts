@@ -31,7 +31,7 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
 
 function buildProgram(io: CliIO, setExitCode: (code: number) => void): Command {
   const program = new Command('cantrip')
-    .description('Cantrip: check, compile, disassemble and run spells.')
+    .description('Cantrip: check, compile, disassemble and run spells; simulate a world.')
     .version(packageVersion(), '-v, --version', 'print the version')
     .helpOption('-h, --help', 'show help')
     .helpCommand('help [command]', 'show help for a command')
