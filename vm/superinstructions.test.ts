@@ -133,6 +133,11 @@ const PROGRAMS = [
   'fun f(n) { return str(n - 1); } fun h(n) { return f(n - 1); } print h(3); print h("x");',
   'var k = 5; fun f(n) { return k(n - 1); } print f(1);',
   'fun f(n) { return f(n - 1); } f(1);',
+  // Fields set from a local or a constant: constructors, shape transitions, misses, non-instances.
+  'class P { init(x) { this.x = x; this.n = 0; this.s = "s"; } } var a = P(1); var b = P("b"); print a.x + a.n; print b.x + b.s; var c = P(2); c.z = 1; fun f(o, v) { o.x = v; o.y = 3; return o.x + o.y; } print f(c, 4); print f(a, 5); print f(P(1), 6);',
+  'fun f(o, v) { o.x = v; } f(3, 4);',
+  'fun f(o) { o.x = 1; } f(nil);',
+  'class P { init(d) { this.d = d; if (d > 0) { this.l = P(d - 1); } else { this.l = nil; } } } var t = P(3); print t.l.l.l.d; print t.l.l.l.l;',
 ];
 
 function runAll(source: string, plain: boolean): string[] {

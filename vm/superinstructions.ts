@@ -115,6 +115,10 @@ export const SUPERINSTRUCTIONS = {
   S_INVOKE_LOCAL: 109,
   /** GET_GLOBAL g; GET_LOCAL a; CONSTANT k; SUBTRACT (defined global, numbers): the callee and argument of `f(n - 1)` */
   S_GLOBAL_SUB_LOCAL_CONSTANT: 110,
+  /** GET_LOCAL a; GET_LOCAL b; SET_PROPERTY n; POP (instance, cached shape): `this.x = x;` */
+  S_SET_FIELD_LOCAL: 111,
+  /** GET_LOCAL a; CONSTANT k; SET_PROPERTY n; POP (instance, cached shape): `this.count = 0;` */
+  S_SET_FIELD_CONSTANT: 112,
 } as const;
 
 const S = SUPERINSTRUCTIONS;
@@ -150,6 +154,8 @@ const PATTERNS: readonly (readonly [head: number, ops: readonly number[]])[] = [
   [S.S_ADD_UPVALUE_LOCAL, [Op.GET_UPVALUE, GL, Op.ADD, Op.SET_UPVALUE, Op.POP]],
   [S.S_K_MODULO_SET_LOCAL_POP, [K, Op.MODULO, Op.SET_LOCAL, Op.POP]],
   [S.S_LOCAL_LOCAL_PROPERTY, [GL, GL, Op.GET_PROPERTY]],
+  [S.S_SET_FIELD_LOCAL, [GL, GL, Op.SET_PROPERTY, Op.POP]],
+  [S.S_SET_FIELD_CONSTANT, [GL, K, Op.SET_PROPERTY, Op.POP]],
   [S.S_RETURN_LOCAL_PROPERTY, [GL, Op.GET_PROPERTY, Op.RETURN]],
   [S.S_LL_LESS_JUMP, [GL, GL, Op.LESS, JIF, Op.POP]],
   [S.S_LK_LESS_JUMP, [GL, K, Op.LESS, JIF, Op.POP]],

@@ -1315,6 +1315,21 @@ export class VM {
               ip += 6;
               break;
             }
+            case 111 /* S_SET_FIELD_LOCAL */:
+            case 112 /* S_SET_FIELD_CONSTANT */: {
+              const object = stack[base + code[ip]!]!;
+              if (!(object instanceof ObjInstance) || object.shape !== fn.icShape[ip + 4]) {
+                op = 7 /* GET_LOCAL */;
+                continue dispatch;
+              }
+              const value = op === 111 ? stack[base + code[ip + 2]!]! : constants[code[ip + 2]!]!;
+              const slot = fn.icSlot[ip + 4]!;
+              if (slot < object.values.length) object.values[slot] = value;
+              else object.values.push(value);
+              object.shape = fn.icNext[ip + 4]!;
+              ip += 6;
+              break;
+            }
             case 46 /* BREAK */: {
               const handler = this.breakHandler;
               const pc = ip - 1;
