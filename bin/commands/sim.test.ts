@@ -1,10 +1,10 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CliFailure } from '../exit-codes.js';
 import type { CliIO } from '../io.js';
-import { simulate } from './sim.js';
+import { simulate } from './simulate.js';
 
 function capture(): { io: CliIO; out: string[]; err: string[] } {
   const out: string[] = [];
@@ -91,5 +91,12 @@ describe('cantrip sim', () => {
       exitCode: 66,
       message: `cantrip: cannot read '${join(dir, 'gone.json')}': no such file or directory`,
     });
+  });
+
+  it('registers without loading the world runtime, so other commands start fast', () => {
+    // Every command is registered at start-up; a static import here would load the runtime and the compiler for `--version`.
+    const registration = readFileSync(new URL('./sim.ts', import.meta.url), 'utf8');
+    expect(registration).not.toMatch(/^import .*runtime\//m);
+    expect(registration).toContain("await import('./simulate.js')");
   });
 });

@@ -3,24 +3,12 @@
  * world, breeds, spells, entities and timed casts) headless and print what
  * happened — one line per event, or JSON lines with --json.
  *
- * Exit codes: 0 ran (cast errors are events, not failures); 65 bad scenario,
- * breeds or spells; 66 a file cannot be read.
+ * The world runtime (and the compiler it pulls in) is loaded only when `sim`
+ * runs, so `--help`, `--version` and running a `.spb` start fast.
  */
-import { dirname, isAbsolute, join } from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
-import { BreedError, WorldError } from '../../runtime/errors.js';
-import { describeEvent, type WorldEvent } from '../../runtime/events.js';
-import { parseScenario, runScenario, type ScenarioFiles } from '../../runtime/scenario.js';
-import { VerifyError } from '../../vm/errors.js';
 import type { CliCommand, CommandContext } from '../command.js';
-import { CliFailure, EXIT } from '../exit-codes.js';
-import { decodeSourceText, readInputBytes } from '../input.js';
-import type { CliIO } from '../io.js';
-
-interface SimOptions {
-  readonly ticks?: number;
-  readonly json?: boolean;
-}
+import type { SimOptions } from './simulate.js';
 
 export const simCommand: CliCommand = {
   register(program: Command, context: CommandContext): void {
@@ -30,7 +18,8 @@ export const simCommand: CliCommand = {
       .argument('<scenario>', 'the scenario .json file')
       .option('--ticks <n>', 'number of fixed steps to run (default: the scenario’s "ticks", else 100)', parseTicks)
       .option('--json', 'print events as JSON lines')
-      .action((file: string, options: SimOptions) => {
+      .action(async (file: string, options: SimOptions) => {
+        const { simulate } = await import('./simulate.js');
         context.setExitCode(simulate(file, options, context.io));
       });
   },
@@ -42,38 +31,4 @@ function parseTicks(value: string): number {
     throw new InvalidArgumentError('ticks must be a whole number up to 10000000.');
   }
   return n;
-}
-
-/** Runs the scenario at `file`; returns the exit code. */
-export function simulate(file: string, options: SimOptions, io: CliIO): number {
-  const parsed = guard(file, () => parseScenario(decodeSourceText(file, readInputBytes(file, io))));
-  // The scenario's paths are relative to it; messages show them as seen from here (spells/breeds.json, not ../breeds.json).
-  const base = dirname(file);
-  const local = (path: string): string => (isAbsolute(path) ? path : join(base, path));
-  const scenario = { ...parsed, breeds: local(parsed.breeds), spells: parsed.spells.map(local) };
-  const files: ScenarioFiles = {
-    readBytes: (path) => readInputBytes(path, io),
-    readText: (path) => decodeSourceText(path, readInputBytes(path, io)),
-  };
-  const print = options.json
-    ? (e: WorldEvent) => io.stdout(JSON.stringify(e) + '\n')
-    : (e: WorldEvent) => io.stdout(describeEvent(e) + '\n');
-  guard(file, () => runScenario(scenario, files, { ticks: options.ticks, onEvent: print }));
-  return EXIT.ok;
-}
-
-/**
- * Bad data becomes a clean failure (exit 65) that names the file at fault;
- * read failures keep their own CliFailure.
- */
-function guard<T>(file: string, body: () => T): T {
-  try {
-    return body();
-  } catch (error) {
-    if (error instanceof WorldError || error instanceof BreedError || error instanceof VerifyError) {
-      // "Scenario: …" from the runtime becomes "trolls.json: …".
-      throw new CliFailure(`cantrip: ${error.message.replace(/^Scenario: /, `${file}: `)}`, EXIT.dataError);
-    }
-    throw error;
-  }
 }
