@@ -1,15 +1,20 @@
 /**
- * The data of a world snapshot (World.snapshot / World.restore): plain,
+ * World snapshots (World.snapshot / World.restore): the data — plain,
  * JSON-safe objects, so a snapshot can be saved to a file or sent over a
- * wire and restored to the same state.
+ * wire — and taking one from a world's state and putting one back.
  */
 
+import { writeSpb } from '../vm/spb.js';
 import type { AoiState } from './aoi.js';
-import type { EntityPoolState } from './entity-pool.js';
-import type { FieldValue, Modifier } from './entity-state.js';
+import { EntityPool, type EntityPoolState } from './entity-pool.js';
+import { EntityState, type FieldValue, type Modifier } from './entity-state.js';
 import type { DespawnReason, EntityId } from './events.js';
 import { WorldError } from './errors.js';
+import type { WorldBuffs } from './world-buffs.js';
+import type { LoadedSpells } from './world-casting.js';
+import type { WorldEntities } from './world-entities.js';
 import type { ResolvedWorldOptions } from './world-options.js';
+import type { WorldState } from './world-state.js';
 
 export const SNAPSHOT_FORMAT = 'cantrip-world/1';
 
@@ -78,4 +83,96 @@ export function base64ToBytes(text: string): Uint8Array {
     throw new WorldError('Snapshot spell bytecode is not valid base64.');
   }
   return Uint8Array.from(binary, (c) => c.charCodeAt(0));
+}
+
+/** The snapshot data of a world's state (see World.snapshot). */
+export function captureSnapshot(
+  s: WorldState,
+  loaded: readonly LoadedSpells[],
+  accumulator: number,
+  pendingCasts: number,
+): WorldSnapshot {
+  const entities: EntitySnapshot[] = [];
+  for (let i = 0; i < s.pool.count; i++) {
+    const slot = s.pool.activeAt(i);
+    const state = s.states[slot]!;
+    entities.push({
+      slot,
+      id: s.ids[slot]!,
+      dying: s.dying[slot] === 1,
+      baseSpeed: state.baseSpeed,
+      baseMaxHealth: state.baseMaxHealth,
+      baseInterest: state.baseInterest,
+      fields: [...(state.fields ?? [])].map(([k, v]) => [k, encodeField(v)]),
+      modifiers: state.modifiers.map((m) => ({ ...m })),
+    });
+  }
+  const spells: SpellSourceSnapshot[] = loaded.map((l) =>
+    l.source !== null ? { sourceName: l.sourceName, source: l.source } : { sourceName: l.sourceName, spb: bytesToBase64(writeSpb(l.module)) },
+  );
+  return {
+    format: SNAPSHOT_FORMAT,
+    options: { ...s.options, budgets: { ...s.options.budgets } },
+    time: s.time,
+    steps: s.steps,
+    accumulator,
+    nextId: s.nextId,
+    random: s.rng.seedState,
+    castSeq: s.castSeq,
+    breeds: s.breedRegistry?.source ?? null,
+    spells,
+    pool: s.pool.exportState(),
+    entities,
+    reap: s.reapQueue.map((r) => ({ slot: r.slot, reason: r.reason })),
+    aoi: s.aoi.exportState(),
+    pendingCasts,
+  };
+}
+
+/**
+ * Put a snapshot's pool, entities, buffs, AOI sets, clocks and random state
+ * into a world that has loaded the snapshot's spells and breeds (not its
+ * accumulator, which belongs to the loop). WorldError when the data does not
+ * hang together.
+ */
+export function restoreSnapshot(s: WorldState, entities: WorldEntities, buffs: WorldBuffs, snapshot: WorldSnapshot): void {
+  // Loading the spells may have queued prints: the restored world starts with none.
+  s.queue = [];
+  entities.adoptPool(EntityPool.fromState(snapshot.pool, { policy: snapshot.options.policy, maxCapacity: s.options.maxCapacity }));
+  for (const e of snapshot.entities) {
+    if (!s.pool.isLiveSlot(e.slot)) throw new WorldError('The world snapshot is malformed.');
+    s.ids[e.slot] = e.id;
+    s.dying[e.slot] = e.dying ? 1 : 0;
+    s.slotById.set(e.id, e.slot);
+    const state = new EntityState(e.baseSpeed, e.baseMaxHealth, e.baseInterest);
+    for (const [k, v] of e.fields) state.setField(k, decodeField(v));
+    for (const m of e.modifiers) {
+      state.addModifier(m);
+      buffs.track(e.id, m);
+    }
+    s.states[e.slot] = state;
+    if (!e.dying) s.index.insert(e.slot, s.pool.x[e.slot]!, s.pool.y[e.slot]!);
+  }
+  s.reapQueue = snapshot.reap.map((r) => ({ slot: r.slot, reason: r.reason }));
+  s.aoi.importState(snapshot.aoi);
+  s.time = snapshot.time;
+  s.steps = snapshot.steps;
+  s.nextId = snapshot.nextId;
+  s.castSeq = snapshot.castSeq;
+  s.rng.seedState = snapshot.random;
+  checkRestored(s);
+}
+
+/** Every live slot is a restored entity of a known breed at a finite place; dying ones are queued to be reaped (tests/fuzz/world-fuzz). */
+function checkRestored(s: WorldState): void {
+  const pool = s.pool;
+  const reaping = new Set(s.reapQueue.map((r) => r.slot));
+  for (let i = 0; i < pool.count; i++) {
+    const slot = pool.activeAt(i);
+    const known = s.states[slot] !== null && s.breedRegistry?.breeds[pool.breed[slot]!] !== undefined;
+    if (!known || !Number.isFinite(pool.x[slot]) || !Number.isFinite(pool.y[slot]) || (s.dying[slot] === 1) !== reaping.has(slot)) {
+      throw new WorldError('The world snapshot is malformed.');
+    }
+  }
+  if (s.slotById.size !== pool.count || reaping.size !== s.reapQueue.length) throw new WorldError('The world snapshot is malformed.');
 }

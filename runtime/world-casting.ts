@@ -1,0 +1,228 @@
+/**
+ * The spells a World can cast and the casts in flight: loading modules (one
+ * VM each, bound to the world's host API and budgets), starting a cast with
+ * its arguments fitted to the spell, and settling it afterwards — parked
+ * until game time passes if it waits, kept if a debugger paused it, reported
+ * as a `cast-error` event if it failed.
+ */
+
+import type { Fiber } from '../vm/fiber.js';
+import type { Module } from '../vm/module.js';
+import type { SpellRuntimeError } from '../vm/errors.js';
+import type { Value } from '../vm/value.js';
+import { VM } from '../vm/vm.js';
+import type { EntityRef } from './entity-ref.js';
+import { WorldError } from './errors.js';
+import type { EntityId } from './events.js';
+import { WORLD_HOST_FUNCTIONS, currentCast, runInCast, type CastContext, type GameHost } from './host-api.js';
+import { MinHeap } from './min-heap.js';
+import { NONE, type WorldState } from './world-state.js';
+
+/**
+ * What a cast from the embedder ended as (it may go on later if suspended).
+ * 'paused' only happens with a vm/debugger Debugger attached to the spell's
+ * VM (see `World.spellVm`): the world keeps the cast and `continuePaused` steps it.
+ */
+export interface CastResult {
+  readonly state: 'done' | 'suspended' | 'failed' | 'paused';
+  readonly result: Value;
+  readonly error: SpellRuntimeError | null;
+  /** The cast's fiber: the handle a debugger steps, or `cancelCast` ends. */
+  readonly fiber: Fiber;
+}
+
+/** One loaded module of spells. */
+export interface LoadedSpells {
+  readonly vm: VM;
+  readonly module: Module;
+  readonly sourceName: string;
+  /** The source text, when loaded from source (snapshots re-compile it). */
+  readonly source: string | null;
+  /** Parameter count of each spell, to fit the arguments a cast passes. */
+  readonly arity: ReadonlyMap<string, number>;
+}
+
+interface WaitingCast {
+  readonly fiber: Fiber;
+  readonly vm: VM;
+  readonly cast: CastContext;
+  readonly seq: number;
+}
+
+/** A cast stopped by a debugger at a breakpoint or step: kept until the debugger continues or cancels it. */
+interface PausedCast {
+  readonly vm: VM;
+  readonly cast: CastContext;
+}
+
+/** The cast name of a module's top-level script. */
+const SCRIPT = '<script>';
+
+export class WorldCasting {
+  private readonly modules: LoadedSpells[] = [];
+  private readonly spellOwner = new Map<string, LoadedSpells>();
+  private waiting = new MinHeap<WaitingCast>(wakesBefore);
+  private readonly paused = new Map<Fiber, PausedCast>();
+
+  constructor(
+    private readonly state: WorldState,
+    /** The World, as the host the casts' host functions act on. */
+    private readonly host: GameHost,
+  ) {}
+
+  /** The loaded modules, in load order. */
+  get loaded(): readonly LoadedSpells[] {
+    return this.modules;
+  }
+
+  /** Casts waiting for game time to pass. */
+  get waitingCount(): number {
+    return this.waiting.size;
+  }
+
+  /** Casts a debugger has paused. */
+  get pausedCount(): number {
+    return this.paused.size;
+  }
+
+  /** Every spell the world can cast. */
+  spellNames(): string[] {
+    return [...this.spellOwner.keys()];
+  }
+
+  /** The loaded module defining a spell. */
+  ownerOf(spell: string): LoadedSpells | undefined {
+    return this.spellOwner.get(spell);
+  }
+
+  /** Create a module's VM and run its top-level script (WorldError if a spell is defined twice, or the script fails or waits). */
+  addModule(module: Module, sourceName: string, source: string | null): void {
+    for (const s of module.spells) {
+      if (this.spellOwner.has(s.name)) throw new WorldError(`Spell '${s.name}' is defined twice (again in ${sourceName}).`);
+    }
+    const vm = new VM(module, {
+      ...this.state.options.budgets,
+      hosts: WORLD_HOST_FUNCTIONS,
+      print: (text) => this.emitPrint(text),
+    });
+    const arity = new Map(module.spells.map((s) => [s.name, module.functions[s.functionIndex]?.arity ?? 0]));
+    const entry: LoadedSpells = { vm, module, sourceName, source, arity };
+    const cast: CastContext = { host: this.host, spell: SCRIPT, caster: null, wakeAt: 0 };
+    const script = runInCast(cast, () => vm.runScript());
+    if (script.state === 'failed') {
+      throw new WorldError(`${sourceName}: the top-level script failed: ${script.error?.message ?? 'unknown error'}`);
+    }
+    if (script.state !== 'done') throw new WorldError(`${sourceName}: the top-level script may not wait.`);
+    this.modules.push(entry);
+    for (const s of module.spells) this.spellOwner.set(s.name, entry);
+  }
+
+  /** A cast from the embedder: announced with a `cast` event, then run now until it finishes or waits. */
+  castFromEmbedder(spell: string, caster: EntityId | null, target: EntityId | null): Fiber {
+    const owner = this.spellOwner.get(spell);
+    if (!owner) throw new WorldError(`Unknown spell '${spell}'.`);
+    const casterRef = this.refForApi(caster, 'caster');
+    const targetRef = this.refForApi(target, 'target');
+    this.state.push({ type: 'cast', tick: this.state.steps, spell, caster, target });
+    return this.startCast(owner, spell, casterRef, [casterRef, targetRef]);
+  }
+
+  /** Run a spell as cast by `caster`, its arguments trimmed or padded with nil to its parameter count. */
+  startCast(owner: LoadedSpells, spell: string, caster: EntityRef | null, args: readonly (Value | null)[]): Fiber {
+    const arity = owner.arity.get(spell) ?? 0;
+    const fitted: Value[] = [];
+    for (let i = 0; i < arity; i++) fitted.push(args[i] ?? null);
+    const cast: CastContext = { host: this.host, spell, caster: caster?.id ?? null, wakeAt: 0 };
+    // The VM was created with the world's budgets as its defaults, so the cast needs no overrides.
+    const fiber = runInCast(cast, () => owner.vm.cast(spell, fitted));
+    this.settle(fiber, owner.vm, cast);
+    return fiber;
+  }
+
+  /** Resume the casts whose wait is over by `now` (those whose caster is gone are cancelled). */
+  resumeDue(now: number): void {
+    // Only casts that were already waiting when the step began: one that waits again (even wait(0))
+    // gets a newer seq and resumes next step, so this loop always ends.
+    const startedBefore = this.state.castSeq;
+    while (this.waiting.size > 0 && this.waiting.peek()!.cast.wakeAt <= now && this.waiting.peek()!.seq < startedBefore) {
+      const { fiber, vm, cast } = this.waiting.pop()!;
+      if (cast.caster !== null && this.state.liveSlotOf(cast.caster) === NONE) {
+        vm.cancel(fiber, 'The caster is gone.');
+        continue;
+      }
+      runInCast(cast, () => vm.resume(fiber));
+      this.settle(fiber, vm, cast);
+    }
+  }
+
+  /** Continue a paused cast with a debugger command, in its cast context; false if it is not paused here. */
+  continuePaused(fiber: Fiber, go: (fiber: Fiber) => void): boolean {
+    const entry = this.paused.get(fiber);
+    if (!entry || fiber.state !== 'paused') return false;
+    this.paused.delete(fiber);
+    runInCast(entry.cast, () => go(fiber));
+    this.settle(fiber, entry.vm, entry.cast);
+    return true;
+  }
+
+  /** End a paused or waiting cast without a cast-error. Returns whether it was live here. */
+  cancel(fiber: Fiber, message: string): boolean {
+    const paused = this.paused.get(fiber);
+    if (paused) {
+      this.paused.delete(fiber);
+      paused.vm.cancel(fiber, message);
+      return true;
+    }
+    const waiting = this.waiting.toArray().find((w) => w.fiber === fiber);
+    if (!waiting) return false;
+    waiting.vm.cancel(fiber, message);
+    // Rare (a Stop button): rebuilding the heap without it is simpler than a removable heap.
+    const rest = this.waiting.toArray().filter((w) => w !== waiting);
+    this.waiting = new MinHeap<WaitingCast>(wakesBefore);
+    for (const w of rest) this.waiting.push(w);
+    return true;
+  }
+
+  private refForApi(id: EntityId | null, role: string): EntityRef | null {
+    if (id === null) return null;
+    const slot = this.state.liveSlotOf(id);
+    if (slot === NONE) throw new WorldError(`The ${role} #${id} is not a living entity.`);
+    return this.state.refAt(slot);
+  }
+
+  /** After a cast ran: park it if it waits, report it if it failed. */
+  private settle(fiber: Fiber, vm: VM, cast: CastContext): void {
+    if (fiber.state === 'suspended') {
+      this.waiting.push({ fiber, vm, cast, seq: this.state.castSeq++ });
+    } else if (fiber.state === 'paused') {
+      this.paused.set(fiber, { vm, cast });
+    } else if (fiber.state === 'failed') {
+      const error = fiber.error;
+      this.state.push({
+        type: 'cast-error',
+        tick: this.state.steps,
+        spell: cast.spell,
+        caster: cast.caster,
+        line: error?.line ?? 0,
+        message: error?.message ?? 'The cast failed.',
+        trace: error ? error.format() : 'The cast failed.',
+      });
+    }
+  }
+
+  private emitPrint(text: string): void {
+    const cast = currentCast();
+    const inSpell = cast !== null && cast.host === this.host && cast.spell !== SCRIPT;
+    this.state.push({ type: 'print', tick: this.state.steps, text, spell: inSpell ? cast.spell : null, caster: inSpell ? cast.caster : null });
+  }
+}
+
+export function castResult(fiber: Fiber): CastResult {
+  const state = fiber.state === 'done' || fiber.state === 'suspended' || fiber.state === 'paused' ? fiber.state : 'failed';
+  return { state, result: fiber.result, error: fiber.error, fiber };
+}
+
+/** Waiting casts resume in order of wake time, then of when they started waiting. */
+function wakesBefore(a: WaitingCast, b: WaitingCast): boolean {
+  return a.cast.wakeAt < b.cast.wakeAt || (a.cast.wakeAt === b.cast.wakeAt && a.seq < b.seq);
+}

@@ -1,0 +1,174 @@
+/**
+ * Entity properties as spells see them (`e.x`, `e.health = 0`, `e.armor`,
+ * `e.is("Troll")`): the hot fields in the pool, derived stats (base + buffs,
+ * Dirty Flag), per-entity fields and breed attributes — and keeping the hot
+ * copies of derived stats in step when a base or a buff changes.
+ */
+
+import { HostError } from '../vm/errors.js';
+import type { HostContext } from '../vm/host.js';
+import type { Value } from '../vm/value.js';
+import { EntityRef } from './entity-ref.js';
+import type { FieldValue } from './entity-state.js';
+import { currentCast } from './host-api.js';
+import type { WorldEntities } from './world-entities.js';
+import { NONE, clamp, type WorldState } from './world-state.js';
+
+export class WorldProperties {
+  constructor(
+    private readonly state: WorldState,
+    private readonly entities: WorldEntities,
+  ) {}
+
+  get(ref: EntityRef, name: string): Value | undefined {
+    const s = this.state;
+    if (name === 'alive') return s.pool.indexOf(ref.handle) !== NONE && s.dying[s.pool.indexOf(ref.handle)] === 0;
+    const slot = s.slotOfRef(ref);
+    const p = s.pool;
+    const state = s.states[slot]!;
+    switch (name) {
+      case 'x':
+        return p.x[slot]!;
+      case 'y':
+        return p.y[slot]!;
+      case 'vx':
+        return p.vx[slot]!;
+      case 'vy':
+        return p.vy[slot]!;
+      case 'health':
+        return p.health[slot]!;
+      case 'maxHealth':
+        return state.baseMaxHealth + state.bonus('maxHealth');
+      case 'speed':
+        return state.baseSpeed + state.bonus('speed');
+      case 'radius':
+        return p.radius[slot]!;
+      case 'interest':
+        return p.interest[slot]!;
+      case 'breed':
+        return s.breedAt(slot).name;
+      case 'id':
+        return ref.id;
+      case 'is':
+        return undefined;
+    }
+    const own = state.getField(name);
+    const base = own !== undefined ? this.fieldToValue(own) : s.breedAt(slot).attributes.get(name);
+    if (base === undefined) return undefined;
+    return typeof base === 'number' ? base + state.bonus(name) : base;
+  }
+
+  set(ref: EntityRef, name: string, value: Value): void {
+    const s = this.state;
+    const slot = s.slotOfRef(ref);
+    const p = s.pool;
+    const state = s.states[slot]!;
+    const number = (): number => {
+      if (typeof value !== 'number' || !Number.isFinite(value)) throw new HostError(`Property '${name}' must be a finite number.`);
+      return value;
+    };
+    switch (name) {
+      case 'x':
+      case 'y':
+        this.moveTo(slot, name === 'x' ? number() : p.x[slot]!, name === 'y' ? number() : p.y[slot]!);
+        return;
+      case 'vx':
+        p.vx[slot] = number();
+        return;
+      case 'vy':
+        p.vy[slot] = number();
+        return;
+      case 'health': {
+        const before = p.health[slot]!;
+        this.setHealth(slot, number());
+        this.reportHealthChange(ref, before, p.health[slot]!);
+        return;
+      }
+      case 'maxHealth':
+        state.baseMaxHealth = Math.max(0, number());
+        this.clampHealth(slot);
+        return;
+      case 'speed':
+        state.baseSpeed = Math.max(0, number());
+        p.speed[slot] = state.baseSpeed + state.bonus('speed');
+        return;
+      case 'radius':
+        p.radius[slot] = Math.max(0, number());
+        return;
+      case 'interest':
+        state.baseInterest = Math.max(0, number());
+        this.afterStatChange(slot, 'interest');
+        return;
+      case 'alive':
+      case 'breed':
+      case 'id':
+      case 'is':
+        throw new HostError(`Property '${name}' is read-only.`);
+    }
+    state.setField(name, this.valueToField(value, name));
+  }
+
+  invoke(ref: EntityRef, name: string, args: readonly Value[], _ctx: HostContext): Value | undefined {
+    if (name !== 'is') return undefined;
+    const s = this.state;
+    const slot = s.slotOfRef(ref);
+    if (args.length !== 1) throw new HostError(`Expected 1 arguments but got ${args.length}.`);
+    const kind = args[0];
+    if (typeof kind !== 'string') throw new HostError('Argument 1 of is() must be a string.');
+    const breed = s.breedAt(slot);
+    return s.breeds.isA(breed.index, kind) || breed.tags.includes(kind);
+  }
+
+  /** Put the entity in a slot at (x, y) now, clamped to the world. */
+  moveTo(slot: number, x: number, y: number): void {
+    const s = this.state;
+    s.pool.x[slot] = clamp(x, 0, s.options.width);
+    s.pool.y[slot] = clamp(y, 0, s.options.height);
+    s.index.move(slot, s.pool.x[slot]!, s.pool.y[slot]!);
+  }
+
+  /** Keep the hot copies of derived stats in step with their modifiers. */
+  afterStatChange(slot: number, stat: string): void {
+    const s = this.state;
+    const state = s.states[slot]!;
+    if (stat === 'speed') s.pool.speed[slot] = state.baseSpeed + state.bonus('speed');
+    if (stat === 'interest') {
+      s.pool.interest[slot] = clamp(state.baseInterest + state.bonus('interest'), 0, s.options.maxInterest);
+    }
+    if (stat === 'maxHealth') {
+      s.pool.maxHealth[slot] = state.baseMaxHealth + state.bonus('maxHealth');
+      this.clampHealth(slot);
+    }
+  }
+
+  private setHealth(slot: number, health: number): void {
+    const s = this.state;
+    const state = s.states[slot]!;
+    const max = state.baseMaxHealth + state.bonus('maxHealth');
+    s.pool.health[slot] = clamp(health, 0, Math.max(0, max));
+    if (s.pool.health[slot]! <= 0) this.entities.markGone(slot, 'killed');
+  }
+
+  private clampHealth(slot: number): void {
+    this.setHealth(slot, this.state.pool.health[slot]!);
+  }
+
+  /** Assigning e.health is seen by observers as the damage or healing it amounts to. */
+  private reportHealthChange(ref: EntityRef, before: number, after: number): void {
+    if (after === before) return;
+    const by = currentCast()?.caster ?? null;
+    const type = after > before ? 'heal' : 'damage';
+    this.state.push({ type, tick: this.state.steps, entity: ref.id, breed: ref.breedName, amount: Math.abs(after - before), health: after, by });
+  }
+
+  private valueToField(value: Value, name: string): FieldValue {
+    if (value === null || typeof value === 'number' || typeof value === 'string' || typeof value === 'boolean') return value;
+    if (value instanceof EntityRef && value.world === this.state.access) return { entity: value.id };
+    throw new HostError(`Entity field '${name}' can only hold numbers, strings, booleans, nil or entities.`);
+  }
+
+  private fieldToValue(field: FieldValue): Value {
+    if (field === null || typeof field !== 'object') return field;
+    return this.state.refById(field.entity);
+  }
+}

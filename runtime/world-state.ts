@@ -1,0 +1,129 @@
+/**
+ * The state a World's parts share: the pool with its per-slot side tables
+ * (serial ids, despawn marks, cold state, cached references), the spatial
+ * index and AOI built over it, the event queue, the clocks and the seeded
+ * random source — and the lookups every part makes on them.
+ *
+ * One object, owned by the World and handed to each part (entities,
+ * properties, buffs, effects, casting), so that replacing the pool (growth,
+ * restore) is seen by all of them at once.
+ */
+
+import { HostError } from '../vm/errors.js';
+import { AreaOfInterest } from './aoi.js';
+import type { Breed, BreedRegistry } from './breeds.js';
+import type { EntityPool } from './entity-pool.js';
+import { EntityRef, type EntityAccess } from './entity-ref.js';
+import type { EntityState } from './entity-state.js';
+import { WorldError } from './errors.js';
+import type { DespawnReason, EntityId, WorldEvent } from './events.js';
+import { SeededRandom } from './rng.js';
+import type { SpatialIndex } from './spatial-index.js';
+import { makeIndex, type ResolvedWorldOptions } from './world-options.js';
+
+/** "No slot" for lookups. */
+export const NONE = -1;
+
+/** A slot marked gone, waiting to be freed at the next reap point. */
+export interface ReapEntry {
+  readonly slot: number;
+  readonly reason: DespawnReason;
+}
+
+export class WorldState {
+  readonly rng: SeededRandom;
+  pool!: EntityPool;
+  index!: SpatialIndex;
+  aoi!: AreaOfInterest;
+  breedRegistry: BreedRegistry | null = null;
+
+  // Per slot (grown with the pool): serial id, despawn mark, cold state, cached reference.
+  ids!: Float64Array;
+  dying!: Uint8Array;
+  states: (EntityState | null)[] = [];
+  refs: (EntityRef | null)[] = [];
+  readonly slotById = new Map<EntityId, number>();
+  reapQueue: ReapEntry[] = [];
+  nextId = 1;
+
+  queue: WorldEvent[] = [];
+  /** Orders waits and buffs that fall due at the same time. */
+  castSeq = 0;
+  /** Game time in seconds (advances by `options.step` per step). */
+  time = 0;
+  /** Steps run so far. */
+  steps = 0;
+  /** True while a step runs: slots are then freed only at the step's reap points. */
+  inStep = false;
+
+  constructor(
+    readonly options: ResolvedWorldOptions,
+    /** What entity references call back into (the World): also the identity spells' values are checked against. */
+    readonly access: EntityAccess,
+    pool: EntityPool,
+  ) {
+    this.rng = new SeededRandom(options.seed);
+    this.usePool(pool);
+  }
+
+  /** Build the index, AOI and side tables for a pool (a new world, or a restored one); no entity is known yet. */
+  usePool(pool: EntityPool): void {
+    this.pool = pool;
+    this.index = makeIndex(this.options, pool.capacity);
+    this.aoi = new AreaOfInterest(pool, this.index, this.options.interestShape, {
+      keyOf: (slot) => this.ids[slot]!,
+      slotOf: (id) => this.slotById.get(id) ?? NONE,
+    });
+    this.ids = new Float64Array(pool.capacity);
+    this.dying = new Uint8Array(pool.capacity);
+    this.states = new Array<EntityState | null>(pool.capacity).fill(null);
+    this.refs = new Array<EntityRef | null>(pool.capacity).fill(null);
+    this.slotById.clear();
+  }
+
+  get breeds(): BreedRegistry {
+    if (!this.breedRegistry) throw new WorldError('No breeds are loaded.');
+    return this.breedRegistry;
+  }
+
+  push(event: WorldEvent): void {
+    this.queue.push(event);
+  }
+
+  /** The slot of a living entity, or NONE. */
+  liveSlotOf(id: EntityId): number {
+    const slot = this.slotById.get(id);
+    return slot === undefined || this.dying[slot] === 1 ? NONE : slot;
+  }
+
+  breedAt(slot: number): Breed {
+    return this.breeds.at(this.pool.breed[slot]!);
+  }
+
+  /** The (cached) reference to the live entity in a slot. */
+  refAt(slot: number): EntityRef {
+    const handle = this.pool.handleAt(slot);
+    const cached = this.refs[slot];
+    if (cached && cached.handle === handle) return cached;
+    const ref = new EntityRef(this.access, handle, this.ids[slot]!, this.breedAt(slot).name);
+    this.refs[slot] = ref;
+    return ref;
+  }
+
+  /** A reference by id; for an entity already gone, a reference that says so. */
+  refById(id: EntityId): EntityRef {
+    const slot = this.slotById.get(id);
+    return slot === undefined ? new EntityRef(this.access, 0, id, 'entity') : this.refAt(slot);
+  }
+
+  /** The slot of a living entity a spell refers to, or HostError "Entity is gone.". */
+  slotOfRef(ref: EntityRef): number {
+    const slot = this.pool.indexOf(ref.handle);
+    if (slot === NONE || this.dying[slot] === 1) throw new HostError('Entity is gone.');
+    return slot;
+  }
+}
+
+export function clamp(v: number, lo: number, hi: number): number {
+  return v < lo ? lo : v > hi ? hi : v;
+}
