@@ -138,6 +138,9 @@ const PROGRAMS = [
   'fun f(o, v) { o.x = v; } f(3, 4);',
   'fun f(o) { o.x = 1; } f(nil);',
   'class P { init(d) { this.d = d; if (d > 0) { this.l = P(d - 1); } else { this.l = nil; } } } var t = P(3); print t.l.l.l.d; print t.l.l.l.l;',
+  // Comparisons with nil and a branch on them.
+  'fun f(x) { var r = 0; if (x == nil) r = r + 1; if (x != nil) r = r + 2; if (nil == x) r = r + 4; return r; } print f(nil); print f(false); print f(0); print f("s"); print f([]);',
+  'fun f(x) { var n = 0; while (x != nil) { n = n + 1; x = x[1]; } return n; } print f([1, [2, [3, nil]]]);',
 ];
 
 function runAll(source: string, plain: boolean): string[] {

@@ -119,6 +119,10 @@ export const SUPERINSTRUCTIONS = {
   S_SET_FIELD_LOCAL: 111,
   /** GET_LOCAL a; CONSTANT k; SET_PROPERTY n; POP (instance, cached shape): `this.count = 0;` */
   S_SET_FIELD_CONSTANT: 112,
+  /** NIL; EQUAL; JUMP_IF_FALSE t; POP, where t holds a POP: `if (x == nil)` */
+  S_NIL_EQUAL_JUMP: 113,
+  /** NIL; EQUAL; NOT; JUMP_IF_FALSE t; POP, where t holds a POP: `if (x != nil)` */
+  S_NIL_NOT_EQUAL_JUMP: 114,
 } as const;
 
 const S = SUPERINSTRUCTIONS;
@@ -150,6 +154,8 @@ const PATTERNS: readonly (readonly [head: number, ops: readonly number[]])[] = [
   [S.S_LK_NOT_EQUAL_JUMP, [GL, K, Op.EQUAL, Op.NOT, JIF, Op.POP]],
   [S.S_INC_FIELD, [GL, GL, Op.GET_PROPERTY, K, Op.ADD, Op.SET_PROPERTY, Op.POP]],
   [S.S_INC_LOCAL_JUMP, [GL, K, Op.ADD, Op.SET_LOCAL, Op.POP, Op.JUMP]],
+  [S.S_NIL_NOT_EQUAL_JUMP, [Op.NIL, Op.EQUAL, Op.NOT, JIF, Op.POP]],
+  [S.S_NIL_EQUAL_JUMP, [Op.NIL, Op.EQUAL, JIF, Op.POP]],
   [S.S_INC_LOCAL, [GL, K, Op.ADD, Op.SET_LOCAL, Op.POP]],
   [S.S_ADD_UPVALUE_LOCAL, [Op.GET_UPVALUE, GL, Op.ADD, Op.SET_UPVALUE, Op.POP]],
   [S.S_K_MODULO_SET_LOCAL_POP, [K, Op.MODULO, Op.SET_LOCAL, Op.POP]],

@@ -1330,6 +1330,13 @@ export class VM {
               ip += 6;
               break;
             }
+            // `x == nil` is `x === null` for every value (a host object's equals only meets other host objects).
+            case 113 /* S_NIL_EQUAL_JUMP */:
+              ip = stack[--sp] === null ? ip + 4 : code[ip + 2]! + 1;
+              break;
+            case 114 /* S_NIL_NOT_EQUAL_JUMP */:
+              ip = stack[--sp] !== null ? ip + 5 : code[ip + 3]! + 1;
+              break;
             case 46 /* BREAK */: {
               const handler = this.breakHandler;
               const pc = ip - 1;
