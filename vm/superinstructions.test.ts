@@ -141,6 +141,10 @@ const PROGRAMS = [
   // Comparisons with nil and a branch on them.
   'fun f(x) { var r = 0; if (x == nil) r = r + 1; if (x != nil) r = r + 2; if (nil == x) r = r + 4; return r; } print f(nil); print f(false); print f(0); print f("s"); print f([]);',
   'fun f(x) { var n = 0; while (x != nil) { n = n + 1; x = x[1]; } return n; } print f([1, [2, [3, nil]]]);',
+  // For loops whose body ends by popping a block's local: the back edge runs the increment too; slow paths and fuel.
+  'fun f(n) { var s = 0; for (var i = 0; i < n; i = i + 1) { var k = i * 2; s = s + k; } return s; } print f(10);',
+  'fun f() { var s = ""; for (var i = "a"; i != "aaaa"; i = i + "a") { var k = i; s = s + k; } return s; } print f();',
+  'fun f() { for (var i = 0; i > -1; i = i + 1) { var k = i; } } f();',
 ];
 
 function runAll(source: string, plain: boolean): string[] {

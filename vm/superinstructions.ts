@@ -123,6 +123,8 @@ export const SUPERINSTRUCTIONS = {
   S_NIL_EQUAL_JUMP: 113,
   /** NIL; EQUAL; NOT; JUMP_IF_FALSE t; POP, where t holds a POP: `if (x != nil)` */
   S_NIL_NOT_EQUAL_JUMP: 114,
+  /** POP; LOOP t, where t holds S_INC_LOCAL_LOOP: a for loop's body ending with a block's local popped */
+  S_POP_LOOP_INC_LOOP: 115,
 } as const;
 
 const S = SUPERINSTRUCTIONS;
@@ -229,6 +231,9 @@ export function fuseSuperinstructions(code: Int32Array): Int32Array {
   for (const pc of starts) {
     if (code[pc] === Op.LOOP && fused[pc] === Op.LOOP && fused[code[pc + 1]!] === S.S_INC_LOCAL_LOOP) {
       fused[pc] = S.S_LOOP_INC_LOOP;
+    }
+    if (fused[pc] === S.S_POP_LOOP && fused[code[pc + 2]!] === S.S_INC_LOCAL_LOOP) {
+      fused[pc] = S.S_POP_LOOP_INC_LOOP;
     }
   }
   return fused;

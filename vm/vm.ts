@@ -1337,6 +1337,31 @@ export class VM {
             case 114 /* S_NIL_NOT_EQUAL_JUMP */:
               ip = stack[--sp] !== null ? ip + 5 : code[ip + 3]! + 1;
               break;
+            case 115 /* S_POP_LOOP_INC_LOOP */: {
+              // The POP and its LOOP's charge (as S_POP_LOOP), then the increment and its LOOP (as S_LOOP_INC_LOOP).
+              sp--;
+              const inc = code[ip + 1]!;
+              fuel -= ip + 2 - inc;
+              if (fuel < 0) {
+                ip += 2;
+                throw new Fault(budgetMessage('fuel', fiber.budgets), 'fuel');
+              }
+              const a = stack[base + code[inc + 1]!]!;
+              const b = constants[code[inc + 3]!]!;
+              if (typeof a !== 'number' || typeof b !== 'number') {
+                ip = inc;
+                break;
+              }
+              stack[base + code[inc + 6]!] = a + b;
+              const target = code[inc + 9]!;
+              fuel -= inc + 10 - target;
+              if (fuel < 0) {
+                ip = inc + 9;
+                throw new Fault(budgetMessage('fuel', fiber.budgets), 'fuel');
+              }
+              ip = target;
+              break;
+            }
             case 46 /* BREAK */: {
               const handler = this.breakHandler;
               const pc = ip - 1;
