@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { describeEvent, parseScenario, runScenario, World, type WorldEvent } from '../index.js';
+import { describeEvent, EntityNames, parseScenario, runScenario, World, type WorldEvent } from '../index.js';
 
 const root = new URL('..', import.meta.url).pathname;
 const runtimeDoc = readFileSync(join(root, 'docs/runtime.md'), 'utf8');
@@ -26,9 +26,9 @@ describe('docs/runtime.md examples', () => {
     const body = code.replace(/^import .*$/gm, '');
     const lines: string[] = [];
     const readFromRoot = (path: string, encoding: 'utf8') => readFileSync(join(root, path), encoding);
-    const run = new Function('readFileSync', 'World', 'describeEvent', 'console', body) as (...args: unknown[]) => void;
-    run(readFromRoot, World, describeEvent, { log: (line: string) => lines.push(line) });
-    expect(lines).toContain('[tick 0] #1 casts fireball on #2');
+    const run = new Function('readFileSync', 'World', 'describeEvent', 'EntityNames', 'console', body) as (...args: unknown[]) => void;
+    run(readFromRoot, World, describeEvent, EntityNames, { log: (line: string) => lines.push(line) });
+    expect(lines).toContain('[tick 0] Wizard#1 casts fireball on Troll#2');
     expect(lines.some((line) => /Troll#2 takes \d+ damage/.test(line))).toBe(true);
     expect(lines.filter((line) => line.includes('error'))).toEqual([]);
   });

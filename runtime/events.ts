@@ -62,9 +62,30 @@ export type WorldEvent =
 export type WorldEventType = WorldEvent['type'];
 export type WorldListener = (event: WorldEvent) => void;
 
-/** One line of human-readable text per event (the CLI's `sim` output). */
-export function describeEvent(e: WorldEvent): string {
-  const who = (id: EntityId | null, breed?: string): string => (id === null ? 'the world' : breed ? `${breed}#${id}` : `#${id}`);
+/** Looks up an entity's breed name for descriptions; `undefined` when unknown. */
+export type BreedLookup = (id: EntityId) => string | undefined;
+
+/**
+ * Remembers each entity's breed from spawn events, so a description can name
+ * an entity that has since died ("Troll#2", not "#2").
+ */
+export class EntityNames {
+  private readonly breeds = new Map<EntityId, string>();
+
+  observe(e: WorldEvent): void {
+    if (e.type === 'spawn') this.breeds.set(e.entity, e.breed);
+  }
+
+  readonly breedOf: BreedLookup = (id) => this.breeds.get(id);
+}
+
+/** One line of human-readable text per event (the CLI's `sim` output, the playground's console). */
+export function describeEvent(e: WorldEvent, breedOf: BreedLookup = () => undefined): string {
+  const who = (id: EntityId | null, breed?: string): string => {
+    if (id === null) return 'the world';
+    const name = breed ?? breedOf(id);
+    return name ? `${name}#${id}` : `#${id}`;
+  };
   const pos = (x: number, y: number): string => `(${round(x)}, ${round(y)})`;
   const head = `[tick ${e.tick}]`;
   switch (e.type) {
@@ -73,9 +94,9 @@ export function describeEvent(e: WorldEvent): string {
     case 'despawn':
       return `${head} ${who(e.entity, e.breed)} ${e.reason === 'killed' ? 'dies' : e.reason === 'evicted' ? 'is recycled' : 'vanishes'}`;
     case 'damage':
-      return `${head} ${who(e.entity, e.breed)} takes ${round(e.amount)} damage (health ${round(e.health)})${e.by !== null ? ` from #${e.by}` : ''}`;
+      return `${head} ${who(e.entity, e.breed)} takes ${round(e.amount)} damage (health ${round(e.health)})${e.by !== null ? ` from ${who(e.by)}` : ''}`;
     case 'heal':
-      return `${head} ${who(e.entity, e.breed)} heals ${round(e.amount)} (health ${round(e.health)})${e.by !== null ? ` from #${e.by}` : ''}`;
+      return `${head} ${who(e.entity, e.breed)} heals ${round(e.amount)} (health ${round(e.health)})${e.by !== null ? ` from ${who(e.by)}` : ''}`;
     case 'sound':
       return `${head} sound "${e.name}" at ${pos(e.x, e.y)}`;
     case 'particles':
@@ -85,13 +106,13 @@ export function describeEvent(e: WorldEvent): string {
     case 'print':
       return `${head} print: ${e.text}`;
     case 'buff':
-      return `${head} #${e.entity} ${e.stat} ${e.amount >= 0 ? '+' : ''}${round(e.amount)} for ${round(e.seconds)}s`;
+      return `${head} ${who(e.entity)} ${e.stat} ${e.amount >= 0 ? '+' : ''}${round(e.amount)} for ${round(e.seconds)}s`;
     case 'buff-end':
-      return `${head} #${e.entity} ${e.stat} ${e.amount >= 0 ? '+' : ''}${round(e.amount)} wears off`;
+      return `${head} ${who(e.entity)} ${e.stat} ${e.amount >= 0 ? '+' : ''}${round(e.amount)} wears off`;
     case 'aoi':
-      return `${head} #${e.subject} ${e.kind === 'enter' ? 'enters' : e.kind === 'leave' ? 'leaves' : 'moves in'} the range of #${e.observer}`;
+      return `${head} ${who(e.subject)} ${e.kind === 'enter' ? 'enters' : e.kind === 'leave' ? 'leaves' : 'moves in'} the range of ${who(e.observer)}`;
     case 'cast':
-      return `${head} ${who(e.caster)} casts ${e.spell}${e.target !== null ? ` on #${e.target}` : ''}`;
+      return `${head} ${who(e.caster)} casts ${e.spell}${e.target !== null ? ` on ${who(e.target)}` : ''}`;
     case 'cast-error':
       return `${head} ${e.spell} (cast by ${who(e.caster)}) failed: ${e.trace.replace(/\n/g, ' ')}`;
   }

@@ -30,7 +30,8 @@ describe('cantrip sim', () => {
     expect(simulate(TROLLS, { ticks: 10 }, io)).toBe(0);
     const text = out.join('');
     expect(text).toContain('[tick 0] Wizard#1 spawns at (10, 10)');
-    expect(text).toContain('[tick 1] #1 casts fireball on #2');
+    expect(text).toContain('[tick 1] Wizard#1 casts fireball on Troll#2');
+    expect(text).toContain('Troll Archer#3 enters the range of Troll#2');
     expect(text).toContain('Troll Archer#3 dies');
     expect(text).not.toContain('[tick 11]');
   });

@@ -7,7 +7,7 @@
  */
 import { dirname, isAbsolute, join } from 'node:path';
 import { BreedError, WorldError } from '../../runtime/errors.js';
-import { describeEvent, type WorldEvent } from '../../runtime/events.js';
+import { describeEvent, EntityNames, type WorldEvent } from '../../runtime/events.js';
 import { parseScenario, runScenario, type ScenarioFiles } from '../../runtime/scenario.js';
 import { VerifyError } from '../../vm/errors.js';
 import { CliFailure, EXIT } from '../exit-codes.js';
@@ -32,7 +32,7 @@ export function simulate(file: string, options: SimOptions, io: CliIO): number {
   };
   const print = options.json
     ? (e: WorldEvent) => io.stdout(JSON.stringify(e) + '\n')
-    : (e: WorldEvent) => io.stdout(describeEvent(e) + '\n');
+    : describeWith(new EntityNames(), io);
   guard(file, () => runScenario(scenario, files, { ticks: options.ticks, onEvent: print }));
   return EXIT.ok;
 }
@@ -51,4 +51,12 @@ function guard<T>(file: string, body: () => T): T {
     }
     throw error;
   }
+}
+
+/** Human-readable events, naming entities by breed even after they die. */
+function describeWith(names: EntityNames, io: CliIO): (e: WorldEvent) => void {
+  return (e) => {
+    names.observe(e);
+    io.stdout(describeEvent(e, names.breedOf) + '\n');
+  };
 }
