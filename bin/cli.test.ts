@@ -38,6 +38,15 @@ describe('main', () => {
     expect([r.exitCode, r.stdout, r.stderr]).toEqual([0, 'hi\n', '']);
   });
 
+  it('explains why a file that only declares spells prints nothing under run', async () => {
+    const r = await cli(['run', 'zap.spell'], { 'zap.spell': 'spell zap(caster, target) { damage(target, 1); }' });
+    expect([r.exitCode, r.stdout]).toEqual([0, '']);
+    expect(r.stderr).toContain('zap.spell declares spells (zap)');
+    expect(r.stderr).toContain('cantrip sim');
+    const quiet = await cli(['run', 'both.spell'], { 'both.spell': 'spell zap(a, b) {} print "hi";' });
+    expect([quiet.stdout, quiet.stderr]).toEqual(['hi\n', '']);
+  });
+
   it('does not print warnings on run (clox prints none), but check does', async () => {
     const files = { 'w.spell': 'if (false) summon();\nprint "ok";' };
     const run = await cli(['run', 'w.spell'], files);

@@ -46,15 +46,26 @@ async function runFile(file: string, options: RunOptions, io: CliIO): Promise<nu
 /** Runs the script; the exit code is 0, or 70 for a runtime error (printed as clox does). */
 export function runModule(file: string, module: Module, fuel: number, io: CliIO): number {
   let vm: VM;
+  let printed = false;
   try {
-    vm = new VM(module, { hosts: CLI_HOSTS, fuel, print: (text) => io.stdout(text + '\n') });
+    vm = new VM(module, {
+      hosts: CLI_HOSTS,
+      fuel,
+      print: (text) => {
+        printed = true;
+        io.stdout(text + '\n');
+      },
+    });
   } catch (error) {
     if (error instanceof VerifyError) throw badBytecode(file, error);
     throw error;
   }
   try {
     const fiber = vm.runScript();
-    if (fiber.state === 'done') return EXIT.ok;
+    if (fiber.state === 'done') {
+      if (!printed && module.spells.length > 0) io.stderr(spellsNotCastHint(file, module));
+      return EXIT.ok;
+    }
     if (fiber.state === 'failed' && fiber.error !== null) return reportRuntimeError(fiber.error, io);
     io.stderr(
       `cantrip: the script paused (state '${fiber.state}'), and \`cantrip run\` has no world to resume it.\n`,
@@ -69,4 +80,16 @@ export function runModule(file: string, module: Module, fuel: number, io: CliIO)
 function reportRuntimeError(error: SpellRuntimeError, io: CliIO): number {
   io.stderr(error.format() + '\n');
   return EXIT.software;
+}
+
+/**
+ * A file that only declares spells prints nothing under `run`, which looks
+ * like a failure to a modder; say why, and where spells are cast.
+ */
+function spellsNotCastHint(file: string, module: Module): string {
+  const names = module.spells.map((s) => s.name).join(', ');
+  return (
+    `cantrip: ${file} declares spells (${names}); \`cantrip run\` only runs its top-level code.\n` +
+    `         Cast them on a world with \`cantrip sim <scenario.json>\` (see docs/cli.md) or in the playground.\n`
+  );
 }
