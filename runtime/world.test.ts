@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { compile } from '../compiler/index.js';
 import { Debugger } from '../vm/debugger.js';
 import { writeSpb } from '../vm/spb.js';
-import { BreedError, WorldError } from './errors.js';
+import { BreedError, SpellsCompileError, WorldError } from './errors.js';
 import type { WorldEvent } from './events.js';
 import { WORLD_HOST_FUNCTIONS } from './host-api.js';
 import { World, type WorldOptions } from './world.js';
@@ -100,6 +100,25 @@ describe('World basics', () => {
     world.cast('go', id);
     world.step();
     expect(world.entity(id)).toMatchObject({ x: 2, vx: 30 });
+  });
+});
+
+describe('spells that do not compile', () => {
+  it('reports every error with its line and column, and keeps the diagnostics', () => {
+    const world = new World({ width: 10, height: 10 });
+    let caught: unknown = null;
+    try {
+      world.loadSpells('print a +;\nfun f( {', 'x.spell');
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(SpellsCompileError);
+    expect(caught).toBeInstanceOf(WorldError);
+    const error = caught as SpellsCompileError;
+    expect(error.message).toMatch(/^x\.spell does not compile \(\d+ errors\):\n/);
+    expect(error.message).toContain('x.spell:1:10: error: Expect expression.');
+    expect(error.message).toMatch(/x\.spell:2:\d+: error: /);
+    expect(error.diagnostics.filter((d) => d.severity === 'error').length).toBeGreaterThanOrEqual(2);
   });
 });
 

@@ -39,7 +39,7 @@ import type { AoiEventKind } from './aoi.js';
 import { BreedRegistry, BUILTIN_ENTITY_PROPERTIES } from './breeds.js';
 import { EntityPool } from './entity-pool.js';
 import type { EntityAccess, EntityRef } from './entity-ref.js';
-import { BreedError, WorldError } from './errors.js';
+import { BreedError, SpellsCompileError, WorldError } from './errors.js';
 import type { EntityId, WorldEvent, WorldListener } from './events.js';
 import { WORLD_HOST_FUNCTIONS, type CastContext, type GameHost } from './host-api.js';
 import { WorldBuffs } from './world-buffs.js';
@@ -119,15 +119,13 @@ export class World implements GameHost, EntityAccess {
   }
 
   /**
-   * Compile and load spells from source. Returns the diagnostics; throws
-   * WorldError (with them in the message) when the source does not compile.
+   * Compile and load spells from source. Returns the diagnostics (warnings);
+   * throws SpellsCompileError (a WorldError listing every error with its line
+   * and column, and carrying the diagnostics) when the source does not compile.
    */
   loadSpells(source: string, sourceName = '<spells>'): Diagnostic[] {
     const { module, diagnostics } = compile(source, { sourceName, hosts: WORLD_HOST_FUNCTIONS });
-    if (!module) {
-      const first = diagnostics.find((d) => d.severity === 'error');
-      throw new WorldError(`${sourceName} does not compile: ${first ? `[line ${first.line}] ${first.message}` : 'unknown error'}`);
-    }
+    if (!module) throw new SpellsCompileError(sourceName, diagnostics);
     this.casting.addModule(module, sourceName, source);
     return diagnostics;
   }
