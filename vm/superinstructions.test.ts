@@ -145,6 +145,12 @@ const PROGRAMS = [
   'fun f(n) { var s = 0; for (var i = 0; i < n; i = i + 1) { var k = i * 2; s = s + k; } return s; } print f(10);',
   'fun f() { var s = ""; for (var i = "a"; i != "aaaa"; i = i + "a") { var k = i; s = s + k; } return s; } print f();',
   'fun f() { for (var i = 0; i > -1; i = i + 1) { var k = i; } } f();',
+  // A method invoked on a local's field: trees, misses, non-instance fields, lists, errors.
+  'class T { init(d) { this.d = d; if (d > 0) { this.l = T(d - 1); this.r = T(d - 1); } else { this.l = nil; } } n() { if (this.l == nil) return 1; return 1 + this.l.n() + this.r.n(); } } print T(4).n();',
+  'class H { init() { this.xs = []; } add(x) { this.xs.append(x); return len(this.xs); } } var h = H(); print h.add(1); print h.add(2);',
+  'class A { m() { return 1; } } class H { init(o) { this.o = o; } go() { return this.o.m(); } } print H(A()).go(); print H(3).go();',
+  'class A { m() { return 1; } } class H { init(o) { this.o = o; } go() { return this.o.k(); } } print H(A()).go();',
+  'class H { go() { return this.o.m(); } } print H().go();',
 ];
 
 function runAll(source: string, plain: boolean): string[] {

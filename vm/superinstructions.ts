@@ -125,6 +125,8 @@ export const SUPERINSTRUCTIONS = {
   S_NIL_NOT_EQUAL_JUMP: 114,
   /** POP; LOOP t, where t holds S_INC_LOCAL_LOOP: a for loop's body ending with a block's local popped */
   S_POP_LOOP_INC_LOOP: 115,
+  /** GET_LOCAL a; GET_PROPERTY n; INVOKE m argc (instance field, cached method): `this.left.check()` */
+  S_INVOKE_LOCAL_PROPERTY: 116,
 } as const;
 
 const S = SUPERINSTRUCTIONS;
@@ -165,6 +167,7 @@ const PATTERNS: readonly (readonly [head: number, ops: readonly number[]])[] = [
   [S.S_SET_FIELD_LOCAL, [GL, GL, Op.SET_PROPERTY, Op.POP]],
   [S.S_SET_FIELD_CONSTANT, [GL, K, Op.SET_PROPERTY, Op.POP]],
   [S.S_RETURN_LOCAL_PROPERTY, [GL, Op.GET_PROPERTY, Op.RETURN]],
+  [S.S_INVOKE_LOCAL_PROPERTY, [GL, Op.GET_PROPERTY, Op.INVOKE]],
   [S.S_LL_LESS_JUMP, [GL, GL, Op.LESS, JIF, Op.POP]],
   [S.S_LK_LESS_JUMP, [GL, K, Op.LESS, JIF, Op.POP]],
   [S.S_LL_GREATER_JUMP, [GL, GL, Op.GREATER, JIF, Op.POP]],

@@ -1362,6 +1362,28 @@ export class VM {
               ip = target;
               break;
             }
+            case 116 /* S_INVOKE_LOCAL_PROPERTY */: {
+              const object = stack[base + code[ip]!]!;
+              if (!(object instanceof ObjInstance) || object.shape !== fn.icShape[ip + 2]) {
+                op = 7 /* GET_LOCAL */;
+                continue dispatch;
+              }
+              stack[sp++] = object.values[fn.icSlot[ip + 2]!]!;
+              const argc = code[ip + 5]!;
+              const receiver = stack[sp - 1 - argc]!;
+              const method = fn.icMethod[ip + 4]!;
+              if (!(receiver instanceof ObjInstance) || receiver.shape !== fn.icShape[ip + 4] || argc !== method.fn.arity) {
+                // The field is pushed: INVOKE itself does the rest (errors included).
+                ip += 4;
+                op = 34 /* INVOKE */;
+                continue dispatch;
+              }
+              ip += 6;
+              callTarget = method;
+              callArgc = argc;
+              op = PUSH_FRAME;
+              continue dispatch;
+            }
             case 46 /* BREAK */: {
               const handler = this.breakHandler;
               const pc = ip - 1;
