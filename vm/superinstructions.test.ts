@@ -151,6 +151,11 @@ const PROGRAMS = [
   'class A { m() { return 1; } } class H { init(o) { this.o = o; } go() { return this.o.m(); } } print H(A()).go(); print H(3).go();',
   'class A { m() { return 1; } } class H { init(o) { this.o = o; } go() { return this.o.k(); } } print H(A()).go();',
   'class H { go() { return this.o.m(); } } print H().go();',
+  // Sums of three: numbers, strings, mixed (the error comes from the right ADD).
+  'fun f(a, b, c) { return a * 1 + b + c; } print f(1, 2, 3); print f(1.5, 2, 0.25);',
+  'fun f(a, b, c) { return a + b + c; } print f("a", "b", "c");',
+  'fun f(a, b, c) { return a * 1 + b + c; } print f(1, 2, "c");',
+  'fun f(a, b, c) { return a * 1 + b + c; } print f(1, "b", "c");',
 ];
 
 function runAll(source: string, plain: boolean): string[] {

@@ -127,6 +127,8 @@ export const SUPERINSTRUCTIONS = {
   S_POP_LOOP_INC_LOOP: 115,
   /** GET_LOCAL a; GET_PROPERTY n; INVOKE m argc (instance field, cached method): `this.left.check()` */
   S_INVOKE_LOCAL_PROPERTY: 116,
+  /** ADD; GET_LOCAL c; ADD (numbers): `a + b + c` */
+  S_ADD_ADD_LOCAL: 117,
 } as const;
 
 const S = SUPERINSTRUCTIONS;
@@ -180,6 +182,7 @@ const PATTERNS: readonly (readonly [head: number, ops: readonly number[]])[] = [
   [S.S_ADD_LOCAL_LOCAL, [GL, GL, Op.ADD]],
   [S.S_MODULO_LOCAL_CONSTANT, [GL, K, Op.MODULO]],
   [S.S_ADD_SET_LOCAL_POP, [Op.ADD, Op.SET_LOCAL, Op.POP]],
+  [S.S_ADD_ADD_LOCAL, [Op.ADD, GL, Op.ADD]],
   [S.S_ADD_SET_PROPERTY_POP, [Op.ADD, Op.SET_PROPERTY, Op.POP]],
   [S.S_LOCAL_PROPERTY_ADD, [GL, Op.GET_PROPERTY, Op.ADD]],
   [S.S_LESS_JUMP, [Op.LESS, JIF, Op.POP]],

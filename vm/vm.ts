@@ -1384,6 +1384,19 @@ export class VM {
               op = PUSH_FRAME;
               continue dispatch;
             }
+            case 117 /* S_ADD_ADD_LOCAL */: {
+              const a = stack[sp - 2]!;
+              const b = stack[sp - 1]!;
+              const c = stack[base + code[ip + 1]!]!;
+              if (typeof a !== 'number' || typeof b !== 'number' || typeof c !== 'number') {
+                op = 22 /* ADD */;
+                continue dispatch;
+              }
+              stack[sp - 2] = a + b + c;
+              sp--;
+              ip += 3;
+              break;
+            }
             case 46 /* BREAK */: {
               const handler = this.breakHandler;
               const pc = ip - 1;
