@@ -12,6 +12,7 @@ import { emitModule } from './emitter.js';
 import { parseSource } from './parse.js';
 import { diagnosticAt } from './parse-errors.js';
 import { resolve } from './resolver.js';
+import { tooManyTokens } from './size-guard.js';
 import { EMPTY_SPAN } from './ast.js';
 
 export interface CompileOptions {
@@ -42,6 +43,8 @@ export function compile(source: string, options: CompileOptions = {}): CompileRe
 }
 
 function compileUnguarded(source: string, options: CompileOptions): CompileResult {
+  const tooLarge = tooManyTokens(source);
+  if (tooLarge !== null) return { module: null, diagnostics: [diagnosticAt('error', tooLarge, EMPTY_SPAN, '')] };
   const parsed = parseSource(source);
   const diagnostics = parsed.diagnostics;
   const resolution = resolve(parsed.ast, { hosts: options.hosts ?? CORE_HOST_FUNCTIONS });
