@@ -41,17 +41,20 @@ export function resolveBudgets(base: Readonly<Budgets>, overrides: Partial<Budge
   return out;
 }
 
-/** The message for an exhausted budget, naming the limit. */
-export function budgetMessage(limit: BudgetLimit, budgets: Readonly<Budgets>): string {
+/** What a fiber runs: the module's top-level script, a spell cast, or a plain call from the host. */
+export type RunKind = 'script' | 'cast' | 'call';
+
+/** The message for an exhausted budget, naming the limit and what ran out ("the script", "the cast"). */
+export function budgetMessage(limit: BudgetLimit, budgets: Readonly<Budgets>, run: RunKind): string {
   switch (limit) {
     case 'fuel':
-      return `Out of fuel: the cast ran more than ${budgets.fuel} instructions.`;
+      return `Out of fuel: the ${run} ran more than ${budgets.fuel} instructions.`;
     case 'call depth':
       return 'Stack overflow.';
     case 'stack':
-      return `Stack overflow: the cast used more than ${budgets.maxStack} stack slots.`;
+      return `Stack overflow: the ${run} used more than ${budgets.maxStack} stack slots.`;
     case 'heap':
-      return `Out of memory: the cast created more than ${budgets.maxHeap} list elements and string characters.`;
+      return `Out of memory: the ${run} created more than ${budgets.maxHeap} list elements and string characters.`;
     case 'fibers':
       return `Too many fibers: more than ${budgets.maxFibers} casts are alive at once.`;
     case 'wait':

@@ -7,7 +7,7 @@
  * array for closures): calling a function allocates nothing.
  */
 
-import type { Budgets } from './budgets.js';
+import type { Budgets, RunKind } from './budgets.js';
 import type { SpellRuntimeError, TraceFrame } from './errors.js';
 import type { ObjClosure, ObjUpvalue } from './objects.js';
 import type { Value } from './value.js';
@@ -28,6 +28,8 @@ export class Fiber {
   userData: unknown = undefined;
   /** The spell being cast, or null for the script and plain calls. */
   readonly spell: string | null;
+  /** What this fiber runs, for messages ("Out of fuel: the script ran …"). */
+  readonly runKind: RunKind;
   readonly budgets: Readonly<Budgets>;
 
   /** Value stack; grows on call, never replaced (open upvalues point into it). */
@@ -52,9 +54,10 @@ export class Fiber {
   /** Set when resuming from a debugger pause: the BREAK it paused at runs its original instruction (vm/debugger.ts). */
   debugSkipBreak = false;
 
-  constructor(budgets: Readonly<Budgets>, spell: string | null) {
+  constructor(budgets: Readonly<Budgets>, spell: string | null, runKind: RunKind = spell === null ? 'call' : 'cast') {
     this.budgets = budgets;
     this.spell = spell;
+    this.runKind = runKind;
     this.fuel = budgets.fuel;
     this.frameBudget = budgets.maxFrames + 1;
     // Built by push so the array is PACKED (no hole checks on every load).

@@ -41,20 +41,20 @@ export class VmHostContext implements HostContext {
     const fiber = this.fiber;
     if (fiber === null || !(amount > 0)) return;
     fiber.fuel -= amount;
-    if (fiber.fuel < 0) throw new BudgetExceeded('fuel', budgetMessage('fuel', fiber.budgets));
+    if (fiber.fuel < 0) throw new BudgetExceeded('fuel', budgetMessage('fuel', fiber.budgets, fiber.runKind));
   }
 
   chargeHeap(amount: number): void {
     const fiber = this.fiber;
     if (fiber === null || !(amount > 0)) return;
     fiber.heapUsed += amount;
-    if (fiber.heapUsed > fiber.budgets.maxHeap) throw new BudgetExceeded('heap', budgetMessage('heap', fiber.budgets));
+    if (fiber.heapUsed > fiber.budgets.maxHeap) throw new BudgetExceeded('heap', budgetMessage('heap', fiber.budgets, fiber.runKind));
   }
 
   checkWait(seconds: number): void {
     const fiber = this.fiber;
     if (fiber === null) return;
-    if (!(seconds <= fiber.budgets.maxWait)) throw new BudgetExceeded('wait', budgetMessage('wait', fiber.budgets));
+    if (!(seconds <= fiber.budgets.maxWait)) throw new BudgetExceeded('wait', budgetMessage('wait', fiber.budgets, fiber.runKind));
   }
 
   makeList(items: readonly Value[]): Value {

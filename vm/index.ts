@@ -6,7 +6,7 @@
 
 export { VM, type VMOptions, type BreakHandler } from './vm.js';
 export { Fiber, type FiberState } from './fiber.js';
-export { DEFAULT_BUDGETS, type Budgets } from './budgets.js';
+export { DEFAULT_BUDGETS, type Budgets, type RunKind } from './budgets.js';
 export { CORE_HOST_FUNCTIONS } from './builtins.js';
 export { displayValue, displayNumber } from './display.js';
 export { SpellRuntimeError, HostError, VerifyError, type TraceFrame, type BudgetLimit } from './errors.js';

@@ -207,7 +207,7 @@ describe('budgets end to end', () => {
   it('an infinite loop ends with a fuel error at its line', () => {
     const { error, vm } = run('var i = 0;\nwhile (true) {\n  i = i + 1;\n}', { fuel: 100_000 });
     expect(error!.limit).toBe('fuel');
-    expect(error!.message).toBe('Out of fuel: the cast ran more than 100000 instructions.');
+    expect(error!.message).toBe('Out of fuel: the script ran more than 100000 instructions.');
     expect([2, 3, 4]).toContain(error!.line);
     expect(vm.liveFiberCount).toBe(0);
   });

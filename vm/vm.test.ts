@@ -372,7 +372,7 @@ describe('budgets', () => {
     const { fiber, vm } = run(INFINITE_LOOP, { fuel: 1000 });
     expect(fiber.state).toBe('failed');
     expect(fiber.error!.limit).toBe('fuel');
-    expect(fiber.error!.message).toBe('Out of fuel: the cast ran more than 1000 instructions.');
+    expect(fiber.error!.message).toBe('Out of fuel: the script ran more than 1000 instructions.');
     expect(fiber.error!.line).toBe(2);
     expect(vm.liveFiberCount).toBe(0);
   });
@@ -417,7 +417,7 @@ describe('budgets', () => {
       { maxFrames: 100_000, maxStack: 5000 },
     );
     expect(fiber.error!.limit).toBe('stack');
-    expect(fiber.error!.message).toBe('Stack overflow: the cast used more than 5000 stack slots.');
+    expect(fiber.error!.message).toBe('Stack overflow: the script used more than 5000 stack slots.');
   });
 
   it('limits the heap: string doubling runs out', () => {

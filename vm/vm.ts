@@ -22,7 +22,7 @@
  * failing fiber ends and the VM stays usable.
  */
 
-import { BudgetExceeded, DEFAULT_BUDGETS, budgetMessage, resolveBudgets, type Budgets } from './budgets.js';
+import { BudgetExceeded, DEFAULT_BUDGETS, budgetMessage, resolveBudgets, type Budgets, type RunKind } from './budgets.js';
 import { CORE_HOST_FUNCTIONS } from './builtins.js';
 import { displayBounded, displayValue } from './display.js';
 import { HostError, SpellRuntimeError, VerifyError, type BudgetLimit } from './errors.js';
@@ -140,7 +140,7 @@ export class VM {
     this.scriptRan = true;
     const script = this.functions[0];
     if (script === undefined) return this.failedFiber('The module has no script.', null, budgets);
-    return this.start(new ObjClosure(script, []), [], budgets, null);
+    return this.start(new ObjClosure(script, []), [], budgets, null, 'script');
   }
 
   /** Cast a spell on a new fiber; runs until it is done, suspended, paused or failed. Runs the script first if it never ran. */
@@ -151,7 +151,7 @@ export class VM {
     if (fn.proto.upvalues.length > 0) return this.failedFiber(`Spell '${spell}' cannot be cast.`, spell, budgets);
     const before = this.ensureScript();
     if (before) return before;
-    return this.start(new ObjClosure(fn, []), args, budgets, spell);
+    return this.start(new ObjClosure(fn, []), args, budgets, spell, 'cast');
   }
 
   /** Call the function (or class, or any callable) held by a global. Runs the script first if it never ran. */
@@ -160,7 +160,7 @@ export class VM {
     if (before) return before;
     const callee = this.getGlobal(fnGlobalName);
     if (callee === undefined) return this.failedFiber(`Undefined variable '${fnGlobalName}'.`, null, budgets);
-    return this.start(callee, args, budgets, null);
+    return this.start(callee, args, budgets, null, 'call');
   }
 
   /** Continue a suspended fiber; `value` becomes the result of the host call that suspended it. */
@@ -193,12 +193,18 @@ export class VM {
     return script.state === 'failed' ? script : null;
   }
 
-  private start(callee: Value, args: readonly Value[], overrides: Partial<Budgets> | undefined, spell: string | null): Fiber {
+  private start(
+    callee: Value,
+    args: readonly Value[],
+    overrides: Partial<Budgets> | undefined,
+    spell: string | null,
+    runKind: RunKind,
+  ): Fiber {
     const budgets = overrides ? resolveBudgets(this.defaults, overrides) : this.defaults;
     if (this.liveFibers >= budgets.maxFibers) {
-      return this.failedFiber(budgetMessage('fibers', budgets), spell, overrides, 'fibers');
+      return this.failedFiber(budgetMessage('fibers', budgets, runKind), spell, overrides, 'fibers');
     }
-    const fiber = new Fiber(budgets, spell);
+    const fiber = new Fiber(budgets, spell, runKind);
     this.liveFibers++;
     const argc = args.length;
     const trampoline = this.trampoline(argc);
@@ -405,7 +411,7 @@ export class VM {
               // loop of `==` on megabyte strings runs for minutes within its fuel (found by tests/sandbox).
               if (typeof a === 'string' && typeof b === 'string' && a.length > 64 && a.length === b.length) {
                 fuel -= a.length >> 6;
-                if (fuel < 0) throw new Fault(budgetMessage('fuel', fiber.budgets), 'fuel');
+                if (fuel < 0) throw new Fault(budgetMessage('fuel', fiber.budgets, fiber.runKind), 'fuel');
               }
               stack[sp - 1] = a === b || (isHostObject(a) && isHostObject(b) && hostEquals(a, b));
               break;
@@ -431,7 +437,7 @@ export class VM {
                 stack[sp - 1] = a + b;
               } else if (typeof a === 'string' && typeof b === 'string') {
                 fiber.heapUsed += a.length + b.length;
-                if (fiber.heapUsed > maxHeap) throw new Fault(budgetMessage('heap', fiber.budgets), 'heap');
+                if (fiber.heapUsed > maxHeap) throw new Fault(budgetMessage('heap', fiber.budgets, fiber.runKind), 'heap');
                 stack[sp - 1] = concatStrings(a, b);
               } else {
                 throw new Fault('Operands must be two numbers or two strings.');
@@ -482,7 +488,7 @@ export class VM {
               if (typeof value === 'object' && value !== null) {
                 // Printing a big (or self-nesting) list is work: bound it by the fuel left and charge it.
                 const text = displayBounded(value, fuel);
-                if (text === null) throw new Fault(budgetMessage('fuel', fiber.budgets), 'fuel');
+                if (text === null) throw new Fault(budgetMessage('fuel', fiber.budgets, fiber.runKind), 'fuel');
                 fuel -= text.length;
                 this.printFn(text);
               } else {
@@ -502,7 +508,7 @@ export class VM {
             case 32 /* LOOP */: {
               const target = code[ip]!;
               fuel -= ip + 1 - target;
-              if (fuel < 0) throw new Fault(budgetMessage('fuel', fiber.budgets), 'fuel');
+              if (fuel < 0) throw new Fault(budgetMessage('fuel', fiber.budgets, fiber.runKind), 'fuel');
               ip = target;
               break;
             }
@@ -524,7 +530,7 @@ export class VM {
                 frameClosures = fiber.frameClosures;
               }
               fuel -= target.callFuel;
-              if (fuel < 0) throw new Fault(budgetMessage('fuel', fiber.budgets), 'fuel');
+              if (fuel < 0) throw new Fault(budgetMessage('fuel', fiber.budgets, fiber.runKind), 'fuel');
               const newBase = sp - 1 - argc;
               if (newBase + target.maxStack > stack.length) this.growStack(fiber, newBase + target.maxStack);
               frameIps[fc - 1] = ip;
@@ -549,7 +555,7 @@ export class VM {
                 frameClosures = fiber.frameClosures;
               }
               fuel -= target.callFuel;
-              if (fuel < 0) throw new Fault(budgetMessage('fuel', fiber.budgets), 'fuel');
+              if (fuel < 0) throw new Fault(budgetMessage('fuel', fiber.budgets, fiber.runKind), 'fuel');
               const newBase = sp - 1 - argc;
               if (newBase + target.maxStack > stack.length) this.growStack(fiber, newBase + target.maxStack);
               frameIps[fc - 1] = ip;
@@ -750,7 +756,7 @@ export class VM {
             case 44 /* BUILD_LIST */: {
               const count = code[ip++]!;
               fiber.heapUsed += count;
-              if (fiber.heapUsed > maxHeap) throw new Fault(budgetMessage('heap', fiber.budgets), 'heap');
+              if (fiber.heapUsed > maxHeap) throw new Fault(budgetMessage('heap', fiber.budgets, fiber.runKind), 'heap');
               const items = stack.slice(sp - count, sp);
               sp -= count;
               stack[sp++] = new ObjList(items);
@@ -869,7 +875,7 @@ export class VM {
               fuel -= ip + 2 - target;
               if (fuel < 0) {
                 ip += 2; // report the LOOP's line, as plain code would
-                throw new Fault(budgetMessage('fuel', fiber.budgets), 'fuel');
+                throw new Fault(budgetMessage('fuel', fiber.budgets, fiber.runKind), 'fuel');
               }
               ip = target;
               break;
@@ -1034,7 +1040,7 @@ export class VM {
               fuel -= ip + 9 - target;
               if (fuel < 0) {
                 ip += 8;
-                throw new Fault(budgetMessage('fuel', fiber.budgets), 'fuel');
+                throw new Fault(budgetMessage('fuel', fiber.budgets, fiber.runKind), 'fuel');
               }
               ip = target;
               break;
@@ -1043,7 +1049,7 @@ export class VM {
               // This LOOP's charge first, then the increment and its LOOP as S_INC_LOCAL_LOOP.
               const inc = code[ip]!;
               fuel -= ip + 1 - inc;
-              if (fuel < 0) throw new Fault(budgetMessage('fuel', fiber.budgets), 'fuel');
+              if (fuel < 0) throw new Fault(budgetMessage('fuel', fiber.budgets, fiber.runKind), 'fuel');
               const a = stack[base + code[inc + 1]!]!;
               const b = constants[code[inc + 3]!]!;
               if (typeof a !== 'number' || typeof b !== 'number') {
@@ -1055,7 +1061,7 @@ export class VM {
               fuel -= inc + 10 - target;
               if (fuel < 0) {
                 ip = inc + 9;
-                throw new Fault(budgetMessage('fuel', fiber.budgets), 'fuel');
+                throw new Fault(budgetMessage('fuel', fiber.budgets, fiber.runKind), 'fuel');
               }
               ip = target;
               break;
@@ -1344,7 +1350,7 @@ export class VM {
               fuel -= ip + 2 - inc;
               if (fuel < 0) {
                 ip += 2;
-                throw new Fault(budgetMessage('fuel', fiber.budgets), 'fuel');
+                throw new Fault(budgetMessage('fuel', fiber.budgets, fiber.runKind), 'fuel');
               }
               const a = stack[base + code[inc + 1]!]!;
               const b = constants[code[inc + 3]!]!;
@@ -1357,7 +1363,7 @@ export class VM {
               fuel -= inc + 10 - target;
               if (fuel < 0) {
                 ip = inc + 9;
-                throw new Fault(budgetMessage('fuel', fiber.budgets), 'fuel');
+                throw new Fault(budgetMessage('fuel', fiber.budgets, fiber.runKind), 'fuel');
               }
               ip = target;
               break;
@@ -1436,7 +1442,7 @@ export class VM {
     fiber.sp = sp;
     fiber.fuel = fuel;
     const trace = fiber.trace(ip);
-    const { message, limit } = describeFailure(error, fiber.budgets);
+    const { message, limit } = describeFailure(error, fiber);
     this.finish(fiber, 'failed');
     fiber.error = new SpellRuntimeError(message, trace, limit, fiber.spell);
     return fiber;
@@ -1444,13 +1450,13 @@ export class VM {
 
   /** Make room for one more frame, or fail with "Stack overflow.". Returns the new frame limit. */
   private growFrames(fiber: Fiber, fc: number): number {
-    if (fc >= fiber.frameBudget) throw new Fault(budgetMessage('call depth', fiber.budgets), 'call depth');
+    if (fc >= fiber.frameBudget) throw new Fault(budgetMessage('call depth', fiber.budgets, fiber.runKind), 'call depth');
     fiber.growFrames(fc + 1);
     return Math.min(fiber.frameIps.length, fiber.frameBudget);
   }
 
   private growStack(fiber: Fiber, needed: number): void {
-    if (needed > fiber.budgets.maxStack) throw new Fault(budgetMessage('stack', fiber.budgets), 'stack');
+    if (needed > fiber.budgets.maxStack) throw new Fault(budgetMessage('stack', fiber.budgets, fiber.runKind), 'stack');
     fiber.growStack(Math.min(needed, fiber.budgets.maxStack));
   }
 
@@ -1541,14 +1547,14 @@ export class VM {
     const items = list.items;
     if (name === 'append') {
       fiber.heapUsed += 1;
-      if (fiber.heapUsed > fiber.budgets.maxHeap) throw new Fault(budgetMessage('heap', fiber.budgets), 'heap');
+      if (fiber.heapUsed > fiber.budgets.maxHeap) throw new Fault(budgetMessage('heap', fiber.budgets, fiber.runKind), 'heap');
       items.push(arg);
       return null;
     }
     const index = checkIndex(list, arg);
     // Removing shifts the tail: charge for the work.
     fiber.fuel -= items.length - index;
-    if (fiber.fuel < 0) throw new Fault(budgetMessage('fuel', fiber.budgets), 'fuel');
+    if (fiber.fuel < 0) throw new Fault(budgetMessage('fuel', fiber.budgets, fiber.runKind), 'fuel');
     return items.splice(index, 1)[0]!;
   }
 }
@@ -1742,8 +1748,8 @@ function checkHostResult(result: Value | undefined, name: string): Value {
 
 /** A host function may swallow the budget error it caused; the budget is still spent. */
 function checkBudgetsAfterHost(fiber: Fiber): void {
-  if (fiber.fuel < 0) throw new Fault(budgetMessage('fuel', fiber.budgets), 'fuel');
-  if (fiber.heapUsed > fiber.budgets.maxHeap) throw new Fault(budgetMessage('heap', fiber.budgets), 'heap');
+  if (fiber.fuel < 0) throw new Fault(budgetMessage('fuel', fiber.budgets, fiber.runKind), 'fuel');
+  if (fiber.heapUsed > fiber.budgets.maxHeap) throw new Fault(budgetMessage('heap', fiber.budgets, fiber.runKind), 'heap');
 }
 
 function hostFault(error: unknown, context: string): Fault {
@@ -1763,12 +1769,12 @@ function safeMessage(error: unknown): string {
   }
 }
 
-function describeFailure(error: unknown, budgets: Readonly<Budgets>): { message: string; limit: BudgetLimit | null } {
+function describeFailure(error: unknown, fiber: Fiber): { message: string; limit: BudgetLimit | null } {
   if (error instanceof Fault) return { message: error.message, limit: error.limit };
   if (error instanceof BudgetExceeded) return { message: error.message, limit: error.limit };
   if (error instanceof RangeError && /call stack|string length|array length/i.test(error.message)) {
     // The JS engine's own limits (a huge string, a runaway host): report them as the heap budget.
-    return { message: budgetMessage('heap', budgets), limit: 'heap' };
+    return { message: budgetMessage('heap', fiber.budgets, fiber.runKind), limit: 'heap' };
   }
   return { message: `Internal error: ${safeMessage(error)}`, limit: null };
 }

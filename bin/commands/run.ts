@@ -78,17 +78,8 @@ export function runModule(file: string, module: Module, fuel: number, io: CliIO)
 }
 
 function reportRuntimeError(error: SpellRuntimeError, io: CliIO): number {
-  io.stderr(scriptWording(error) + '\n');
+  io.stderr(error.format() + '\n');
   return EXIT.software;
-}
-
-/**
- * The VM words budget errors for casts ("Out of fuel: the cast ran more than
- * N instructions."); `cantrip run` runs a script, so say that instead.
- */
-function scriptWording(error: SpellRuntimeError): string {
-  const text = error.format();
-  return error.limit === null ? text : text.replace(/^([^:\n]*): the cast /, '$1: the script ');
 }
 
 /**

@@ -183,7 +183,7 @@ export class PlaygroundSession implements PlaygroundBackend {
         return;
       case 'cast-error': {
         const mine = this.userSpells.has(event.spell);
-        const trace = explainBudgetError(event.trace, 'cast');
+        const trace = explainBudgetError(event.trace);
         this.reporter.runtimeError(mine ? trace : `${trace}\n(in a library spell from spells/)`, mine && event.line > 0 ? event.line : null);
         return;
       }

@@ -39,7 +39,7 @@ describe('explaining world functions in top-level code', () => {
       'Out of fuel: the script ran more than 5,000,000 instructions. The playground gives every run a budget, so an endless loop cannot freeze the page.',
     );
     expect(explained.split('\n')[1]).toBe('[line 1] in script');
-    expect(explainBudgetError('Stack overflow.\n[line 1] in f()', 'cast')).toBe('Stack overflow.\n[line 1] in f()');
+    expect(explainBudgetError('Stack overflow.\n[line 1] in f()')).toBe('Stack overflow.\n[line 1] in f()');
   });
 
   it('leaves other errors alone', () => {

@@ -10,20 +10,17 @@ const NEEDS_CAST = /^(\w+)\(\) can only be used in a spell cast on a world\.$/;
 /** The runtime's WorldError when a module's top-level code fails while the world loads it. */
 const SCRIPT_FAILED = /^.*?: the top-level script (?:failed: (.*)|may not wait\.)$/s;
 
-/** The VM's budget messages ("Out of fuel: the cast ran more than 5000000 instructions."). */
-const BUDGET = /^(Out of fuel|Stack overflow|Out of memory): the cast (.*)$/;
+/** The VM's budget messages ("Out of fuel: the cast ran more than 5000000 instructions."; the VM names the script, cast or call). */
+const BUDGET = /^(Out of fuel|Stack overflow|Out of memory): (the (?:script|cast|call) .*)$/;
 
-/**
- * A budget error in words for the playground: who ran out (a Run is not a
- * cast), readable numbers, and why there is a budget at all.
- */
-export function explainBudgetError(text: string, who: 'script' | 'cast'): string {
+/** A budget error in words for the playground: readable numbers, and why there is a budget at all. */
+export function explainBudgetError(text: string): string {
   const [first = '', ...trace] = text.split('\n');
   const match = BUDGET.exec(first);
   if (!match) return text;
   const rest = match[2]!.replace(/\d{4,}/g, (n) => Number(n).toLocaleString('en-US'));
   const why = match[1] === 'Out of fuel' ? ' The playground gives every run a budget, so an endless loop cannot freeze the page.' : '';
-  return [`${match[1]}: the ${who} ${rest}${why}`, ...trace].join('\n');
+  return [`${match[1]}: ${rest}${why}`, ...trace].join('\n');
 }
 
 /**
@@ -34,7 +31,7 @@ export function explainBudgetError(text: string, who: 'script' | 'cast'): string
 export function explainScriptError(text: string): string {
   const [first = '', ...trace] = text.split('\n');
   const match = NEEDS_CAST.exec(first);
-  if (!match) return explainBudgetError(text, 'script');
+  if (!match) return explainBudgetError(text);
   const fn = match[1]!;
   const advice =
     `${fn}() acts on the world, so it only works inside a spell that is cast. ` +
