@@ -12,7 +12,7 @@
  */
 
 import type { HostFunctionSpec } from '../vm/host.js';
-import { hostArity } from '../vm/host.js';
+import { hostArity, hostArityMessage } from '../vm/host.js';
 import type { HostImport, UpvalueDescriptor } from '../vm/module.js';
 import type * as A from './ast.js';
 import type { Diagnostic } from './diagnostics.js';
@@ -513,7 +513,7 @@ class Resolver {
     const { min, max } = hostArity(spec);
     const count = expr.args.length;
     if (count < min || count > max) {
-      this.error(hostArityMessage(spec, min, max, count), expr.loc, name.name);
+      this.error(hostArityMessage(spec, count), expr.loc, name.name);
       return;
     }
     const arities = this.result.hostImports[index]!.arities;
@@ -538,12 +538,4 @@ class Resolver {
 /** Sort host imports' arities for a stable module (verifier and .spb readers like determinism). */
 export function finishHostImports(imports: { name: string; arities: number[] }[]): HostImport[] {
   return imports.map((h) => ({ name: h.name, arities: [...h.arities].sort((a, b) => a - b) }));
-}
-
-/** "damage() expects 2 arguments (target, amount) but got 1." — names the parameters, so the fix is obvious. */
-function hostArityMessage(spec: HostFunctionSpec, min: number, max: number, count: number): string {
-  const expected = min === max ? `${min}` : `${min} to ${max}`;
-  const noun = max === 1 ? 'argument' : 'arguments';
-  const params = spec.params.map((p) => (p.optional ? `${p.name}?` : p.name)).join(', ');
-  return `${spec.name}() expects ${expected} ${noun}${params === '' ? '' : ` (${params})`} but got ${count}.`;
 }

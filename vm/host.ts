@@ -84,3 +84,16 @@ export function hostArity(spec: HostFunctionSpec): { min: number; max: number } 
   while (min > 0 && spec.params[min - 1]!.optional) min--;
   return { min, max };
 }
+
+/**
+ * The wrong-arity message for a host function, at compile time and at run
+ * time alike: "damage() expects 2 arguments (target, amount) but got 1." —
+ * it names the parameters, so the fix is obvious.
+ */
+export function hostArityMessage(spec: HostFunctionSpec, argc: number): string {
+  const { min, max } = hostArity(spec);
+  const expected = min === max ? `${min}` : `${min} to ${max}`;
+  const noun = max === 1 ? 'argument' : 'arguments';
+  const params = spec.params.map((p) => (p.optional ? `${p.name}?` : p.name)).join(', ');
+  return `${spec.name}() expects ${expected} ${noun}${params === '' ? '' : ` (${params})`} but got ${argc}.`;
+}

@@ -9,7 +9,7 @@
 
 import type { FunctionProto } from './module.js';
 import { fuseSuperinstructions } from './superinstructions.js';
-import type { HostFunction, HostObject } from './host.js';
+import { hostArity, type HostFunction, type HostObject } from './host.js';
 import type { Value, VmObject, ValueType } from './value.js';
 
 /**
@@ -260,9 +260,7 @@ export class ObjHostFunction implements VmObject {
   readonly unchecked: boolean;
   constructor(readonly host: HostFunction) {
     this.name = host.name;
-    const max = host.params.length;
-    let min = max;
-    while (min > 0 && host.params[min - 1]!.optional) min--;
+    const { min, max } = hostArity(host);
     this.minArity = min;
     this.maxArity = max;
     this.checks = Int32Array.from(host.params, (p) => PARAM_CHECKS[p.type] ?? ParamCheck.Any);

@@ -548,7 +548,7 @@ describe('host functions', () => {
       functions: [{ code: 'HOST_FUNCTION 0\nDUP\nPRINT\nCONSTANT 0\nCALL 1\nPRINT\nHOST_FUNCTION 0\nCALL 0\nRETURN' }],
     });
     expect(out).toEqual(['<native fn>', '5']);
-    expect(fiber.error!.message).toBe('Expected 1 arguments but got 0.');
+    expect(fiber.error!.message).toBe('len() expects 1 argument (x) but got 0.');
   });
 
   it('charges host work to the fuel budget even if the host swallows the error', () => {

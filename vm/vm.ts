@@ -27,7 +27,7 @@ import { CORE_HOST_FUNCTIONS } from './builtins.js';
 import { displayBounded, displayValue } from './display.js';
 import { HostError, SpellRuntimeError, VerifyError, type BudgetLimit } from './errors.js';
 import { Fiber } from './fiber.js';
-import type { HostFunction, HostObject } from './host.js';
+import { hostArityMessage, type HostFunction, type HostObject } from './host.js';
 import { VmHostContext } from './host-context.js';
 import type { FunctionProto, Module } from './module.js';
 import {
@@ -604,7 +604,7 @@ export class VM {
                 break;
               }
               if (callee instanceof ObjHostFunction) {
-                if (argc < callee.minArity || argc > callee.maxArity) throw new Fault(arityMessage(callee, argc));
+                if (argc < callee.minArity || argc > callee.maxArity) throw new Fault(hostArityMessage(callee.host, argc));
                 fiber.fuel = fuel;
                 this.ctx.fn = fn;
                 this.ctx.ip = ip;
@@ -1592,10 +1592,6 @@ function bindHostImports(module: Module, hosts: readonly HostFunction[]): ObjHos
 
 function arityRange(host: ObjHostFunction): string {
   return host.minArity === host.maxArity ? `${host.maxArity}` : `${host.minArity} to ${host.maxArity}`;
-}
-
-function arityMessage(host: ObjHostFunction, argc: number): string {
-  return `Expected ${arityRange(host)} arguments but got ${argc}.`;
 }
 
 function captureUpvalue(fiber: Fiber, slot: number): ObjUpvalue {
