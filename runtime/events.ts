@@ -66,14 +66,17 @@ export type WorldListener = (event: WorldEvent) => void;
 export type BreedLookup = (id: EntityId) => string | undefined;
 
 /**
- * Remembers each entity's breed from spawn events, so a description can name
- * an entity that has since died ("Troll#2", not "#2").
+ * Remembers the breed of each living entity from spawn events, so
+ * descriptions name entities ("Troll#2", not "#2"). Despawn events carry
+ * their own breed, so an entity is forgotten when it goes: the table stays
+ * as small as the world however long it runs.
  */
 export class EntityNames {
   private readonly breeds = new Map<EntityId, string>();
 
   observe(e: WorldEvent): void {
     if (e.type === 'spawn') this.breeds.set(e.entity, e.breed);
+    else if (e.type === 'despawn') this.breeds.delete(e.entity);
   }
 
   readonly breedOf: BreedLookup = (id) => this.breeds.get(id);

@@ -3,7 +3,7 @@
  * runs scripts on a plain VM, casts spells on the live world, and turns
  * world events into console lines and canvas effects.
  */
-import { describeEvent, EntityNames, type EntityId, type WorldEvent } from '../../runtime/events.js';
+import { describeEvent, type EntityId, type WorldEvent } from '../../runtime/events.js';
 import { WORLD_HOST_FUNCTIONS } from '../../runtime/host-api.js';
 import type { BreedRegistry } from '../../runtime/breeds.js';
 import type { HostFunctionSpec } from '../../vm/host.js';
@@ -170,12 +170,10 @@ export class PlaygroundSession implements PlaygroundBackend {
     return (entities.find((e) => isHero(e.breed)) ?? entities[0])?.id ?? null;
   }
 
-  /** Names entities by breed in console lines, the dead included (live ones are asked of the world). */
-  private readonly names = new EntityNames();
-  private readonly breedOf = (id: EntityId): string | undefined => this.world.entity(id)?.breed ?? this.names.breedOf(id);
+  /** Names entities by breed in console lines ("Troll#2"); the world knows every living one, even after a rebuild. */
+  private readonly breedOf = (id: EntityId): string | undefined => this.world.entity(id)?.breed;
 
   private worldEvent(event: WorldEvent): void {
-    this.names.observe(event);
     this.onWorldEvent(event);
     switch (event.type) {
       case 'print':
