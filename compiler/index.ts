@@ -8,7 +8,5 @@ export { tokenize, type TokenInfo } from './lexer.js';
 export { parse, type ParseResult } from './parse.js';
 export { formatDiagnosticClox, type Diagnostic, type Severity } from './diagnostics.js';
 export { KEYWORDS, type TokenKind } from './tokens.js';
-export { MAX_NESTING } from './nesting.js';
-export { MAX_TOKENS } from './size-guard.js';
 export * from './limits.js';
 export type * from './ast.js';

@@ -15,6 +15,10 @@ export const MAX_LOCALS = 256;
 /** Captured variables per closure: "Too many closure variables in function." */
 export const MAX_UPVALUES = 256;
 export { MAX_ARGUMENTS, MAX_PARAMETERS } from './parser.js';
+/** Bracket / block nesting: "Too much nesting (the limit is 256)." (compiler/nesting.ts) */
+export { MAX_NESTING } from './nesting.js';
+/** Tokens in one program, counted before lexing: "Program too large: …" (compiler/size-guard.ts) */
+export { MAX_TOKENS } from './size-guard.js';
 /** Distinct numbers and strings in one module: "Too many constants in one module." */
 export const MAX_CONSTANTS = VERIFIER_LIMITS.constants;
 /** Global variable slots in one module: "Too many global variables in one module." */
