@@ -7,6 +7,7 @@ export { compile, MAX_REPORTED_ERRORS, type CompileOptions, type CompileResult }
 export { tokenize, type TokenInfo } from './lexer.js';
 export { parse, type ParseResult } from './parse.js';
 export { formatDiagnosticClox, type Diagnostic, type Severity } from './diagnostics.js';
+export { formatCodeFrame, formatDiagnostics, formatLocation } from './code-frame.js';
 export { KEYWORDS, type TokenKind } from './tokens.js';
 export * from './limits.js';
 export type * from './ast.js';

@@ -119,6 +119,10 @@ describe('spells that do not compile', () => {
     expect(error.message).toContain('x.spell:1:10: error: Expect expression.');
     expect(error.message).toMatch(/x\.spell:2:\d+: error: /);
     expect(error.diagnostics.filter((d) => d.severity === 'error').length).toBeGreaterThanOrEqual(2);
+    expect(error.name).toBe('SpellsCompileError');
+    expect(new WorldError('x').name).toBe('WorldError');
+    // The same code frame `cantrip check` prints.
+    expect(error.pretty().split('\n').slice(0, 3)).toEqual(['x.spell:1:10: error: Expect expression.', ' 1 | print a +;', '   |          ^']);
   });
 });
 

@@ -125,7 +125,7 @@ export class World implements GameHost, EntityAccess {
    */
   loadSpells(source: string, sourceName = '<spells>'): Diagnostic[] {
     const { module, diagnostics } = compile(source, { sourceName, hosts: WORLD_HOST_FUNCTIONS });
-    if (!module) throw new SpellsCompileError(sourceName, diagnostics);
+    if (!module) throw new SpellsCompileError(sourceName, diagnostics, source);
     this.casting.addModule(module, sourceName, source);
     return diagnostics;
   }

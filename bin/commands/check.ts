@@ -9,7 +9,7 @@
 import { Option, type Command } from 'commander';
 import { formatDiagnosticClox, type Diagnostic } from '../../compiler/diagnostics.js';
 import { CLI_HOSTS } from '../hosts.js';
-import { formatCodeFrame } from '../code-frame.js';
+import { formatCodeFrame } from '../../compiler/code-frame.js';
 import type { CliCommand, CommandContext } from '../command.js';
 import { CliFailure, EXIT } from '../exit-codes.js';
 import { readSpellInput } from '../input.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Diagnostic } from '../compiler/diagnostics.js';
+import type { Diagnostic } from './diagnostics.js';
 import { formatCodeFrame, sourceLine } from './code-frame.js';
 
 function diag(line: number, column: number, endColumn: number, message = 'Expect expression.'): Diagnostic {

@@ -1,19 +1,24 @@
 /**
- * The human format of `cantrip check`: a gcc-style location line an editor
+ * THE human format of a diagnostic (`cantrip check`, SpellsCompileError's
+ * message, anything an embedder prints): a gcc-style location line an editor
  * can jump to, then the source line with carets under the offending token.
  *
  *   fire.spell:3:11: error: Expect expression.
  *      3 | print 1 + ;
  *        |           ^
+ *
+ * Exported from the package root; formatDiagnosticClox is the other format
+ * (clox's `[line N] Error at 'x': …`, what the CLI's `run` prints, as clox does).
  */
-import type { Diagnostic } from '../compiler/diagnostics.js';
+import type { Diagnostic } from './diagnostics.js';
 
 /** Lines longer than this are shown as a window around the error (a 1 MB string literal stays readable). */
 const MAX_SHOWN_WIDTH = 120;
 const CONTEXT_BEFORE = 40;
 
+/** One diagnostic as `file:line:column: severity: message`, then the line and carets (just the first line when `source` lacks that line). */
 export function formatCodeFrame(file: string, source: string, d: Diagnostic): string {
-  const header = `${file}:${d.line}:${d.column}: ${d.severity}: ${d.message}`;
+  const header = formatLocation(file, d);
   const lineText = sourceLine(source, d.line);
   if (lineText === null) return header;
   const gutter = String(d.line);
@@ -21,6 +26,16 @@ export function formatCodeFrame(file: string, source: string, d: Diagnostic): st
   const { shown, caretStart, caretWidth } = windowAround(lineText, d);
   const caretIndent = [...shown.slice(0, caretStart)].map((c) => (c === '\t' ? '\t' : ' ')).join('');
   return [header, ` ${gutter} | ${shown}`, ` ${pad} | ${caretIndent}${'^'.repeat(caretWidth)}`].join('\n');
+}
+
+/** Just the location line: `file:line:column: severity: message`. */
+export function formatLocation(file: string, d: Diagnostic): string {
+  return `${file}:${d.line}:${d.column}: ${d.severity}: ${d.message}`;
+}
+
+/** Every diagnostic of a file, code frames separated by blank lines. */
+export function formatDiagnostics(file: string, source: string, diagnostics: readonly Diagnostic[]): string {
+  return diagnostics.map((d) => formatCodeFrame(file, source, d)).join('\n\n');
 }
 
 /** The 1-based line of the source, without its line break; null when out of range. */
