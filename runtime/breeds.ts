@@ -70,21 +70,48 @@ const ROOT_DEFAULTS = {
 
 const SCALAR_FIELDS = ['health', 'speed', 'radius', 'interest', 'color', 'glyph', 'description'] as const;
 
-/** A breed as written in the file, after schema validation. */
-interface BreedSource {
-  name: string;
-  parent?: string;
-  abstract?: boolean;
-  description?: string;
-  health?: number;
-  speed?: number;
-  radius?: number;
-  interest?: number;
-  color?: string;
-  glyph?: string;
-  tags?: string[];
-  spells?: Record<string, string>;
-  attributes?: Record<string, AttributeValue>;
+/** One breed as written in a breeds file (BREED_SCHEMA is the exact shape; a field left out is inherited). */
+export interface BreedDefinition {
+  readonly name: string;
+  readonly parent?: string;
+  readonly abstract?: boolean;
+  readonly description?: string;
+  readonly health?: number;
+  readonly speed?: number;
+  readonly radius?: number;
+  readonly interest?: number;
+  readonly color?: string;
+  readonly glyph?: string;
+  readonly tags?: readonly string[];
+  readonly spells?: BreedSpells;
+  readonly attributes?: Readonly<Record<string, AttributeValue>>;
+}
+
+/** A breeds file's data, as `world.loadBreeds` and `BreedRegistry.fromData` take it. */
+export interface BreedData {
+  readonly $schema?: string;
+  readonly breeds: readonly BreedDefinition[];
+}
+
+type BreedSource = BreedDefinition;
+
+/** A Map that refuses changes once built: a breed's attributes are shared by every entity of it. */
+class FrozenMap<K, V> extends Map<K, V> {
+  private frozen = false;
+  constructor(entries: Iterable<readonly [K, V]>) {
+    super(entries);
+    this.frozen = true;
+  }
+  override set(key: K, value: V): this {
+    if (this.frozen) throw new TypeError('Breed attributes are read-only.');
+    return super.set(key, value);
+  }
+  override delete(): boolean {
+    throw new TypeError('Breed attributes are read-only.');
+  }
+  override clear(): void {
+    throw new TypeError('Breed attributes are read-only.');
+  }
 }
 
 let validator: ReturnType<Ajv['compile']> | null = null;
@@ -116,12 +143,13 @@ export class BreedRegistry {
     return BreedRegistry.fromData(parsed.value);
   }
 
-  /** Load already-parsed breed data. Throws BreedError. */
-  static fromData(data: unknown): BreedRegistry {
+  /** Load already-parsed breed data (a BreedData; anything else is checked and refused with a BreedError). */
+  static fromData(data: BreedData | unknown): BreedRegistry {
     const errors = validateShape(data);
     if (errors) throw shapeError(data, pickError(errors));
-    const sources = (data as { breeds: BreedSource[] }).breeds;
-    return new BreedRegistry(resolveAll(sources), data);
+    // A copy: the caller may change its object later, and the registry (and snapshots) must not follow.
+    const copy = structuredClone(data) as BreedData;
+    return new BreedRegistry(Object.freeze(resolveAll(copy.breeds)), copy);
   }
 
   get(name: string): Breed | undefined {
@@ -196,7 +224,11 @@ function resolveAll(sources: readonly BreedSource[]): Breed[] {
       throw new BreedError(`Breed '${src.name}': field 'parent' chain is deeper than 256 breeds.`, src.name, 'parent');
     }
   }
-  return sources.map((src, index) => ({ ...resolve(src, []), index }));
+  // Frozen: a breed is shared by every entity of it, so changing one would change every later spawn.
+  return sources.map((src, index) => {
+    const breed = { ...resolve(src, []), index };
+    return Object.freeze({ ...breed, attributes: new FrozenMap(breed.attributes) });
+  });
 }
 
 function chainDepth(src: BreedSource, byName: ReadonlyMap<string, BreedSource>): number {
@@ -241,10 +273,10 @@ function inherit(src: BreedSource, parent: Omit<Breed, 'index'> | null): Omit<Br
     color: scalar('color'),
     glyph: scalar('glyph'),
     description: scalar('description'),
-    tags: src.tags ? [...src.tags] : (parent?.tags ?? []),
-    spells,
+    tags: Object.freeze(src.tags ? [...src.tags] : [...(parent?.tags ?? [])]),
+    spells: Object.freeze(spells),
     attributes,
-    ancestry: [src.name, ...(parent?.ancestry ?? [])],
+    ancestry: Object.freeze([src.name, ...(parent?.ancestry ?? [])]),
   };
 }
 

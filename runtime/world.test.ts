@@ -7,8 +7,9 @@ import { BreedError, SpellsCompileError, WorldError } from './errors.js';
 import type { WorldEvent } from './events.js';
 import { WORLD_HOST_FUNCTIONS } from './host-api.js';
 import { World, type WorldOptions } from './world.js';
+import type { BreedData } from './breeds.js';
 
-const BREEDS = {
+const BREEDS: BreedData = {
   breeds: [
     { name: 'Thing', abstract: true, health: 10, speed: 2, attributes: { armor: 0 } },
     { name: 'Troll', parent: 'Thing', health: 25, interest: 3, tags: ['monster'], attributes: { attackText: 'The troll hits you!' } },
@@ -572,5 +573,63 @@ describe('random world operations against a model', () => {
       }),
       { seed: 2024, numRuns: 120 },
     );
+  });
+});
+
+describe('the embedder API', () => {
+  it('move() and setVelocity() move an entity and keep the spatial index in step', () => {
+    const { world } = makeWorld('spell near(self) { print len(nearby(self, 1)); }');
+    const a = world.spawn('Troll', 5, 5);
+    const b = world.spawn('Troll', 40, 40);
+    world.move(b, 5.5, 5);
+    expect(world.entity(b)).toMatchObject({ x: 5.5, y: 5 });
+    const printed: string[] = [];
+    world.on((e) => e.type === 'print' && printed.push(e.text));
+    world.cast('near', a);
+    world.flush();
+    expect(printed).toEqual(['2']);
+    world.move(b, 1000, -3); // clamped to the world
+    expect(world.entity(b)).toMatchObject({ x: 50, y: 0 });
+    world.setVelocity(a, 10, 0);
+    world.step();
+    expect(world.entity(a)!.x).toBeCloseTo(6);
+    expect(() => world.move(a, NaN, 0)).toThrow(WorldError);
+    world.despawn(b);
+    expect(() => world.move(b, 1, 1)).toThrow(/is not a living entity/);
+    expect(() => world.setVelocity(b, 1, 1)).toThrow(WorldError);
+  });
+
+  it('interpolation is the leftover of the accumulator over the step, in [0, 1)', () => {
+    const world = new World({ width: 10, height: 10, step: 0.1 });
+    expect(world.interpolation).toBe(0);
+    world.tick(0.25);
+    expect(world.steps).toBe(2);
+    expect(world.interpolation).toBeCloseTo(0.5);
+    world.tick(0.05);
+    expect(world.steps).toBe(3);
+    expect(world.interpolation).toBeCloseTo(0, 5);
+  });
+
+  it('breeds are read-only: changing one cannot change later spawns', () => {
+    const { world } = makeWorld('');
+    const troll = world.breeds.get('Troll')!;
+    expect(() => {
+      (troll as { health: number }).health = 1;
+    }).toThrow(TypeError);
+    expect(() => (troll.tags as string[]).push('x')).toThrow(TypeError);
+    expect(() => (troll.attributes as Map<string, number>).set('armor', 99)).toThrow(TypeError);
+    expect(() => (world.breeds.breeds as unknown[]).pop()).toThrow(TypeError);
+    const id = world.spawn('Troll', 1, 1);
+    expect(world.entity(id)!.health).toBe(troll.health);
+    expect(world.property(id, 'armor')).toBe(troll.attributes.get('armor'));
+  });
+
+  it('the registry keeps its own copy of the breed data', () => {
+    const data = { breeds: [{ name: 'Imp', health: 3 }] };
+    const world = new World({ width: 10, height: 10 });
+    world.loadBreeds(data);
+    data.breeds[0]!.health = 99;
+    expect(world.breeds.get('Imp')!.health).toBe(3);
+    expect(JSON.stringify(world.snapshot().breeds)).toContain('"health":3');
   });
 });

@@ -36,7 +36,7 @@ import type { Value } from '../vm/value.js';
 import { verifyModule } from '../vm/verifier.js';
 import type { VM } from '../vm/vm.js';
 import type { AoiEventKind } from './aoi.js';
-import { BreedRegistry, BUILTIN_ENTITY_PROPERTIES } from './breeds.js';
+import { BreedRegistry, BUILTIN_ENTITY_PROPERTIES, type BreedData } from './breeds.js';
 import { EntityPool } from './entity-pool.js';
 import type { EntityAccess, EntityRef } from './entity-ref.js';
 import { BreedError, SpellsCompileError, WorldError } from './errors.js';
@@ -106,7 +106,7 @@ export class World implements GameHost, EntityAccess {
   // ------------------------------------------------------------------ loading
 
   /** Load breeds from JSON text or parsed data (BreedError on bad data). Spell names are checked against loaded spells. */
-  loadBreeds(breeds: string | unknown): BreedRegistry {
+  loadBreeds(breeds: string | BreedData): BreedRegistry {
     if (this.pool.count > 0) throw new WorldError('Load breeds before spawning entities.');
     const registry = typeof breeds === 'string' ? BreedRegistry.fromJson(breeds) : BreedRegistry.fromData(breeds);
     if (this.casting.loaded.length > 0) registry.checkSpells(new Set(this.casting.spellNames()));
@@ -204,6 +204,24 @@ export class World implements GameHost, EntityAccess {
     this.entityLife.reapOutsideStep();
   }
 
+  /** Put a living entity at (x, y) now, clamped to the world, keeping the spatial index in step (what `move(e, x, y)` does in a spell). Throws WorldError for a dead id or a non-finite position. */
+  move(id: EntityId, x: number, y: number): void {
+    if (!Number.isFinite(x) || !Number.isFinite(y)) throw new WorldError(`move() needs a finite position, got (${x}, ${y}).`);
+    this.gameHost.moveEntity(this.livingRef(id), x, y);
+  }
+
+  /** Set how fast a living entity moves, in units per second (what `setVelocity(e, vx, vy)` does in a spell). */
+  setVelocity(id: EntityId, vx: number, vy: number): void {
+    if (!Number.isFinite(vx) || !Number.isFinite(vy)) throw new WorldError(`setVelocity() needs a finite velocity, got (${vx}, ${vy}).`);
+    this.gameHost.setEntityVelocity(this.livingRef(id), vx, vy);
+  }
+
+  private livingRef(id: EntityId): EntityRef {
+    const slot = this.state.liveSlotOf(id);
+    if (slot === NONE) throw new WorldError(`#${id} is not a living entity.`);
+    return this.state.refAt(slot);
+  }
+
   /** How many times an entity's derived stats were recomputed (the dirty flag at work). */
   derivedRecomputes(id: EntityId): number {
     const slot = this.state.liveSlotOf(id);
@@ -276,6 +294,16 @@ export class World implements GameHost, EntityAccess {
     if (ran === this.options.maxStepsPerTick && this.accumulator >= step) this.accumulator = 0;
     if (this.accumulator < 0) this.accumulator = 0;
     return ran;
+  }
+
+  /**
+   * How far real time is between the last fixed step and the next, in [0, 1):
+   * the leftover of tick()'s accumulator over the step (the book's
+   * `lag / MS_PER_UPDATE`). A renderer draws an entity at
+   * `x + vx * step * interpolation` to move smoothly between steps.
+   */
+  get interpolation(): number {
+    return Math.min(Math.max(this.accumulator / this.options.step, 0), 1 - Number.EPSILON);
   }
 
   /** Run exactly one fixed step. */
@@ -512,7 +540,7 @@ export class World implements GameHost, EntityAccess {
       if (s.source !== undefined) world.loadSpells(s.source, s.sourceName);
       else world.loadModule(base64ToBytes(s.spb ?? ''), s.sourceName);
     }
-    if (snapshot.breeds !== null) world.loadBreeds(snapshot.breeds);
+    if (snapshot.breeds !== null) world.loadBreeds(snapshot.breeds as BreedData);
     world.accumulator = snapshot.accumulator;
     restoreSnapshot(world.state, world.entityLife, world.buffs, snapshot);
     return world;

@@ -14,6 +14,7 @@ import type { Module } from '../../vm/module.js';
 import { VM } from '../../vm/vm.js';
 import { BreedError, WorldError } from '../../runtime/errors.js';
 import { World } from '../../runtime/world.js';
+import type { BreedData } from '../../runtime/breeds.js';
 import { LEAKED_JS_ERROR, prototypesClean } from './fuzz-settings.js';
 
 /** Small budgets: every run ends quickly, and every limit gets hit now and then. */
@@ -72,7 +73,7 @@ export function runModuleSafely(module: Module, hosts: readonly HostFunction[], 
   return problems;
 }
 
-export const FUZZ_BREEDS = {
+export const FUZZ_BREEDS: BreedData = {
   breeds: [
     { name: 'Creature', abstract: true, health: 10, speed: 1, attributes: { armor: 1, hp: 3 } },
     { name: 'Troll', parent: 'Creature', health: 25, interest: 3, tags: ['monster'] },

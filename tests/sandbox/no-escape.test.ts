@@ -22,6 +22,7 @@ import { verifyModule } from '../../vm/verifier.js';
 import { VM } from '../../vm/vm.js';
 import { prototypesClean } from '../fuzz/fuzz-settings.js';
 import { compileOrThrow, makeVm } from './sandbox-helpers.js';
+import type { BreedData } from '../../runtime/breeds.js';
 
 const JS_NAMES = [
   '__proto__',
@@ -150,7 +151,7 @@ describe('JS names at the edges of the VM', () => {
 function worldWith(breeds: unknown, spells: string): World {
   const world = new World({ width: 20, height: 20, seed: 1 });
   world.loadSpells(spells, 'escape.spell');
-  world.loadBreeds(breeds);
+  world.loadBreeds(breeds as BreedData); // hostile data: loadBreeds checks whatever it is given
   return world;
 }
 

@@ -9,6 +9,7 @@
 import type { WorldEvent, WorldListener, EntityId } from '../../../runtime/events.js';
 import { World, type EntityView, type WorldOptions } from '../../../runtime/world.js';
 import type { WorldSnapshot } from '../../../runtime/world-snapshot.js';
+import type { BreedData } from '../../../runtime/breeds.js';
 import { declaredSpells } from '../language/completions.js';
 import { keepKnownSpells, libraryFilesFor, type SpellFile } from '../language/worldSetup.js';
 import { errorMessage } from '../engine.js';
@@ -162,7 +163,7 @@ export class PlaygroundWorld {
     const world = new World({ ...this.setup.options, budgets: WORLD_BUDGETS });
     for (const file of this.spellFilesFor(source, sourceSpells)) world.loadSpells(file.source, file.name);
     const { data, notes } = this.trimmedBreeds(breedsText, world.spellNames());
-    world.loadBreeds(data);
+    world.loadBreeds(data as BreedData);
     const breeds = new Set(world.breeds.breeds.filter((b) => !b.abstract).map((b) => b.name));
     for (const e of this.setup.entities) {
       if (breeds.has(e.breed)) world.spawn(e.breed, e.x, e.y);
