@@ -5,6 +5,7 @@
 
 export { World, type WorldOptions, type ResolvedWorldOptions, type CastResult, type EntityView } from './world.js';
 export { GAME_HOST_FUNCTIONS, WORLD_HOST_FUNCTIONS, type GameHost, type CastContext } from './host-api.js';
+export { worldHostFunction, type WorldHostContext, type TypedWorldHostFunction } from './world-hosts.js';
 export { describeEvent, EntityNames, type BreedLookup, type WorldEvent, type WorldEventType, type WorldListener, type EntityId, type DespawnReason } from './events.js';
 export { BreedRegistry, BUILTIN_ENTITY_PROPERTIES, type Breed, type BreedData, type BreedDefinition, type BreedSpells, type AttributeValue } from './breeds.js';
 export { BREED_SCHEMA, BREED_SPELL_SLOTS } from './breed-schema.js';

@@ -14,7 +14,8 @@ import { VM } from '../vm/vm.js';
 import type { EntityRef } from './entity-ref.js';
 import { WorldError } from './errors.js';
 import type { EntityId } from './events.js';
-import { WORLD_HOST_FUNCTIONS, currentCast, runInCast, type CastContext, type GameHost } from './host-api.js';
+import type { HostFunction } from '../vm/host.js';
+import { currentCast, runInCast, type CastContext, type GameHost } from './host-api.js';
 import { MinHeap } from './min-heap.js';
 import { NONE, type WorldState } from './world-state.js';
 
@@ -68,6 +69,8 @@ export class WorldCasting {
     private readonly state: WorldState,
     /** The World, as the host the casts' host functions act on. */
     private readonly host: GameHost,
+    /** The world's host table: built-ins and the game's own functions. */
+    private readonly hosts: readonly HostFunction[],
   ) {}
 
   /** The loaded modules, in load order. */
@@ -102,7 +105,7 @@ export class WorldCasting {
     }
     const vm = new VM(module, {
       ...this.state.options.budgets,
-      hosts: WORLD_HOST_FUNCTIONS,
+      hosts: this.hosts,
       print: (text) => this.emitPrint(text),
     });
     const arity = new Map(module.spells.map((s) => [s.name, module.functions[s.functionIndex]?.arity ?? 0]));

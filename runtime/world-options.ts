@@ -4,6 +4,7 @@
  */
 
 import { DEFAULT_BUDGETS, type Budgets } from '../vm/budgets.js';
+import type { HostFunction } from '../vm/host.js';
 import type { InterestShape } from './aoi.js';
 import { AxisListIndex } from './axis-list-index.js';
 import type { ExhaustionPolicy } from './entity-pool.js';
@@ -38,9 +39,17 @@ export interface WorldOptions {
   budgets?: Partial<Budgets>;
   /** Queue AOI 'move' notifications as events too (there are many). Default true. */
   aoiMoveEvents?: boolean;
+  /**
+   * The game's own host functions, added to the built-ins (see
+   * runtime/world-hosts.ts: `worldHostFunction()` types their arguments).
+   * A name that collides with a built-in is a WorldError. Not part of
+   * `options` or snapshots (they are code): pass them to World.restore again.
+   */
+  hosts?: readonly HostFunction[];
 }
 
-export type ResolvedWorldOptions = Required<Omit<WorldOptions, 'budgets'>> & { budgets: Budgets };
+/** The options as resolved (every default filled in); plain data, without the host functions. */
+export type ResolvedWorldOptions = Required<Omit<WorldOptions, 'budgets' | 'hosts'>> & { budgets: Budgets };
 
 export function resolveOptions(options: WorldOptions): ResolvedWorldOptions {
   const o: ResolvedWorldOptions = {

@@ -29,7 +29,7 @@ import type { Diagnostic } from '../compiler/diagnostics.js';
 import type { Budgets } from '../vm/budgets.js';
 import { HostError, VerifyError } from '../vm/errors.js';
 import type { Fiber } from '../vm/fiber.js';
-import type { HostContext } from '../vm/host.js';
+import type { HostContext, HostFunction, HostFunctionSpec } from '../vm/host.js';
 import type { Module } from '../vm/module.js';
 import { readSpb } from '../vm/spb.js';
 import type { Value } from '../vm/value.js';
@@ -41,7 +41,8 @@ import { EntityPool } from './entity-pool.js';
 import type { EntityAccess, EntityRef } from './entity-ref.js';
 import { BreedError, SpellsCompileError, WorldError } from './errors.js';
 import type { EntityId, WorldEvent, WorldListener } from './events.js';
-import { WORLD_HOST_FUNCTIONS, type CastContext, type GameHost } from './host-api.js';
+import type { CastContext, GameHost } from './host-api.js';
+import { worldHostTable } from './world-hosts.js';
 import { WorldBuffs } from './world-buffs.js';
 import { WorldCasting, castResult, type CastResult } from './world-casting.js';
 import { WorldEntities, type EntityView } from './world-entities.js';
@@ -57,6 +58,14 @@ export type { EntityView } from './world-entities.js';
 
 export class World implements GameHost, EntityAccess {
   readonly options: ResolvedWorldOptions;
+  /**
+   * Everything spells in this world can call: the built-ins, then the game's
+   * own functions (`options.hosts`). The compiler checks calls against it,
+   * `.spb` modules are verified against it, describeHostApi-style docs and
+   * the playground's completion read it.
+   */
+  readonly hostApi: readonly HostFunctionSpec[];
+  private readonly hostTable: readonly HostFunction[];
   // The parts, each one job over the shared state (see their files).
   private readonly state: WorldState;
   private readonly entityLife: WorldEntities;
@@ -77,7 +86,9 @@ export class World implements GameHost, EntityAccess {
     this.properties = new WorldProperties(this.state, this.entityLife);
     this.buffs = new WorldBuffs(this.state, this.properties);
     this.gameHost = new WorldGameHost(this.state, this.entityLife, this.properties, this.buffs);
-    this.casting = new WorldCasting(this.state, this);
+    this.hostTable = worldHostTable(this, options.hosts);
+    this.hostApi = this.hostTable;
+    this.casting = new WorldCasting(this.state, this, this.hostTable);
   }
 
   /** The entity pool (hot fields in typed arrays); read-only use, please. */
@@ -124,7 +135,7 @@ export class World implements GameHost, EntityAccess {
    * and column, and carrying the diagnostics) when the source does not compile.
    */
   loadSpells(source: string, sourceName = '<spells>'): Diagnostic[] {
-    const { module, diagnostics } = compile(source, { sourceName, hosts: WORLD_HOST_FUNCTIONS });
+    const { module, diagnostics } = compile(source, { sourceName, hosts: this.hostTable });
     if (!module) throw new SpellsCompileError(sourceName, diagnostics, source);
     this.casting.addModule(module, sourceName, source);
     return diagnostics;
@@ -133,7 +144,7 @@ export class World implements GameHost, EntityAccess {
   /** Load compiled spells (a .spb file's bytes or a Module); verified against the world's host API first. */
   loadModule(moduleOrBytes: Module | Uint8Array, sourceName?: string): void {
     const module = moduleOrBytes instanceof Uint8Array ? readSpb(moduleOrBytes) : moduleOrBytes;
-    verifyModule(module, WORLD_HOST_FUNCTIONS);
+    verifyModule(module, this.hostTable);
     this.casting.addModule(module, sourceName ?? module.sourceName, null);
   }
 
@@ -518,11 +529,15 @@ export class World implements GameHost, EntityAccess {
     return captureSnapshot(this.state, this.casting.loaded, this.accumulator, this.casting.waitingCount + this.casting.pausedCount);
   }
 
-  /** Rebuild a world from snapshot() data (a structured clone or JSON round trip of it). */
-  static restore(snapshot: WorldSnapshot): World {
+  /**
+   * Rebuild a world from snapshot() data (a structured clone or JSON round
+   * trip of it). A world made with `hosts` is restored with the same `hosts`
+   * (functions are code, not data: the snapshot does not carry them).
+   */
+  static restore(snapshot: WorldSnapshot, code: { readonly hosts?: readonly HostFunction[] } = {}): World {
     if (snapshot?.format !== SNAPSHOT_FORMAT) throw new WorldError('Not a Cantrip world snapshot.');
     try {
-      return World.restoreUnchecked(snapshot);
+      return World.restoreUnchecked(snapshot, code.hosts);
     } catch (error) {
       // Breeds, spells and options report their own errors; anything else means the data was tampered with.
       if (error instanceof WorldError || error instanceof BreedError || error instanceof VerifyError) throw error;
@@ -530,12 +545,12 @@ export class World implements GameHost, EntityAccess {
     }
   }
 
-  private static restoreUnchecked(snapshot: WorldSnapshot): World {
+  private static restoreUnchecked(snapshot: WorldSnapshot, hosts: readonly HostFunction[] | undefined): World {
     // JSON turns an unlimited budget (Infinity) into null: read it back as unlimited.
     const budgets = Object.fromEntries(
       Object.entries(snapshot.options.budgets).map(([k, v]) => [k, typeof v === 'number' ? v : Infinity]),
     ) as unknown as Budgets;
-    const world = new World({ ...snapshot.options, budgets });
+    const world = new World({ ...snapshot.options, budgets, hosts });
     for (const s of snapshot.spells) {
       if (s.source !== undefined) world.loadSpells(s.source, s.sourceName);
       else world.loadModule(base64ToBytes(s.spb ?? ''), s.sourceName);

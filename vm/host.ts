@@ -5,7 +5,9 @@
  * docs can be generated from one table.
  */
 
-import type { Value, ValueType } from './value.js';
+import type { Fiber } from './fiber.js';
+import type { ObjList } from './objects.js';
+import type { Value, ValueType, VmObject } from './value.js';
 
 export interface HostParam {
   readonly name: string;
@@ -43,8 +45,8 @@ export interface HostContext {
   readonly maxWait: number;
   /** Create a spell list value from JS values. Charges the heap budget. */
   makeList(items: readonly Value[]): Value;
-  /** The fiber that is calling. */
-  readonly fiber: unknown;
+  /** The fiber that is calling (set for the whole of every host call). */
+  readonly fiber: Fiber | null;
   /** Source line of the call, for messages. */
   readonly line: number;
 }
@@ -54,6 +56,62 @@ export type HostImplementation = (ctx: HostContext, ...args: Value[]) => Value;
 
 export interface HostFunction extends HostFunctionSpec {
   readonly impl: HostImplementation;
+}
+
+/**
+ * The JS value an argument of a declared type arrives as (the VM checks it
+ * before the implementation runs): 'number' → number, 'entity' → the host's
+ * entity object (`E`: HostObject for a bare VM, EntityRef in a World), etc.
+ */
+export type HostArg<T extends ValueType, E = HostObject> = T extends 'number'
+  ? number
+  : T extends 'string'
+    ? string
+    : T extends 'bool'
+      ? boolean
+      : T extends 'list'
+        ? ObjList
+        : T extends 'entity'
+          ? E
+          : T extends 'function'
+            ? VmObject
+            : T extends 'nil'
+              ? null
+              : Value;
+
+/** An optional parameter the spell left out arrives as `undefined`. */
+type ArgOf<P, E> = P extends { readonly type: infer T extends ValueType; readonly optional: true } ? HostArg<T, E> | undefined : P extends { readonly type: infer T extends ValueType } ? HostArg<T, E> : Value;
+
+/** The implementation's argument list for a parameter list: one typed argument per declared parameter. */
+export type HostArgs<P extends readonly HostParam[], E = HostObject> = { -readonly [K in keyof P]: ArgOf<P[K], E> };
+
+/** What an implementation may return for a declared return type (nil is always allowed). */
+export type HostReturn<R extends ValueType, E = HostObject> = R extends 'any' ? Value : HostArg<R, E> | null;
+
+/** A host function written with typed arguments: what `hostFunction()` takes. */
+export interface TypedHostFunction<P extends readonly HostParam[], R extends ValueType, C extends HostContext = HostContext, E = HostObject> {
+  readonly name: string;
+  readonly params: P;
+  readonly returns: R;
+  readonly doc: string;
+  readonly impl: (ctx: C, ...args: HostArgs<P, E>) => HostReturn<R, E>;
+}
+
+/**
+ * Declare a host function with typed arguments: the parameter declarations
+ * type the implementation's arguments (`{ name: 'n', type: 'number' }` → `n:
+ * number`; an optional one → `number | undefined`). The VM checks each
+ * argument against its declared type before calling the implementation, so
+ * the types hold at run time.
+ *
+ *   const shout = hostFunction({
+ *     name: 'shout', params: [{ name: 'text', type: 'string' }], returns: 'nil',
+ *     doc: 'Shout a line.', impl: (ctx, text) => { log(text.toUpperCase()); return null; },
+ *   });
+ */
+export function hostFunction<const P extends readonly HostParam[], const R extends ValueType>(def: TypedHostFunction<P, R>): HostFunction {
+  // Sound because the VM checks every argument against `params` before `impl` runs.
+  return def as unknown as HostFunction;
 }
 
 /**

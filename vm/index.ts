@@ -12,6 +12,11 @@ export { displayValue, displayNumber } from './display.js';
 export { SpellRuntimeError, HostError, VerifyError, type TraceFrame, type BudgetLimit } from './errors.js';
 export {
   hostArity,
+  hostFunction,
+  type HostArg,
+  type HostArgs,
+  type HostReturn,
+  type TypedHostFunction,
   type HostContext,
   type HostFunction,
   type HostFunctionSpec,
@@ -19,6 +24,7 @@ export {
   type HostObject,
   type HostParam,
 } from './host.js';
+export { HOST_VALUE_TYPES, MAX_HOST_PARAMS, hostSpecProblem, joinHostTables } from './host-table.js';
 export type { Value, ValueType, VmObject } from './value.js';
 export type { Module, FunctionProto, FunctionKind, HostImport, SpellEntry, UpvalueDescriptor, LocalVariableInfo } from './module.js';
 export { ObjList, ObjInstance, ObjClass, ObjClosure, ObjBoundMethod, ObjHostFunction, isHostObject, valuesEqual } from './objects.js';
