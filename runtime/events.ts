@@ -50,6 +50,15 @@ export type WorldEvent =
   | (At & { readonly type: 'aoi'; readonly kind: AoiEventKind; readonly observer: EntityId; readonly subject: EntityId })
   | (At & { readonly type: 'cast'; readonly spell: string; readonly caster: EntityId | null; readonly target: EntityId | null })
   | (At & {
+      /** A call of a host function that is only declared (`cantrip sim --api`): what the game would have been asked to do. */
+      readonly type: 'host-call';
+      readonly name: string;
+      /** The arguments as `print` shows them. */
+      readonly args: readonly string[];
+      readonly spell: string;
+      readonly caster: EntityId | null;
+    })
+  | (At & {
       readonly type: 'cast-error';
       readonly spell: string;
       readonly caster: EntityId | null;
@@ -116,6 +125,8 @@ export function describeEvent(e: WorldEvent, breedOf: BreedLookup = () => undefi
       return `${head} ${who(e.subject)} ${e.kind === 'enter' ? 'enters' : e.kind === 'leave' ? 'leaves' : 'moves in'} the range of ${who(e.observer)}`;
     case 'cast':
       return `${head} ${who(e.caster)} casts ${e.spell}${e.target !== null ? ` on ${who(e.target)}` : ''}`;
+    case 'host-call':
+      return `${head} ${who(e.caster)} calls ${e.name}(${e.args.join(', ')}) in ${e.spell}`;
     case 'cast-error':
       return `${head} ${e.spell} (cast by ${who(e.caster)}) failed: ${e.trace.replace(/\n/g, ' ')}`;
   }

@@ -23,7 +23,7 @@ import { compile } from '../compiler/index.js';
 import { VerifyError } from '../vm/errors.js';
 import { BreedError, WorldError } from './errors.js';
 import type { EntityId, WorldEvent } from './events.js';
-import { WORLD_HOST_FUNCTIONS } from './host-api.js';
+import type { HostFunction } from '../vm/host.js';
 import { parseJson } from './json-syntax.js';
 import { World, type WorldOptions } from './world.js';
 
@@ -151,9 +151,9 @@ export interface ScenarioRun {
 }
 
 /** Build the world of a scenario: load breeds and spells, spawn the entities. Throws WorldError / BreedError. */
-export function startScenario(scenario: Scenario, files: ScenarioFiles): ScenarioRun {
+export function startScenario(scenario: Scenario, files: ScenarioFiles, code: { readonly hosts?: readonly HostFunction[] } = {}): ScenarioRun {
   const { fuel, ...worldOptions } = scenario.world;
-  const world = new World({ ...worldOptions, seed: scenario.seed ?? 1, budgets: fuel === undefined ? {} : { fuel } });
+  const world = new World({ ...worldOptions, seed: scenario.seed ?? 1, budgets: fuel === undefined ? {} : { fuel }, hosts: code.hosts });
   for (const path of scenario.spells) {
     if (path.endsWith('.spb')) loadBytecode(world, files.readBytes(path), path);
     else loadSource(world, files.readText(path), path);
@@ -207,7 +207,7 @@ export function startScenario(scenario: Scenario, files: ScenarioFiles): Scenari
 
 /** Every compile error of a spell file, each as `path:line:column: error: message`, so the user can fix them in one pass. */
 function loadSource(world: World, source: string, path: string): void {
-  const errors = compile(source, { sourceName: path, hosts: WORLD_HOST_FUNCTIONS }).diagnostics.filter((d) => d.severity === 'error');
+  const errors = compile(source, { sourceName: path, hosts: world.hostApi }).diagnostics.filter((d) => d.severity === 'error');
   if (errors.length > 0) {
     const lines = errors.map((d) => `${path}:${d.line}:${d.column}: error: ${d.message}`);
     throw new WorldError(`the spells in ${path} do not compile:\n${lines.join('\n')}`);
@@ -253,9 +253,9 @@ function skipped(world: World, c: ScenarioCast): void {
 export function runScenario(
   scenario: Scenario,
   files: ScenarioFiles,
-  options: { ticks?: number; onEvent?: (event: WorldEvent) => void } = {},
+  options: { ticks?: number; onEvent?: (event: WorldEvent) => void; hosts?: readonly HostFunction[] } = {},
 ): World {
-  const run = startScenario(scenario, files);
+  const run = startScenario(scenario, files, { hosts: options.hosts });
   if (options.onEvent) run.world.on(options.onEvent);
   run.world.flush();
   const ticks = options.ticks ?? scenario.ticks ?? 100;

@@ -8,7 +8,8 @@
  */
 import { Option, type Command } from 'commander';
 import { formatDiagnosticClox, type Diagnostic } from '../../compiler/diagnostics.js';
-import { CLI_HOSTS } from '../hosts.js';
+import { API_OPTION_FLAGS, API_OPTION_HELP, cliHostSpecs } from '../hosts.js';
+import type { HostFunctionSpec } from '../../vm/host.js';
 import { formatCodeFrame } from '../../compiler/code-frame.js';
 import type { CliCommand, CommandContext } from '../command.js';
 import { CliFailure, EXIT } from '../exit-codes.js';
@@ -20,6 +21,7 @@ type Format = 'pretty' | 'clox' | 'json';
 
 interface CheckOptions {
   readonly json?: boolean;
+  readonly api?: string;
   readonly format: Format;
 }
 
@@ -41,12 +43,14 @@ export const checkCommand: CliCommand = {
       .description('report errors and warnings in spell files without running them')
       .argument('<files...>', '.spell or .spb files')
       .option('--json', 'print machine-readable diagnostics (same as --format json)')
+      .option(API_OPTION_FLAGS, API_OPTION_HELP)
       .addOption(
         new Option('--format <format>', 'output format').choices(['pretty', 'clox', 'json']).default('pretty'),
       )
       .action(async (files: string[], options: CheckOptions) => {
+        const hosts = cliHostSpecs(options.api, context.io);
         const reports: FileReport[] = [];
-        for (const file of files) reports.push(await checkFile(file, context.io));
+        for (const file of files) reports.push(await checkFile(file, context.io, hosts));
         const format: Format = options.json ? 'json' : options.format;
         context.io.stdout(renderReports(reports, format));
         context.setExitCode(exitCodeFor(reports));
@@ -54,14 +58,14 @@ export const checkCommand: CliCommand = {
   },
 };
 
-export async function checkFile(file: string, io: CliIO): Promise<FileReport> {
+export async function checkFile(file: string, io: CliIO, hosts: readonly HostFunctionSpec[]): Promise<FileReport> {
   try {
     const input = readSpellInput(file, io);
     if (input.kind === 'bytecode') {
-      loadBytecode(file, input.bytes, CLI_HOSTS);
+      loadBytecode(file, input.bytes, hosts);
       return { file, kind: 'bytecode', diagnostics: [] };
     }
-    const { diagnostics } = await compileSource(input.text, file, CLI_HOSTS);
+    const { diagnostics } = await compileSource(input.text, file, hosts);
     return { file, kind: 'source', diagnostics, source: input.text };
   } catch (error) {
     if (!(error instanceof CliFailure)) throw error;

@@ -3,7 +3,7 @@
  * file that `cantrip run` and the game runtime load (and verify) later.
  */
 import type { Command } from 'commander';
-import { CLI_HOSTS } from '../hosts.js';
+import { API_OPTION_FLAGS, API_OPTION_HELP, cliHostSpecs } from '../hosts.js';
 import { writeSpb } from '../../vm/spb.js';
 import type { CliCommand, CommandContext } from '../command.js';
 import { CliFailure, EXIT } from '../exit-codes.js';
@@ -13,6 +13,7 @@ import { loadModule } from '../load-module.js';
 
 interface CompileOptions {
   readonly output?: string;
+  readonly api?: string;
 }
 
 export const compileCommand: CliCommand = {
@@ -22,8 +23,9 @@ export const compileCommand: CliCommand = {
       .description('compile a .spell file to .spb bytecode')
       .argument('<file>', 'the .spell source file')
       .option('-o, --output <file>', 'where to write the bytecode (default: the source name with .spb)')
+      .option(API_OPTION_FLAGS, API_OPTION_HELP)
       .action(async (file: string, options: CompileOptions) => {
-        context.setExitCode(await compileFile(file, options.output ?? defaultOutputPath(file), context.io));
+        context.setExitCode(await compileFile(file, options.output ?? defaultOutputPath(file), options.api, context.io));
       });
   },
 };
@@ -33,12 +35,13 @@ export function defaultOutputPath(file: string): string {
   return file.endsWith('.spell') ? file.slice(0, -'.spell'.length) + '.spb' : file + '.spb';
 }
 
-async function compileFile(file: string, output: string, io: CliIO): Promise<number> {
+async function compileFile(file: string, output: string, api: string | undefined, io: CliIO): Promise<number> {
+  const hosts = cliHostSpecs(api, io);
   const input = readSpellInput(file, io);
   if (input.kind === 'bytecode') {
     throw new CliFailure(`cantrip: ${file} is already compiled bytecode; compile takes a .spell source file`, EXIT.dataError);
   }
-  const module = await loadModule(input, CLI_HOSTS);
+  const module = await loadModule(input, hosts);
   const bytes = writeSpb(module);
   try {
     (io.writeFile ?? writeFileWhole)(output, bytes);

@@ -3,7 +3,7 @@
  * source (compiled first) or from a .spb file (verified first).
  */
 import type { Command } from 'commander';
-import { CLI_HOSTS } from '../hosts.js';
+import { API_OPTION_FLAGS, API_OPTION_HELP, cliHostSpecs } from '../hosts.js';
 import { disassemble } from '../../vm/disassembler.js';
 import type { CliCommand, CommandContext } from '../command.js';
 import { EXIT } from '../exit-codes.js';
@@ -16,8 +16,10 @@ export const disasmCommand: CliCommand = {
       .command('disasm')
       .description('print the bytecode of a .spell or .spb file')
       .argument('<file>', 'the .spell or .spb file')
-      .action(async (file: string) => {
-        const module = await loadModule(readSpellInput(file, context.io), CLI_HOSTS);
+      .option(API_OPTION_FLAGS, API_OPTION_HELP)
+      .action(async (file: string, options: { api?: string }) => {
+        const hosts = cliHostSpecs(options.api, context.io);
+        const module = await loadModule(readSpellInput(file, context.io), hosts);
         const listing = disassemble(module);
         context.io.stdout(listing.endsWith('\n') ? listing : listing + '\n');
         context.setExitCode(EXIT.ok);

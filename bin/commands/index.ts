@@ -1,9 +1,10 @@
 /** Every CLI command, in the order `--help` lists them. Adding a command is one line here. */
 import type { CliCommand } from '../command.js';
+import { apiCommand } from './api.js';
 import { checkCommand } from './check.js';
 import { compileCommand } from './compile.js';
 import { disasmCommand } from './disasm.js';
 import { runCommand } from './run.js';
 import { simCommand } from './sim.js';
 
-export const COMMANDS: readonly CliCommand[] = [runCommand, compileCommand, checkCommand, disasmCommand, simCommand];
+export const COMMANDS: readonly CliCommand[] = [runCommand, compileCommand, checkCommand, disasmCommand, simCommand, apiCommand];

@@ -8,6 +8,7 @@
  */
 import { InvalidArgumentError, type Command } from 'commander';
 import type { CliCommand, CommandContext } from '../command.js';
+import { API_OPTION_FLAGS, API_OPTION_HELP } from '../hosts.js';
 import type { SimOptions } from './simulate.js';
 
 export const simCommand: CliCommand = {
@@ -18,6 +19,7 @@ export const simCommand: CliCommand = {
       .argument('<scenario>', 'the scenario .json file')
       .option('--ticks <n>', 'number of fixed steps to run (default: the scenario’s "ticks", else 100)', parseTicks)
       .option('--json', 'print events as JSON lines')
+      .option(API_OPTION_FLAGS, `${API_OPTION_HELP}; each call records a host-call event`)
       .action(async (file: string, options: SimOptions) => {
         const { simulate } = await import('./simulate.js');
         context.setExitCode(simulate(file, options, context.io));

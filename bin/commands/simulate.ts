@@ -9,7 +9,9 @@ import { dirname, isAbsolute, join } from 'node:path';
 import { BreedError, WorldError } from '../../runtime/errors.js';
 import { describeEvent, EntityNames, type WorldEvent } from '../../runtime/events.js';
 import { parseScenario, runScenario, type ScenarioFiles } from '../../runtime/scenario.js';
+import { declaredOnlyHosts } from '../../runtime/declared-hosts.js';
 import { VerifyError } from '../../vm/errors.js';
+import { readApiFile } from '../hosts.js';
 import { CliFailure, EXIT } from '../exit-codes.js';
 import { decodeSourceText, readInputBytes } from '../input.js';
 import type { CliIO } from '../io.js';
@@ -17,10 +19,13 @@ import type { CliIO } from '../io.js';
 export interface SimOptions {
   readonly ticks?: number;
   readonly json?: boolean;
+  /** A host API declaration file: its functions are declared only, so each call just records a host-call event. */
+  readonly api?: string;
 }
 
 /** Runs the scenario at `file`; returns the exit code. */
 export function simulate(file: string, options: SimOptions, io: CliIO): number {
+  const hosts = options.api === undefined ? undefined : declaredOnlyHosts(readApiFile(options.api, io));
   const parsed = guard(file, () => parseScenario(decodeSourceText(file, readInputBytes(file, io))));
   // The scenario's paths are relative to it; messages show them as seen from here (spells/breeds.json, not ../breeds.json).
   const base = dirname(file);
@@ -33,7 +38,7 @@ export function simulate(file: string, options: SimOptions, io: CliIO): number {
   const print = options.json
     ? (e: WorldEvent) => io.stdout(JSON.stringify(e) + '\n')
     : describeWith(new EntityNames(), io);
-  guard(file, () => runScenario(scenario, files, { ticks: options.ticks, onEvent: print }));
+  guard(file, () => runScenario(scenario, files, { ticks: options.ticks, onEvent: print, hosts }));
   return EXIT.ok;
 }
 
