@@ -50,6 +50,14 @@ export type WorldEvent =
   | (At & { readonly type: 'aoi'; readonly kind: AoiEventKind; readonly observer: EntityId; readonly subject: EntityId })
   | (At & { readonly type: 'cast'; readonly spell: string; readonly caster: EntityId | null; readonly target: EntityId | null })
   | (At & {
+      /** loadSpells / loadModule replaced a loaded module (live reload): which spells it added, removed and changed. */
+      readonly type: 'spells-reload';
+      readonly sourceName: string;
+      readonly added: readonly string[];
+      readonly removed: readonly string[];
+      readonly changed: readonly string[];
+    })
+  | (At & {
       /** A call of a host function that is only declared (`cantrip sim --api`): what the game would have been asked to do. */
       readonly type: 'host-call';
       readonly name: string;
@@ -125,6 +133,14 @@ export function describeEvent(e: WorldEvent, breedOf: BreedLookup = () => undefi
       return `${head} ${who(e.subject)} ${e.kind === 'enter' ? 'enters' : e.kind === 'leave' ? 'leaves' : 'moves in'} the range of ${who(e.observer)}`;
     case 'cast':
       return `${head} ${who(e.caster)} casts ${e.spell}${e.target !== null ? ` on ${who(e.target)}` : ''}`;
+    case 'spells-reload': {
+      const parts = [
+        e.changed.length > 0 ? `changed ${e.changed.join(', ')}` : '',
+        e.added.length > 0 ? `added ${e.added.join(', ')}` : '',
+        e.removed.length > 0 ? `removed ${e.removed.join(', ')}` : '',
+      ].filter((p) => p !== '');
+      return `${head} reloaded ${e.sourceName}: ${parts.length > 0 ? parts.join('; ') : 'no spell changed'}`;
+    }
     case 'host-call':
       return `${head} ${who(e.caster)} calls ${e.name}(${e.args.join(', ')}) in ${e.spell}`;
     case 'cast-error':

@@ -3,7 +3,7 @@
  * (pool, breeds, spatial indexes, AOI), the host API table, scenarios.
  */
 
-export { World, type WorldOptions, type ResolvedWorldOptions, type CastResult, type EntityView } from './world.js';
+export { World, type WorldOptions, type ResolvedWorldOptions, type CastResult, type EntityView, type SpellsReload } from './world.js';
 export { GAME_HOST_FUNCTIONS, WORLD_HOST_FUNCTIONS, type GameHost, type CastContext } from './host-api.js';
 export { worldHostFunction, type WorldHostContext, type TypedWorldHostFunction } from './world-hosts.js';
 export { describeEvent, EntityNames, type BreedLookup, type WorldEvent, type WorldEventType, type WorldListener, type EntityId, type DespawnReason } from './events.js';

@@ -12,7 +12,8 @@ import type { SpellRuntimeError } from '../vm/errors.js';
 import type { Value } from '../vm/value.js';
 import { VM } from '../vm/vm.js';
 import type { EntityRef } from './entity-ref.js';
-import { WorldError } from './errors.js';
+import { functionFingerprint } from '../vm/function-fingerprint.js';
+import { BreedError, WorldError } from './errors.js';
 import type { EntityId } from './events.js';
 import type { HostFunction } from '../vm/host.js';
 import { currentCast, runInCast, type CastContext, type GameHost } from './host-api.js';
@@ -98,11 +99,22 @@ export class WorldCasting {
     return this.spellOwner.get(spell);
   }
 
-  /** Create a module's VM and run its top-level script (WorldError if a spell is defined twice, or the script fails or waits). */
-  addModule(module: Module, sourceName: string, source: string | null): void {
+  /**
+   * Create a module's VM and run its top-level script. A module whose
+   * `sourceName` is already loaded replaces it (live reload): all or nothing,
+   * checked first — the spells must not clash with other modules, the loaded
+   * breeds must still find every spell they name, the new top-level script
+   * must run. New casts then use the new code; casts in flight keep the old
+   * module's VM (their fibers hold it) and finish on it. WorldError otherwise.
+   */
+  addModule(module: Module, sourceName: string, source: string | null): SpellsReload {
+    const index = this.modules.findIndex((m) => m.sourceName === sourceName);
+    const replaced = index >= 0 ? this.modules[index]! : null;
     for (const s of module.spells) {
-      if (this.spellOwner.has(s.name)) throw new WorldError(`Spell '${s.name}' is defined twice (again in ${sourceName}).`);
+      const owner = this.spellOwner.get(s.name);
+      if (owner !== undefined && owner !== replaced) throw new WorldError(`Spell '${s.name}' is defined twice (again in ${sourceName}).`);
     }
+    if (replaced !== null) this.checkBreedsKeepTheirSpells(replaced, module, sourceName);
     const vm = new VM(module, {
       ...this.state.options.budgets,
       hosts: this.hosts,
@@ -116,8 +128,29 @@ export class WorldCasting {
       throw new WorldError(`${sourceName}: the top-level script failed: ${script.error?.message ?? 'unknown error'}`);
     }
     if (script.state !== 'done') throw new WorldError(`${sourceName}: the top-level script may not wait.`);
-    this.modules.push(entry);
+    if (replaced === null) {
+      this.modules.push(entry);
+    } else {
+      this.modules[index] = entry;
+      for (const s of replaced.module.spells) this.spellOwner.delete(s.name);
+    }
     for (const s of module.spells) this.spellOwner.set(s.name, entry);
+    return reloadSummary(sourceName, replaced?.module ?? null, module);
+  }
+
+  /** A reload may not take away a spell a loaded breed names: say which breed and slot, and keep the old module. */
+  private checkBreedsKeepTheirSpells(replaced: LoadedSpells, module: Module, sourceName: string): void {
+    const breeds = this.state.breedRegistry;
+    if (breeds === null) return;
+    const defined = new Set(this.spellOwner.keys());
+    for (const s of replaced.module.spells) defined.delete(s.name);
+    for (const s of module.spells) defined.add(s.name);
+    try {
+      breeds.checkSpells(defined);
+    } catch (error) {
+      if (error instanceof BreedError) throw new WorldError(`Cannot reload ${sourceName}: ${error.message} The old spells stay loaded.`);
+      throw error;
+    }
   }
 
   /** A cast from the embedder: announced with a `cast` event, then run now until it finishes or waits. */
@@ -223,6 +256,36 @@ export class WorldCasting {
 export function castResult(fiber: Fiber): CastResult {
   const state = fiber.state === 'done' || fiber.state === 'suspended' || fiber.state === 'paused' ? fiber.state : 'failed';
   return { state, result: fiber.result, error: fiber.error, fiber };
+}
+
+/** What loading a module changed: every spell is added on a first load; a reload says what it added, removed and changed. */
+export interface SpellsReload {
+  readonly sourceName: string;
+  /** False on the first load of this sourceName. */
+  readonly reloaded: boolean;
+  readonly added: readonly string[];
+  readonly removed: readonly string[];
+  /** Spells in both whose own code (nested functions included) differs; a change only in a helper they call is not seen. */
+  readonly changed: readonly string[];
+  readonly unchanged: readonly string[];
+}
+
+function reloadSummary(sourceName: string, before: Module | null, after: Module): SpellsReload {
+  const fingerprints = (m: Module) => new Map(m.spells.map((s) => [s.name, functionFingerprint(m, s.functionIndex)]));
+  const now = fingerprints(after);
+  if (before === null) return { sourceName, reloaded: false, added: [...now.keys()], removed: [], changed: [], unchanged: [] };
+  const then = fingerprints(before);
+  const added = [...now.keys()].filter((n) => !then.has(n));
+  const removed = [...then.keys()].filter((n) => !now.has(n));
+  const kept = [...now.keys()].filter((n) => then.has(n));
+  return {
+    sourceName,
+    reloaded: true,
+    added,
+    removed,
+    changed: kept.filter((n) => then.get(n) !== now.get(n)),
+    unchanged: kept.filter((n) => then.get(n) === now.get(n)),
+  };
 }
 
 /** Waiting casts resume in order of wake time, then of when they started waiting. */

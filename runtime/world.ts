@@ -44,7 +44,7 @@ import type { EntityId, WorldEvent, WorldListener } from './events.js';
 import type { CastContext, GameHost } from './host-api.js';
 import { worldHostTable } from './world-hosts.js';
 import { WorldBuffs } from './world-buffs.js';
-import { WorldCasting, castResult, type CastResult } from './world-casting.js';
+import { WorldCasting, castResult, type CastResult, type SpellsReload } from './world-casting.js';
 import { WorldEntities, type EntityView } from './world-entities.js';
 import { WorldGameHost } from './world-game-host.js';
 import { resolveOptions, type ResolvedWorldOptions, type WorldOptions } from './world-options.js';
@@ -53,7 +53,7 @@ import { SNAPSHOT_FORMAT, base64ToBytes, captureSnapshot, restoreSnapshot, type 
 import { NONE, WorldState, clamp } from './world-state.js';
 
 export type { WorldOptions, ResolvedWorldOptions } from './world-options.js';
-export type { CastResult } from './world-casting.js';
+export type { CastResult, SpellsReload } from './world-casting.js';
 export type { EntityView } from './world-entities.js';
 
 export class World implements GameHost, EntityAccess {
@@ -133,19 +133,43 @@ export class World implements GameHost, EntityAccess {
    * Compile and load spells from source. Returns the diagnostics (warnings);
    * throws SpellsCompileError (a WorldError listing every error with its line
    * and column, and carrying the diagnostics) when the source does not compile.
+   *
+   * Live reload: a `sourceName` already loaded is replaced in the running
+   * world. New casts, tick spells and AOI handlers use the new code from then
+   * on; casts in flight finish on the code they started with. All or
+   * nothing: if the new source does not compile, clashes with another
+   * module's spell, drops a spell a loaded breed names, or its top-level
+   * script fails, the old module stays and the error is thrown. `lastLoad`
+   * says what changed (also queued as a `spells-reload` event).
    */
   loadSpells(source: string, sourceName = '<spells>'): Diagnostic[] {
     const { module, diagnostics } = compile(source, { sourceName, hosts: this.hostTable });
     if (!module) throw new SpellsCompileError(sourceName, diagnostics, source);
-    this.casting.addModule(module, sourceName, source);
+    this.adoptModule(module, sourceName, source);
     return diagnostics;
   }
 
-  /** Load compiled spells (a .spb file's bytes or a Module); verified against the world's host API first. */
+  /** Load compiled spells (a .spb file's bytes or a Module); verified against the world's host API first. Replaces a loaded `sourceName` as loadSpells does. */
   loadModule(moduleOrBytes: Module | Uint8Array, sourceName?: string): void {
     const module = moduleOrBytes instanceof Uint8Array ? readSpb(moduleOrBytes) : moduleOrBytes;
     verifyModule(module, this.hostTable);
-    this.casting.addModule(module, sourceName ?? module.sourceName, null);
+    this.adoptModule(module, sourceName ?? module.sourceName, null);
+  }
+
+  /** What the last loadSpells / loadModule added, removed and changed (null before any). */
+  get lastLoad(): SpellsReload | null {
+    return this.lastReload;
+  }
+
+  private lastReload: SpellsReload | null = null;
+
+  private adoptModule(module: Module, sourceName: string, source: string | null): void {
+    const summary = this.casting.addModule(module, sourceName, source);
+    this.lastReload = summary;
+    if (summary.reloaded) {
+      const { added, removed, changed } = summary;
+      this.state.push({ type: 'spells-reload', tick: this.state.steps, sourceName, added, removed, changed });
+    }
   }
 
   /** Every spell the world can cast. */
