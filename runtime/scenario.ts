@@ -207,7 +207,7 @@ export function startScenario(scenario: Scenario, files: ScenarioFiles, code: { 
 
 /** Every compile error of a spell file, each as `path:line:column: error: message`, so the user can fix them in one pass. */
 function loadSource(world: World, source: string, path: string): void {
-  const errors = compile(source, { sourceName: path, hosts: world.hostApi }).diagnostics.filter((d) => d.severity === 'error');
+  const errors = compile(source, { sourceName: path, hosts: world.hosts }).diagnostics.filter((d) => d.severity === 'error');
   if (errors.length > 0) {
     const lines = errors.map((d) => `${path}:${d.line}:${d.column}: error: ${d.message}`);
     throw new WorldError(`the spells in ${path} do not compile:\n${lines.join('\n')}`);

@@ -204,3 +204,13 @@ describe('the example spells do what they say', () => {
     expect(lines).toContain('The troll wizard casts a spell on you!');
   });
 });
+
+describe('spells/game-api.json (the example game API, as `cantrip --api` reads it)', () => {
+  it('declares what bounty.spell calls: with it the spell has no diagnostics, without it giveGold is unknown', async () => {
+    const { readHostApiDeclaration } = await import('../vm/host-api-json.js');
+    const declared = readHostApiDeclaration(JSON.parse(readFileSync(join(SPELLS, 'game-api.json'), 'utf8')));
+    const source = readFileSync(join(SPELLS, 'bounty.spell'), 'utf8');
+    expect(compile(source, { hosts: [...WORLD_HOST_FUNCTIONS, ...declared] }).diagnostics).toEqual([]);
+    expect(compile(source, { hosts: WORLD_HOST_FUNCTIONS }).diagnostics.map((d) => d.message)).toContain("Undefined variable 'giveGold'.");
+  });
+});

@@ -74,7 +74,7 @@ describe('the game’s own host functions', () => {
       `reward: ${hero} gives 3 potion to #${troll} (Troll) in a world of 2`,
       `reward: ${hero} gives 1 key to #${troll} (Troll) in a world of 2`,
     ]);
-    expect(world.hostApi.map((h) => h.name)).toEqual([...WORLD_HOST_FUNCTIONS.map((h) => h.name), 'giveItem', 'shake']);
+    expect(world.hosts.map((h) => h.name)).toEqual([...WORLD_HOST_FUNCTIONS.map((h) => h.name), 'giveItem', 'shake']);
   });
 
   it('wrong arity and unknown names are compile errors, as for the built-ins', () => {

@@ -29,7 +29,7 @@ import type { Diagnostic } from '../compiler/diagnostics.js';
 import type { Budgets } from '../vm/budgets.js';
 import { HostError, VerifyError } from '../vm/errors.js';
 import type { Fiber } from '../vm/fiber.js';
-import type { HostContext, HostFunction, HostFunctionSpec } from '../vm/host.js';
+import type { HostContext, HostFunction } from '../vm/host.js';
 import type { Module } from '../vm/module.js';
 import { readSpb } from '../vm/spb.js';
 import type { Value } from '../vm/value.js';
@@ -64,7 +64,7 @@ export class World implements GameHost, EntityAccess {
    * `.spb` modules are verified against it, describeHostApi-style docs and
    * the playground's completion read it.
    */
-  readonly hostApi: readonly HostFunctionSpec[];
+  readonly hosts: readonly HostFunction[];
   private readonly hostTable: readonly HostFunction[];
   // The parts, each one job over the shared state (see their files).
   private readonly state: WorldState;
@@ -87,7 +87,7 @@ export class World implements GameHost, EntityAccess {
     this.buffs = new WorldBuffs(this.state, this.properties);
     this.gameHost = new WorldGameHost(this.state, this.entityLife, this.properties, this.buffs);
     this.hostTable = worldHostTable(this, options.hosts);
-    this.hostApi = this.hostTable;
+    this.hosts = this.hostTable;
     this.casting = new WorldCasting(this.state, this, this.hostTable);
   }
 

@@ -16,10 +16,13 @@ import type { BreedSummary, PropertyDoc } from './language/completions.js';
 import type { MarkerData } from './language/markers.js';
 import { explainBudgetError, explainScriptError, explainWorldLoadError } from './language/explain.js';
 import { AoiDigest } from './world/aoiDigest.js';
+import { PLAYGROUND_GAME_HOSTS } from './world/gameApi.js';
 import { PlaygroundWorld, type SyncResult } from './world/playgroundWorld.js';
 
 /** AOI enter/leave lines the console shows per tick; the rest are counted in one line. */
 const AOI_LINES_PER_TICK = 6;
+
+const PLAYGROUND_HOSTS: readonly HostFunctionSpec[] = [...WORLD_HOST_FUNCTIONS, ...PLAYGROUND_GAME_HOSTS];
 
 const SILENT: Reporter = { print() {}, info() {}, event() {}, runtimeError() {} };
 
@@ -52,8 +55,9 @@ export class PlaygroundSession implements PlaygroundBackend {
     this.reporter = reporter;
   }
 
+  /** The world's one host table: the built-ins and the playground's own game API (completion, hover, diagnostics). */
   hostSpecs(): readonly HostFunctionSpec[] {
-    return WORLD_HOST_FUNCTIONS;
+    return PLAYGROUND_HOSTS;
   }
 
   defaultBreeds(): string {
@@ -101,7 +105,8 @@ export class PlaygroundSession implements PlaygroundBackend {
    * it belongs instead.
    */
   runScript(module: Module): void {
-    const vm = createVm(module, WORLD_HOST_FUNCTIONS, (text) => this.reporter.print(text));
+    // The world's own table when there is a world: its game functions then explain that they need a cast on it.
+    const vm = createVm(module, this.world.world?.hosts ?? WORLD_HOST_FUNCTIONS, (text) => this.reporter.print(text));
     if (!('runScript' in vm)) {
       this.reporter.runtimeError(vm.text, vm.line);
       return;
@@ -117,13 +122,15 @@ export class PlaygroundSession implements PlaygroundBackend {
       return false;
     }
     const names = module.spells.map((s) => s.name);
-    const result: SyncResult = reset || this.breedsChanged ? this.world.reset(source, names, this.breedsText) : this.world.sync(source, names, this.breedsText);
+    const breedsChanged = this.breedsChanged;
+    const result: SyncResult = reset || breedsChanged ? this.world.reset(source, names, this.breedsText) : this.world.sync(source, names, this.breedsText);
     if (!result.ok) {
       this.reporter.runtimeError(explainWorldLoadError(result.message), null);
       return false;
     }
     this.breedsChanged = false;
     this.userSpells = new Set(names);
+    if (breedsChanged && !reset) this.reporter.info('The breeds changed, so the world was rebuilt from its scenario. Editing spells reloads them in the running world instead.');
     if (result.rebuilt) {
       for (const note of result.notes) this.reporter.info(note);
       if (result.dropped > 0) this.reporter.info(`${result.dropped} waiting cast(s) of the old code were dropped when the spell changed.`);

@@ -1,13 +1,17 @@
 /**
- * The live world behind the canvas: the runtime's own World, loaded with the
- * editor's spells, the library spells from spells/ that do not clash with
- * them, and the breeds from the breeds tab. When the editor's source changes
- * the world is hot-swapped through a snapshot, so entities keep their
- * positions and health (casts waiting in `wait` are dropped: a fiber of the
- * old code cannot continue in the new).
+ * The live world behind the canvas: the runtime's own World (with the
+ * playground's own game API, gameApi.ts), loaded with the editor's spells,
+ * the library spells from spells/ that do not clash with them, and the
+ * breeds from the breeds tab. When only the editor's spells change they are
+ * reloaded in the running world (World.loadSpells with the same name): the
+ * entities walk on, casts in flight finish on the old code, the next cast
+ * runs the new. When that cannot be done in place (the library files or the
+ * breeds' usable behaviours change with it) the world is hot-swapped through
+ * a snapshot; new breeds rebuild it from the scenario.
  */
 import type { WorldEvent, WorldListener, EntityId } from '../../../runtime/events.js';
-import { World, type EntityView, type WorldOptions } from '../../../runtime/world.js';
+import { World, type EntityView, type SpellsReload, type WorldOptions } from '../../../runtime/world.js';
+import { PLAYGROUND_GAME_HOSTS } from './gameApi.js';
 import type { WorldSnapshot } from '../../../runtime/world-snapshot.js';
 import type { BreedData } from '../../../runtime/breeds.js';
 import { declaredSpells } from '../language/completions.js';
@@ -69,7 +73,9 @@ export function libraryFiles(): SpellFile[] {
 }
 
 /** What the world panel reports back. */
-export type SyncResult = { ok: true; rebuilt: boolean; dropped: number; notes: string[] } | { ok: false; message: string };
+export type SyncResult =
+  | { ok: true; rebuilt: boolean; dropped: number; notes: string[]; /** Set when the spells were reloaded in the running world. */ reload?: SpellsReload }
+  | { ok: false; message: string };
 
 /** Budgets for casts on the playground world: finite, so the page never hangs. */
 export const WORLD_BUDGETS = { fuel: 5_000_000, maxFrames: 256, maxHeap: 4_000_000, maxWait: 600 };
@@ -78,6 +84,8 @@ export class PlaygroundWorld {
   world: World | null = null;
   private source: string | null = null;
   private breedsText: string | null = null;
+  /** The library files loaded beside the editor's spells (a reload in place needs the same set). */
+  private libraryNames = '';
   private readonly library = libraryFiles();
   private readonly listeners = new Set<WorldListener>();
   private readonly rebuildListeners = new Set<() => void>();
@@ -111,12 +119,17 @@ export class PlaygroundWorld {
   /** Make the world run `source` with `breedsText`; keeps the entities when only the source changed. */
   sync(source: string, sourceSpells: readonly string[], breedsText: string): SyncResult {
     if (this.world && this.source === source && this.breedsText === breedsText) return { ok: true, rebuilt: false, dropped: 0, notes: [] };
+    const reload = this.world !== null && this.breedsText === breedsText ? this.reloadInPlace(this.world, source, sourceSpells, breedsText) : null;
+    if (reload !== null) {
+      this.source = source;
+      return { ok: true, rebuilt: false, dropped: 0, notes: [], reload };
+    }
     try {
       const keep = this.world !== null && this.breedsText === breedsText;
       const { world, notes, dropped } = keep
         ? this.hotSwap(this.world!, source, sourceSpells, breedsText)
         : this.build(source, sourceSpells, breedsText);
-      this.adopt(world, source, breedsText);
+      this.adopt(world, source, sourceSpells, breedsText);
       return { ok: true, rebuilt: true, dropped, notes };
     } catch (e) {
       return { ok: false, message: errorMessage(e) };
@@ -127,16 +140,42 @@ export class PlaygroundWorld {
   reset(source: string, sourceSpells: readonly string[], breedsText: string): SyncResult {
     try {
       const { world, notes } = this.build(source, sourceSpells, breedsText);
-      this.adopt(world, source, breedsText);
+      this.adopt(world, source, sourceSpells, breedsText);
       return { ok: true, rebuilt: true, dropped: 0, notes };
     } catch (e) {
       return { ok: false, message: errorMessage(e) };
     }
   }
 
-  private adopt(world: World, source: string, breedsText: string): void {
+  /**
+   * Live reload: replace the editor's module in the running world. Null when
+   * it cannot be done in place — other library files would load, the breeds'
+   * usable behaviours would change, or the world refuses (a breed would lose
+   * its spell) — and the caller rebuilds instead.
+   */
+  private reloadInPlace(world: World, source: string, sourceSpells: readonly string[], breedsText: string): SpellsReload | null {
+    if (this.libraryNamesFor(sourceSpells) !== this.libraryNames) return null;
+    const names = [...libraryFilesFor(this.library, sourceSpells).flatMap((f) => f.spells), ...sourceSpells];
+    try {
+      if (JSON.stringify(this.trimmedBreeds(breedsText, names).data) !== JSON.stringify(world.breeds.source)) return null;
+      world.loadSpells(source, USER_SOURCE_NAME);
+    } catch {
+      return null;
+    }
+    world.flush(); // the spells-reload event, for the console
+    return world.lastLoad;
+  }
+
+  private libraryNamesFor(sourceSpells: readonly string[]): string {
+    return libraryFilesFor(this.library, sourceSpells)
+      .map((f) => f.name)
+      .join('\n');
+  }
+
+  private adopt(world: World, source: string, sourceSpells: readonly string[], breedsText: string): void {
     const replaced = this.world !== null;
     this.world = world;
+    this.libraryNames = this.libraryNamesFor(sourceSpells);
     this.source = source;
     this.breedsText = breedsText;
     world.on((event: WorldEvent) => {
@@ -160,7 +199,7 @@ export class PlaygroundWorld {
   }
 
   private build(source: string, sourceSpells: readonly string[], breedsText: string): { world: World; notes: string[]; dropped: number } {
-    const world = new World({ ...this.setup.options, budgets: WORLD_BUDGETS });
+    const world = new World({ ...this.setup.options, budgets: WORLD_BUDGETS, hosts: PLAYGROUND_GAME_HOSTS });
     for (const file of this.spellFilesFor(source, sourceSpells)) world.loadSpells(file.source, file.name);
     const { data, notes } = this.trimmedBreeds(breedsText, world.spellNames());
     world.loadBreeds(data as BreedData);
@@ -180,7 +219,7 @@ export class PlaygroundWorld {
     const names = [...libraryFilesFor(this.library, sourceSpells).flatMap((f) => f.spells), ...sourceSpells];
     const { data, notes } = this.trimmedBreeds(breedsText, names);
     const next: WorldSnapshot = { ...snapshot, spells: files.map((f) => ({ sourceName: f.name, source: f.source })), breeds: data };
-    return { world: World.restore(next), notes, dropped: snapshot.pendingCasts };
+    return { world: World.restore(next, { hosts: PLAYGROUND_GAME_HOSTS }), notes, dropped: snapshot.pendingCasts };
   }
 
   entities(): EntityView[] {
