@@ -33,6 +33,16 @@ describe('docs/runtime.md examples', () => {
     expect(lines.filter((line) => line.includes('error'))).toEqual([]);
   });
 
+  it('the pieces-on-their-own example runs as written: the guard sees the thief enter', async () => {
+    const code = firstBlock('ts', '## The pieces on their own');
+    const body = code.replace(/^import .*$/gm, '');
+    const lines: string[] = [];
+    const cantrip = await import('../index.js');
+    const run = new Function('EntityPool', 'GridIndex', 'AreaOfInterest', 'handleIndex', 'console', body) as (...args: unknown[]) => void;
+    run(cantrip.EntityPool, cantrip.GridIndex, cantrip.AreaOfInterest, cantrip.handleIndex, { log: (...parts: unknown[]) => lines.push(parts.join(' ')) });
+    expect(lines).toEqual(['enter true true', '2', 'false']);
+  });
+
   it('the scenario example (as a file in spells/scenarios/) runs without a cast error', () => {
     const scenario = parseScenario(firstBlock('json', '## Scenarios'));
     const base = join(root, 'spells/scenarios');
