@@ -145,6 +145,18 @@ function checkSpells(module: Module): void {
   }
 }
 
+/**
+ * The verifier's stack depth at each instruction start of a (verified)
+ * function: slot 0 and the parameters included, -1 where no instruction
+ * starts or none is reachable. Restoring a saved fiber checks its frames
+ * against it (vm/fiber-snapshot.ts).
+ */
+export function stackDepths(module: Module, functionIndex: number): Int32Array {
+  const verifier = new FunctionVerifier(module, functionIndex);
+  verifier.verify();
+  return verifier.depths;
+}
+
 /** Verifies one function: its shape, then decoding, then operands, then the stack by abstract interpretation. */
 class FunctionVerifier {
   private readonly fn: FunctionProto;
@@ -162,6 +174,10 @@ class FunctionVerifier {
     this.fn = module.functions[index]!;
     this.label = this.fn.name === '' && index === 0 ? '' : this.fn.name || `functions[${index}]`;
     this.code = this.fn.code;
+  }
+
+  get depths(): Int32Array {
+    return this.depthAt;
   }
 
   verify(): void {

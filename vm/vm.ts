@@ -74,6 +74,18 @@ const UNDEFINED: VmObject = Object.freeze({ objectType: 'undefined' });
 const PUSH_FRAME = -1;
 const CALL_VALUE = -2;
 
+/** See VM.snapshotAccess. */
+export interface VmSnapshotAccess {
+  readonly globals: Value[];
+  readonly defaults: Budgets;
+  readonly undefinedValue: VmObject;
+  readonly functions: readonly ObjFunction[];
+  readonly hostImports: readonly ObjHostFunction[];
+  trampoline(argc: number): ObjClosure;
+  liveFibers(): number;
+  adopt(fiber: Fiber): void;
+}
+
 /** Decides, at a BREAK, whether the fiber pauses there (vm/debugger.ts). */
 export interface BreakHandler {
   shouldPause(fiber: Fiber, fn: ObjFunction, pc: number, depth: number): boolean;
@@ -183,6 +195,28 @@ export class VM {
     const trace = fiber.trace(fiber.frameIps[fiber.frameCount - 1] ?? 0);
     this.finish(fiber, 'failed');
     fiber.error = new SpellRuntimeError(message, trace, null, fiber.spell);
+  }
+
+  /**
+   * What vm/fiber-snapshot.ts reads and writes to save and restore suspended
+   * fibers with the heap: the globals (live), functions, host imports, entry
+   * trampolines, and adopting a rebuilt fiber as live. Not for other use.
+   */
+  snapshotAccess(): VmSnapshotAccess {
+    return {
+      globals: this.globals,
+      defaults: this.defaults,
+      undefinedValue: UNDEFINED,
+      functions: this.functions,
+      hostImports: this.hostImports,
+      trampoline: (argc) => this.trampoline(argc),
+      liveFibers: () => this.liveFibers,
+      adopt: (fiber) => {
+        fiber.live = true;
+        this.liveFibers++;
+        this.scriptRan = true;
+      },
+    };
   }
 
   // ---------------------------------------------------------------- starting fibers
