@@ -51,13 +51,27 @@ let active: CastContext | null = null;
 
 /** Run `body` (a VM cast or resume) with `cast` as the context the host functions see. */
 export function runInCast<T>(cast: CastContext, body: () => T): T {
-  const previous = active;
-  active = cast;
+  const previous = enterCast(cast);
   try {
     return body();
   } finally {
-    active = previous;
+    leaveCast(previous);
   }
+}
+
+/**
+ * `runInCast` without the closure, for the world's per-entity casts: make
+ * `cast` the context and return the one it replaces, which the caller hands
+ * to `leaveCast` (in a `finally`).
+ */
+export function enterCast(cast: CastContext): CastContext | null {
+  const previous = active;
+  active = cast;
+  return previous;
+}
+
+export function leaveCast(previous: CastContext | null): void {
+  active = previous;
 }
 
 /** The cast whose code is running now, if any. */

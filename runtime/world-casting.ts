@@ -10,11 +10,11 @@ import type { Fiber } from '../vm/fiber.js';
 import type { Module } from '../vm/module.js';
 import type { SpellRuntimeError } from '../vm/errors.js';
 import type { Value } from '../vm/value.js';
-import { VM } from '../vm/vm.js';
+import { VM, type RunOutcome } from '../vm/vm.js';
 import type { EntityRef } from './entity-ref.js';
 import { WorldError } from './errors.js';
 import type { EntityId } from './events.js';
-import { WORLD_HOST_FUNCTIONS, currentCast, runInCast, type CastContext, type GameHost } from './host-api.js';
+import { WORLD_HOST_FUNCTIONS, currentCast, enterCast, leaveCast, runInCast, type CastContext, type GameHost } from './host-api.js';
 import { MinHeap } from './min-heap.js';
 import { NONE, type WorldState } from './world-state.js';
 
@@ -42,6 +42,13 @@ export interface LoadedSpells {
   readonly arity: ReadonlyMap<string, number>;
 }
 
+/** A spell the world casts for entities, resolved once: its module and parameter count. */
+export interface SpellTarget {
+  readonly owner: LoadedSpells;
+  readonly spell: string;
+  readonly arity: number;
+}
+
 interface WaitingCast {
   readonly fiber: Fiber;
   readonly vm: VM;
@@ -58,11 +65,27 @@ interface PausedCast {
 /** The cast name of a module's top-level script. */
 const SCRIPT = '<script>';
 
+/** A CastContext the world reuses for its own casts once they finish (one that waits or pauses keeps it). */
+class WorldCast implements CastContext {
+  wakeAt = 0;
+  constructor(
+    readonly host: GameHost,
+    public spell: string,
+    public caster: EntityId | null,
+  ) {}
+}
+
 export class WorldCasting {
   private readonly modules: LoadedSpells[] = [];
   private readonly spellOwner = new Map<string, LoadedSpells>();
+  private readonly targets = new Map<string, SpellTarget>();
   private waiting = new MinHeap<WaitingCast>(wakesBefore);
   private readonly paused = new Map<Fiber, PausedCast>();
+  /** Spare contexts for the world's own casts (a stack, `spareCasts` deep). */
+  private readonly casts: WorldCast[] = [];
+  private spareCasts = 0;
+  /** Argument arrays by length, reused: the VM copies the arguments onto the fiber's stack before the spell runs. */
+  private readonly argArrays: Value[][] = [];
 
   constructor(
     private readonly state: WorldState,
@@ -95,6 +118,11 @@ export class WorldCasting {
     return this.spellOwner.get(spell);
   }
 
+  /** The spell resolved for castForEntity, if it is loaded. */
+  targetOf(spell: string): SpellTarget | undefined {
+    return this.targets.get(spell);
+  }
+
   /** Create a module's VM and run its top-level script (WorldError if a spell is defined twice, or the script fails or waits). */
   addModule(module: Module, sourceName: string, source: string | null): void {
     for (const s of module.spells) {
@@ -114,7 +142,10 @@ export class WorldCasting {
     }
     if (script.state !== 'done') throw new WorldError(`${sourceName}: the top-level script may not wait.`);
     this.modules.push(entry);
-    for (const s of module.spells) this.spellOwner.set(s.name, entry);
+    for (const s of module.spells) {
+      this.spellOwner.set(s.name, entry);
+      this.targets.set(s.name, { owner: entry, spell: s.name, arity: arity.get(s.name) ?? 0 });
+    }
   }
 
   /** A cast from the embedder: announced with a `cast` event, then run now until it finishes or waits. */
@@ -137,6 +168,57 @@ export class WorldCasting {
     const fiber = runInCast(cast, () => owner.vm.cast(spell, fitted));
     this.settle(fiber, owner.vm, cast);
     return fiber;
+  }
+
+  /**
+   * A cast the world makes for an entity (its tick spell, its AOI handlers):
+   * `spell(self, second)`, the arguments trimmed or padded to the spell's
+   * parameters. The fast path: it allocates nothing unless the spell waits,
+   * pauses or fails (then it is kept or reported as startCast does).
+   */
+  castForEntity(target: SpellTarget, self: EntityRef, second: Value): void {
+    const { owner, spell } = target;
+    const args = this.argumentsFor(target.arity, self, second);
+    const cast = this.takeCast(spell, self.id);
+    const previous = enterCast(cast);
+    let outcome: RunOutcome;
+    try {
+      outcome = owner.vm.castFast(spell, args);
+    } finally {
+      leaveCast(previous);
+    }
+    for (let i = 0; i < args.length; i++) args[i] = null;
+    if (outcome.state === 'done') {
+      this.casts[this.spareCasts++] = cast;
+      return;
+    }
+    if (outcome.state === 'failed') {
+      this.reportFailure(outcome.error, cast);
+      this.casts[this.spareCasts++] = cast;
+      return;
+    }
+    this.settle(outcome.fiber!, owner.vm, cast);
+  }
+
+  private argumentsFor(arity: number, first: Value, second: Value): Value[] {
+    let args = this.argArrays[arity];
+    if (args === undefined) {
+      args = [];
+      for (let i = 0; i < arity; i++) args.push(null);
+      this.argArrays[arity] = args;
+    }
+    if (arity > 0) args[0] = first;
+    if (arity > 1) args[1] = second;
+    return args;
+  }
+
+  private takeCast(spell: string, caster: EntityId): WorldCast {
+    if (this.spareCasts === 0) return new WorldCast(this.host, spell, caster);
+    const cast = this.casts[--this.spareCasts]!;
+    cast.spell = spell;
+    cast.caster = caster;
+    cast.wakeAt = 0;
+    return cast;
   }
 
   /** Resume the casts whose wait is over by `now` (those whose caster is gone are cancelled). */
@@ -197,17 +279,20 @@ export class WorldCasting {
     } else if (fiber.state === 'paused') {
       this.paused.set(fiber, { vm, cast });
     } else if (fiber.state === 'failed') {
-      const error = fiber.error;
-      this.state.push({
-        type: 'cast-error',
-        tick: this.state.steps,
-        spell: cast.spell,
-        caster: cast.caster,
-        line: error?.line ?? 0,
-        message: error?.message ?? 'The cast failed.',
-        trace: error ? error.format() : 'The cast failed.',
-      });
+      this.reportFailure(fiber.error, cast);
     }
+  }
+
+  private reportFailure(error: SpellRuntimeError | null, cast: CastContext): void {
+    this.state.push({
+      type: 'cast-error',
+      tick: this.state.steps,
+      spell: cast.spell,
+      caster: cast.caster,
+      line: error?.line ?? 0,
+      message: error?.message ?? 'The cast failed.',
+      trace: error ? error.format() : 'The cast failed.',
+    });
   }
 
   private emitPrint(text: string): void {

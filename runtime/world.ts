@@ -43,7 +43,7 @@ import { BreedError, SpellsCompileError, WorldError } from './errors.js';
 import type { EntityId, WorldEvent, WorldListener } from './events.js';
 import { WORLD_HOST_FUNCTIONS, type CastContext, type GameHost } from './host-api.js';
 import { WorldBuffs } from './world-buffs.js';
-import { WorldCasting, castResult, type CastResult } from './world-casting.js';
+import { WorldCasting, castResult, type CastResult, type SpellTarget } from './world-casting.js';
 import { WorldEntities, type EntityView } from './world-entities.js';
 import { WorldGameHost } from './world-game-host.js';
 import { resolveOptions, type ResolvedWorldOptions, type WorldOptions } from './world-options.js';
@@ -67,6 +67,8 @@ export class World implements GameHost, EntityAccess {
 
   private readonly listeners = new Set<WorldListener>();
   private aoiNotes: number[] = [];
+  /** Per breed index, the tick spell to cast (runTickSpells fills it each step). */
+  private readonly tickTargets: (SpellTarget | null)[] = [];
   private accumulator = 0;
 
   constructor(options: WorldOptions) {
@@ -328,16 +330,23 @@ export class World implements GameHost, EntityAccess {
   private runTickSpells(): void {
     const s = this.state;
     const count = s.pool.count;
+    if (count === 0) return;
     const dt = this.options.step;
+    // Each breed's tick spell, resolved once per step rather than once per entity.
+    const targets = this.tickTargets;
+    const breeds = s.breeds.breeds;
+    targets.length = breeds.length;
+    for (let b = 0; b < breeds.length; b++) {
+      const spell = breeds[b]!.spells.tick;
+      targets[b] = spell === undefined ? null : (this.casting.targetOf(spell) ?? null);
+    }
+    const breedOf = s.pool.breed;
     for (let i = 0; i < count; i++) {
       const slot = s.pool.activeAt(i);
       if (s.dying[slot] === 1) continue;
-      const spell = s.breedAt(slot).spells.tick;
-      if (spell === undefined) continue;
-      const owner = this.casting.ownerOf(spell);
-      if (!owner) continue;
-      const self = s.refAt(slot);
-      this.casting.startCast(owner, spell, self, [self, dt]);
+      const target = targets[breedOf[slot]!]!;
+      if (target === null) continue;
+      this.casting.castForEntity(target, s.refAt(slot), dt);
     }
   }
 
@@ -392,10 +401,9 @@ export class World implements GameHost, EntityAccess {
       const slot = s.liveSlotOf(observer);
       if (slot === NONE) continue;
       const spell = s.breedAt(slot).spells[kind === 'enter' ? 'onEnter' : 'onLeave'];
-      const owner = spell === undefined ? undefined : this.casting.ownerOf(spell);
-      if (!owner || spell === undefined) continue;
-      const self = s.refAt(slot);
-      this.casting.startCast(owner, spell, self, [self, s.refById(subject)]);
+      const target = spell === undefined ? undefined : this.casting.targetOf(spell);
+      if (target === undefined) continue;
+      this.casting.castForEntity(target, s.refAt(slot), s.refById(subject));
     }
     notes.length = 0;
     this.aoiNotes = notes;

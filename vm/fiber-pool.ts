@@ -45,14 +45,15 @@ export class FiberStoragePool {
     if (this.size === 0) {
       fiber.growStack(Math.max(stackSlots, INITIAL_STACK));
       fiber.growFrames(INITIAL_FRAMES);
-      return;
+    } else {
+      const i = --this.size;
+      fiber.stack = this.stacks[i]!;
+      fiber.frameClosures = this.closures[i]!;
+      fiber.frameIps = this.ips[i]!;
+      fiber.frameBases = this.bases[i]!;
+      if (fiber.stack.length < stackSlots) fiber.growStack(stackSlots);
     }
-    const i = --this.size;
-    fiber.stack = this.stacks[i]!;
-    fiber.frameClosures = this.closures[i]!;
-    fiber.frameIps = this.ips[i]!;
-    fiber.frameBases = this.bases[i]!;
-    if (fiber.stack.length < stackSlots) fiber.growStack(stackSlots);
+    fiber.stackLimit = stackSlots;
   }
 
   /** Take back a finished fiber's storage, cleared; the fiber is left with none. */
@@ -60,9 +61,10 @@ export class FiberStoragePool {
     const stack = fiber.stack;
     if (stack === NO_STACK) return;
     if (this.size < MAX_POOLED) {
+      // Only what the run may have written; the rest is still null.
+      const written = Math.min(fiber.stackLimit, stack.length, KEEP_STACK);
+      for (let i = 0; i < written; i++) stack[i] = null;
       if (stack.length > KEEP_STACK) stack.length = KEEP_STACK;
-      // Every slot: which ones the run wrote is not tracked (that would cost in every call).
-      for (let i = 0; i < stack.length; i++) stack[i] = null;
       let closures = fiber.frameClosures;
       let ips = fiber.frameIps;
       let bases = fiber.frameBases;
@@ -71,7 +73,8 @@ export class FiberStoragePool {
         bases = bases.slice(0, KEEP_FRAMES);
         closures.length = KEEP_FRAMES;
       }
-      for (let i = 0; i < closures.length; i++) closures[i] = null;
+      // Frames are pushed from 0 up and each sets its closure: the ones used are the non-null prefix.
+      for (let i = 0; i < closures.length && closures[i] !== null; i++) closures[i] = null;
       const at = this.size++;
       this.stacks[at] = stack;
       this.closures[at] = closures;

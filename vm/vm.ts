@@ -103,6 +103,8 @@ export class VM {
   private readonly storage = new FiberStoragePool();
   /** What the last callFast / castFast reported (reused). */
   private readonly outcome = new RunOutcome();
+  private lastFastSpell: string | null = null;
+  private lastFastClosure: ObjClosure | null = null;
   private liveFibers = 0;
   private scriptRan = false;
   /** Set by the debugger while attached; BREAK opcodes only exist in code while it is. */
@@ -196,15 +198,20 @@ export class VM {
 
   /** `cast` for hot paths (tick spells): reports as `callFast` does. */
   castFast(spell: string, args: readonly Value[], budgets?: Partial<Budgets>): RunOutcome {
-    const index = this.spellIndex.get(spell);
-    const fn = index === undefined ? undefined : this.functions[index];
-    if (fn === undefined) return this.reportFailure(`Undefined spell '${spell}'.`, spell, null);
-    if (fn.proto.upvalues.length > 0) return this.reportFailure(`Spell '${spell}' cannot be cast.`, spell, null);
+    // A world casts the same tick spell for every entity: remember the last one looked up.
+    if (spell !== this.lastFastSpell) {
+      const index = this.spellIndex.get(spell);
+      const fn = index === undefined ? undefined : this.functions[index];
+      if (fn === undefined) return this.reportFailure(`Undefined spell '${spell}'.`, spell, null);
+      if (fn.proto.upvalues.length > 0) return this.reportFailure(`Spell '${spell}' cannot be cast.`, spell, null);
+      this.lastFastSpell = spell;
+      this.lastFastClosure = this.spellClosure(fn);
+    }
     if (!this.scriptRan) {
       const before = this.ensureScript();
       if (before) return this.report(before, false);
     }
-    return this.startFast(this.spellClosure(fn), args, budgets, spell, 'cast');
+    return this.startFast(this.lastFastClosure!, args, budgets, spell, 'cast');
   }
 
   /** Continue a suspended fiber; `value` becomes the result of the host call that suspended it. */
@@ -372,6 +379,8 @@ export class VM {
     let frameClosures = fiber.frameClosures;
     let fc = fiber.frameCount;
     let frameLimit = Math.min(frameIps.length, fiber.frameBudget);
+    // The stack slots this run may use without asking growStack (which also keeps the fiber's copy).
+    let stackLimit = fiber.stackLimit;
     let closure = frameClosures[fc - 1]!;
     let fn = closure.fn;
     let code = fn.code;
@@ -631,7 +640,7 @@ export class VM {
               fuel -= target.callFuel;
               if (fuel < 0) throw new Fault(budgetMessage('fuel', fiber.budgets, fiber.runKind), 'fuel');
               const newBase = sp - 1 - argc;
-              if (newBase + target.maxStack > stack.length) this.growStack(fiber, newBase + target.maxStack);
+              if (newBase + target.maxStack > stackLimit) stackLimit = this.growStack(fiber, newBase + target.maxStack);
               frameIps[fc - 1] = ip;
               frameClosures[fc] = callee;
               frameBases[fc] = newBase;
@@ -656,7 +665,7 @@ export class VM {
               fuel -= target.callFuel;
               if (fuel < 0) throw new Fault(budgetMessage('fuel', fiber.budgets, fiber.runKind), 'fuel');
               const newBase = sp - 1 - argc;
-              if (newBase + target.maxStack > stack.length) this.growStack(fiber, newBase + target.maxStack);
+              if (newBase + target.maxStack > stackLimit) stackLimit = this.growStack(fiber, newBase + target.maxStack);
               frameIps[fc - 1] = ip;
               frameClosures[fc] = callTarget;
               frameBases[fc] = newBase;
@@ -1554,9 +1563,12 @@ export class VM {
     return Math.min(fiber.frameIps.length, fiber.frameBudget);
   }
 
-  private growStack(fiber: Fiber, needed: number): void {
-    if (needed > fiber.budgets.maxStack) throw new Fault(budgetMessage('stack', fiber.budgets, fiber.runKind), 'stack');
-    fiber.growStack(Math.min(needed, fiber.budgets.maxStack));
+  /** Make room for `needed` stack slots (doubling the fiber's stack limit), or fail with the stack budget. Returns the new limit. */
+  private growStack(fiber: Fiber, needed: number): number {
+    const max = fiber.budgets.maxStack;
+    if (needed > max) throw new Fault(budgetMessage('stack', fiber.budgets, fiber.runKind), 'stack');
+    fiber.growStack(Math.max(needed, Math.min(fiber.stackLimit * 2, max)));
+    return fiber.stackLimit;
   }
 
   // ---------------------------------------------------------------- host calls and other slow paths
