@@ -16,10 +16,15 @@ import { Fiber, INITIAL_FRAMES, NO_STACK } from './fiber.js';
 import type { ObjClosure } from './objects.js';
 import type { Value } from './value.js';
 
-/** Slots a new stack starts with: enough for most casts, so they never grow. */
-export const INITIAL_STACK = 64;
+/**
+ * Slots a new stack starts with: enough for a small spell and a call or two.
+ * Small on purpose: a returning stack is cleared over its whole length (the
+ * interpreter writes only below it), so a stack is as long as the biggest
+ * run that used it needed, no longer.
+ */
+export const INITIAL_STACK = 16;
 /** A stack longer than this (a deep recursion grew it) is cut back to this length when it returns. */
-export const KEEP_STACK = 1024;
+export const KEEP_STACK = 256;
 /** Frames kept when a grown frame array returns. */
 export const KEEP_FRAMES = 64;
 /** Storage sets (and spare fiber objects) the pool keeps; more are left to the garbage collector. */
@@ -53,7 +58,6 @@ export class FiberStoragePool {
       fiber.frameBases = this.bases[i]!;
       if (fiber.stack.length < stackSlots) fiber.growStack(stackSlots);
     }
-    fiber.stackLimit = stackSlots;
   }
 
   /** Take back a finished fiber's storage, cleared; the fiber is left with none. */
@@ -61,10 +65,8 @@ export class FiberStoragePool {
     const stack = fiber.stack;
     if (stack === NO_STACK) return;
     if (this.size < MAX_POOLED) {
-      // Only what the run may have written; the rest is still null.
-      const written = Math.min(fiber.stackLimit, stack.length, KEEP_STACK);
-      for (let i = 0; i < written; i++) stack[i] = null;
       if (stack.length > KEEP_STACK) stack.length = KEEP_STACK;
+      for (let i = 0; i < stack.length; i++) stack[i] = null;
       let closures = fiber.frameClosures;
       let ips = fiber.frameIps;
       let bases = fiber.frameBases;

@@ -14,7 +14,7 @@
  * What a suspended (or paused) fiber holds — its whole saved state, which is
  * what a snapshot of it must capture:
  *
- *   - `stack[0 .. sp)`: the value stack (`stackLimit`: how far it may have been written). Slot 0 is the VM's hidden entry
+ *   - `stack[0 .. sp)`: the value stack. Slot 0 is the VM's hidden entry
  *     trampoline (a closure whose function index is -1, see VM.trampoline),
  *     slot 1 the callee, then the frames' locals and temporaries. Slots at and
  *     above `sp` are scratch (null or stale; never read).
@@ -68,12 +68,6 @@ export class Fiber {
   /** Value stack; grows on call, never replaced while the fiber lives (open upvalues point into it). */
   stack: Value[] = NO_STACK;
   sp = 0;
-  /**
-   * How much of `stack` this run may have written: slots [0, stackLimit). The
-   * interpreter asks for more (VM.growStack) when a call needs it; everything
-   * above is null, so returning the stack to the pool clears only this much.
-   */
-  stackLimit = 0;
   frameClosures: (ObjClosure | null)[] = NO_CLOSURES;
   frameIps: Int32Array = NO_FRAMES;
   frameBases: Int32Array = NO_FRAMES;
@@ -143,9 +137,12 @@ export class Fiber {
     while (this.frameClosures.length < capacity) this.frameClosures.push(null);
   }
 
-  /** Let the run use at least `needed` stack slots (`stackLimit`), making the array longer if it must (doubling, so growth is amortized). */
+  /**
+   * Make the value stack at least `needed` slots long (doubling, so growth is
+   * amortized). The interpreter writes only below `stack.length`, so the
+   * length is also how much of the stack a run may have dirtied.
+   */
   growStack(needed: number): void {
-    if (needed > this.stackLimit) this.stackLimit = needed;
     // Built by push so the array is PACKED (no hole checks on every load).
     if (this.stack === NO_STACK) this.stack = [];
     const stack = this.stack;
@@ -182,7 +179,6 @@ export class Fiber {
     this.frameBases = NO_FRAMES;
     this.frameCount = 0;
     this.sp = 0;
-    this.stackLimit = 0;
     this.openUpvalues = null;
   }
 }

@@ -379,8 +379,6 @@ export class VM {
     let frameClosures = fiber.frameClosures;
     let fc = fiber.frameCount;
     let frameLimit = Math.min(frameIps.length, fiber.frameBudget);
-    // The stack slots this run may use without asking growStack (which also keeps the fiber's copy).
-    let stackLimit = fiber.stackLimit;
     let closure = frameClosures[fc - 1]!;
     let fn = closure.fn;
     let code = fn.code;
@@ -640,7 +638,7 @@ export class VM {
               fuel -= target.callFuel;
               if (fuel < 0) throw new Fault(budgetMessage('fuel', fiber.budgets, fiber.runKind), 'fuel');
               const newBase = sp - 1 - argc;
-              if (newBase + target.maxStack > stackLimit) stackLimit = this.growStack(fiber, newBase + target.maxStack);
+              if (newBase + target.maxStack > stack.length) this.growStack(fiber, newBase + target.maxStack);
               frameIps[fc - 1] = ip;
               frameClosures[fc] = callee;
               frameBases[fc] = newBase;
@@ -665,7 +663,7 @@ export class VM {
               fuel -= target.callFuel;
               if (fuel < 0) throw new Fault(budgetMessage('fuel', fiber.budgets, fiber.runKind), 'fuel');
               const newBase = sp - 1 - argc;
-              if (newBase + target.maxStack > stackLimit) stackLimit = this.growStack(fiber, newBase + target.maxStack);
+              if (newBase + target.maxStack > stack.length) this.growStack(fiber, newBase + target.maxStack);
               frameIps[fc - 1] = ip;
               frameClosures[fc] = callTarget;
               frameBases[fc] = newBase;
@@ -1563,12 +1561,9 @@ export class VM {
     return Math.min(fiber.frameIps.length, fiber.frameBudget);
   }
 
-  /** Make room for `needed` stack slots (doubling the fiber's stack limit), or fail with the stack budget. Returns the new limit. */
-  private growStack(fiber: Fiber, needed: number): number {
-    const max = fiber.budgets.maxStack;
-    if (needed > max) throw new Fault(budgetMessage('stack', fiber.budgets, fiber.runKind), 'stack');
-    fiber.growStack(Math.max(needed, Math.min(fiber.stackLimit * 2, max)));
-    return fiber.stackLimit;
+  private growStack(fiber: Fiber, needed: number): void {
+    if (needed > fiber.budgets.maxStack) throw new Fault(budgetMessage('stack', fiber.budgets, fiber.runKind), 'stack');
+    fiber.growStack(Math.min(needed, fiber.budgets.maxStack));
   }
 
   // ---------------------------------------------------------------- host calls and other slow paths
