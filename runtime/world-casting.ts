@@ -172,14 +172,15 @@ export class WorldCasting {
 
   /**
    * A cast the world makes for an entity (its tick spell, its AOI handlers):
-   * `spell(self, second)`, the arguments trimmed or padded to the spell's
+   * `spell(self, second)` cast by `self` (whose id is `selfId`), the arguments trimmed or padded to the spell's
    * parameters. The fast path: it allocates nothing unless the spell waits,
    * pauses or fails (then it is kept or reported as startCast does).
    */
-  castForEntity(target: SpellTarget, self: EntityRef, second: Value): void {
+  castForEntity(target: SpellTarget, self: EntityRef, selfId: EntityId, second: Value): void {
     const { owner, spell } = target;
     const args = this.argumentsFor(target.arity, self, second);
-    const cast = this.takeCast(spell, self.id);
+    // The id comes from the world's flat arrays: reading self.id would touch the reference object.
+    const cast = this.takeCast(spell, selfId);
     const previous = enterCast(cast);
     let outcome: RunOutcome;
     try {

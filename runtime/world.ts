@@ -346,7 +346,7 @@ export class World implements GameHost, EntityAccess {
       if (s.dying[slot] === 1) continue;
       const target = targets[breedOf[slot]!]!;
       if (target === null) continue;
-      this.casting.castForEntity(target, s.refAt(slot), dt);
+      this.casting.castForEntity(target, s.refAt(slot), s.ids[slot]!, dt);
     }
   }
 
@@ -403,7 +403,7 @@ export class World implements GameHost, EntityAccess {
       const spell = s.breedAt(slot).spells[kind === 'enter' ? 'onEnter' : 'onLeave'];
       const target = spell === undefined ? undefined : this.casting.targetOf(spell);
       if (target === undefined) continue;
-      this.casting.castForEntity(target, s.refAt(slot), s.refById(subject));
+      this.casting.castForEntity(target, s.refAt(slot), observer, s.refById(subject));
     }
     notes.length = 0;
     this.aoiNotes = notes;

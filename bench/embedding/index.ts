@@ -58,13 +58,13 @@ const progress = (line: string): void => {
   process.stderr.write(`  ${line}\n`);
 };
 
-/** Calls per timed run: `target` unless the contender is so slow that would take more than ~1.5 s. */
+/** Calls per timed run: `target` unless the contender is so slow that would take more than ~3 s. */
 function callsFor(measure: (n: number) => number, target: number): number {
-  const probe = Math.max(1000, Math.floor(target / 100));
+  const probe = Math.max(1000, Math.floor(target / 20));
   const start = performance.now();
   measure(probe);
   const nsPerCall = ((performance.now() - start) * 1e6) / probe;
-  const affordable = Math.floor(1.5e9 / Math.max(nsPerCall, 1e-3));
+  const affordable = Math.floor(3e9 / Math.max(nsPerCall, 1e-3));
   return Math.max(Math.floor(target / 20), Math.min(target, affordable));
 }
 
