@@ -45,9 +45,11 @@ export class FiberStoragePool {
     return this.size;
   }
 
-  /** Give `fiber` (which has none) a stack of at least `stackSlots` slots and frame arrays. */
+  /** Give `fiber` a stack of at least `stackSlots` slots and frame arrays (a spare fiber may still have its own). */
   lend(fiber: Fiber, stackSlots: number): void {
-    if (this.size === 0) {
+    if (fiber.stack !== NO_STACK) {
+      if (fiber.stack.length < stackSlots) fiber.growStack(stackSlots);
+    } else if (this.size === 0) {
       fiber.growStack(Math.max(stackSlots, INITIAL_STACK));
       fiber.growFrames(INITIAL_FRAMES);
     } else {
@@ -60,41 +62,46 @@ export class FiberStoragePool {
     }
   }
 
-  /** Take back a finished fiber's storage, cleared; the fiber is left with none. */
+  /**
+   * Take back a finished fiber's storage, cleared. A spare fiber of the pool
+   * (`fiber.poolOwned`) keeps it, cleared, for its next run; any other is
+   * left with none.
+   */
   reclaim(fiber: Fiber): void {
-    const stack = fiber.stack;
-    if (stack === NO_STACK) return;
+    if (fiber.stack === NO_STACK) return;
+    if (fiber.poolOwned) {
+      clearStorage(fiber);
+      return;
+    }
     if (this.size < MAX_POOLED) {
-      if (stack.length > KEEP_STACK) stack.length = KEEP_STACK;
-      for (let i = 0; i < stack.length; i++) stack[i] = null;
-      let closures = fiber.frameClosures;
-      let ips = fiber.frameIps;
-      let bases = fiber.frameBases;
-      if (ips.length > KEEP_FRAMES) {
-        ips = ips.slice(0, KEEP_FRAMES);
-        bases = bases.slice(0, KEEP_FRAMES);
-        closures.length = KEEP_FRAMES;
-      }
-      // Frames are pushed from 0 up and each sets its closure: the ones used are the non-null prefix.
-      for (let i = 0; i < closures.length && closures[i] !== null; i++) closures[i] = null;
+      clearStorage(fiber);
       const at = this.size++;
-      this.stacks[at] = stack;
-      this.closures[at] = closures;
-      this.ips[at] = ips;
-      this.bases[at] = bases;
+      this.stacks[at] = fiber.stack;
+      this.closures[at] = fiber.frameClosures;
+      this.ips[at] = fiber.frameIps;
+      this.bases[at] = fiber.frameBases;
     }
     fiber.release();
   }
 
-  /** A fiber object for a run nobody holds a handle to: a spare one reset, or a new one. */
+  /** A fiber object for a run nobody holds a handle to: a spare one reset (with its storage), or a new one. */
   fiber(budgets: Readonly<Budgets>, spell: string | null, runKind: RunKind): Fiber {
-    if (this.spareFibers === 0) return new Fiber(budgets, spell, runKind);
+    if (this.spareFibers === 0) {
+      const fiber = new Fiber(budgets, spell, runKind);
+      fiber.poolOwned = true;
+      return fiber;
+    }
     const fiber = this.fibers[--this.spareFibers]!;
     fiber.reset(budgets, spell, runKind);
     return fiber;
   }
 
-  /** Keep a finished fiber object (its storage already reclaimed) for the next `fiber()`. */
+  /** A fiber from `fiber()` that goes on (suspended, paused): someone holds it now, and its storage returns to the pool when it ends. */
+  handOver(fiber: Fiber): void {
+    fiber.poolOwned = false;
+  }
+
+  /** Keep a finished fiber object from `fiber()` (its storage cleared) for the next `fiber()`. */
   recycle(fiber: Fiber): void {
     fiber.result = null;
     fiber.error = null;
@@ -108,6 +115,28 @@ export class FiberStoragePool {
       if (this.stacks[i]!.some((v) => v !== null)) return false;
       if (this.closures[i]!.some((c) => c !== null)) return false;
     }
+    for (let i = 0; i < this.spareFibers; i++) {
+      const fiber = this.fibers[i]!;
+      if (fiber.stack.some((v) => v !== null) || fiber.frameClosures.some((c) => c !== null)) return false;
+      if (fiber.result !== null || fiber.error !== null || fiber.openUpvalues !== null) return false;
+    }
     return true;
   }
+}
+
+/** Null every slot a run may have written (the interpreter writes only below the stack's length), cutting a grown stack back. */
+function clearStorage(fiber: Fiber): void {
+  const stack = fiber.stack;
+  if (stack.length > KEEP_STACK) stack.length = KEEP_STACK;
+  for (let i = 0; i < stack.length; i++) stack[i] = null;
+  const closures = fiber.frameClosures;
+  if (fiber.frameIps.length > KEEP_FRAMES) {
+    fiber.frameIps = fiber.frameIps.slice(0, KEEP_FRAMES);
+    fiber.frameBases = fiber.frameBases.slice(0, KEEP_FRAMES);
+    closures.length = KEEP_FRAMES;
+  }
+  // Frames are pushed from 0 up and each sets its closure: the ones used are the non-null prefix.
+  for (let i = 0; i < closures.length && closures[i] !== null; i++) closures[i] = null;
+  fiber.frameCount = 0;
+  fiber.sp = 0;
 }

@@ -84,6 +84,14 @@ export class Fiber {
   /** Whether this fiber still counts against the VM's live-fiber budget. */
   live = true;
 
+  /**
+   * Whether this fiber object belongs to the VM's pool of spare fibers (runs
+   * started by callFast / castFast that nobody holds): its storage stays with
+   * it between runs. False once it is handed to the embedder (it suspended or
+   * paused), and for every fiber `call`, `cast` or a snapshot makes.
+   */
+  poolOwned = false;
+
   /** Set when resuming from a debugger pause: the BREAK it paused at runs its original instruction (vm/debugger.ts). */
   debugSkipBreak = false;
 

@@ -284,6 +284,7 @@ export class VM {
     out.error = fiber.error;
     if (state === 'suspended' || state === 'paused') {
       out.fiber = fiber;
+      this.storage.handOver(fiber);
     } else {
       out.fiber = null;
       if (recycle) this.storage.recycle(fiber);
