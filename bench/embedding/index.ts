@@ -112,17 +112,17 @@ async function measureHostCalls(quick: boolean): Promise<{ rows: CallRow[]; miss
   return { rows, missing };
 }
 
-/** The "same loop" contenders must agree on the world they computed: compare after a few steps. */
-async function checkTickAgreement(): Promise<void> {
+/** The "same loop" contenders must agree on the world they computed: compare after a few steps. Returns the engines compared. */
+export async function checkTickAgreement(entities = 500, steps = 5): Promise<string[]> {
   const sums: { engine: string; sum: number }[] = [];
   for (const [engine, make] of TICK_MAKERS) {
     let contender: TickContender;
     try {
-      contender = await make(500);
+      contender = await make(entities);
     } catch {
-      continue;
+      continue; // reported as missing by the timed run
     }
-    for (let i = 0; i < 5; i++) contender.step();
+    for (let i = 0; i < steps; i++) contender.step();
     const sum = contender.checksum();
     contender.dispose();
     if (sum !== null) sums.push({ engine, sum });
@@ -133,6 +133,7 @@ async function checkTickAgreement(): Promise<void> {
       throw new Error(`world tick: ${s.engine} ends with checksum ${s.sum}, ${first.engine} with ${first.sum}`);
     }
   }
+  return sums.map((s) => s.engine);
 }
 
 async function measureWorldTick(
