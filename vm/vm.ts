@@ -5,7 +5,10 @@
  * Speed rules (see bench/): ONE `run` function with ONE `switch` over numeric
  * opcodes; code in an Int32Array; ip, base, sp, code, fuel held in locals;
  * frames in preallocated parallel arrays on the fiber; globals resolved to
- * slot indices; nothing allocated per instruction or per call. Fuel is
+ * slot indices; nothing allocated per instruction or per call. Starting a
+ * run allocates nothing either: a fiber's stack and frames are lent by the
+ * VM's FiberStoragePool (vm/fiber-pool.ts) and go back when it ends, and
+ * callFast / castFast reuse fiber objects too. Fuel is
  * counted at loop back-edges and calls only, so an infinite budget costs a
  * subtraction and a compare per back-edge.
  *
