@@ -37,6 +37,8 @@ export interface HostContext {
   readonly remainingFuel: number;
   /** Charge the cast's heap budget (list elements, string characters). Throws a budget error when exhausted. */
   chargeHeap(amount: number): void;
+  /** Charge the cast's output budget for text the host function sends out (say, sound …). Throws a budget error when exhausted. */
+  chargeOutput(chars: number): void;
   /** Refuse (with a 'wait' budget error) a wait longer than the cast's maxWait budget; the runtime's `wait` calls it before suspending. */
   checkWait(seconds: number): void;
   /** The cast's longest allowed wait, in seconds. */
