@@ -6,6 +6,7 @@
  * as a `cast-error` event if it failed.
  */
 
+import { quoted } from '../vm/bounded-text.js';
 import type { Fiber } from '../vm/fiber.js';
 import type { Module } from '../vm/module.js';
 import type { SpellRuntimeError } from '../vm/errors.js';
@@ -120,7 +121,7 @@ export class WorldCasting {
   /** A cast from the embedder: announced with a `cast` event, then run now until it finishes or waits. */
   castFromEmbedder(spell: string, caster: EntityId | null, target: EntityId | null): Fiber {
     const owner = this.spellOwner.get(spell);
-    if (!owner) throw new WorldError(`Unknown spell '${spell}'.`);
+    if (!owner) throw new WorldError(`Unknown spell ${quoted(spell)}.`);
     const casterRef = this.refForApi(caster, 'caster');
     const targetRef = this.refForApi(target, 'target');
     this.state.push({ type: 'cast', tick: this.state.steps, spell, caster, target });

@@ -6,6 +6,7 @@
  * pool, and the side tables growing with the pool.
  */
 
+import { quoted } from '../vm/bounded-text.js';
 import { EntityState } from './entity-state.js';
 import type { EntityPool } from './entity-pool.js';
 import type { EntityRef } from './entity-ref.js';
@@ -43,8 +44,8 @@ export class WorldEntities {
   spawn(breedName: string, x: number, y: number): EntityRef {
     const s = this.state;
     const breed = s.breeds.get(breedName);
-    if (!breed) throw new WorldError(`Unknown breed '${breedName}'.`);
-    if (breed.abstract) throw new WorldError(`Breed '${breedName}' is abstract and cannot be spawned.`);
+    if (!breed) throw new WorldError(`Unknown breed ${quoted(breedName)}.`);
+    if (breed.abstract) throw new WorldError(`Breed ${quoted(breedName)} is abstract and cannot be spawned.`);
     if (!Number.isFinite(x) || !Number.isFinite(y)) throw new WorldError('Spawn position must be finite numbers.');
     const handle = s.pool.spawn();
     const pool = s.pool;
