@@ -134,6 +134,7 @@ export class WorldEntities {
     const breed = s.breedAt(slot).name;
     s.push({ type: 'despawn', tick: s.steps, entity: id, breed, reason });
     s.slotById.delete(id);
+    s.memory.releaseEntity(s.states[slot] ?? null);
     s.states[slot] = null;
     s.refs[slot] = null;
     s.dying[slot] = 0;
@@ -149,6 +150,7 @@ export class WorldEntities {
     const id = s.ids[slot]!;
     s.push({ type: 'despawn', tick: s.steps, entity: id, breed: s.breedAt(slot).name, reason: 'evicted' });
     s.slotById.delete(id);
+    s.memory.releaseEntity(s.states[slot] ?? null);
     s.states[slot] = null;
     s.refs[slot] = null;
     s.dying[slot] = 0;

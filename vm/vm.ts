@@ -179,12 +179,12 @@ export class VM {
     return this.run(fiber);
   }
 
-  /** End a suspended or paused fiber (e.g. its caster despawned). */
-  cancel(fiber: Fiber, message = 'Cast cancelled.'): void {
+  /** End a suspended or paused fiber (e.g. its caster despawned; `limit` when a budget ended it). */
+  cancel(fiber: Fiber, message = 'Cast cancelled.', limit: BudgetLimit | null = null): void {
     if (fiber.state !== 'suspended' && fiber.state !== 'paused') return;
     const trace = fiber.trace(fiber.frameIps[fiber.frameCount - 1] ?? 0);
     this.finish(fiber, 'failed');
-    fiber.error = new SpellRuntimeError(message, trace, null, fiber.spell);
+    fiber.error = new SpellRuntimeError(message, trace, limit, fiber.spell);
   }
 
   // ---------------------------------------------------------------- starting fibers
