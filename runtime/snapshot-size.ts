@@ -9,6 +9,7 @@
  * printed), stopping at the limit: the measuring costs at most the limit.
  */
 
+import { groupDigits } from '../vm/bounded-text.js';
 import { WorldError } from './errors.js';
 
 export class SnapshotSize {
@@ -31,7 +32,7 @@ export class SnapshotSize {
     this.total += chars;
     if (this.total > this.limit) {
       throw new WorldError(
-        `The world is too large to snapshot: its JSON would pass ${this.limit.toLocaleString('en-US')} characters (the maxSnapshotChars option).`,
+        `The world is too large to snapshot: its JSON would pass ${groupDigits(this.limit)} characters (the maxSnapshotChars option).`,
       );
     }
   }

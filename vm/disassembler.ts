@@ -15,6 +15,7 @@
  */
 
 import type { FunctionProto, Module } from './module.js';
+import { groupDigits } from './bounded-text.js';
 import { OPCODES, type OperandKind } from './opcodes.js';
 
 /** One instruction of the structured listing (the playground maps lines ↔ instructions with it). */
@@ -52,7 +53,7 @@ export function formatConstant(value: number | string | undefined): string {
 /** A constant at the place it is used: in full when short, else its start and its length. */
 export function formatConstantUse(value: number | string | undefined): string {
   if (typeof value !== 'string' || value.length <= MAX_INLINE_CONSTANT) return formatConstant(value);
-  return `'${JSON.stringify(value.slice(0, MAX_INLINE_CONSTANT)).slice(1, -1)}…' (${value.length.toLocaleString('en-US')} chars)`;
+  return `'${JSON.stringify(value.slice(0, MAX_INLINE_CONSTANT)).slice(1, -1)}…' (${groupDigits(value.length)} chars)`;
 }
 
 function index(word: number): string {
@@ -136,7 +137,7 @@ function hostOperand(word: number, { module }: OperandContext): string {
 
 /** A function or host name at a use: long ones (only forged files have them) abbreviated. */
 function boundedName(name: string): string {
-  return name.length <= MAX_INLINE_CONSTANT ? name : `${name.slice(0, MAX_INLINE_CONSTANT)}… (${name.length.toLocaleString('en-US')} chars)`;
+  return name.length <= MAX_INLINE_CONSTANT ? name : `${name.slice(0, MAX_INLINE_CONSTANT)}… (${groupDigits(name.length)} chars)`;
 }
 
 /** `local 0, upvalue 1, …`: at most `max` captures, then how many there are in all. */
