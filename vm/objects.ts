@@ -244,6 +244,8 @@ export class ObjBoundMethod implements VmObject {
 
 export class ObjList implements VmObject {
   readonly objectType = 'list';
+  /** True while vm/display.ts is showing this list (a list inside itself shows `[...]`). */
+  displaying = false;
   constructor(readonly items: Value[]) {}
 }
 

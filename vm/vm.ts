@@ -507,7 +507,10 @@ export class VM {
               if (typeof value === 'object' && value !== null) {
                 // Printing a big (or self-nesting) list is work: bound it by the fuel left.
                 const shown = displayBounded(value, fuel);
-                if (shown === null) throw new Fault(budgetMessage('fuel', fiber.budgets, fiber.runKind), 'fuel');
+                if (shown === null) {
+                  fuel = -1; // it walked all the text the fuel could pay for: all of it is spent
+                  throw new Fault(budgetMessage('fuel', fiber.budgets, fiber.runKind), 'fuel');
+                }
                 text = shown;
               } else {
                 text = displayValue(value);
@@ -1482,7 +1485,8 @@ export class VM {
   private fail(fiber: Fiber, error: unknown, fc: number, ip: number, sp: number, fuel: number): Fiber {
     fiber.frameCount = fc;
     fiber.sp = sp;
-    fiber.fuel = fuel;
+    // A host function that threw may have charged fiber.fuel past the loop's copy: fuel only goes down.
+    fiber.fuel = Math.min(fuel, fiber.fuel);
     const trace = fiber.trace(ip);
     const { message, limit } = describeFailure(error, fiber);
     this.finish(fiber, 'failed');
