@@ -28,7 +28,12 @@ export class SpellRuntimeError extends Error {
     readonly spell: string | null = null,
   ) {
     // A message may quote spell text; whatever slipped past the quoting helpers is cut here.
+    // No JS stack is captured: it would show the VM's internals, never the spell's (that is
+    // `trace`), and capturing one made a failing cast cost ~50 µs (docs/security.md).
+    const stackLimit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(boundedText(message, MAX_ERROR_MESSAGE));
+    Error.stackTraceLimit = stackLimit;
   }
 
   get line(): number {
@@ -47,6 +52,13 @@ export class SpellRuntimeError extends Error {
 /** Thrown by host functions and host objects to report a spell-level error ("Entity is gone."). */
 export class HostError extends Error {
   override readonly name = 'HostError';
+  constructor(message: string) {
+    // Spell-level errors carry no JS stack (see SpellRuntimeError): they are thrown per failing call.
+    const stackLimit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
+    super(message);
+    Error.stackTraceLimit = stackLimit;
+  }
 }
 
 /** A .spb file that is truncated, foreign, or fails verification. */

@@ -22,6 +22,13 @@ export interface HostFunctionSpec {
   readonly returns: ValueType;
   /** One line, shown in hover and in generated docs. */
   readonly doc: string;
+  /**
+   * Fuel one call costs on top of its instruction, for a host whose fixed work is large
+   * (spawning allocates an entity, indexes it and queues an event). Default 0. Work that grows
+   * with the input is charged by the implementation (HostContext.chargeFuel); string arguments
+   * are charged by the VM, 1 per character (docs/security.md, the accounting rules).
+   */
+  readonly fuel?: number;
 }
 
 /**

@@ -284,6 +284,10 @@ export class ObjHostFunction implements VmObject {
   readonly unchecked: boolean;
   /** True when some parameter is a string: the VM charges 1 fuel per character of string arguments. */
   readonly takesText: boolean;
+  /** Fuel a call costs before it runs (the spec's `fuel`). */
+  readonly baseFuel: number;
+  /** Whether callHost charges anything before the call (text or base fuel). */
+  readonly chargesBefore: boolean;
   constructor(readonly host: HostFunction) {
     this.name = host.name;
     const { min, max } = hostArity(host);
@@ -292,6 +296,8 @@ export class ObjHostFunction implements VmObject {
     this.checks = Int32Array.from(host.params, (p) => PARAM_CHECKS[p.type] ?? ParamCheck.Any);
     this.unchecked = this.checks.every((c) => c === ParamCheck.Any);
     this.takesText = this.checks.some((c) => c === ParamCheck.String);
+    this.baseFuel = Math.max(0, host.fuel ?? 0);
+    this.chargesBefore = this.takesText || this.baseFuel > 0;
   }
 }
 

@@ -759,6 +759,9 @@ export class VM {
               break;
             }
             case 41 /* CLASS */:
+              // A class is a method table and a shape tree: charged as work as well as memory.
+              fuel -= HEAP_COST.class;
+              if (fuel < 0) throw new Fault(budgetMessage('fuel', fiber.budgets, fiber.runKind), 'fuel');
               chargeHeap(fiber, HEAP_COST.class);
               stack[sp++] = new ObjClass(constants[code[ip++]!] as string);
               break;
@@ -1519,8 +1522,8 @@ export class VM {
           throw new Fault(`Argument ${i + 1} of ${host.name}() must be ${describeType(param.type)}.`);
         }
       }
-      if (host.takesText) chargeTextArguments(fiber, stack, argBase, argc);
     }
+    if (host.chargesBefore) chargeBeforeHost(fiber, host, stack, argBase, argc);
     const ctx = this.ctx;
     const savedFiber = ctx.fiber;
     const savedFn = ctx.fn;
@@ -1841,12 +1844,17 @@ function checkBudgetsAfterHost(fiber: Fiber): void {
   if (fiber.outputUsed > fiber.budgets.maxOutput) throw new Fault(budgetMessage('output', fiber.budgets, fiber.runKind), 'output');
 }
 
-/** A host function's string arguments cost 1 fuel per character (it may hash, copy or scan them), charged before the call. */
-function chargeTextArguments(fiber: Fiber, stack: readonly Value[], argBase: number, argc: number): void {
-  let chars = 0;
-  for (let i = 0; i < argc; i++) {
-    const arg = stack[argBase + i];
-    if (typeof arg === 'string') chars += arg.length;
+/**
+ * Before a host call: its base fuel (the spec's `fuel`), and 1 fuel per character of its string
+ * arguments (it may hash, copy or scan them).
+ */
+function chargeBeforeHost(fiber: Fiber, host: ObjHostFunction, stack: readonly Value[], argBase: number, argc: number): void {
+  let chars = host.baseFuel;
+  if (host.takesText) {
+    for (let i = 0; i < argc; i++) {
+      const arg = stack[argBase + i];
+      if (typeof arg === 'string') chars += arg.length;
+    }
   }
   fiber.fuel -= chars;
   if (fiber.fuel < 0) throw new Fault(budgetMessage('fuel', fiber.budgets, fiber.runKind), 'fuel');
