@@ -104,6 +104,7 @@ let calibration: Calibration;
 const worst = { ratio: 0, name: '', fuel: 0 };
 /** Every measured case, for the report. */
 const measured: { name: string; ratio: number }[] = [];
+const retained: { what: string; perUnit: number }[] = [];
 
 beforeAll(() => {
   calibration = new Calibration();
@@ -114,7 +115,8 @@ afterAll(() => {
   const top = [...measured].sort((a, b) => b.ratio - a.ratio).slice(0, 8);
   console.log(
     `cost fuzz: baseline ${calibration.nsPerFuel.toFixed(2)} ns/fuel over ${measured.length} cases; worst case ${worst.ratio.toFixed(1)}× (${worst.name}, ${worst.fuel} fuel)\n` +
-      top.map((m) => `  ${m.ratio.toFixed(1)}×  ${m.name}`).join('\n'),
+      top.map((m) => `  ${m.ratio.toFixed(1)}×  ${m.name}`).join('\n') +
+      `\nretained bytes per heap unit: ${retained.map((r) => `${r.what} ${r.perUnit.toFixed(1)}`).join('; ')}`,
   );
 });
 
@@ -159,6 +161,7 @@ describe('memory proportionality: retained memory ≤ heap units × a constant',
   for (const [what, body] of Object.entries(keepers)) {
     it(`${what}: at most ${MEMORY_BOUND} bytes per heap unit`, () => {
       const measured = retainedPerUnit(`var keep = [];\nspell go() { ${body} }`, 300_000);
+      retained.push({ what, perUnit: measured.perUnit });
       expect(measured.limit, what).toBe('heap');
       expect(measured.bytes, `${what}: ${measured.perUnit.toFixed(1)} bytes per unit`).toBeLessThanOrEqual(MEMORY_BOUND * measured.units + MEMORY_SLACK);
     });
