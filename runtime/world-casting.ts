@@ -6,6 +6,7 @@
  * as a `cast-error` event if it failed.
  */
 
+import { quoted } from '../vm/bounded-text.js';
 import type { Fiber } from '../vm/fiber.js';
 import type { Module } from '../vm/module.js';
 import type { SpellRuntimeError } from '../vm/errors.js';
@@ -54,6 +55,8 @@ interface WaitingCast {
   readonly vm: VM;
   readonly cast: CastContext;
   readonly seq: number;
+  /** Heap units it holds against the world's budget while it waits (runtime/world-memory.ts). */
+  readonly hold: number;
 }
 
 /** A cast stopped by a debugger at a breakpoint or step: kept until the debugger continues or cancels it. */
@@ -151,7 +154,7 @@ export class WorldCasting {
   /** A cast from the embedder: announced with a `cast` event, then run now until it finishes or waits. */
   castFromEmbedder(spell: string, caster: EntityId | null, target: EntityId | null): Fiber {
     const owner = this.spellOwner.get(spell);
-    if (!owner) throw new WorldError(`Unknown spell '${spell}'.`);
+    if (!owner) throw new WorldError(`Unknown spell ${quoted(spell)}.`);
     const casterRef = this.refForApi(caster, 'caster');
     const targetRef = this.refForApi(target, 'target');
     this.state.push({ type: 'cast', tick: this.state.steps, spell, caster, target });
@@ -228,7 +231,8 @@ export class WorldCasting {
     // gets a newer seq and resumes next step, so this loop always ends.
     const startedBefore = this.state.castSeq;
     while (this.waiting.size > 0 && this.waiting.peek()!.cast.wakeAt <= now && this.waiting.peek()!.seq < startedBefore) {
-      const { fiber, vm, cast } = this.waiting.pop()!;
+      const { fiber, vm, cast, hold } = this.waiting.pop()!;
+      this.state.memory.release(hold);
       if (cast.caster !== null && this.state.liveSlotOf(cast.caster) === NONE) {
         vm.cancel(fiber, 'The caster is gone.');
         continue;
@@ -258,6 +262,7 @@ export class WorldCasting {
     }
     const waiting = this.waiting.toArray().find((w) => w.fiber === fiber);
     if (!waiting) return false;
+    this.state.memory.release(waiting.hold);
     waiting.vm.cancel(fiber, message);
     // Rare (a Stop button): rebuilding the heap without it is simpler than a removable heap.
     const rest = this.waiting.toArray().filter((w) => w !== waiting);
@@ -276,8 +281,15 @@ export class WorldCasting {
   /** After a cast ran: park it if it waits, report it if it failed. */
   private settle(fiber: Fiber, vm: VM, cast: CastContext): void {
     if (fiber.state === 'suspended') {
-      this.waiting.push({ fiber, vm, cast, seq: this.state.castSeq++ });
-    } else if (fiber.state === 'paused') {
+      const hold = this.state.memory.holdOf(fiber);
+      if (this.state.memory.tryHold(hold)) {
+        this.waiting.push({ fiber, vm, cast, seq: this.state.castSeq++, hold });
+        return;
+      }
+      // Waiting would pass the world's heap budget: the cast ends here, reported like any failure.
+      vm.cancel(fiber, this.state.memory.message(), 'heap');
+    }
+    if (fiber.state === 'paused') {
       this.paused.set(fiber, { vm, cast });
     } else if (fiber.state === 'failed') {
       this.reportFailure(fiber.error, cast);

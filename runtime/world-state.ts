@@ -19,10 +19,14 @@ import { WorldError } from './errors.js';
 import type { DespawnReason, EntityId, WorldEvent } from './events.js';
 import { SeededRandom } from './rng.js';
 import type { SpatialIndex } from './spatial-index.js';
+import { WorldMemory } from './world-memory.js';
 import { makeIndex, type ResolvedWorldOptions } from './world-options.js';
 
 /** "No slot" for lookups. */
 export const NONE = -1;
+
+/** Events never dropped by the per-step cap (see WorldState.push). */
+const ALWAYS_QUEUED: ReadonlySet<WorldEvent['type']> = new Set(['spawn', 'despawn', 'cast', 'cast-error', 'overload']);
 
 /** A slot marked gone, waiting to be freed at the next reap point. */
 export interface ReapEntry {
@@ -53,6 +57,10 @@ export class WorldState {
   nextId = 1;
 
   queue: WorldEvent[] = [];
+  /** Effect events dropped since the last flush, past options.maxEventsPerStep. */
+  droppedEvents = 0;
+  /** What outlives casts, against options.maxWorldHeap. */
+  readonly memory: WorldMemory;
   /** Orders waits and buffs that fall due at the same time. */
   castSeq = 0;
   /** Game time in seconds (advances by `options.step` per step). */
@@ -69,6 +77,7 @@ export class WorldState {
     pool: EntityPool,
   ) {
     this.rng = new SeededRandom(options.seed);
+    this.memory = new WorldMemory(options.maxWorldHeap);
     this.usePool(pool);
   }
 
@@ -93,7 +102,17 @@ export class WorldState {
     return this.breedRegistry;
   }
 
+  /**
+   * Queue an event. Past maxEventsPerStep events in the queue, effect events are dropped and
+   * counted (World.flush reports them in one 'overload' event); the events that keep observers'
+   * books straight (spawn, despawn, cast, cast-error) are always queued — their number is bounded
+   * by the pool and by the casts a step runs.
+   */
   push(event: WorldEvent): void {
+    if (this.queue.length >= this.options.maxEventsPerStep && !ALWAYS_QUEUED.has(event.type)) {
+      this.droppedEvents++;
+      return;
+    }
     this.queue.push(event);
   }
 

@@ -26,7 +26,7 @@
 
 import { compile } from '../compiler/index.js';
 import type { Diagnostic } from '../compiler/diagnostics.js';
-import type { Budgets } from '../vm/budgets.js';
+import { BudgetExceeded, type Budgets } from '../vm/budgets.js';
 import { HostError, VerifyError } from '../vm/errors.js';
 import type { Fiber } from '../vm/fiber.js';
 import type { HostContext } from '../vm/host.js';
@@ -69,6 +69,8 @@ export class World implements GameHost, EntityAccess {
   private aoiNotes: number[] = [];
   /** Per breed index, the tick spell to cast (runTickSpells fills it each step). */
   private readonly tickTargets: (SpellTarget | null)[] = [];
+  /** AOI handler casts dropped since the last flush, past options.maxHandlerCastsPerStep. */
+  private droppedCasts = 0;
   private accumulator = 0;
 
   constructor(options: WorldOptions) {
@@ -200,7 +202,7 @@ export class World implements GameHost, EntityAccess {
     try {
       this.properties.set(this.state.refAt(slot), name, value);
     } catch (error) {
-      if (error instanceof HostError) throw new WorldError(error.message);
+      if (error instanceof HostError || error instanceof BudgetExceeded) throw new WorldError(error.message);
       throw error;
     }
     this.entityLife.reapOutsideStep();
@@ -304,6 +306,11 @@ export class World implements GameHost, EntityAccess {
   /** Deliver queued events to observers now (step() does it at its end). */
   flush(): void {
     const s = this.state;
+    if (s.droppedEvents > 0 || this.droppedCasts > 0) {
+      s.queue.push({ type: 'overload', tick: s.steps, droppedEvents: s.droppedEvents, droppedCasts: this.droppedCasts });
+      s.droppedEvents = 0;
+      this.droppedCasts = 0;
+    }
     if (s.queue.length === 0) return;
     const events = s.queue;
     s.queue = [];
@@ -392,6 +399,8 @@ export class World implements GameHost, EntityAccess {
     s.aoi.update(this.noteAoi);
     const notes = this.aoiNotes;
     this.aoiNotes = [];
+    // At most maxHandlerCastsPerStep onEnter / onLeave casts a step; the rest are dropped and counted.
+    let handlerCasts = 0;
     for (let i = 0; i < notes.length; i += 3) {
       const kind: AoiEventKind = notes[i] === 0 ? 'enter' : notes[i] === 1 ? 'move' : 'leave';
       const observer = notes[i + 1]!;
@@ -403,6 +412,11 @@ export class World implements GameHost, EntityAccess {
       const spell = s.breedAt(slot).spells[kind === 'enter' ? 'onEnter' : 'onLeave'];
       const target = spell === undefined ? undefined : this.casting.targetOf(spell);
       if (target === undefined) continue;
+      if (handlerCasts >= this.options.maxHandlerCastsPerStep) {
+        this.droppedCasts++;
+        continue;
+      }
+      handlerCasts++;
       this.casting.castForEntity(target, s.refAt(slot), observer, s.refById(subject));
     }
     notes.length = 0;
@@ -523,6 +537,7 @@ export class World implements GameHost, EntityAccess {
     if (snapshot.breeds !== null) world.loadBreeds(snapshot.breeds);
     world.accumulator = snapshot.accumulator;
     restoreSnapshot(world.state, world.entityLife, world.buffs, snapshot);
+    world.state.memory.recount(world.state.states);
     return world;
   }
 }

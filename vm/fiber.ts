@@ -79,8 +79,10 @@ export class Fiber {
   frameBudget: number;
   /** Fuel left; the interpreter keeps it in a local while running and stores it back. */
   fuel: number;
-  /** Heap units (list elements + string characters) created so far. */
+  /** Heap units (vm/costs.ts) allocated so far. */
   heapUsed = 0;
+  /** Characters of text sent out so far (print, say, sound, particles), against budgets.maxOutput. */
+  outputUsed = 0;
   /** Whether this fiber still counts against the VM's live-fiber budget. */
   live = true;
 
