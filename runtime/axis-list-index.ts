@@ -15,7 +15,7 @@
 import {
   PositionStore,
   copyInto,
-  sanitizeCoordinate,
+  checkPosition,
   slackFor,
   type PairVisitor,
   type SpatialFilter,
@@ -154,8 +154,7 @@ export class AxisListIndex extends PositionStore implements SpatialIndex {
 
   insert(id: number, x: number, y: number): void {
     this.checkId(id, false);
-    x = sanitizeCoordinate(x);
-    y = sanitizeCoordinate(y);
+    checkPosition(id, x, y);
     this.xs[id] = x;
     this.ys[id] = y;
     this.present[id] = 1;
@@ -174,8 +173,7 @@ export class AxisListIndex extends PositionStore implements SpatialIndex {
 
   move(id: number, x: number, y: number): void {
     if (this.present[id] !== 1) this.checkId(id, true);
-    x = sanitizeCoordinate(x);
-    y = sanitizeCoordinate(y);
+    checkPosition(id, x, y);
     this.xs[id] = x;
     this.ys[id] = y;
     this.xList.update(id + this.offset, x);
