@@ -126,6 +126,9 @@ class AxisList {
 
 export class AxisListIndex extends PositionStore implements SpatialIndex {
   readonly kind = 'axis' as const;
+  /** Distance between anchors, and how many there are (they cover 0 … max(width, height)). */
+  readonly anchorSpacing: number;
+  readonly anchorCount: number;
   private readonly offset: number;
   private readonly xList: AxisList;
   private readonly yList: AxisList;
@@ -137,6 +140,8 @@ export class AxisListIndex extends PositionStore implements SpatialIndex {
     }
     const anchors = Math.ceil(Math.max(options.width, options.height) / options.anchorSpacing) + 1;
     if (anchors > 1 << 24) throw new RangeError('Too many anchors; use a larger anchor spacing.');
+    this.anchorSpacing = options.anchorSpacing;
+    this.anchorCount = anchors;
     const head = anchors;
     const tail = anchors + 1;
     this.offset = anchors + 2;
