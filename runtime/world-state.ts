@@ -85,10 +85,13 @@ export class WorldState {
   usePool(pool: EntityPool): void {
     this.pool = pool;
     this.index = makeIndex(this.options, pool.capacity);
-    this.aoi = new AreaOfInterest(pool, this.index, this.options.interestShape, {
-      keyOf: (slot) => this.ids[slot]!,
-      slotOf: (id) => this.slotById.get(id) ?? NONE,
-    });
+    this.aoi = new AreaOfInterest(
+      pool,
+      this.index,
+      this.options.interestShape,
+      { keyOf: (slot) => this.ids[slot]!, slotOf: (id) => this.slotById.get(id) ?? NONE },
+      { moveEvents: this.options.aoiMoveEvents },
+    );
     this.ids = new Float64Array(pool.capacity);
     this.dying = new Uint8Array(pool.capacity);
     this.states = new Array<EntityState | null>(pool.capacity).fill(null);
