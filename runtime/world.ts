@@ -13,9 +13,10 @@
  *   6. free slots despawned during 5, then flush the queued events to observers.
  *
  * A despawned (or killed) entity is gone at once for spells (alive = false,
- * out of every query); its slot is freed at the next reap point, so loops
- * over the pool never see it vanish midway. A runtime error in one cast ends
- * only that cast and is reported as a `cast-error` event.
+ * out of every query, the casts it waits in cancelled); its slot is freed at
+ * the next reap point, so loops over the pool never see it vanish midway. A
+ * runtime error in one cast ends only that cast and is reported as a
+ * `cast-error` event; an error in a listener ends no delivery (see flush).
  *
  * This file is the facade and the loop order; the parts it owns share one
  * WorldState: world-entities.ts (spawn, despawn, reaping), world-properties.ts
