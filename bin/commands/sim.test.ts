@@ -62,6 +62,7 @@ describe('cantrip sim', () => {
         casts: [
           { tick: 1, spell: 'channel', caster: 'hero', target: 'troll' },
           { tick: 3, spell: 'smash', caster: 'troll', target: 'hero' },
+          { tick: 4, spell: 'channel', caster: 'hero', target: 'troll' },
         ],
         ticks: 20,
       }),
@@ -71,6 +72,8 @@ describe('cantrip sim', () => {
     expect(text.out.join('')).toContain(
       '[tick 3] Wizard#1 takes 5 damage (health 0) from Troll#2\n[tick 3] channel (cast by Wizard#1) is cancelled: Its caster died.\n[tick 3] Wizard#1 dies\n',
     );
+    // A cast the scenario schedules for a caster already dead is skipped, and says whose it was.
+    expect(text.out.join('')).toContain('[tick 4] channel (cast by Wizard#1) failed: Skipped: the caster or target is gone.\n');
     const json = capture();
     simulate(scenario, { json: true }, json.io);
     const events = json.out.join('').trim().split('\n').map((l) => JSON.parse(l) as { type: string });
