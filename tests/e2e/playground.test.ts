@@ -285,6 +285,20 @@ describe.skipIf(!available)('playground in Chromium', () => {
     await page.close();
   });
 
+  it('says in the console that Stop cancelled the debugged cast', async () => {
+    const { page } = await openPage();
+    await setSource(page, 'spell poke(caster, target) {\n  print "one";\n  print "two";\n}\n');
+    await page.waitForFunction(() => window.cantrip!.bytecode().includes('poke'));
+    await toggleBreakpoint(page, 3);
+    await page.click('#cast');
+    await page.waitForFunction(() => window.cantrip!.debugState().state === 'paused');
+    await page.click('#dbg-stop');
+    await page.waitForFunction(() => window.cantrip!.debugState().state === 'idle');
+    await page.waitForFunction(() => window.cantrip!.console().some((e) => e.text.includes('poke (cast by Wizard#1) is cancelled: Stopped in the debugger.')));
+    expect(await consoleText(page)).not.toContain('two');
+    await page.close();
+  });
+
   it('stops at a gutter breakpoint, steps to the next line, and keeps debugging across wait', async () => {
     const { page } = await openPage();
     await page.selectOption('#examples', 'fireball');
