@@ -90,6 +90,43 @@ describe('the update loop while the pool recycles', () => {
   });
 });
 
+describe('waiting casts in a churning world', () => {
+  it('a cast never resumes once its caster is gone, and each waiting cast resumes or is cancelled exactly once', () => {
+    const spells = `
+      spell t(self, dt) {
+        var r = random();
+        if (r < 0.25) spawn("U", random() * 50, random() * 50);
+        else if (r < 0.35) { var n = nearest(self, 100); if (n != nil) damage(n, 999); }
+        else if (r < 0.4) { var m = nearest(self, 100); if (m != nil) despawn(m); }
+        else if (r < 0.5) despawn(self);
+        if (random() < 0.4) { say(self, "wait"); wait(random() * 0.3); say(self, "back"); }
+      }`;
+    for (const policy of ['recycle-oldest', 'grow'] as const) {
+      for (let seed = 1; seed <= 10; seed++) {
+        const { world, events } = makeWorld(spells, { capacity: 8, policy, seed });
+        for (let i = 0; i < 8; i++) world.spawn('U', i * 6, i * 6);
+        for (let step = 0; step < 40; step++) world.step();
+        const gone = new Set<number>();
+        let waits = 0;
+        let ends = 0;
+        for (const e of events) {
+          if (e.type === 'despawn') gone.add(e.entity);
+          if (e.type === 'say' && e.text === 'wait') waits++;
+          if (e.type === 'say' && e.text === 'back') {
+            expect(gone.has(e.entity)).toBe(false);
+            ends++;
+          }
+          if (e.type === 'cast-cancelled') {
+            expect(e.reason).toBe('caster-gone');
+            ends++;
+          }
+        }
+        expect(ends + world.waitingCasts).toBe(waits);
+      }
+    }
+  });
+});
+
 describe('why an entity went', () => {
   it('a killed entity is reported as killed when a spawn in the same cast needs a slot', () => {
     const { world, events } = makeWorld('spell kill(self, t) { damage(t, 999); spawn("Rock", 1, 1); }', { capacity: 2, policy: 'recycle-oldest' });
