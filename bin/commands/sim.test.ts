@@ -83,6 +83,17 @@ describe('cantrip sim', () => {
     expect(events.some((e) => e.type === 'damage' && (e as { entity?: number }).entity === 2)).toBe(false);
   });
 
+  it('a failing output is its own error, not a bad scenario (exit 65)', () => {
+    const broken = new Error('write EPIPE');
+    const io: CliIO = {
+      stdout: () => {
+        throw broken;
+      },
+      stderr: () => {},
+    };
+    expect(() => simulate(TROLLS, { ticks: 2 }, io)).toThrow(broken);
+  });
+
   it('prints JSON lines with --json', () => {
     const { io, out } = capture();
     simulate(TROLLS, { ticks: 3, json: true }, io);
