@@ -126,7 +126,7 @@ export const GAME_HOST_FUNCTIONS: readonly HostFunction[] = [
       { name: 'amount', type: 'number', doc: 'health to take, ≥ 0' },
     ],
     returns: 'number',
-    doc: 'Take health from target (not below 0) and return the damage dealt; at 0 health it dies when the step ends.',
+    doc: 'Take health from target (not below 0) and return the damage dealt; at 0 health it dies at once (`alive` is false, no query returns it).',
     impl: (_ctx, target, amount) => {
       const cast = current('damage');
       return cast.host.damage(entity(cast, 'damage', 1, target), finite('damage', 2, nonNegative('damage', 2, amount)), cast);

@@ -3,7 +3,9 @@
  * VM each, bound to the world's host API and budgets), starting a cast with
  * its arguments fitted to the spell, and settling it afterwards — parked
  * until game time passes if it waits, kept if a debugger paused it, reported
- * as a `cast-error` event if it failed.
+ * as a `cast-error` event if it failed. A waiting cast whose caster goes
+ * (killed, despawned, recycled) is cancelled at once, as is one cancelled by
+ * the embedder: a `cast-cancelled` event says which and why.
  */
 
 import { quoted } from '../vm/bounded-text.js';
@@ -14,7 +16,7 @@ import type { Value } from '../vm/value.js';
 import { VM, type RunOutcome } from '../vm/vm.js';
 import type { EntityRef } from './entity-ref.js';
 import { WorldError } from './errors.js';
-import type { EntityId } from './events.js';
+import type { CastCancelReason, DespawnReason, EntityId } from './events.js';
 import { WORLD_HOST_FUNCTIONS, currentCast, enterCast, leaveCast, runInCast, type CastContext, type GameHost } from './host-api.js';
 import { MinHeap } from './min-heap.js';
 import { NONE, type WorldState } from './world-state.js';
@@ -57,7 +59,12 @@ interface WaitingCast {
   readonly seq: number;
   /** Heap units it holds against the world's budget while it waits (runtime/world-memory.ts). */
   readonly hold: number;
+  /** Cancelled while in the heap: skipped when it reaches the top (or dropped when many are). */
+  cancelled: boolean;
 }
+
+/** Cancelled casts the heap may hold before it is compacted (beyond half its size). */
+const CANCELLED_SLACK = 64;
 
 /** A cast stopped by a debugger at a breakpoint or step: kept until the debugger continues or cancels it. */
 interface PausedCast {
@@ -82,7 +89,10 @@ export class WorldCasting {
   private readonly modules: LoadedSpells[] = [];
   private readonly spellOwner = new Map<string, LoadedSpells>();
   private readonly targets = new Map<string, SpellTarget>();
-  private waiting = new MinHeap<WaitingCast>(wakesBefore);
+  private readonly waiting = new MinHeap<WaitingCast>(wakesBefore);
+  /** Waiting casts by caster, in the order they began waiting: cancelled when their caster goes. */
+  private readonly waitingBy = new Map<EntityId, WaitingCast[]>();
+  private cancelledInHeap = 0;
   private readonly paused = new Map<Fiber, PausedCast>();
   /** Spare contexts for the world's own casts (a stack, `spareCasts` deep). */
   private readonly casts: WorldCast[] = [];
@@ -103,7 +113,7 @@ export class WorldCasting {
 
   /** Casts waiting for game time to pass. */
   get waitingCount(): number {
-    return this.waiting.size;
+    return this.waiting.size - this.cancelledInHeap;
   }
 
   /** Casts a debugger has paused. */
@@ -230,16 +240,35 @@ export class WorldCasting {
     // Only casts that were already waiting when the step began: one that waits again (even wait(0))
     // gets a newer seq and resumes next step, so this loop always ends.
     const startedBefore = this.state.castSeq;
-    while (this.waiting.size > 0 && this.waiting.peek()!.cast.wakeAt <= now && this.waiting.peek()!.seq < startedBefore) {
-      const { fiber, vm, cast, hold } = this.waiting.pop()!;
-      this.state.memory.release(hold);
+    while (this.waiting.size > 0) {
+      const next = this.waiting.peek()!;
+      if (next.cancelled) {
+        this.waiting.pop();
+        this.cancelledInHeap--;
+        continue;
+      }
+      if (!(next.cast.wakeAt <= now && next.seq < startedBefore)) break;
+      this.waiting.pop();
+      this.untrack(next);
+      this.state.memory.release(next.hold);
+      const { fiber, vm, cast } = next;
+      // Casters that go cancel their casts at once (casterGone); this catches any other way one went.
       if (cast.caster !== null && this.state.liveSlotOf(cast.caster) === NONE) {
-        vm.cancel(fiber, 'The caster is gone.');
+        this.end(vm, fiber, cast, 'caster-gone', this.casterGoneMessage(cast.caster));
         continue;
       }
       runInCast(cast, () => vm.resume(fiber));
       this.settle(fiber, vm, cast);
     }
+  }
+
+  /** An entity went (killed, despawned or recycled): cancel the casts it is waiting in, with an event each. */
+  casterGone(caster: EntityId, reason: DespawnReason): void {
+    const casts = this.waitingBy.get(caster);
+    if (casts === undefined) return;
+    this.waitingBy.delete(caster);
+    for (const w of casts) this.cancelWaiting(w, 'caster-gone', CASTER_GONE[reason]);
+    this.compact();
   }
 
   /** Continue a paused cast with a debugger command, in its cast context; false if it is not paused here. */
@@ -252,22 +281,20 @@ export class WorldCasting {
     return true;
   }
 
-  /** End a paused or waiting cast without a cast-error. Returns whether it was live here. */
+  /** End a paused or waiting cast without a cast-error (a `cast-cancelled` event instead). Returns whether it was live here. */
   cancel(fiber: Fiber, message: string): boolean {
     const paused = this.paused.get(fiber);
     if (paused) {
       this.paused.delete(fiber);
-      paused.vm.cancel(fiber, message);
+      this.end(paused.vm, fiber, paused.cast, 'cancelled', message);
       return true;
     }
-    const waiting = this.waiting.toArray().find((w) => w.fiber === fiber);
+    // Rare (a Stop button, an interrupted channel): a scan is fine.
+    const waiting = this.waiting.toArray().find((w) => w.fiber === fiber && !w.cancelled);
     if (!waiting) return false;
-    this.state.memory.release(waiting.hold);
-    waiting.vm.cancel(fiber, message);
-    // Rare (a Stop button): rebuilding the heap without it is simpler than a removable heap.
-    const rest = this.waiting.toArray().filter((w) => w !== waiting);
-    this.waiting = new MinHeap<WaitingCast>(wakesBefore);
-    for (const w of rest) this.waiting.push(w);
+    this.untrack(waiting);
+    this.cancelWaiting(waiting, 'cancelled', message);
+    this.compact();
     return true;
   }
 
@@ -281,9 +308,21 @@ export class WorldCasting {
   /** After a cast ran: park it if it waits, report it if it failed. */
   private settle(fiber: Fiber, vm: VM, cast: CastContext): void {
     if (fiber.state === 'suspended') {
+      const caster = cast.caster;
+      // A cast that killed (or despawned) its own caster, then waits: nobody is left to wait for.
+      if (caster !== null && this.state.liveSlotOf(caster) === NONE) {
+        this.end(vm, fiber, cast, 'caster-gone', this.casterGoneMessage(caster));
+        return;
+      }
       const hold = this.state.memory.holdOf(fiber);
       if (this.state.memory.tryHold(hold)) {
-        this.waiting.push({ fiber, vm, cast, seq: this.state.castSeq++, hold });
+        const entry: WaitingCast = { fiber, vm, cast, seq: this.state.castSeq++, hold, cancelled: false };
+        this.waiting.push(entry);
+        if (caster !== null) {
+          const list = this.waitingBy.get(caster);
+          if (list === undefined) this.waitingBy.set(caster, [entry]);
+          else list.push(entry);
+        }
         return;
       }
       // Waiting would pass the world's heap budget: the cast ends here, reported like any failure.
@@ -308,6 +347,45 @@ export class WorldCasting {
     });
   }
 
+  /** Mark a waiting cast cancelled (it stays in the heap until compacted or due), give back what it held, and end it. */
+  private cancelWaiting(w: WaitingCast, reason: CastCancelReason, message: string): void {
+    w.cancelled = true;
+    this.cancelledInHeap++;
+    this.state.memory.release(w.hold);
+    this.end(w.vm, w.fiber, w.cast, reason, message);
+  }
+
+  /** End a suspended or paused cast and tell the observers why. */
+  private end(vm: VM, fiber: Fiber, cast: CastContext, reason: CastCancelReason, message: string): void {
+    vm.cancel(fiber, message);
+    this.state.push({ type: 'cast-cancelled', tick: this.state.steps, spell: cast.spell, caster: cast.caster, reason, message });
+  }
+
+  /** A waiting cast leaves the heap: forget it in its caster's list. */
+  private untrack(w: WaitingCast): void {
+    const caster = w.cast.caster;
+    if (caster === null) return;
+    const list = this.waitingBy.get(caster);
+    if (list === undefined) return;
+    const at = list.indexOf(w);
+    if (at >= 0) list.splice(at, 1);
+    if (list.length === 0) this.waitingBy.delete(caster);
+  }
+
+  /** Drop cancelled casts from the heap once they are most of it, so they hold no memory for long. */
+  private compact(): void {
+    if (this.cancelledInHeap <= CANCELLED_SLACK || this.cancelledInHeap * 2 <= this.waiting.size) return;
+    this.waiting.removeWhere((w) => w.cancelled);
+    this.cancelledInHeap = 0;
+  }
+
+  /** Why a gone caster went, when its slot still says (marked this step), for the event's message. */
+  private casterGoneMessage(caster: EntityId): string {
+    const slot = this.state.slotById.get(caster);
+    const entry = slot === undefined ? undefined : this.state.reapQueue.find((r) => r.slot === slot);
+    return entry === undefined ? 'Its caster is gone.' : CASTER_GONE[entry.reason];
+  }
+
   private emitPrint(text: string): void {
     const cast = currentCast();
     const inSpell = cast !== null && cast.host === this.host && cast.spell !== SCRIPT;
@@ -319,6 +397,13 @@ export function castResult(fiber: Fiber): CastResult {
   const state = fiber.state === 'done' || fiber.state === 'suspended' || fiber.state === 'paused' ? fiber.state : 'failed';
   return { state, result: fiber.result, error: fiber.error, fiber };
 }
+
+/** The message of a cast cancelled because its caster went, by how it went. */
+const CASTER_GONE: Readonly<Record<DespawnReason, string>> = {
+  killed: 'Its caster died.',
+  despawned: 'Its caster was despawned.',
+  evicted: 'Its caster was recycled.',
+};
 
 /** Waiting casts resume in order of wake time, then of when they started waiting. */
 function wakesBefore(a: WaitingCast, b: WaitingCast): boolean {

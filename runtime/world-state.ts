@@ -69,6 +69,8 @@ export class WorldState {
   steps = 0;
   /** True while a step runs: slots are then freed only at the step's reap points. */
   inStep = false;
+  /** Told the moment an entity is gone (killed, despawned, recycled), before its slot is freed: its waiting casts end. */
+  onEntityGone: (id: EntityId, reason: DespawnReason) => void = () => {};
 
   constructor(
     readonly options: ResolvedWorldOptions,
