@@ -159,6 +159,10 @@ class WorldCallContext implements WorldHostContext {
     this.inCall.chargeHeap(amount);
   }
 
+  chargeOutput(chars: number): void {
+    this.inCall.chargeOutput(chars);
+  }
+
   checkWait(seconds: number): void {
     this.inCall.checkWait(seconds);
   }

@@ -107,7 +107,7 @@ describe('saving and restoring a suspended fiber with the VM heap', () => {
     expect(lists.length).toBeGreaterThanOrEqual(3);
     const fresh = makeVm([]);
     restoreVm(fresh, JSON.parse(JSON.stringify(data)) as VmSnapshot);
-    const shared = fresh.getGlobal('shared') as { items: unknown[] };
+    const shared = fresh.getGlobal("shared") as unknown as { items: unknown[] };
     expect(shared.items.length).toBe(3);
   });
 
