@@ -96,6 +96,7 @@ export class WorldCasting {
   private readonly waitingBy = new Map<EntityId, WaitingCast[]>();
   private cancelledInHeap = 0;
   private readonly paused = new Map<Fiber, PausedCast>();
+  private readonly retired = new Set<LoadedSpells>();
   /** Spare contexts for the world's own casts (a stack, `spareCasts` deep). */
   private readonly casts: WorldCast[] = [];
   private spareCasts = 0;
@@ -113,6 +114,42 @@ export class WorldCasting {
   /** The loaded modules, in load order. */
   get loaded(): readonly LoadedSpells[] {
     return this.modules;
+  }
+
+  /** Modules replaced by a live reload whose casts in flight still run on them (dropped once none do). */
+  get retiredModules(): readonly LoadedSpells[] {
+    return [...this.retired];
+  }
+
+  /** Casts waiting for game time, for a snapshot: in the order they resume. */
+  waitingCasts(): readonly InFlightCast[] {
+    return this.waiting
+      .toArray()
+      .filter((w) => !w.cancelled)
+      .sort((a, b) => (wakesBefore(a, b) ? -1 : 1))
+      .map((w) => ({ fiber: w.fiber, vm: w.vm, spell: w.cast.spell, caster: w.cast.caster, wakeAt: w.cast.wakeAt, seq: w.seq }));
+  }
+
+  /** A module that a restored cast still runs on after a reload replaced it: a VM of its own, not castable, its script not run (its globals come from the snapshot). */
+  addRetired(module: Module, sourceName: string, source: string | null): VM {
+    const vm = new VM(module, { ...this.state.options.budgets, hosts: this.hosts, print: (text) => this.emitPrint(text) });
+    const arity = new Map(module.spells.map((s) => [s.name, module.functions[s.functionIndex]?.arity ?? 0]));
+    this.retired.add({ vm, module, sourceName, source, arity });
+    return vm;
+  }
+
+  /** Put back a cast a snapshot saved, waiting as it was (same wake time and order), counted against the world heap. */
+  adoptWaiting(c: InFlightCast): void {
+    const cast: CastContext = { host: this.host, spell: c.spell, caster: c.caster, wakeAt: c.wakeAt };
+    const hold = this.state.memory.holdOf(c.fiber);
+    if (!this.state.memory.tryHold(hold)) throw new WorldError(this.state.memory.message());
+    const entry: WaitingCast = { fiber: c.fiber, vm: c.vm, cast, seq: c.seq, hold, cancelled: false };
+    this.waiting.push(entry);
+    if (c.caster !== null) {
+      const list = this.waitingBy.get(c.caster);
+      if (list === undefined) this.waitingBy.set(c.caster, [entry]);
+      else list.push(entry);
+    }
   }
 
   /** Casts waiting for game time to pass. */
@@ -173,6 +210,9 @@ export class WorldCasting {
       this.modules.push(entry);
     } else {
       this.modules[index] = entry;
+      // Its casts in flight finish on it; forget replaced modules nothing runs on any more.
+      for (const r of this.retired) if (r.vm.liveFiberCount === 0) this.retired.delete(r);
+      if (replaced.vm.liveFiberCount > 0) this.retired.add(replaced);
       for (const s of replaced.module.spells) {
         this.spellOwner.delete(s.name);
         this.targets.delete(s.name);
@@ -435,6 +475,16 @@ export class WorldCasting {
 export function castResult(fiber: Fiber): CastResult {
   const state = fiber.state === 'done' || fiber.state === 'suspended' || fiber.state === 'paused' ? fiber.state : 'failed';
   return { state, result: fiber.result, error: fiber.error, fiber };
+}
+
+/** A cast waiting for game time, as a snapshot sees it. */
+export interface InFlightCast {
+  readonly fiber: Fiber;
+  readonly vm: VM;
+  readonly spell: string;
+  readonly caster: EntityId | null;
+  readonly wakeAt: number;
+  readonly seq: number;
 }
 
 /** What loading a module changed: every spell is added on a first load; a reload says what it added, removed and changed. */

@@ -11,13 +11,14 @@ import { EntityState, type FieldValue, type Modifier } from './entity-state.js';
 import type { DespawnReason, EntityId } from './events.js';
 import { WorldError } from './errors.js';
 import type { WorldBuffs } from './world-buffs.js';
-import type { LoadedSpells } from './world-casting.js';
+import type { LoadedSpells, WorldCasting } from './world-casting.js';
+import { captureSpellState, type SpellStateSnapshot } from './world-casts-snapshot.js';
 import type { WorldEntities } from './world-entities.js';
 import type { ResolvedWorldOptions } from './world-options.js';
 import { SnapshotSize } from './snapshot-size.js';
 import type { WorldState } from './world-state.js';
 
-export const SNAPSHOT_FORMAT = 'cantrip-world/1';
+export const SNAPSHOT_FORMAT = 'cantrip-world/2';
 
 /** A field value in JSON: numbers that JSON cannot hold (NaN, ±Infinity) are spelled out. */
 export type EncodedField = string | boolean | null | number | { readonly entity: EntityId } | { readonly number: string };
@@ -55,7 +56,9 @@ export interface WorldSnapshot {
   readonly entities: readonly EntitySnapshot[];
   readonly reap: readonly { readonly slot: number; readonly reason: DespawnReason }[];
   readonly aoi: AoiState;
-  /** Casts that were waiting when the snapshot was taken; they are not restored. */
+  /** Every module's globals and the casts waiting in `wait`, with the heap they reach (runtime/world-casts-snapshot.ts). */
+  readonly spellState: SpellStateSnapshot;
+  /** Casts a debugger had paused: not saved, so not restored. */
   readonly pendingCasts: number;
 }
 
@@ -87,12 +90,8 @@ export function base64ToBytes(text: string): Uint8Array {
 }
 
 /** The snapshot data of a world's state (see World.snapshot). */
-export function captureSnapshot(
-  s: WorldState,
-  loaded: readonly LoadedSpells[],
-  accumulator: number,
-  pendingCasts: number,
-): WorldSnapshot {
+export function captureSnapshot(s: WorldState, casting: WorldCasting, accumulator: number): WorldSnapshot {
+  const loaded = casting.loaded;
   // Measured as it is built: a world too large to serialize is refused before JSON.stringify tries.
   const size = new SnapshotSize(s.options.maxSnapshotChars);
   const entities: EntitySnapshot[] = [];
@@ -110,9 +109,8 @@ export function captureSnapshot(
       modifiers: state.modifiers.map((m) => ({ ...m })),
     }));
   }
-  const spells: SpellSourceSnapshot[] = loaded.map((l) =>
-    size.add(l.source !== null ? { sourceName: l.sourceName, source: l.source } : { sourceName: l.sourceName, spb: bytesToBase64(writeSpb(l.module)) }),
-  );
+  const spells: SpellSourceSnapshot[] = loaded.map((l) => size.add(spellSource(l)));
+  const spellState = size.add(captureSpellState(s, casting, spellSource));
   return {
     format: SNAPSHOT_FORMAT,
     options: size.add({ ...s.options, budgets: { ...s.options.budgets } }),
@@ -128,8 +126,14 @@ export function captureSnapshot(
     entities,
     reap: size.add(s.reapQueue.map((r) => ({ slot: r.slot, reason: r.reason }))),
     aoi: size.add(s.aoi.exportState()),
-    pendingCasts,
+    spellState,
+    pendingCasts: casting.pausedCount,
   };
+}
+
+/** A module as a snapshot keeps it: its source, or its .spb bytes in base64. */
+function spellSource(l: LoadedSpells): SpellSourceSnapshot {
+  return l.source !== null ? { sourceName: l.sourceName, source: l.source } : { sourceName: l.sourceName, spb: bytesToBase64(writeSpb(l.module)) };
 }
 
 /**

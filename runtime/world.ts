@@ -51,6 +51,7 @@ import { WorldGameHost } from './world-game-host.js';
 import { resolveOptions, type ResolvedWorldOptions, type WorldOptions } from './world-options.js';
 import { WorldProperties } from './world-properties.js';
 import { SNAPSHOT_FORMAT, base64ToBytes, captureSnapshot, restoreSnapshot, type WorldSnapshot } from './world-snapshot.js';
+import { restoreSpellState } from './world-casts-snapshot.js';
 import { NONE, WorldState, clamp } from './world-state.js';
 
 export type { WorldOptions, ResolvedWorldOptions } from './world-options.js';
@@ -642,12 +643,14 @@ export class World implements GameHost, EntityAccess {
   /**
    * The whole world as plain JSON-safe data: options, time, random state,
    * breeds, spells (source, or .spb as base64), the pool (same slots and
-   * handles), entity fields and buffs, AOI sets. Casts waiting in `wait`
-   * (or paused by a debugger) are not captured (a VM fiber is not data);
-   * `pendingCasts` counts them.
+   * handles), entity fields and buffs, AOI sets — and every module's globals
+   * and every cast waiting in `wait`, with the heap it reaches, so the
+   * restored world goes on exactly as this one would (docs/runtime.md,
+   * Snapshots). Casts a debugger has paused are not saved; `pendingCasts`
+   * counts them.
    */
   snapshot(): WorldSnapshot {
-    return captureSnapshot(this.state, this.casting.loaded, this.accumulator, this.casting.waitingCount + this.casting.pausedCount);
+    return captureSnapshot(this.state, this.casting, this.accumulator);
   }
 
   /**
@@ -679,9 +682,20 @@ export class World implements GameHost, EntityAccess {
     if (snapshot.breeds !== null) world.loadBreeds(snapshot.breeds as BreedData);
     world.accumulator = snapshot.accumulator;
     restoreSnapshot(world.state, world.entityLife, world.buffs, snapshot);
+    restoreSpellState(world.state, world.casting, snapshot.spellState, (retired) => {
+      const module = retired.source !== undefined ? compileOrThrow(retired.source, retired.sourceName, world.hostTable) : readSpb(base64ToBytes(retired.spb ?? ''));
+      verifyModule(module, world.hostTable);
+      return world.casting.addRetired(module, retired.sourceName, retired.source ?? null);
+    });
     world.state.memory.recount(world.state.states);
     return world;
   }
 }
 
 export { BUILTIN_ENTITY_PROPERTIES };
+
+function compileOrThrow(source: string, sourceName: string, hosts: readonly HostFunction[]): Module {
+  const { module, diagnostics } = compile(source, { sourceName, hosts });
+  if (!module) throw new SpellsCompileError(sourceName, diagnostics, source);
+  return module;
+}

@@ -218,8 +218,15 @@ export class PlaygroundWorld {
     // Spell names the new world will have: the library's (known textually) plus the source's.
     const names = [...libraryFilesFor(this.library, sourceSpells).flatMap((f) => f.spells), ...sourceSpells];
     const { data, notes } = this.trimmedBreeds(breedsText, names);
-    const next: WorldSnapshot = { ...snapshot, spells: files.map((f) => ({ sourceName: f.name, source: f.source })), breeds: data };
-    return { world: World.restore(next, { hosts: PLAYGROUND_GAME_HOSTS }), notes, dropped: snapshot.pendingCasts };
+    // The old code's casts in flight and globals cannot move into different modules: they are dropped here
+    // (an edit of the spells alone reloads in place instead, and keeps them).
+    const next: WorldSnapshot = {
+      ...snapshot,
+      spells: files.map((f) => ({ sourceName: f.name, source: f.source })),
+      breeds: data,
+      spellState: { vms: [], casts: [] },
+    };
+    return { world: World.restore(next, { hosts: PLAYGROUND_GAME_HOSTS }), notes, dropped: snapshot.spellState.casts.length + snapshot.pendingCasts };
   }
 
   entities(): EntityView[] {
