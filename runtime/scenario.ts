@@ -148,6 +148,8 @@ export interface ScenarioRun {
   step(): void;
   /** Ticks (steps) run so far. */
   readonly ticksRun: number;
+  /** Go on with the same schedule on another world: one restored from a snapshot of this run's world (save and load mid-scenario). */
+  continueOn(world: World): void;
 }
 
 /** Build the world of a scenario: load breeds and spells, spawn the entities. Throws WorldError / BreedError. */
@@ -181,11 +183,17 @@ export function startScenario(scenario: Scenario, files: ScenarioFiles, code: { 
   }
   let next = 0;
   let ticksRun = 0;
+  let current = world;
   return {
-    world,
+    get world() {
+      return current;
+    },
     names,
     get ticksRun() {
       return ticksRun;
+    },
+    continueOn(restored: World) {
+      current = restored;
     },
     step() {
       while (next < casts.length && casts[next]!.tick <= ticksRun) {
@@ -193,13 +201,13 @@ export function startScenario(scenario: Scenario, files: ScenarioFiles, code: { 
         const caster = entity(c.caster, 'caster', c.spell);
         const target = entity(c.target, 'target', c.spell);
         // An entity that died before its cast: the cast is reported and skipped, the run goes on.
-        if ((caster !== null && !world.isAlive(caster)) || (target !== null && !world.isAlive(target))) {
-          skipped(world, c, caster);
+        if ((caster !== null && !current.isAlive(caster)) || (target !== null && !current.isAlive(target))) {
+          skipped(current, c, caster);
           continue;
         }
-        world.cast(c.spell, caster, target);
+        current.cast(c.spell, caster, target);
       }
-      world.step();
+      current.step();
       ticksRun++;
     },
   };
