@@ -35,3 +35,5 @@ export { writeSpb, readSpb, looksLikeSpb } from './spb.js';
 export { verifyModule } from './verifier.js';
 export { disassemble } from './disassembler.js';
 export { Debugger, type StepMode, type FrameView, type LocalView } from './debugger.js';
+export { saveVm, restoreVm, VM_SNAPSHOT_FORMAT, type VmSnapshot, type FiberJson, type FrameJson } from './fiber-snapshot.js';
+export type { HostObjectCodec, ValueJson, ObjectJson } from './heap-snapshot.js';
