@@ -107,6 +107,14 @@ describe('main', () => {
     );
   });
 
+  it('check and compile report a missing comma in a host call, not a misleading arity error', async () => {
+    const files = { 'comma.spell': 'spell s(caster, target) {\n  damage(target 5);\n}\n' };
+    const check = await cli(['check', '--format', 'clox', 'comma.spell'], files);
+    expect([check.exitCode, check.stdout]).toEqual([65, "comma.spell: [line 2] Error at '5': Expect ')' after arguments.\n"]);
+    const compiled = await cli(['compile', 'comma.spell'], files);
+    expect([compiled.exitCode, compiled.stderr]).toEqual([65, "[line 2] Error at '5': Expect ')' after arguments.\n"]);
+  });
+
   it('check --json marks files that are not text as invalid', async () => {
     const r = await cli(['check', '--json', 'bin.spell'], { 'bin.spell': new Uint8Array([0xff, 0xfe, 0x00]) });
     const report = JSON.parse(r.stdout) as { files: { kind: string; problem: string }[]; errors: number };
