@@ -132,6 +132,13 @@ describe('main', () => {
     ]);
   });
 
+  it('a stack overflow prints its trace with the recursion collapsed, and still exits 70', async () => {
+    const r = await cli(['run', 'deep.spell'], { 'deep.spell': 'fun f() { f(); }\nf();\n' });
+    expect(r.exitCode).toBe(70);
+    const lines = r.stderr.trimEnd().split('\n');
+    expect(lines).toEqual(['Stack overflow.', '[line 1] in f()', expect.stringMatching(/^\[line 1\] in f\(\) — \d+ more times$/), '[line 2] in script']);
+  });
+
   it('an unknown option is a usage error', async () => {
     const r = await cli(['check', '--colour', 'a.spell'], { 'a.spell': '' });
     expect(r.exitCode).toBe(64);

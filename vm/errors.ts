@@ -1,6 +1,7 @@
 /**
  * The few error classes a user of Cantrip ever sees. Nothing else escapes.
  */
+import { formatTrace } from './trace-format.js';
 
 /** One frame of a runtime stack trace, innermost first. */
 export interface TraceFrame {
@@ -29,12 +30,9 @@ export class SpellRuntimeError extends Error {
     return this.trace[0]?.line ?? 0;
   }
 
-  /** clox's format: the message, then `[line N] in fn()` / `[line N] in script` per frame. */
+  /** clox's format: the message, then `[line N] in fn()` / `[line N] in script` per frame, recursion collapsed. */
   format(): string {
-    const frames = this.trace.map(
-      (f) => `[line ${f.line}] in ${f.functionName === '' ? 'script' : f.functionName + '()'}`,
-    );
-    return [this.message, ...frames].join('\n');
+    return [this.message, ...formatTrace(this.trace)].join('\n');
   }
 }
 
