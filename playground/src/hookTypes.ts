@@ -42,6 +42,11 @@ export interface CantripDebugHook {
     frames: { name: string; line: number; locals: { name: string; value: string }[] }[];
   };
   breakpoints(): number[];
+  /** Canvas frames drawn since the page loaded (an idle page draws none). */
+  framesDrawn(): number;
+  /** The view settings: theme and code font size. */
+  view(): { theme: 'dark' | 'light'; fontSize: number };
+  editorFontSize(): number;
   /** Which editor tab shows and where the cursor is. */
   cursor(): { tab: 'spell' | 'breeds'; line: number; column: number };
 }
