@@ -85,7 +85,7 @@ export class PlaygroundApp {
     this.recompile();
     this.checkBreeds();
     // Whatever happens next (a reload, closing the tab), the newest text is saved.
-    window.addEventListener('beforeunload', () => this.saveNow());
+    window.addEventListener('beforeunload', () => this.saveOnLeave());
     if (from === 'link') {
       this.console.info('Opened the spell from the shared link.' + (keptDraft ? ' Your previous spell is kept: pick "↩ Your draft" in Examples.' : ''));
     }
@@ -318,7 +318,17 @@ export class PlaygroundApp {
     saveState(state, location.hash);
   }
 
-  /** Save now (Ctrl+S, leaving the page): autosave and the shared address, without waiting for the debounce. */
+  /**
+   * Leaving (a reload, closing the tab): save under the hash the page has now, which is the one a
+   * reload opens again — the address can no longer change — so the reload finds these edits.
+   */
+  private saveOnLeave(): void {
+    if (this.compileTimer !== undefined) this.recompileNow();
+    window.clearTimeout(this.hashTimer);
+    saveState({ source: this.editor.source, breeds: this.editor.breeds }, location.hash);
+  }
+
+  /** Save now (Ctrl+S): autosave and the shared address, without waiting for the debounce. */
   saveNow(): void {
     if (this.compileTimer !== undefined) this.recompileNow();
     saveState({ source: this.editor.source, breeds: this.editor.breeds }, location.hash);

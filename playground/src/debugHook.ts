@@ -10,6 +10,7 @@ import type { DebuggerHandle } from './debugControls.js';
 import type { ViewControls } from './viewControls.js';
 import type { CantripDebugHook, DebugMarker } from './hookTypes.js';
 import { monaco } from './editor/monaco.js';
+import { shareUrl } from './language/urlState.js';
 
 export function installDebugHook(app: PlaygroundApp, session: PlaygroundSession, world: WorldPanel, debug: DebuggerHandle, view: ViewControls): CantripDebugHook {
   const severity = (s: number): DebugMarker['severity'] => (s >= 8 ? 'error' : s >= 4 ? 'warning' : 'info');
@@ -48,6 +49,7 @@ export function installDebugHook(app: PlaygroundApp, session: PlaygroundSession,
     breakpoints: () => app.editor.breakpointLines,
     framesDrawn: () => world.framesDrawn,
     view: () => ({ ...view.current }),
+    linkFor: (source) => shareUrl(location.href, { source, breeds: app.editor.breeds }),
     editorFontSize: () => app.editor.editor.getOption(monaco.editor.EditorOption.fontSize),
     cursor: () => {
       const position = app.editor.editor.getPosition();

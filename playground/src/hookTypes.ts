@@ -47,6 +47,8 @@ export interface CantripDebugHook {
   /** The view settings: theme and code font size. */
   view(): { theme: 'dark' | 'light'; fontSize: number };
   editorFontSize(): number;
+  /** A share link for this page holding `source` (and the current breeds). */
+  linkFor(source: string): string;
   /** Which editor tab shows and where the cursor is. */
   cursor(): { tab: 'spell' | 'breeds'; line: number; column: number };
 }
