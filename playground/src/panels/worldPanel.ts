@@ -318,7 +318,11 @@ export class WorldPanel {
     const focus = this.focusPoint(entities);
     const cw = w / scale;
     const ch = h / scale;
-    this.camera = { x0: focus.x - cw / 2, y0: focus.y - ch / 2, x1: focus.x + cw / 2, y1: focus.y + ch / 2 };
+    const o = this.world.setup.options;
+    // Keep the view inside the world where it fits (no empty band past its edge).
+    const x0 = cw >= o.width ? focus.x - cw / 2 : Math.max(0, Math.min(o.width - cw, focus.x - cw / 2));
+    const y0 = ch >= o.height ? focus.y - ch / 2 : Math.max(0, Math.min(o.height - ch, focus.y - ch / 2));
+    this.camera = { x0, y0, x1: x0 + cw, y1: y0 + ch };
   }
 
   /** Where a designer looks first: the middle of the entities near the caster (or the first entity). */
