@@ -6,6 +6,7 @@
  * "[Previous line repeated 996 more times]"). The CLI, the world's
  * cast-error events and the playground all print traces through this.
  */
+import { boundedText } from './bounded-text.js';
 import type { TraceFrame } from './errors.js';
 
 /** A run of identical frames (or of a repeated cycle of frames) shorter than this prints in full. */
@@ -14,7 +15,7 @@ export const MIN_COLLAPSED_REPEATS = 3;
 export const MAX_COLLAPSED_CYCLE = 4;
 
 export function frameLine(frame: TraceFrame): string {
-  return `[line ${frame.line}] in ${frame.functionName === '' ? 'script' : frame.functionName + '()'}`;
+  return `[line ${frame.line}] in ${frame.functionName === '' ? 'script' : boundedText(frame.functionName) + '()'}`;
 }
 
 /** The trace lines, innermost first; repeated frames become one counting line. */
