@@ -197,7 +197,7 @@ export class VM {
       if (before) return this.report(before, false);
     }
     const callee = this.getGlobal(fnGlobalName);
-    if (callee === undefined) return this.reportFailure(`Undefined variable '${fnGlobalName}'.`, null, null);
+    if (callee === undefined) return this.reportFailure(`Undefined variable ${quoted(fnGlobalName)}.`, null, null);
     return this.startFast(callee, args, budgets, null, 'call');
   }
 
@@ -207,8 +207,8 @@ export class VM {
     if (spell !== this.lastFastSpell) {
       const index = this.spellIndex.get(spell);
       const fn = index === undefined ? undefined : this.functions[index];
-      if (fn === undefined) return this.reportFailure(`Undefined spell '${spell}'.`, spell, null);
-      if (fn.proto.upvalues.length > 0) return this.reportFailure(`Spell '${spell}' cannot be cast.`, spell, null);
+      if (fn === undefined) return this.reportFailure(`Undefined spell ${quoted(spell)}.`, spell, null);
+      if (fn.proto.upvalues.length > 0) return this.reportFailure(`Spell ${quoted(spell)} cannot be cast.`, spell, null);
       this.lastFastSpell = spell;
       this.lastFastClosure = this.spellClosure(fn);
     }
