@@ -15,7 +15,7 @@
 import {
   PositionStore,
   copyInto,
-  sanitizeCoordinate,
+  checkPosition,
   slackFor,
   type PairVisitor,
   type SpatialFilter,
@@ -138,6 +138,9 @@ class AxisList {
 
 export class AxisListIndex extends PositionStore implements SpatialIndex {
   readonly kind = 'axis' as const;
+  /** Distance between anchors, and how many there are (they cover 0 … max(width, height)). */
+  readonly anchorSpacing: number;
+  readonly anchorCount: number;
   private readonly offset: number;
   private readonly xList: AxisList;
   private readonly yList: AxisList;
@@ -149,6 +152,8 @@ export class AxisListIndex extends PositionStore implements SpatialIndex {
     }
     const anchors = Math.ceil(Math.max(options.width, options.height) / options.anchorSpacing) + 1;
     if (anchors > 1 << 24) throw new RangeError('Too many anchors; use a larger anchor spacing.');
+    this.anchorSpacing = options.anchorSpacing;
+    this.anchorCount = anchors;
     const head = anchors;
     const tail = anchors + 1;
     this.offset = anchors + 2;
@@ -166,8 +171,7 @@ export class AxisListIndex extends PositionStore implements SpatialIndex {
 
   insert(id: number, x: number, y: number): void {
     this.checkId(id, false);
-    x = sanitizeCoordinate(x);
-    y = sanitizeCoordinate(y);
+    checkPosition(id, x, y);
     this.xs[id] = x;
     this.ys[id] = y;
     this.present[id] = 1;
@@ -186,8 +190,7 @@ export class AxisListIndex extends PositionStore implements SpatialIndex {
 
   move(id: number, x: number, y: number): void {
     if (this.present[id] !== 1) this.checkId(id, true);
-    x = sanitizeCoordinate(x);
-    y = sanitizeCoordinate(y);
+    checkPosition(id, x, y);
     this.xs[id] = x;
     this.ys[id] = y;
     this.xList.update(id + this.offset, x);

@@ -12,7 +12,7 @@
 import {
   PositionStore,
   copyInto,
-  sanitizeCoordinate,
+  checkPosition,
   slackFor,
   type PairVisitor,
   type SpatialFilter,
@@ -85,8 +85,7 @@ export class GridIndex extends PositionStore implements SpatialIndex {
 
   insert(id: number, x: number, y: number): void {
     this.checkId(id, false);
-    x = sanitizeCoordinate(x);
-    y = sanitizeCoordinate(y);
+    checkPosition(id, x, y);
     this.xs[id] = x;
     this.ys[id] = y;
     this.xy[2 * id] = x;
@@ -105,8 +104,7 @@ export class GridIndex extends PositionStore implements SpatialIndex {
 
   move(id: number, x: number, y: number): void {
     if (this.present[id] !== 1) this.checkId(id, true);
-    x = sanitizeCoordinate(x);
-    y = sanitizeCoordinate(y);
+    checkPosition(id, x, y);
     this.xs[id] = x;
     this.ys[id] = y;
     this.xy[2 * id] = x;
@@ -177,9 +175,10 @@ export class GridIndex extends PositionStore implements SpatialIndex {
   }
 
   /**
-   * Rings of cells outward from the point's cell. Anything in ring k is at
-   * least (k - 1) cells away on some axis, so once that bound exceeds the
-   * best distance found (or maxR) no farther ring can do better.
+   * Rings of cells outward from the point's cell. Anything in ring k ≥ 1 is
+   * at least (k - 1) cells away on some axis (and ring 1 may be right across
+   * a cell line: no bound at all), so once that bound exceeds the best
+   * distance found (or maxR) no farther ring can do better.
    */
   nearest(px: number, py: number, maxR: number, accept: SpatialFilter | null = null, exclude = NONE): number {
     this.visits = 0;
@@ -192,9 +191,10 @@ export class GridIndex extends PositionStore implements SpatialIndex {
     let bestD2 = Infinity;
     let visited = 0;
     for (let k = 0; k <= maxRing; k++) {
-      // Slightly under the true gap, so rounding in the cell assignment never prunes a real candidate.
-      const gap = (k - 1.000001) * this.cellSize;
-      if (k > 0 && (gap > maxR || gap * gap > bestD2)) break;
+      // Slightly under the true gap, so rounding in the cell assignment never prunes a real candidate;
+      // never below 0 (a negative gap squared would prune ring 1, the cells just across the line).
+      const gap = k > 1 ? Math.max(0, (k - 1) * this.cellSize - slackFor(Math.abs(px) + Math.abs(py), k * this.cellSize)) : 0;
+      if (gap > maxR || gap * gap > bestD2) break;
       // Rows and columns clamped to the grid: a ring mostly outside a long, thin grid costs only its cells inside.
       const jHi = Math.min(cy + k, this.rows - 1);
       for (let j = Math.max(cy - k, 0); j <= jHi; j++) {

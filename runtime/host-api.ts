@@ -52,13 +52,27 @@ let active: CastContext | null = null;
 
 /** Run `body` (a VM cast or resume) with `cast` as the context the host functions see. */
 export function runInCast<T>(cast: CastContext, body: () => T): T {
-  const previous = active;
-  active = cast;
+  const previous = enterCast(cast);
   try {
     return body();
   } finally {
-    active = previous;
+    leaveCast(previous);
   }
+}
+
+/**
+ * `runInCast` without the closure, for the world's per-entity casts: make
+ * `cast` the context and return the one it replaces, which the caller hands
+ * to `leaveCast` (in a `finally`).
+ */
+export function enterCast(cast: CastContext): CastContext | null {
+  const previous = active;
+  active = cast;
+  return previous;
+}
+
+export function leaveCast(previous: CastContext | null): void {
+  active = previous;
 }
 
 /** The cast whose code is running now, if any. */
@@ -112,7 +126,7 @@ export const GAME_HOST_FUNCTIONS: readonly HostFunction[] = [
       { name: 'amount', type: 'number', doc: 'health to take, ≥ 0' },
     ],
     returns: 'number',
-    doc: 'Take health from target (not below 0) and return the damage dealt; at 0 health it dies when the step ends.',
+    doc: 'Take health from target (not below 0) and return the damage dealt; at 0 health it dies at once (`alive` is false, no query returns it).',
     impl: (_ctx, target, amount) => {
       const cast = current('damage');
       return cast.host.damage(entity(cast, 'damage', 1, target), finite('damage', 2, nonNegative('damage', 2, amount)), cast);

@@ -5,7 +5,10 @@
  * Speed rules (see bench/): ONE `run` function with ONE `switch` over numeric
  * opcodes; code in an Int32Array; ip, base, sp, code, fuel held in locals;
  * frames in preallocated parallel arrays on the fiber; globals resolved to
- * slot indices; nothing allocated per instruction or per call. Fuel is
+ * slot indices; nothing allocated per instruction or per call. Starting a
+ * run allocates nothing either: a fiber's stack and frames are lent by the
+ * VM's FiberStoragePool (vm/fiber-pool.ts) and go back when it ends, and
+ * callFast / castFast reuse fiber objects too. Fuel is
  * counted at loop back-edges and calls only, so an infinite budget costs a
  * subtraction and a compare per back-edge.
  *
@@ -29,6 +32,7 @@ import { quoted } from './bounded-text.js';
 import { HEAP_COST } from './costs.js';
 import { HostError, SpellRuntimeError, VerifyError, type BudgetLimit } from './errors.js';
 import { Fiber } from './fiber.js';
+import { FiberStoragePool } from './fiber-pool.js';
 import { hostArityMessage, type HostFunction, type HostObject } from './host.js';
 import { VmHostContext } from './host-context.js';
 import type { FunctionProto, Module } from './module.js';
@@ -47,11 +51,13 @@ import {
   type ListMethodName,
 } from './objects.js';
 import { OPCODES, Op, instructionSize } from './opcodes.js';
+import { RunOutcome } from './run-outcome.js';
 import type { Value, VmObject } from './value.js';
 
 export type { Budgets } from './budgets.js';
 export { DEFAULT_BUDGETS } from './budgets.js';
 export { Fiber } from './fiber.js';
+export { RunOutcome } from './run-outcome.js';
 
 export interface VMOptions extends Partial<Budgets> {
   /** Host functions the module may import; default CORE_HOST_FUNCTIONS. Embedders pass [...CORE_HOST_FUNCTIONS, ...theirs]. */
@@ -96,6 +102,14 @@ export class VM {
   private readonly spellIndex = new Map<string, number>();
   /** CALL argc; RETURN — how the VM enters any callable with arguments on a fresh fiber. */
   private readonly trampolines: ObjClosure[] = [];
+  /** The closure each spell is cast through, by function index (spells capture nothing, so one serves every cast). */
+  private readonly spellClosures: (ObjClosure | undefined)[] = [];
+  /** Stacks and frame arrays lent to running fibers, and spare fiber objects for the fast runs. */
+  private readonly storage = new FiberStoragePool();
+  /** What the last callFast / castFast reported (reused). */
+  private readonly outcome = new RunOutcome();
+  private lastFastSpell: string | null = null;
+  private lastFastClosure: ObjClosure | null = null;
   private liveFibers = 0;
   private scriptRan = false;
   /** Set by the debugger while attached; BREAK opcodes only exist in code while it is. */
@@ -132,6 +146,11 @@ export class VM {
     return v === UNDEFINED ? undefined : v;
   }
 
+  /** The pool of fiber storage (for tests and tools: `isClean()`, `pooled`). */
+  get fiberStorage(): FiberStoragePool {
+    return this.storage;
+  }
+
   /** Fibers alive (running, suspended or paused). */
   get liveFiberCount(): number {
     return this.liveFibers;
@@ -153,7 +172,7 @@ export class VM {
     if (fn.proto.upvalues.length > 0) return this.failedFiber(`Spell ${quoted(spell)} cannot be cast.`, spell, budgets);
     const before = this.ensureScript();
     if (before) return before;
-    return this.start(new ObjClosure(fn, []), args, budgets, spell, 'cast');
+    return this.start(this.spellClosure(fn), args, budgets, spell, 'cast');
   }
 
   /** Call the function (or class, or any callable) held by a global. Runs the script first if it never ran. */
@@ -163,6 +182,41 @@ export class VM {
     const callee = this.getGlobal(fnGlobalName);
     if (callee === undefined) return this.failedFiber(`Undefined variable ${quoted(fnGlobalName)}.`, null, budgets);
     return this.start(callee, args, budgets, null, 'call');
+  }
+
+  /**
+   * `call` for hot paths (a host calling a function per entity per frame): a
+   * run that finishes leaves no Fiber — its stack came from the VM's pool and
+   * went back — and reports in the VM's one reused RunOutcome (read it before
+   * the next fast run). A run that suspends or pauses hands over its fiber in
+   * `outcome.fiber`, to resume as any other.
+   */
+  callFast(fnGlobalName: string, args: readonly Value[], budgets?: Partial<Budgets>): RunOutcome {
+    if (!this.scriptRan) {
+      const before = this.ensureScript();
+      if (before) return this.report(before, false);
+    }
+    const callee = this.getGlobal(fnGlobalName);
+    if (callee === undefined) return this.reportFailure(`Undefined variable '${fnGlobalName}'.`, null, null);
+    return this.startFast(callee, args, budgets, null, 'call');
+  }
+
+  /** `cast` for hot paths (tick spells): reports as `callFast` does. */
+  castFast(spell: string, args: readonly Value[], budgets?: Partial<Budgets>): RunOutcome {
+    // A world casts the same tick spell for every entity: remember the last one looked up.
+    if (spell !== this.lastFastSpell) {
+      const index = this.spellIndex.get(spell);
+      const fn = index === undefined ? undefined : this.functions[index];
+      if (fn === undefined) return this.reportFailure(`Undefined spell '${spell}'.`, spell, null);
+      if (fn.proto.upvalues.length > 0) return this.reportFailure(`Spell '${spell}' cannot be cast.`, spell, null);
+      this.lastFastSpell = spell;
+      this.lastFastClosure = this.spellClosure(fn);
+    }
+    if (!this.scriptRan) {
+      const before = this.ensureScript();
+      if (before) return this.report(before, false);
+    }
+    return this.startFast(this.lastFastClosure!, args, budgets, spell, 'cast');
   }
 
   /** Continue a suspended fiber; `value` becomes the result of the host call that suspended it. */
@@ -206,11 +260,58 @@ export class VM {
     if (this.liveFibers >= budgets.maxFibers) {
       return this.failedFiber(budgetMessage('fibers', budgets, runKind), spell, overrides, 'fibers');
     }
-    const fiber = new Fiber(budgets, spell, runKind);
+    return this.launch(new Fiber(budgets, spell, runKind), callee, args);
+  }
+
+  /** `start` for the fast runs: a pooled fiber object, reported in the outcome and recycled once it finishes. */
+  private startFast(
+    callee: Value,
+    args: readonly Value[],
+    overrides: Partial<Budgets> | undefined,
+    spell: string | null,
+    runKind: RunKind,
+  ): RunOutcome {
+    const budgets = overrides ? resolveBudgets(this.defaults, overrides) : this.defaults;
+    if (this.liveFibers >= budgets.maxFibers) return this.reportFailure(budgetMessage('fibers', budgets, runKind), spell, 'fibers');
+    // With a debugger attached, fibers are keys of its per-fiber state: never reuse one there.
+    const pooled = this.breakHandler === null;
+    const fiber = pooled ? this.storage.fiber(budgets, spell, runKind) : new Fiber(budgets, spell, runKind);
+    this.launch(fiber, callee, args);
+    return this.report(fiber, pooled && this.breakHandler === null);
+  }
+
+  /** Copy how `fiber` ended into the outcome; a finished fiber goes back to the pool when `recycle`. */
+  private report(fiber: Fiber, recycle: boolean): RunOutcome {
+    const out = this.outcome;
+    const state = fiber.state;
+    out.state = state === 'running' ? 'failed' : state;
+    out.result = fiber.result;
+    out.error = fiber.error;
+    if (state === 'suspended' || state === 'paused') {
+      out.fiber = fiber;
+      this.storage.handOver(fiber);
+    } else {
+      out.fiber = null;
+      if (recycle) this.storage.recycle(fiber);
+    }
+    return out;
+  }
+
+  private reportFailure(message: string, spell: string | null, limit: BudgetLimit | null): RunOutcome {
+    const out = this.outcome;
+    out.state = 'failed';
+    out.result = null;
+    out.error = new SpellRuntimeError(message, [], limit, spell);
+    out.fiber = null;
+    return out;
+  }
+
+  /** Count the fiber live, give it storage, put the trampoline, callee and arguments on its stack, and run it. */
+  private launch(fiber: Fiber, callee: Value, args: readonly Value[]): Fiber {
     this.liveFibers++;
     const argc = args.length;
     const trampoline = this.trampoline(argc);
-    fiber.growStack(argc + 2 + trampoline.fn.maxStack);
+    this.storage.lend(fiber, argc + 2 + trampoline.fn.maxStack);
     const stack = fiber.stack;
     stack[0] = trampoline;
     stack[1] = callee;
@@ -221,6 +322,15 @@ export class VM {
     fiber.frameBases[0] = 0;
     fiber.frameCount = 1;
     return this.run(fiber);
+  }
+
+  private spellClosure(fn: ObjFunction): ObjClosure {
+    let closure = this.spellClosures[fn.index];
+    if (closure === undefined) {
+      closure = new ObjClosure(fn, []);
+      this.spellClosures[fn.index] = closure;
+    }
+    return closure;
   }
 
   private trampoline(argc: number): ObjClosure {
@@ -258,7 +368,7 @@ export class VM {
       this.liveFibers--;
     }
     closeUpvalues(fiber, 0);
-    fiber.release();
+    this.storage.reclaim(fiber);
   }
 
   // ---------------------------------------------------------------- the interpreter
