@@ -25,7 +25,7 @@
  *     execution continues (just after the host call that suspended it, whose
  *     result `VM.resume` pushes; or, when paused, the BREAK to run).
  *   - `openUpvalues`: the open upvalues pointing into `stack`, by decreasing slot.
- *   - `fuel`, `heapUsed`, `budgets`, `spell`, `runKind`, `live`,
+ *   - `fuel`, `heapUsed`, `outputUsed`, `budgets`, `spell`, `runKind`, `live`,
  *     `debugSkipBreak`, `userData`.
  *
  * To rebuild one (restoring a snapshot): `new Fiber(budgets, spell, runKind)`,
@@ -120,6 +120,7 @@ export class Fiber {
     this.fuel = budgets.fuel;
     this.frameBudget = budgets.maxFrames + 1;
     this.heapUsed = 0;
+    this.outputUsed = 0;
     this.live = true;
     this.debugSkipBreak = false;
     this.sp = 0;
