@@ -25,7 +25,7 @@
  *     execution continues (just after the host call that suspended it, whose
  *     result `VM.resume` pushes; or, when paused, the BREAK to run).
  *   - `openUpvalues`: the open upvalues pointing into `stack`, by decreasing slot.
- *   - `fuel`, `heapUsed`, `budgets`, `spell`, `runKind`, `live`,
+ *   - `fuel`, `heapUsed`, `outputUsed`, `budgets`, `spell`, `runKind`, `live`,
  *     `debugSkipBreak`, `userData`.
  *
  * To rebuild one (restoring a snapshot): `new Fiber(budgets, spell, runKind)`,

@@ -668,7 +668,13 @@ export class VM {
               fuel -= target.callFuel;
               if (fuel < 0) throw new Fault(budgetMessage('fuel', fiber.budgets, fiber.runKind), 'fuel');
               const newBase = sp - 1 - argc;
-              if (newBase + target.maxStack > stack.length) this.growStack(fiber, newBase + target.maxStack);
+              if (newBase + target.maxStack > stack.length) {
+                // Growing the value stack is work in proportion to the slots added: charged as fuel.
+                const before = stack.length;
+                this.growStack(fiber, newBase + target.maxStack);
+                fuel -= stack.length - before;
+                if (fuel < 0) throw new Fault(budgetMessage('fuel', fiber.budgets, fiber.runKind), 'fuel');
+              }
               frameIps[fc - 1] = ip;
               frameClosures[fc] = callee;
               frameBases[fc] = newBase;
@@ -693,7 +699,13 @@ export class VM {
               fuel -= target.callFuel;
               if (fuel < 0) throw new Fault(budgetMessage('fuel', fiber.budgets, fiber.runKind), 'fuel');
               const newBase = sp - 1 - argc;
-              if (newBase + target.maxStack > stack.length) this.growStack(fiber, newBase + target.maxStack);
+              if (newBase + target.maxStack > stack.length) {
+                // Growing the value stack is work in proportion to the slots added: charged as fuel.
+                const before = stack.length;
+                this.growStack(fiber, newBase + target.maxStack);
+                fuel -= stack.length - before;
+                if (fuel < 0) throw new Fault(budgetMessage('fuel', fiber.budgets, fiber.runKind), 'fuel');
+              }
               frameIps[fc - 1] = ip;
               frameClosures[fc] = callTarget;
               frameBases[fc] = newBase;
