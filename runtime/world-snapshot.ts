@@ -163,14 +163,19 @@ export function restoreSnapshot(s: WorldState, entities: WorldEntities, buffs: W
   checkRestored(s);
 }
 
-/** Every live slot is a restored entity of a known breed at a finite place; dying ones are queued to be reaped (tests/fuzz/world-fuzz). */
+/**
+ * Every live slot is a restored entity of a known breed at a finite place, moving at a finite
+ * velocity (a NaN one would make the next step's position NaN, which the spatial index refuses);
+ * dying ones are queued to be reaped (tests/fuzz/world-fuzz).
+ */
 function checkRestored(s: WorldState): void {
   const pool = s.pool;
   const reaping = new Set(s.reapQueue.map((r) => r.slot));
   for (let i = 0; i < pool.count; i++) {
     const slot = pool.activeAt(i);
     const known = s.states[slot] !== null && s.breedRegistry?.breeds[pool.breed[slot]!] !== undefined;
-    if (!known || !Number.isFinite(pool.x[slot]) || !Number.isFinite(pool.y[slot]) || (s.dying[slot] === 1) !== reaping.has(slot)) {
+    const finite = [pool.x, pool.y, pool.vx, pool.vy].every((field) => Number.isFinite(field[slot]));
+    if (!known || !finite || (s.dying[slot] === 1) !== reaping.has(slot)) {
       throw new WorldError('The world snapshot is malformed.');
     }
   }
