@@ -14,7 +14,6 @@
 import { copyInto } from './spatial-index.js';
 
 const NONE = -1;
-const DELETED = -2;
 
 export class AoiPairs {
   /** Per edge. */
@@ -38,7 +37,7 @@ export class AoiPairs {
   private used = 0;
   private table: Int32Array = new Int32Array(64).fill(NONE);
   private tableUsed = 0;
-  private tableDeleted = 0;
+  private edgesMade = 0;
 
   get size(): number {
     return this.used;
@@ -63,17 +62,27 @@ export class AoiPairs {
     this.edgesMade = 0;
     this.table.fill(NONE);
     this.tableUsed = 0;
-    this.tableDeleted = 0;
   }
+
+  /**
+   * @param hashed keep the (observer, subject) hash: engines that look pairs
+   *   up out of order need it; one that visits a mover's own lists can mark
+   *   them instead and save the hash's upkeep (and its cache misses).
+   */
+  constructor(private readonly hashed: boolean) {}
 
   /** The edge (observer o, subject s), or -1. */
   find(o: number, s: number): number {
+    if (!this.hashed) {
+      for (let e = this.outHead[o]!; e !== NONE; e = this.outNext[e]!) if (this.sub[e] === s) return e;
+      return NONE;
+    }
     const table = this.table;
     const mask = table.length - 1;
     for (let h = hash(o, s) & mask; ; h = (h + 1) & mask) {
       const e = table[h]!;
       if (e === NONE) return NONE;
-      if (e >= 0 && this.obs[e] === o && this.sub[e] === s) return e;
+      if (this.obs[e] === o && this.sub[e] === s) return e;
     }
   }
 
@@ -95,7 +104,7 @@ export class AoiPairs {
     this.inNext[e] = ih;
     if (ih !== NONE) this.inPrev[ih] = e;
     this.inHead[s] = e;
-    this.hashInsert(e);
+    if (this.hashed) this.hashInsert(e);
     return e;
   }
 
@@ -110,14 +119,12 @@ export class AoiPairs {
     if (ip !== NONE) this.inNext[ip] = inn;
     else this.inHead[this.sub[e]!] = inn;
     if (inn !== NONE) this.inPrev[inn] = ip;
-    this.hashDelete(e);
+    if (this.hashed) this.hashDelete(e);
     this.obs[e] = NONE;
     this.outNext[e] = this.freeHead;
     this.freeHead = e;
     this.used--;
   }
-
-  private edgesMade = 0;
 
   private allocate(): number {
     this.used++;
@@ -145,40 +152,50 @@ export class AoiPairs {
   }
 
   private hashInsert(e: number): void {
-    if ((this.tableUsed + this.tableDeleted + 1) * 2 > this.table.length) this.rehash();
+    if ((this.tableUsed + 1) * 2 > this.table.length) this.rehash(this.table.length * 2);
     const table = this.table;
     const mask = table.length - 1;
     let h = hash(this.obs[e]!, this.sub[e]!) & mask;
-    while (table[h]! >= 0) h = (h + 1) & mask;
-    if (table[h] === DELETED) this.tableDeleted--;
+    while (table[h] !== NONE) h = (h + 1) & mask;
     table[h] = e;
     this.tableUsed++;
   }
 
+  /**
+   * Linear probing with backward-shift deletion: later entries of the run
+   * move up into the hole, so no tombstones pile up and probes stay short
+   * however many pairs come and go.
+   */
   private hashDelete(e: number): void {
     const table = this.table;
     const mask = table.length - 1;
-    let h = hash(this.obs[e]!, this.sub[e]!) & mask;
-    while (table[h] !== e) h = (h + 1) & mask;
-    table[h] = DELETED;
+    let hole = hash(this.obs[e]!, this.sub[e]!) & mask;
+    while (table[hole] !== e) hole = (hole + 1) & mask;
+    for (let j = (hole + 1) & mask; table[j] !== NONE; j = (j + 1) & mask) {
+      const f = table[j]!;
+      const home = hash(this.obs[f]!, this.sub[f]!) & mask;
+      // f may move into the hole unless its home lies cyclically in (hole, j].
+      const stays = hole <= j ? home > hole && home <= j : home > hole || home <= j;
+      if (stays) continue;
+      table[hole] = f;
+      hole = j;
+    }
+    table[hole] = NONE;
     this.tableUsed--;
-    this.tableDeleted++;
   }
 
-  /** Rebuild the table, doubling it when live entries fill more than a quarter. */
-  private rehash(): void {
-    let size = this.table.length;
-    while ((this.tableUsed + 1) * 4 > size) size *= 2;
+  private rehash(size: number): void {
+    const old = this.table;
     const table = new Int32Array(size).fill(NONE);
     const mask = size - 1;
-    for (const e of this.table) {
-      if (e < 0) continue;
+    for (let i = 0; i < old.length; i++) {
+      const e = old[i]!;
+      if (e === NONE) continue;
       let h = hash(this.obs[e]!, this.sub[e]!) & mask;
       while (table[h] !== NONE) h = (h + 1) & mask;
       table[h] = e;
     }
     this.table = table;
-    this.tableDeleted = 0;
   }
 }
 

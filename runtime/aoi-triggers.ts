@@ -185,6 +185,7 @@ class TriggerList {
 }
 
 export class RangeTriggers implements InterestEngine {
+  readonly candidates = 'pairs' as const;
   private xs: TriggerList;
   private ys: TriggerList;
   private readonly anchors: number;
@@ -203,7 +204,7 @@ export class RangeTriggers implements InterestEngine {
   private wasHiY: Float64Array = new Float64Array(0);
   /** The widest band half-width so far: how far left a new entity node must start its walk (× 2). */
   private widest = 0;
-  private candidates: Int32Array = new Int32Array(256);
+  private found: Int32Array = new Int32Array(256);
   private candidateCount = 0;
   private readonly passY = (o: number, s: number): void => {
     const x = this.frame.pool.x[s]!;
@@ -348,9 +349,13 @@ export class RangeTriggers implements InterestEngine {
   }
 
   collect(_changed: Int32Array, _count: number, consider: (o: number, s: number) => void): void {
-    const c = this.candidates;
+    const c = this.found;
     for (let i = 0; i < this.candidateCount; i += 2) consider(c[i]!, c[i + 1]!);
     this.candidateCount = 0;
+  }
+
+  collectFor(): void {
+    throw new Error('RangeTriggers reports candidate pairs once per update (collect).');
   }
 
   keeps(o: number, s: number): boolean {
@@ -374,12 +379,12 @@ export class RangeTriggers implements InterestEngine {
   }
 
   private record(o: number, s: number): void {
-    if (this.candidateCount + 2 > this.candidates.length) {
-      const bigger = new Int32Array(this.candidates.length * 2);
-      bigger.set(this.candidates);
-      this.candidates = bigger;
+    if (this.candidateCount + 2 > this.found.length) {
+      const bigger = new Int32Array(this.found.length * 2);
+      bigger.set(this.found);
+      this.found = bigger;
     }
-    this.candidates[this.candidateCount++] = o;
-    this.candidates[this.candidateCount++] = s;
+    this.found[this.candidateCount++] = o;
+    this.found[this.candidateCount++] = s;
   }
 }

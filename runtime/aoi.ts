@@ -94,14 +94,26 @@ export interface AoiFrame {
 
 /** How an engine finds the pairs that may have changed. */
 export interface InterestEngine {
+  /**
+   * 'mover': collect() finds, for one changed entity, every pair it may
+   * newly take part in (the core then needs no pair lookups: it marks the
+   * mover's own pairs). 'pairs': collect() reports pairs from anywhere, once
+   * per update, and the core looks each up.
+   */
+  readonly candidates: 'mover' | 'pairs';
   grow(capacity: number): void;
   clear(): void;
   /** The entity in `slot` is gone (despawned, or the slot reused): drop its nodes. */
   remove(slot: number): void;
   /** Bring the structures of the changed slots to their current position and range. */
   place(changed: Int32Array, count: number): void;
-  /** Call `consider(o, s)` for every pair that may have come into the kept set; run after place(). */
+  /** ('pairs') Call `consider(o, s)` for every pair that may have come into the kept set; run after place(). */
   collect(changed: Int32Array, count: number, consider: (o: number, s: number) => void): void;
+  /**
+   * ('mover') Call `consider` for every pair `slot` may newly take part in:
+   * as observer, and (unless `observerOnly`) as subject.
+   */
+  collectFor(slot: number, consider: (o: number, s: number) => void, observerOnly: boolean): void;
   /** Whether the pair (o, s) is kept as an edge now (the band; never narrower than the interest shape). */
   keeps(o: number, s: number): boolean;
 }
@@ -119,7 +131,7 @@ export class AreaOfInterest implements AoiFrame {
   range: Float64Array = new Float64Array(0);
   rebuilding = false;
 
-  private readonly pairs = new AoiPairs();
+  private pairs: AoiPairs;
   private readonly outbox = new AoiOutbox();
   private engine: InterestEngine;
   private readonly identity: AoiIdentity;
@@ -138,6 +150,12 @@ export class AreaOfInterest implements AoiFrame {
    */
   private ghosts: number[] = [];
   private readonly consider = (o: number, s: number): void => this.considerPair(o, s);
+  private readonly considerMarked = (o: number, s: number): void => this.considerMarkedPair(o, s);
+  /** The mover being handled (candidates 'mover'), and the marks of its pairs: its subjects, its observers. */
+  private mover = NONE;
+  private token = 0;
+  private markSubject: Uint32Array = new Uint32Array(0);
+  private markObserver: Uint32Array = new Uint32Array(0);
   private readonly ownerKey = (slot: number): number => this.owner[slot]!;
 
   constructor(
@@ -150,6 +168,7 @@ export class AreaOfInterest implements AoiFrame {
     this.identity = identity ?? { keyOf: (slot) => pool.handleAt(slot), slotOf: (key) => pool.indexOf(key) };
     this.moveEvents = options.moveEvents ?? true;
     this.engine = this.makeEngine(index);
+    this.pairs = new AoiPairs(this.engine.candidates === 'pairs');
     this.fitCapacity(pool.capacity);
   }
 
@@ -158,7 +177,8 @@ export class AreaOfInterest implements AoiFrame {
     const state = this.exportState();
     this.index = index;
     this.engine = this.makeEngine(index);
-    this.fitCapacity(this.pool.capacity);
+    this.pairs = new AoiPairs(this.engine.candidates === 'pairs');
+    this.pairs.ensureSlots(this.pool.capacity);
     this.importState(state);
   }
 
@@ -174,9 +194,21 @@ export class AreaOfInterest implements AoiFrame {
     const changed = this.changed;
     const count = this.changedCount;
     this.engine.place(changed, count);
-    for (let i = 0; i < count; i++) this.retest(changed[i]!);
-    this.engine.collect(changed, count, this.consider);
-    if (this.moveEvents) for (let i = 0; i < count; i++) this.reportMoves(changed[i]!);
+    if (this.engine.candidates === 'mover' && count * 3 > pool.count) {
+      this.sweepObservers();
+    } else if (this.engine.candidates === 'mover') {
+      // One mover at a time, its pairs still in cache: re-test and mark them, then look for new ones.
+      for (let i = 0; i < count; i++) {
+        const slot = changed[i]!;
+        this.mover = slot;
+        this.token++;
+        this.retest(slot);
+        this.engine.collectFor(slot, this.considerMarked, false);
+      }
+    } else {
+      for (let i = 0; i < count; i++) this.retest(changed[i]!);
+      this.engine.collect(changed, count, this.consider);
+    }
     for (let i = 0; i < count; i++) {
       const slot = changed[i]!;
       this.lastX[slot] = pool.x[slot]!;
@@ -241,10 +273,12 @@ export class AreaOfInterest implements AoiFrame {
       this.pushChanged(slot);
     }
     this.engine.place(this.changed, this.changedCount);
-    this.engine.collect(this.changed, this.changedCount, (o, s) => {
-      if (this.owner[o] === 0 || this.owner[s] === 0) return;
+    const keep = (o: number, s: number): void => {
+      if (o === s || this.owner[o] === 0 || this.owner[s] === 0) return;
       if (this.engine.keeps(o, s) && this.pairs.find(o, s) === NONE) this.pairs.add(o, s, this.owner[s]!);
-    });
+    };
+    if (this.engine.candidates === 'pairs') this.engine.collect(this.changed, this.changedCount, keep);
+    else for (let i = 0; i < this.changedCount; i++) this.engine.collectFor(this.changed[i]!, keep, true);
     for (const { key, seen } of state.observers) {
       const o = this.identity.slotOf(key);
       if (o < 0 || o >= this.owner.length || this.owner[o] !== key) continue;
@@ -363,7 +397,10 @@ export class AreaOfInterest implements AoiFrame {
     ghosts.length = 0;
   }
 
-  /** Re-test every pair a changed entity takes part in, as observer and as subject. */
+  /**
+   * Re-test every pair a changed entity takes part in, as observer and as
+   * subject; an observer that still sees it after it moved gets a move.
+   */
   private retest(slot: number): void {
     const p = this.pairs;
     for (let e = p.outHead[slot]!; e !== NONE; ) {
@@ -371,27 +408,64 @@ export class AreaOfInterest implements AoiFrame {
       this.retestEdge(e);
       e = next;
     }
+    const moved = this.moveEvents && this.movedSinceLast(slot);
     for (let e = p.inHead[slot]!; e !== NONE; ) {
       const next = p.inNext[e]!;
-      this.retestEdge(e);
+      if (this.retestEdge(e) && moved) this.outbox.push(p.obs[e]!, p.subKey[e]!, MOVE);
       e = next;
     }
   }
 
-  private retestEdge(e: number): void {
+  /**
+   * When most entities changed, looking from both ends of every pair costs
+   * more than looking from one: every observer re-tests what it saw and
+   * looks at its own range once (about what the old recompute-and-diff did,
+   * without the sort and copy), and moves are found from the observer's side.
+   */
+  private sweepObservers(): void {
+    const p = this.pairs;
+    const active = this.pool.activeSlots;
+    const n = this.pool.count;
+    for (let i = 0; i < n; i++) {
+      const o = active[i]!;
+      if (!(this.range[o]! > 0) && p.outHead[o] === NONE) continue;
+      this.mover = o;
+      this.token++;
+      for (let e = p.outHead[o]!; e !== NONE; ) {
+        const next = p.outNext[e]!;
+        if (this.retestEdge(e) && this.moveEvents && this.movedSinceLast(p.sub[e]!)) this.outbox.push(o, p.subKey[e]!, MOVE);
+        e = next;
+      }
+      if (this.range[o]! > 0) this.engine.collectFor(o, this.considerMarked, true);
+    }
+  }
+
+  /** Re-test one kept pair; true when its subject stays seen since the last update (the pair a move is about). */
+  private retestEdge(e: number): boolean {
     const p = this.pairs;
     const o = p.obs[e]!;
     const s = p.sub[e]!;
-    if (!this.engine.keeps(o, s)) {
+    // The band is never narrower than the shape: inside() first answers both questions in the common case.
+    const now = this.inside(o, s) ? 1 : 0;
+    if (now === 0 && !this.engine.keeps(o, s)) {
       if (p.seen[e] === 1) this.outbox.push(o, p.subKey[e]!, LEAVE);
       p.remove(e);
-      return;
+      return false;
     }
-    const now = this.inside(o, s) ? 1 : 0;
-    if (now === p.seen[e]) return;
-    p.seen[e] = now;
-    if (now === 1) p.enteredAt[e] = this.epoch;
-    this.outbox.push(o, p.subKey[e]!, now === 1 ? ENTER : LEAVE);
+    this.markSubject[s] = this.token;
+    this.markObserver[o] = this.token;
+    if (now !== p.seen[e]) {
+      p.seen[e] = now;
+      if (now === 1) p.enteredAt[e] = this.epoch;
+      this.outbox.push(o, p.subKey[e]!, now === 1 ? ENTER : LEAVE);
+    }
+    return now === 1 && p.enteredAt[e] !== this.epoch;
+  }
+
+  /** Not new in this update, and not where it was at the last one. */
+  private movedSinceLast(slot: number): boolean {
+    if (this.bornAt[slot] === this.epoch) return false;
+    return this.pool.x[slot] !== this.lastX[slot] || this.pool.y[slot] !== this.lastY[slot];
   }
 
   /** A pair the engine found: keep it if it is in the band and not kept yet. */
@@ -406,14 +480,17 @@ export class AreaOfInterest implements AoiFrame {
     }
   }
 
-  /** A mover that stayed in an observer's set since the last update: a move notification. */
-  private reportMoves(slot: number): void {
-    if (this.bornAt[slot] === this.epoch) return;
-    const pool = this.pool;
-    if (pool.x[slot] === this.lastX[slot] && pool.y[slot] === this.lastY[slot]) return;
-    const p = this.pairs;
-    for (let e = p.inHead[slot]!; e !== NONE; e = p.inNext[e]!) {
-      if (p.seen[e] === 1 && p.enteredAt[e] !== this.epoch) this.outbox.push(p.obs[e]!, p.subKey[e]!, MOVE);
+  /** A pair the engine found for the current mover; its kept pairs are marked (retest), so no lookup is needed. */
+  private considerMarkedPair(o: number, s: number): void {
+    if (o === s || this.owner[s] === 0) return;
+    if (o === this.mover ? this.markSubject[s] === this.token : this.markObserver[o] === this.token) return;
+    const seen = this.inside(o, s);
+    if (!seen && !this.engine.keeps(o, s)) return;
+    const e = this.pairs.add(o, s, this.owner[s]!);
+    if (seen) {
+      this.pairs.seen[e] = 1;
+      this.pairs.enteredAt[e] = this.epoch;
+      this.outbox.push(o, this.owner[s]!, ENTER);
     }
   }
 
@@ -457,6 +534,8 @@ export class AreaOfInterest implements AoiFrame {
     this.changedAt = u32(this.changedAt);
     this.bornAt = u32(this.bornAt);
     this.scannedAt = u32(this.scannedAt);
+    this.markSubject = u32(this.markSubject);
+    this.markObserver = u32(this.markObserver);
     const pos = new Int32Array(capacity);
     pos.set(this.activePos);
     this.activePos = pos;
