@@ -138,6 +138,8 @@ export class AreaOfInterest implements AoiFrame {
   /** The key of the entity a slot's state belongs to (0: none tracked). */
   private owner: Float64Array = new Float64Array(0);
   private scannedAt: Uint32Array = new Uint32Array(0);
+  /** The update in which a tracked entity (not a newborn) was last found away from its last position. */
+  private movedAt: Uint32Array = new Uint32Array(0);
   private activePos: Int32Array = new Int32Array(0);
   private tracked = 0;
   private changed: Int32Array = new Int32Array(64);
@@ -333,7 +335,9 @@ export class AreaOfInterest implements AoiFrame {
       this.range[slot] = r;
       if (this.owner[slot] === key) {
         met++;
-        if (all || x[slot] !== this.lastX[slot] || y[slot] !== this.lastY[slot] || r !== this.lastR[slot]) {
+        const moved = x[slot] !== this.lastX[slot] || y[slot] !== this.lastY[slot];
+        if (moved) this.movedAt[slot] = epoch;
+        if (all || moved || r !== this.lastR[slot]) {
           this.changedAt[slot] = epoch;
           this.pushChanged(slot);
         }
@@ -464,8 +468,7 @@ export class AreaOfInterest implements AoiFrame {
 
   /** Not new in this update, and not where it was at the last one. */
   private movedSinceLast(slot: number): boolean {
-    if (this.bornAt[slot] === this.epoch) return false;
-    return this.pool.x[slot] !== this.lastX[slot] || this.pool.y[slot] !== this.lastY[slot];
+    return this.movedAt[slot] === this.epoch;
   }
 
   /** A pair the engine found: keep it if it is in the band and not kept yet. */
@@ -534,6 +537,7 @@ export class AreaOfInterest implements AoiFrame {
     this.changedAt = u32(this.changedAt);
     this.bornAt = u32(this.bornAt);
     this.scannedAt = u32(this.scannedAt);
+    this.movedAt = u32(this.movedAt);
     this.markSubject = u32(this.markSubject);
     this.markObserver = u32(this.markObserver);
     const pos = new Int32Array(capacity);
