@@ -75,14 +75,26 @@ class AxisList {
     return a >= 0 ? (a < this.anchors ? a : this.anchors - 1) : 0;
   }
 
+  /** Nodes the last seek stepped over (queries report them as work: SpatialIndex.lastQueryVisits). */
+  seekSteps = 0;
+
   /** The first node whose key is ≥ v (the tail when none is). */
   seek(v: number): number {
     let n = this.anchorFor(v);
+    let steps = 0;
     if (this.key[n]! >= v) {
-      while (n !== this.head && this.key[this.prev[n]!]! >= v) n = this.prev[n]!;
+      while (n !== this.head && this.key[this.prev[n]!]! >= v) {
+        n = this.prev[n]!;
+        steps++;
+      }
+      this.seekSteps = steps;
       return n === this.head ? this.next[n]! : n;
     }
-    while (this.key[n]! < v) n = this.next[n]!;
+    while (this.key[n]! < v) {
+      n = this.next[n]!;
+      steps++;
+    }
+    this.seekSteps = steps;
     return n;
   }
 
@@ -190,22 +202,27 @@ export class AxisListIndex extends PositionStore implements SpatialIndex {
   }
 
   forEachInRadius(px: number, py: number, r: number, visit: SpatialVisitor): void {
+    this.visits = 0;
     if (!(r >= 0)) return;
     const r2 = r * r;
     const list = this.xList;
     const slack = slackFor(px, r);
     const hi = px + r + slack;
+    let visited = 0;
     for (let n = list.seek(px - r - slack); list.key[n]! <= hi; n = list.next[n]!) {
+      visited++;
       if (n < this.offset) continue;
       const id = n - this.offset;
       const dx = this.xs[id]! - px;
       const dy = this.ys[id]! - py;
       if (dx * dx + dy * dy <= r2) visit(id);
     }
+    this.visits = visited + list.seekSteps;
   }
 
   /** Walks outward from the id's own node in the x list instead of seeking. */
   forEachNear(id: number, r: number, visit: SpatialVisitor): void {
+    this.visits = 0;
     if (!(r >= 0)) return;
     const list = this.xList;
     const px = this.xs[id]!;
@@ -214,35 +231,50 @@ export class AxisListIndex extends PositionStore implements SpatialIndex {
     const self = id + this.offset;
     const lo = px - r - slackFor(px, r);
     const hi = px + r + slackFor(px, r);
-    for (let n = self; list.key[n]! >= lo; n = list.prev[n]!) this.visitIfNear(n, px, py, r2, visit);
-    for (let n = list.next[self]!; list.key[n]! <= hi; n = list.next[n]!) this.visitIfNear(n, px, py, r2, visit);
+    let visited = 0;
+    for (let n = self; list.key[n]! >= lo; n = list.prev[n]!) {
+      visited++;
+      this.visitIfNear(n, px, py, r2, visit);
+    }
+    for (let n = list.next[self]!; list.key[n]! <= hi; n = list.next[n]!) {
+      visited++;
+      this.visitIfNear(n, px, py, r2, visit);
+    }
+    this.visits = visited;
   }
 
   /** Walks the list of the axis on which the rectangle is narrower. */
   forEachInRect(minX: number, minY: number, maxX: number, maxY: number, visit: SpatialVisitor): void {
+    this.visits = 0;
     if (!(minX <= maxX && minY <= maxY)) return;
     const useY = maxY - minY < maxX - minX;
     const list = useY ? this.yList : this.xList;
     const hi = useY ? maxY : maxX;
+    let visited = 0;
     for (let n = list.seek(useY ? minY : minX); list.key[n]! <= hi; n = list.next[n]!) {
+      visited++;
       if (n < this.offset) continue;
       const id = n - this.offset;
       const x = this.xs[id]!;
       const y = this.ys[id]!;
       if (x >= minX && x <= maxX && y >= minY && y <= maxY) visit(id);
     }
+    this.visits = visited + list.seekSteps;
   }
 
   /** Walks right then left along x from the point, stopping once |dx| exceeds the best distance so far. */
   nearest(px: number, py: number, maxR: number, accept: SpatialFilter | null = null, exclude = NONE): number {
+    this.visits = 0;
     if (!(maxR >= 0)) return NONE;
     const list = this.xList;
     const start = list.seek(px);
     let best = NONE;
     let bestD2 = maxR * maxR;
+    let visited = list.seekSteps;
     for (let pass = 0; pass < 2; pass++) {
       const right = pass === 0;
       for (let n = right ? start : list.prev[start]!; n !== NONE; n = right ? list.next[n]! : list.prev[n]!) {
+        visited++;
         const dx = list.key[n]! - px;
         // Compared squared, exactly as the distance test is, so the pruning agrees with it to the last bit.
         if (dx * dx > bestD2) break;
@@ -257,6 +289,7 @@ export class AxisListIndex extends PositionStore implements SpatialIndex {
         bestD2 = d2;
       }
     }
+    this.visits = visited;
     return best;
   }
 

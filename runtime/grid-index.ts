@@ -123,6 +123,7 @@ export class GridIndex extends PositionStore implements SpatialIndex {
   }
 
   forEachInRadius(px: number, py: number, r: number, visit: SpatialVisitor): void {
+    this.visits = 0;
     if (!(r >= 0)) return;
     const r2 = r * r;
     const sx = slackFor(px, r);
@@ -133,16 +134,19 @@ export class GridIndex extends PositionStore implements SpatialIndex {
     const y1 = this.cellY(py + r + sy);
     // Locals, not this.field, in the hot loop: V8 cannot always prove the fields unchanged across visit().
     const { xy, next, cellHead, cols } = this;
+    let visited = (y1 - y0 + 1) * (x1 - x0 + 1);
     for (let cy = y0; cy <= y1; cy++) {
       const row = cy * cols;
       for (let cx = x0; cx <= x1; cx++) {
         for (let id = cellHead[row + cx]!; id !== NONE; id = next[id]!) {
+          visited++;
           const dx = xy[2 * id]! - px;
           const dy = xy[2 * id + 1]! - py;
           if (dx * dx + dy * dy <= r2) visit(id);
         }
       }
     }
+    this.visits = visited;
   }
 
   forEachNear(id: number, r: number, visit: SpatialVisitor): void {
@@ -150,22 +154,26 @@ export class GridIndex extends PositionStore implements SpatialIndex {
   }
 
   forEachInRect(minX: number, minY: number, maxX: number, maxY: number, visit: SpatialVisitor): void {
+    this.visits = 0;
     if (!(minX <= maxX && minY <= maxY)) return;
     const x0 = this.cellX(minX);
     const x1 = this.cellX(maxX);
     const y0 = this.cellY(minY);
     const y1 = this.cellY(maxY);
     const { xy, next, cellHead, cols } = this;
+    let visited = (y1 - y0 + 1) * (x1 - x0 + 1);
     for (let cy = y0; cy <= y1; cy++) {
       const row = cy * cols;
       for (let cx = x0; cx <= x1; cx++) {
         for (let id = cellHead[row + cx]!; id !== NONE; id = next[id]!) {
+          visited++;
           const x = xy[2 * id]!;
           const y = xy[2 * id + 1]!;
           if (x >= minX && x <= maxX && y >= minY && y <= maxY) visit(id);
         }
       }
     }
+    this.visits = visited;
   }
 
   /**
@@ -175,6 +183,7 @@ export class GridIndex extends PositionStore implements SpatialIndex {
    * distance found (or maxR) no farther ring can do better.
    */
   nearest(px: number, py: number, maxR: number, accept: SpatialFilter | null = null, exclude = NONE): number {
+    this.visits = 0;
     if (!(maxR >= 0)) return NONE;
     const cx = this.cellX(px);
     const cy = this.cellY(py);
@@ -182,18 +191,23 @@ export class GridIndex extends PositionStore implements SpatialIndex {
     const maxR2 = maxR * maxR;
     let best = NONE;
     let bestD2 = Infinity;
+    let visited = 0;
     for (let k = 0; k <= maxRing; k++) {
       // Slightly under the true gap, so rounding in the cell assignment never prunes a real candidate;
       // never below 0 (a negative gap squared would prune ring 1, the cells just across the line).
       const gap = k > 1 ? Math.max(0, (k - 1) * this.cellSize - slackFor(Math.abs(px) + Math.abs(py), k * this.cellSize)) : 0;
       if (gap > maxR || gap * gap > bestD2) break;
-      for (let j = cy - k; j <= cy + k; j++) {
-        if (j < 0 || j >= this.rows) continue;
+      // Rows and columns clamped to the grid: a ring mostly outside a long, thin grid costs only its cells inside.
+      const jHi = Math.min(cy + k, this.rows - 1);
+      for (let j = Math.max(cy - k, 0); j <= jHi; j++) {
         const edgeRow = j === cy - k || j === cy + k;
         const step = edgeRow || k === 0 ? 1 : 2 * k;
-        for (let i = cx - k; i <= cx + k; i += step) {
-          if (i < 0 || i >= this.cols) continue;
+        const iHi = Math.min(cx + k, this.cols - 1);
+        for (let i = edgeRow ? Math.max(cx - k, 0) : cx - k; i <= iHi; i += step) {
+          if (i < 0) continue;
+          visited++;
           for (let id = this.cellHead[j * this.cols + i]!; id !== NONE; id = this.next[id]!) {
+            visited++;
             if (id === exclude) continue;
             const dx = this.xs[id]! - px;
             const dy = this.ys[id]! - py;
@@ -206,6 +220,7 @@ export class GridIndex extends PositionStore implements SpatialIndex {
         }
       }
     }
+    this.visits = visited;
     return best;
   }
 

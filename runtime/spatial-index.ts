@@ -44,6 +44,12 @@ export interface SpatialIndex {
   forEachPair(maxDist: number, visit: PairVisitor): void;
   /** forEachInRadius into `out` (cleared first); returns the count. */
   queryRadius(px: number, py: number, r: number, out: number[]): number;
+  /**
+   * The work of the last forEachInRadius, forEachNear, forEachInRect, nearest or queryRadius:
+   * cells (grid) or list nodes (axis lists) it stepped through plus entities it looked at.
+   * Spell-facing queries charge this as fuel (docs/security.md: queries charge for what they visit).
+   */
+  readonly lastQueryVisits: number;
 }
 
 /**
@@ -83,6 +89,8 @@ export abstract class PositionStore {
   protected ys: Float64Array;
   protected present: Uint8Array;
   protected size = 0;
+  /** See SpatialIndex.lastQueryVisits; each query sets it once, at its end. */
+  protected visits = 0;
   private collectInto: number[] = [];
   private readonly collect = (id: number): void => {
     this.collectInto.push(id);
@@ -96,6 +104,10 @@ export abstract class PositionStore {
 
   get count(): number {
     return this.size;
+  }
+
+  get lastQueryVisits(): number {
+    return this.visits;
   }
 
   has(id: number): boolean {
