@@ -20,9 +20,12 @@
  *     boundary nodes at x ± r and y ± r in sorted axis lists; a node that
  *     walks past another entity's boundary node makes the pair a candidate,
  *     confirmed on the other axis;
- *   - 'grid' (GridInterest): a changed entity looks at the cells under its
- *     own range and at the observers whose ranges reach its cell.
- * Both are checked against brute force (runtime/aoi.test.ts).
+ *   - 'grid' (GridInterest): a changed entity looks at the cells around it
+ *     only (its own range, and the observers whose ranges reach it); when
+ *     most entities changed, each observer re-tests its set and looks at its
+ *     own range once instead (sweepObservers).
+ * Notifications go through AoiOutbox, which delivers them in one canonical
+ * order. Both engines are checked against brute force (runtime/aoi.test.ts).
  *
  * Sets hold identity keys, not slots, so a slot despawned and reused between
  * two updates reads as one entity leaving and another entering. Everything
