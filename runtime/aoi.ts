@@ -230,7 +230,7 @@ export class AreaOfInterest implements AoiFrame {
     if (slot < 0 || slot >= this.owner.length || this.owner[slot] !== key) return [];
     const out: number[] = [];
     const p = this.pairs;
-    for (let e = p.outHead[slot]!; e !== NONE; e = p.outNext[e]!) if (p.seen[e] === 1) out.push(p.subKey[e]!);
+    for (let e = p.outHead[slot]!; e !== NONE; e = p.outNextOf(e)) if (p.seenOf(e) === 1) out.push(p.subKey[e]!);
     for (let i = 0; i < this.ghosts.length; i += 2) if (this.ghosts[i] === key) out.push(this.ghosts[i + 1]!);
     return out.sort((a, b) => a - b);
   }
@@ -295,7 +295,7 @@ export class AreaOfInterest implements AoiFrame {
         }
         let e = this.pairs.find(o, s);
         if (e === NONE) e = this.pairs.add(o, s, subjectKey);
-        this.pairs.seen[e] = 1;
+        this.pairs.setSeen(e, 1);
       }
     }
     this.rebuilding = true;
@@ -375,7 +375,7 @@ export class AreaOfInterest implements AoiFrame {
     for (let i = 0; i < this.goneCount; i++) {
       const slot = this.gone[i]!;
       for (let e = p.outHead[slot]!; e !== NONE; ) {
-        const next = p.outNext[e]!;
+        const next = p.outNextOf(e);
         p.remove(e);
         e = next;
       }
@@ -383,8 +383,8 @@ export class AreaOfInterest implements AoiFrame {
     for (let i = 0; i < this.goneCount; i++) {
       const slot = this.gone[i]!;
       for (let e = p.inHead[slot]!; e !== NONE; ) {
-        const next = p.inNext[e]!;
-        if (p.seen[e] === 1) this.outbox.push(p.obs[e]!, p.subKey[e]!, LEAVE);
+        const next = p.inNextOf(e);
+        if (p.seenOf(e) === 1) this.outbox.push(p.obsOf(e), p.subKey[e]!, LEAVE);
         p.remove(e);
         e = next;
       }
@@ -411,14 +411,14 @@ export class AreaOfInterest implements AoiFrame {
   private retest(slot: number): void {
     const p = this.pairs;
     for (let e = p.outHead[slot]!; e !== NONE; ) {
-      const next = p.outNext[e]!;
+      const next = p.outNextOf(e);
       this.retestEdge(e);
       e = next;
     }
     const moved = this.moveEvents && this.movedSinceLast(slot);
     for (let e = p.inHead[slot]!; e !== NONE; ) {
-      const next = p.inNext[e]!;
-      if (this.retestEdge(e) && moved) this.outbox.push(p.obs[e]!, p.subKey[e]!, MOVE);
+      const next = p.inNextOf(e);
+      if (this.retestEdge(e) && moved) this.outbox.push(p.obsOf(e), p.subKey[e]!, MOVE);
       e = next;
     }
   }
@@ -439,8 +439,8 @@ export class AreaOfInterest implements AoiFrame {
       this.mover = o;
       this.token++;
       for (let e = p.outHead[o]!; e !== NONE; ) {
-        const next = p.outNext[e]!;
-        if (this.retestEdge(e) && this.moveEvents && this.movedSinceLast(p.sub[e]!)) this.outbox.push(o, p.subKey[e]!, MOVE);
+        const next = p.outNextOf(e);
+        if (this.retestEdge(e) && this.moveEvents && this.movedSinceLast(p.subOf(e))) this.outbox.push(o, p.subKey[e]!, MOVE);
         e = next;
       }
       if (this.range[o]! > 0) this.engine.collectFor(o, this.considerMarked, true);
@@ -450,23 +450,23 @@ export class AreaOfInterest implements AoiFrame {
   /** Re-test one kept pair; true when its subject stays seen since the last update (the pair a move is about). */
   private retestEdge(e: number): boolean {
     const p = this.pairs;
-    const o = p.obs[e]!;
-    const s = p.sub[e]!;
+    const o = p.obsOf(e);
+    const s = p.subOf(e);
     // The band is never narrower than the shape: inside() first answers both questions in the common case.
     const now = this.inside(o, s) ? 1 : 0;
     if (now === 0 && !this.engine.keeps(o, s)) {
-      if (p.seen[e] === 1) this.outbox.push(o, p.subKey[e]!, LEAVE);
+      if (p.seenOf(e) === 1) this.outbox.push(o, p.subKey[e]!, LEAVE);
       p.remove(e);
       return false;
     }
     this.markSubject[s] = this.token;
     this.markObserver[o] = this.token;
-    if (now !== p.seen[e]) {
-      p.seen[e] = now;
-      if (now === 1) p.enteredAt[e] = this.epoch;
+    if (now !== p.seenOf(e)) {
+      p.setSeen(e, now);
+      if (now === 1) p.setEntered(e, this.epoch);
       this.outbox.push(o, p.subKey[e]!, now === 1 ? ENTER : LEAVE);
     }
-    return now === 1 && p.enteredAt[e] !== this.epoch;
+    return now === 1 && p.enteredOf(e) !== this.epoch;
   }
 
   /** Not new in this update, and not where it was at the last one. */
@@ -480,8 +480,8 @@ export class AreaOfInterest implements AoiFrame {
     if (o === s || this.owner[s] === 0 || !this.engine.keeps(o, s) || this.pairs.find(o, s) !== NONE) return;
     const e = this.pairs.add(o, s, this.owner[s]!);
     if (this.inside(o, s)) {
-      this.pairs.seen[e] = 1;
-      this.pairs.enteredAt[e] = this.epoch;
+      this.pairs.setSeen(e, 1);
+      this.pairs.setEntered(e, this.epoch);
       this.outbox.push(o, this.owner[s]!, ENTER);
     }
   }
@@ -494,8 +494,8 @@ export class AreaOfInterest implements AoiFrame {
     if (!seen && !this.engine.keeps(o, s)) return;
     const e = this.pairs.add(o, s, this.owner[s]!);
     if (seen) {
-      this.pairs.seen[e] = 1;
-      this.pairs.enteredAt[e] = this.epoch;
+      this.pairs.setSeen(e, 1);
+      this.pairs.setEntered(e, this.epoch);
       this.outbox.push(o, this.owner[s]!, ENTER);
     }
   }
