@@ -11,6 +11,8 @@
  */
 
 import type { AoiFrame, InterestEngine } from './aoi.js';
+
+type MoverEngine = InterestEngine & { readonly candidates: 'mover' };
 import { GridIndex } from './grid-index.js';
 import { slackFor, type SpatialIndex, type SpatialVisitor } from './spatial-index.js';
 
@@ -18,7 +20,7 @@ const NONE = -1;
 /** Range classes: cell · 2^0 … cell · 2^(CLASSES-2), then one for anything larger (even infinite). */
 const CLASSES = 32;
 
-export class GridInterest implements InterestEngine {
+export class GridInterest implements MoverEngine {
   readonly candidates = 'mover' as const;
   private readonly cell: number;
   private readonly width: number;
@@ -91,10 +93,6 @@ export class GridInterest implements InterestEngine {
       if (k !== NONE) this.grid(k).insert(slot, x[slot]!, y[slot]!);
       this.classOf[slot] = k;
     }
-  }
-
-  collect(): void {
-    throw new Error('GridInterest finds candidates per mover (collectFor).');
   }
 
   collectFor(slot: number, consider: (o: number, s: number) => void, observerOnly: boolean): void {

@@ -21,6 +21,8 @@
  */
 
 import type { AoiFrame, InterestEngine } from './aoi.js';
+
+type PairsEngine = InterestEngine & { readonly candidates: 'pairs' };
 import { AxisListIndex } from './axis-list-index.js';
 import { slackFor, type SpatialIndex } from './spatial-index.js';
 
@@ -184,7 +186,7 @@ class TriggerList {
   }
 }
 
-export class RangeTriggers implements InterestEngine {
+export class RangeTriggers implements PairsEngine {
   readonly candidates = 'pairs' as const;
   private xs: TriggerList;
   private ys: TriggerList;
@@ -348,14 +350,10 @@ export class RangeTriggers implements InterestEngine {
     }
   }
 
-  collect(_changed: Int32Array, _count: number, consider: (o: number, s: number) => void): void {
+  collect(consider: (o: number, s: number) => void): void {
     const c = this.found;
     for (let i = 0; i < this.candidateCount; i += 2) consider(c[i]!, c[i + 1]!);
     this.candidateCount = 0;
-  }
-
-  collectFor(): void {
-    throw new Error('RangeTriggers reports candidate pairs once per update (collect).');
   }
 
   keeps(o: number, s: number): boolean {

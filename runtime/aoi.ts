@@ -95,31 +95,36 @@ export interface AoiFrame {
   readonly rebuilding: boolean;
 }
 
-/** How an engine finds the pairs that may have changed. */
-export interface InterestEngine {
-  /**
-   * 'mover': collect() finds, for one changed entity, every pair it may
-   * newly take part in (the core then needs no pair lookups: it marks the
-   * mover's own pairs). 'pairs': collect() reports pairs from anywhere, once
-   * per update, and the core looks each up.
-   */
-  readonly candidates: 'mover' | 'pairs';
+/** What both engines do: keep their structures in step with the entities, and say which pairs are kept. */
+interface EngineBase {
   grow(capacity: number): void;
   clear(): void;
   /** The entity in `slot` is gone (despawned, or the slot reused): drop its nodes. */
   remove(slot: number): void;
   /** Bring the structures of the changed slots to their current position and range. */
   place(changed: Int32Array, count: number): void;
-  /** ('pairs') Call `consider(o, s)` for every pair that may have come into the kept set; run after place(). */
-  collect(changed: Int32Array, count: number, consider: (o: number, s: number) => void): void;
-  /**
-   * ('mover') Call `consider` for every pair `slot` may newly take part in:
-   * as observer, and (unless `observerOnly`) as subject.
-   */
-  collectFor(slot: number, consider: (o: number, s: number) => void, observerOnly: boolean): void;
   /** Whether the pair (o, s) is kept as an edge now (the band; never narrower than the interest shape). */
   keeps(o: number, s: number): boolean;
 }
+
+/**
+ * How an engine finds the pairs that may have changed. A 'mover' engine
+ * finds, for one changed entity, every pair it may newly take part in (the
+ * core then needs no pair lookups: it marks the mover's own pairs). A
+ * 'pairs' engine reports pairs from anywhere, once per update, and the core
+ * looks each up.
+ */
+export type InterestEngine =
+  | (EngineBase & {
+      readonly candidates: 'mover';
+      /** Call `consider` for every pair `slot` may newly take part in: as observer, and (unless `observerOnly`) as subject. */
+      collectFor(slot: number, consider: (o: number, s: number) => void, observerOnly: boolean): void;
+    })
+  | (EngineBase & {
+      readonly candidates: 'pairs';
+      /** Call `consider(o, s)` for every pair that may have come into the kept set; run after place(). */
+      collect(consider: (o: number, s: number) => void): void;
+    });
 
 const NONE = -1;
 
@@ -198,21 +203,22 @@ export class AreaOfInterest implements AoiFrame {
     this.leaveGhosts();
     const changed = this.changed;
     const count = this.changedCount;
-    this.engine.place(changed, count);
-    if (this.engine.candidates === 'mover' && count * 3 > pool.count) {
-      this.sweepObservers();
-    } else if (this.engine.candidates === 'mover') {
+    const engine = this.engine;
+    engine.place(changed, count);
+    if (engine.candidates === 'mover' && count * 3 > pool.count) {
+      this.sweepObservers(engine);
+    } else if (engine.candidates === 'mover') {
       // One mover at a time, its pairs still in cache: re-test and mark them, then look for new ones.
       for (let i = 0; i < count; i++) {
         const slot = changed[i]!;
         this.mover = slot;
         this.token++;
         this.retest(slot);
-        this.engine.collectFor(slot, this.considerMarked, false);
+        engine.collectFor(slot, this.considerMarked, false);
       }
     } else {
       for (let i = 0; i < count; i++) this.retest(changed[i]!);
-      this.engine.collect(changed, count, this.consider);
+      engine.collect(this.consider);
     }
     for (let i = 0; i < count; i++) {
       const slot = changed[i]!;
@@ -282,8 +288,9 @@ export class AreaOfInterest implements AoiFrame {
       if (o === s || this.owner[o] === 0 || this.owner[s] === 0) return;
       if (this.engine.keeps(o, s) && this.pairs.find(o, s) === NONE) this.pairs.add(o, s, this.owner[s]!);
     };
-    if (this.engine.candidates === 'pairs') this.engine.collect(this.changed, this.changedCount, keep);
-    else for (let i = 0; i < this.changedCount; i++) this.engine.collectFor(this.changed[i]!, keep, true);
+    const engine = this.engine;
+    if (engine.candidates === 'pairs') engine.collect(keep);
+    else for (let i = 0; i < this.changedCount; i++) engine.collectFor(this.changed[i]!, keep, true);
     for (const { key, seen } of state.observers) {
       const o = this.identity.slotOf(key);
       if (o < 0 || o >= this.owner.length || this.owner[o] !== key) continue;
@@ -429,7 +436,7 @@ export class AreaOfInterest implements AoiFrame {
    * looks at its own range once (about what the old recompute-and-diff did,
    * without the sort and copy), and moves are found from the observer's side.
    */
-  private sweepObservers(): void {
+  private sweepObservers(engine: InterestEngine & { candidates: 'mover' }): void {
     const p = this.pairs;
     const active = this.pool.activeSlots;
     const n = this.pool.count;
@@ -443,7 +450,7 @@ export class AreaOfInterest implements AoiFrame {
         if (this.retestEdge(e) && this.moveEvents && this.movedSinceLast(p.subOf(e))) this.outbox.push(o, p.subKey[e]!, MOVE);
         e = next;
       }
-      if (this.range[o]! > 0) this.engine.collectFor(o, this.considerMarked, true);
+      if (this.range[o]! > 0) engine.collectFor(o, this.considerMarked, true);
     }
   }
 
