@@ -22,6 +22,7 @@ const CLASSES = 32;
 
 export class GridInterest implements MoverEngine {
   readonly candidates = 'mover' as const;
+  readonly bandIsShape = true;
   private readonly cell: number;
   private readonly width: number;
   private readonly height: number;

@@ -188,6 +188,7 @@ class TriggerList {
 
 export class RangeTriggers implements PairsEngine {
   readonly candidates = 'pairs' as const;
+  readonly bandIsShape = false;
   private xs: TriggerList;
   private ys: TriggerList;
   private readonly anchors: number;

@@ -105,6 +105,8 @@ interface EngineBase {
   place(changed: Int32Array, count: number): void;
   /** Whether the pair (o, s) is kept as an edge now (the band; never narrower than the interest shape). */
   keeps(o: number, s: number): boolean;
+  /** True when keeps() is the interest test itself (no wider band): then inside() alone decides. */
+  readonly bandIsShape: boolean;
 }
 
 /**
@@ -461,7 +463,7 @@ export class AreaOfInterest implements AoiFrame {
     const s = p.subOf(e);
     // The band is never narrower than the shape: inside() first answers both questions in the common case.
     const now = this.inside(o, s) ? 1 : 0;
-    if (now === 0 && !this.engine.keeps(o, s)) {
+    if (now === 0 && (this.engine.bandIsShape || !this.engine.keeps(o, s))) {
       if (p.seenOf(e) === 1) this.outbox.push(o, p.subKey[e]!, LEAVE);
       p.remove(e);
       return false;
@@ -498,7 +500,7 @@ export class AreaOfInterest implements AoiFrame {
     if (o === s || this.owner[s] === 0) return;
     if (o === this.mover ? this.markSubject[s] === this.token : this.markObserver[o] === this.token) return;
     const seen = this.inside(o, s);
-    if (!seen && !this.engine.keeps(o, s)) return;
+    if (!seen && (this.engine.bandIsShape || !this.engine.keeps(o, s))) return;
     const e = this.pairs.add(o, s, this.owner[s]!);
     if (seen) {
       this.pairs.setSeen(e, 1);
