@@ -166,19 +166,22 @@ export function restoreSnapshot(s: WorldState, entities: WorldEntities, buffs: W
   checkRestored(s);
 }
 
-/**
- * Every live slot is a restored entity of a known breed at a finite place, moving at a finite
- * velocity (a NaN one would make the next step's position NaN, which the spatial index refuses);
- * dying ones are queued to be reaped (tests/fuzz/world-fuzz).
- */
+/** Position, velocity and the other hot numbers of a slot: a NaN velocity would put NaN into the spatial index at the next step. */
+function hotFieldsFinite(pool: WorldState['pool'], slot: number): boolean {
+  for (const field of [pool.x, pool.y, pool.vx, pool.vy, pool.health, pool.maxHealth, pool.speed, pool.radius, pool.interest]) {
+    if (!Number.isFinite(field[slot])) return false;
+  }
+  return true;
+}
+
+/** Every live slot is a restored entity of a known breed at a finite place; dying ones are queued to be reaped (tests/fuzz/world-fuzz). */
 function checkRestored(s: WorldState): void {
   const pool = s.pool;
   const reaping = new Set(s.reapQueue.map((r) => r.slot));
   for (let i = 0; i < pool.count; i++) {
     const slot = pool.activeAt(i);
     const known = s.states[slot] !== null && s.breedRegistry?.breeds[pool.breed[slot]!] !== undefined;
-    const finite = [pool.x, pool.y, pool.vx, pool.vy].every((field) => Number.isFinite(field[slot]));
-    if (!known || !finite || (s.dying[slot] === 1) !== reaping.has(slot)) {
+    if (!known || !hotFieldsFinite(pool, slot) || (s.dying[slot] === 1) !== reaping.has(slot)) {
       throw new WorldError('The world snapshot is malformed.');
     }
   }
