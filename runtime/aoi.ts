@@ -157,8 +157,9 @@ export class AreaOfInterest implements AoiFrame {
   private gone: Int32Array = new Int32Array(64);
   private goneCount = 0;
   /**
-   * Restored pairs whose subject no longer exists: (observer key, subject key)
-   * … Each becomes a leave at the next update, as it would have without the restore.
+   * Restored pairs whose subject no longer exists, flattened as observer key,
+   * subject key, …: each becomes a leave at the next update, as it would have
+   * without the restore.
    */
   private ghosts: number[] = [];
   private readonly consider = (o: number, s: number): void => this.considerPair(o, s);
@@ -190,7 +191,8 @@ export class AreaOfInterest implements AoiFrame {
     this.index = index;
     this.engine = this.makeEngine(index);
     this.pairs = new AoiPairs(this.engine.candidates === 'pairs');
-    this.pairs.ensureSlots(this.pool.capacity);
+    this.pairs.ensureSlots(this.owner.length);
+    this.engine.grow(this.owner.length);
     this.importState(state);
   }
 
