@@ -252,7 +252,10 @@ describe('AreaOfInterest against brute force', () => {
     pool.x[pool.indexOf(b)] = 12;
     axis.move(pool.indexOf(b), 12, 0);
     aoi.update((k, o, s) => events.push(`${k} ${o === a ? 'a' : 'b'} ${s === a ? 'a' : 'b'}`));
-    expect(events).toEqual(['enter a b', 'enter b a', 'leave a b', 'leave b a']);
+    pool.x[pool.indexOf(b)] = 2;
+    axis.move(pool.indexOf(b), 2, 0);
+    aoi.update((k, o, s) => events.push(`${k} ${o === a ? 'a' : 'b'} ${s === a ? 'a' : 'b'}`));
+    expect(events).toEqual(['enter a b', 'enter b a', 'leave a b', 'leave b a', 'enter a b', 'enter b a']);
   });
 
   it('reports a slot reused between updates as a leave plus an enter', () => {
