@@ -1,8 +1,8 @@
 /**
  * The few error classes a user of Cantrip ever sees. Nothing else escapes.
  */
-
 import { boundedText } from './bounded-text.js';
+import { formatTrace } from './trace-format.js';
 
 /** Longest error message kept (a message quoting a long name is cut, its length said). */
 export const MAX_ERROR_MESSAGE = 1000;
@@ -40,12 +40,9 @@ export class SpellRuntimeError extends Error {
     return this.trace[0]?.line ?? 0;
   }
 
-  /** clox's format: the message, then `[line N] in fn()` / `[line N] in script` per frame. */
+  /** clox's format: the message, then `[line N] in fn()` / `[line N] in script` per frame, recursion collapsed. */
   format(): string {
-    const frames = this.trace.map(
-      (f) => `[line ${f.line}] in ${f.functionName === '' ? 'script' : boundedText(f.functionName) + '()'}`,
-    );
-    return [this.message, ...frames].join('\n');
+    return [this.message, ...formatTrace(this.trace)].join('\n');
   }
 }
 

@@ -41,10 +41,11 @@ export class PlaygroundSession implements PlaygroundBackend {
   selection: () => Selection = () => ({ caster: null, target: null });
   /** Observers of every world event (the canvas). */
   onWorldEvent: (event: WorldEvent) => void = () => {};
+  /** Told after a cast or a sync may have changed the world without an event (the canvas draws only on change). */
+  onWorldChanged: () => void = () => {};
   /** The spells of the module the world runs, to tell the editor's lines from the library's. */
   private userSpells = new Set<string>();
   private breedsChanged = false;
-  private toldNoTarget = false;
   private readonly aoiLines = new AoiDigest(AOI_LINES_PER_TICK, (text) => this.reporter.event(text));
 
   constructor() {
@@ -124,6 +125,7 @@ export class PlaygroundSession implements PlaygroundBackend {
     const names = module.spells.map((s) => s.name);
     const breedsChanged = this.breedsChanged;
     const result: SyncResult = reset || breedsChanged ? this.world.reset(source, names, this.breedsText) : this.world.sync(source, names, this.breedsText);
+    this.onWorldChanged();
     if (!result.ok) {
       this.reporter.runtimeError(explainWorldLoadError(result.message), null);
       return false;
@@ -143,12 +145,7 @@ export class PlaygroundSession implements PlaygroundBackend {
     if (source === undefined || !this.syncWorld(source, module)) return;
     const world = this.world.world!;
     const { caster, target } = this.resolveSelection();
-    // Said once (until a target is picked): many spells need none, and a line per cast would be noise.
-    if (target === null && !this.toldNoTarget) {
-      this.reporter.info('No target picked: the target is nil. Click an entity for the caster, then another for the target.');
-      this.toldNoTarget = true;
-    }
-    if (target !== null) this.toldNoTarget = false;
+    // A spell that reads its target never gets here without one (the page keeps Cast off); others cast with nil.
     if (this.debugCast && this.shouldDebug()) {
       this.debugCast(spell, caster, target);
       return;
@@ -156,6 +153,7 @@ export class PlaygroundSession implements PlaygroundBackend {
     try {
       const result = world.cast(spell, caster, target);
       world.flush();
+      this.onWorldChanged();
       if (result.state === 'suspended') this.reporter.info(`${spell} is waiting: press Play or Step tick to let game time pass.`);
       else if (result.state === 'done') this.reporter.info(`${spell} finished.`);
     } catch (e) {
