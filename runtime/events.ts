@@ -53,6 +53,12 @@ export type WorldEvent =
   | (At & { readonly type: 'aoi'; readonly kind: AoiEventKind; readonly observer: EntityId; readonly subject: EntityId })
   | (At & { readonly type: 'cast'; readonly spell: string; readonly caster: EntityId | null; readonly target: EntityId | null })
   | (At & {
+      /** The step passed a per-step cap: this many effect events and AOI handler casts were dropped. */
+      readonly type: 'overload';
+      readonly droppedEvents: number;
+      readonly droppedCasts: number;
+    })
+  | (At & {
       readonly type: 'cast-error';
       readonly spell: string;
       readonly caster: EntityId | null;
@@ -159,6 +165,8 @@ export function describeEvent(e: WorldEvent, breedOf: BreedLookup = () => undefi
       return `${head} ${who(e.subject)} ${e.kind === 'enter' ? 'enters' : e.kind === 'leave' ? 'leaves' : 'moves in'} the range of ${who(e.observer)}`;
     case 'cast':
       return `${head} ${who(e.caster)} casts ${e.spell}${e.target !== null ? ` on ${who(e.target)}` : ''}`;
+    case 'overload':
+      return `${head} over the step's caps: dropped ${e.droppedEvents} event${e.droppedEvents === 1 ? '' : 's'} and ${e.droppedCasts} AOI handler cast${e.droppedCasts === 1 ? '' : 's'}`;
     case 'cast-error':
       return `${head} ${e.spell} (cast by ${who(e.caster)}) failed: ${e.trace.replace(/\n/g, ' ')}`;
     case 'cast-cancelled':

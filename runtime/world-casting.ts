@@ -8,15 +8,16 @@
  * the embedder: a `cast-cancelled` event says which and why.
  */
 
+import { quoted } from '../vm/bounded-text.js';
 import type { Fiber } from '../vm/fiber.js';
 import type { Module } from '../vm/module.js';
 import type { SpellRuntimeError } from '../vm/errors.js';
 import type { Value } from '../vm/value.js';
-import { VM } from '../vm/vm.js';
+import { VM, type RunOutcome } from '../vm/vm.js';
 import type { EntityRef } from './entity-ref.js';
 import { WorldError } from './errors.js';
 import type { CastCancelReason, DespawnReason, EntityId } from './events.js';
-import { WORLD_HOST_FUNCTIONS, currentCast, runInCast, type CastContext, type GameHost } from './host-api.js';
+import { WORLD_HOST_FUNCTIONS, currentCast, enterCast, leaveCast, runInCast, type CastContext, type GameHost } from './host-api.js';
 import { MinHeap } from './min-heap.js';
 import { NONE, type WorldState } from './world-state.js';
 
@@ -44,11 +45,20 @@ export interface LoadedSpells {
   readonly arity: ReadonlyMap<string, number>;
 }
 
+/** A spell the world casts for entities, resolved once: its module and parameter count. */
+export interface SpellTarget {
+  readonly owner: LoadedSpells;
+  readonly spell: string;
+  readonly arity: number;
+}
+
 interface WaitingCast {
   readonly fiber: Fiber;
   readonly vm: VM;
   readonly cast: CastContext;
   readonly seq: number;
+  /** Heap units it holds against the world's budget while it waits (runtime/world-memory.ts). */
+  readonly hold: number;
   /** Cancelled while in the heap: skipped when it reaches the top (or dropped when many are). */
   cancelled: boolean;
 }
@@ -65,14 +75,30 @@ interface PausedCast {
 /** The cast name of a module's top-level script. */
 const SCRIPT = '<script>';
 
+/** A CastContext the world reuses for its own casts once they finish (one that waits or pauses keeps it). */
+class WorldCast implements CastContext {
+  wakeAt = 0;
+  constructor(
+    readonly host: GameHost,
+    public spell: string,
+    public caster: EntityId | null,
+  ) {}
+}
+
 export class WorldCasting {
   private readonly modules: LoadedSpells[] = [];
   private readonly spellOwner = new Map<string, LoadedSpells>();
+  private readonly targets = new Map<string, SpellTarget>();
   private readonly waiting = new MinHeap<WaitingCast>(wakesBefore);
   /** Waiting casts by caster, in the order they began waiting: cancelled when their caster goes. */
   private readonly waitingBy = new Map<EntityId, WaitingCast[]>();
   private cancelledInHeap = 0;
   private readonly paused = new Map<Fiber, PausedCast>();
+  /** Spare contexts for the world's own casts (a stack, `spareCasts` deep). */
+  private readonly casts: WorldCast[] = [];
+  private spareCasts = 0;
+  /** Argument arrays by length, reused: the VM copies the arguments onto the fiber's stack before the spell runs. */
+  private readonly argArrays: Value[][] = [];
 
   constructor(
     private readonly state: WorldState,
@@ -105,6 +131,11 @@ export class WorldCasting {
     return this.spellOwner.get(spell);
   }
 
+  /** The spell resolved for castForEntity, if it is loaded. */
+  targetOf(spell: string): SpellTarget | undefined {
+    return this.targets.get(spell);
+  }
+
   /** Create a module's VM and run its top-level script (WorldError if a spell is defined twice, or the script fails or waits). */
   addModule(module: Module, sourceName: string, source: string | null): void {
     for (const s of module.spells) {
@@ -124,13 +155,16 @@ export class WorldCasting {
     }
     if (script.state !== 'done') throw new WorldError(`${sourceName}: the top-level script may not wait.`);
     this.modules.push(entry);
-    for (const s of module.spells) this.spellOwner.set(s.name, entry);
+    for (const s of module.spells) {
+      this.spellOwner.set(s.name, entry);
+      this.targets.set(s.name, { owner: entry, spell: s.name, arity: arity.get(s.name) ?? 0 });
+    }
   }
 
   /** A cast from the embedder: announced with a `cast` event, then run now until it finishes or waits. */
   castFromEmbedder(spell: string, caster: EntityId | null, target: EntityId | null): Fiber {
     const owner = this.spellOwner.get(spell);
-    if (!owner) throw new WorldError(`Unknown spell '${spell}'.`);
+    if (!owner) throw new WorldError(`Unknown spell ${quoted(spell)}.`);
     const casterRef = this.refForApi(caster, 'caster');
     const targetRef = this.refForApi(target, 'target');
     this.state.push({ type: 'cast', tick: this.state.steps, spell, caster, target });
@@ -149,6 +183,58 @@ export class WorldCasting {
     return fiber;
   }
 
+  /**
+   * A cast the world makes for an entity (its tick spell, its AOI handlers):
+   * `spell(self, second)` cast by `self` (whose id is `selfId`), the arguments trimmed or padded to the spell's
+   * parameters. The fast path: it allocates nothing unless the spell waits,
+   * pauses or fails (then it is kept or reported as startCast does).
+   */
+  castForEntity(target: SpellTarget, self: EntityRef, selfId: EntityId, second: Value): void {
+    const { owner, spell } = target;
+    const args = this.argumentsFor(target.arity, self, second);
+    // The id comes from the world's flat arrays: reading self.id would touch the reference object.
+    const cast = this.takeCast(spell, selfId);
+    const previous = enterCast(cast);
+    let outcome: RunOutcome;
+    try {
+      outcome = owner.vm.castFast(spell, args);
+    } finally {
+      leaveCast(previous);
+    }
+    for (let i = 0; i < args.length; i++) args[i] = null;
+    if (outcome.state === 'done') {
+      this.casts[this.spareCasts++] = cast;
+      return;
+    }
+    if (outcome.state === 'failed') {
+      this.reportFailure(outcome.error, cast);
+      this.casts[this.spareCasts++] = cast;
+      return;
+    }
+    this.settle(outcome.fiber!, owner.vm, cast);
+  }
+
+  private argumentsFor(arity: number, first: Value, second: Value): Value[] {
+    let args = this.argArrays[arity];
+    if (args === undefined) {
+      args = [];
+      for (let i = 0; i < arity; i++) args.push(null);
+      this.argArrays[arity] = args;
+    }
+    if (arity > 0) args[0] = first;
+    if (arity > 1) args[1] = second;
+    return args;
+  }
+
+  private takeCast(spell: string, caster: EntityId): WorldCast {
+    if (this.spareCasts === 0) return new WorldCast(this.host, spell, caster);
+    const cast = this.casts[--this.spareCasts]!;
+    cast.spell = spell;
+    cast.caster = caster;
+    cast.wakeAt = 0;
+    return cast;
+  }
+
   /** Resume the casts whose wait is over by `now` (those whose caster is gone are cancelled). */
   resumeDue(now: number): void {
     // Only casts that were already waiting when the step began: one that waits again (even wait(0))
@@ -164,6 +250,7 @@ export class WorldCasting {
       if (!(next.cast.wakeAt <= now && next.seq < startedBefore)) break;
       this.waiting.pop();
       this.untrack(next);
+      this.state.memory.release(next.hold);
       const { fiber, vm, cast } = next;
       // Casters that go cancel their casts at once (casterGone); this catches any other way one went.
       if (cast.caster !== null && this.state.liveSlotOf(cast.caster) === NONE) {
@@ -227,33 +314,44 @@ export class WorldCasting {
         this.end(vm, fiber, cast, 'caster-gone', this.casterGoneMessage(caster));
         return;
       }
-      const entry: WaitingCast = { fiber, vm, cast, seq: this.state.castSeq++, cancelled: false };
-      this.waiting.push(entry);
-      if (caster !== null) {
-        const list = this.waitingBy.get(caster);
-        if (list === undefined) this.waitingBy.set(caster, [entry]);
-        else list.push(entry);
+      const hold = this.state.memory.holdOf(fiber);
+      if (this.state.memory.tryHold(hold)) {
+        const entry: WaitingCast = { fiber, vm, cast, seq: this.state.castSeq++, hold, cancelled: false };
+        this.waiting.push(entry);
+        if (caster !== null) {
+          const list = this.waitingBy.get(caster);
+          if (list === undefined) this.waitingBy.set(caster, [entry]);
+          else list.push(entry);
+        }
+        return;
       }
-    } else if (fiber.state === 'paused') {
+      // Waiting would pass the world's heap budget: the cast ends here, reported like any failure.
+      vm.cancel(fiber, this.state.memory.message(), 'heap');
+    }
+    if (fiber.state === 'paused') {
       this.paused.set(fiber, { vm, cast });
     } else if (fiber.state === 'failed') {
-      const error = fiber.error;
-      this.state.push({
-        type: 'cast-error',
-        tick: this.state.steps,
-        spell: cast.spell,
-        caster: cast.caster,
-        line: error?.line ?? 0,
-        message: error?.message ?? 'The cast failed.',
-        trace: error ? error.format() : 'The cast failed.',
-      });
+      this.reportFailure(fiber.error, cast);
     }
   }
 
-  /** Mark a waiting cast cancelled (it stays in the heap until compacted or due) and end it. */
+  private reportFailure(error: SpellRuntimeError | null, cast: CastContext): void {
+    this.state.push({
+      type: 'cast-error',
+      tick: this.state.steps,
+      spell: cast.spell,
+      caster: cast.caster,
+      line: error?.line ?? 0,
+      message: error?.message ?? 'The cast failed.',
+      trace: error ? error.format() : 'The cast failed.',
+    });
+  }
+
+  /** Mark a waiting cast cancelled (it stays in the heap until compacted or due), give back what it held, and end it. */
   private cancelWaiting(w: WaitingCast, reason: CastCancelReason, message: string): void {
     w.cancelled = true;
     this.cancelledInHeap++;
+    this.state.memory.release(w.hold);
     this.end(w.vm, w.fiber, w.cast, reason, message);
   }
 

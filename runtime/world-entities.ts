@@ -6,6 +6,7 @@
  * pool, and the side tables growing with the pool.
  */
 
+import { quoted } from '../vm/bounded-text.js';
 import { EntityState } from './entity-state.js';
 import type { EntityPool } from './entity-pool.js';
 import type { EntityRef } from './entity-ref.js';
@@ -43,8 +44,8 @@ export class WorldEntities {
   spawn(breedName: string, x: number, y: number): EntityRef {
     const s = this.state;
     const breed = s.breeds.get(breedName);
-    if (!breed) throw new WorldError(`Unknown breed '${breedName}'.`);
-    if (breed.abstract) throw new WorldError(`Breed '${breedName}' is abstract and cannot be spawned.`);
+    if (!breed) throw new WorldError(`Unknown breed ${quoted(breedName)}.`);
+    if (breed.abstract) throw new WorldError(`Breed ${quoted(breedName)} is abstract and cannot be spawned.`);
     if (!Number.isFinite(x) || !Number.isFinite(y)) throw new WorldError('Spawn position must be finite numbers.');
     this.reuseGoneSlotIfFull();
     const handle = s.pool.spawn();
@@ -135,6 +136,7 @@ export class WorldEntities {
     const breed = s.breedAt(slot).name;
     s.push({ type: 'despawn', tick: s.steps, entity: id, breed, reason });
     s.slotById.delete(id);
+    s.memory.releaseEntity(s.states[slot] ?? null);
     s.states[slot] = null;
     s.refs[slot] = null;
     s.dying[slot] = 0;
@@ -167,6 +169,7 @@ export class WorldEntities {
     }
     s.push({ type: 'despawn', tick: s.steps, entity: id, breed: s.breedAt(slot).name, reason: queued?.reason ?? 'evicted' });
     s.slotById.delete(id);
+    s.memory.releaseEntity(s.states[slot] ?? null);
     s.states[slot] = null;
     s.refs[slot] = null;
     s.dying[slot] = 0;

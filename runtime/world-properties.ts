@@ -102,7 +102,10 @@ export class WorldProperties {
       case 'is':
         throw new HostError(`Property '${name}' is read-only.`);
     }
-    state.setField(name, this.valueToField(value, name));
+    const field = this.valueToField(value, name);
+    // Fields outlive the cast: they count against the world's heap budget.
+    s.memory.chargeField(state, name, field);
+    state.setField(name, field);
   }
 
   invoke(ref: EntityRef, name: string, args: readonly Value[], _ctx: HostContext): Value | undefined {

@@ -27,7 +27,7 @@
 
 import { compile } from '../compiler/index.js';
 import type { Diagnostic } from '../compiler/diagnostics.js';
-import type { Budgets } from '../vm/budgets.js';
+import { BudgetExceeded, type Budgets } from '../vm/budgets.js';
 import { HostError, VerifyError } from '../vm/errors.js';
 import type { Fiber } from '../vm/fiber.js';
 import type { HostContext } from '../vm/host.js';
@@ -44,7 +44,7 @@ import { BreedError, ListenerError, SpellsCompileError, WorldError, type Listene
 import type { EntityId, ListenerErrorHandler, WorldEvent, WorldListener } from './events.js';
 import { WORLD_HOST_FUNCTIONS, type CastContext, type GameHost } from './host-api.js';
 import { WorldBuffs } from './world-buffs.js';
-import { WorldCasting, castResult, type CastResult } from './world-casting.js';
+import { WorldCasting, castResult, type CastResult, type SpellTarget } from './world-casting.js';
 import { WorldEntities, type EntityView } from './world-entities.js';
 import { WorldGameHost } from './world-game-host.js';
 import { resolveOptions, type ResolvedWorldOptions, type WorldOptions } from './world-options.js';
@@ -74,6 +74,10 @@ export class World implements GameHost, EntityAccess {
   /** True while flush() hands events to listeners (stepping or flushing from one is refused). */
   private delivering = false;
   private aoiNotes: number[] = [];
+  /** Per breed index, the tick spell to cast (runTickSpells fills it each step). */
+  private readonly tickTargets: (SpellTarget | null)[] = [];
+  /** AOI handler casts dropped since the last flush, past options.maxHandlerCastsPerStep. */
+  private droppedCasts = 0;
   /** The slots the update method visits this step, copied at its start (spells may evict and reuse slots). */
   private tickOrder = new Int32Array(0);
   private accumulator = 0;
@@ -208,7 +212,7 @@ export class World implements GameHost, EntityAccess {
     try {
       this.properties.set(this.state.refAt(slot), name, value);
     } catch (error) {
-      if (error instanceof HostError) throw new WorldError(error.message);
+      if (error instanceof HostError || error instanceof BudgetExceeded) throw new WorldError(error.message);
       throw error;
     }
     this.entityLife.reapOutsideStep();
@@ -321,6 +325,11 @@ export class World implements GameHost, EntityAccess {
   flush(): void {
     const s = this.state;
     this.refuseWhileDelivering('flush');
+    if (s.droppedEvents > 0 || this.droppedCasts > 0) {
+      s.queue.push({ type: 'overload', tick: s.steps, droppedEvents: s.droppedEvents, droppedCasts: this.droppedCasts });
+      s.droppedEvents = 0;
+      this.droppedCasts = 0;
+    }
     if (s.queue.length === 0) return;
     const events = s.queue;
     s.queue = [];
@@ -398,20 +407,28 @@ export class World implements GameHost, EntityAccess {
   private runTickSpells(): void {
     const s = this.state;
     const count = s.pool.count;
+    if (count === 0) return;
     const dt = this.options.step;
+    // Each breed's tick spell, resolved once per step rather than once per entity.
+    const targets = this.tickTargets;
+    const breeds = s.breeds.breeds;
+    targets.length = breeds.length;
+    for (let b = 0; b < breeds.length; b++) {
+      const spell = breeds[b]!.spells.tick;
+      targets[b] = spell === undefined ? null : (this.casting.targetOf(spell) ?? null);
+    }
+    // The slots to visit, copied first: a spell may evict (recycle-oldest) and so move or reuse slots.
     if (this.tickOrder.length < count) this.tickOrder = new Int32Array(s.pool.capacity);
     const order = this.tickOrder;
     order.set(s.pool.activeSlots.subarray(0, count));
     const firstNewborn = s.nextId;
+    const breedOf = s.pool.breed;
     for (let i = 0; i < count; i++) {
       const slot = order[i]!;
       if (s.dying[slot] === 1 || s.ids[slot]! >= firstNewborn || !s.pool.isLiveSlot(slot)) continue;
-      const spell = s.breedAt(slot).spells.tick;
-      if (spell === undefined) continue;
-      const owner = this.casting.ownerOf(spell);
-      if (!owner) continue;
-      const self = s.refAt(slot);
-      this.casting.startCast(owner, spell, self, [self, dt]);
+      const target = targets[breedOf[slot]!]!;
+      if (target === null) continue;
+      this.casting.castForEntity(target, s.refAt(slot), s.ids[slot]!, dt);
     }
   }
 
@@ -457,6 +474,8 @@ export class World implements GameHost, EntityAccess {
     s.aoi.update(this.noteAoi);
     const notes = this.aoiNotes;
     this.aoiNotes = [];
+    // At most maxHandlerCastsPerStep onEnter / onLeave casts a step; the rest are dropped and counted.
+    let handlerCasts = 0;
     for (let i = 0; i < notes.length; i += 3) {
       const kind: AoiEventKind = notes[i] === 0 ? 'enter' : notes[i] === 1 ? 'move' : 'leave';
       const observer = notes[i + 1]!;
@@ -466,10 +485,14 @@ export class World implements GameHost, EntityAccess {
       const slot = s.liveSlotOf(observer);
       if (slot === NONE) continue;
       const spell = s.breedAt(slot).spells[kind === 'enter' ? 'onEnter' : 'onLeave'];
-      const owner = spell === undefined ? undefined : this.casting.ownerOf(spell);
-      if (!owner || spell === undefined) continue;
-      const self = s.refAt(slot);
-      this.casting.startCast(owner, spell, self, [self, s.refById(subject)]);
+      const target = spell === undefined ? undefined : this.casting.targetOf(spell);
+      if (target === undefined) continue;
+      if (handlerCasts >= this.options.maxHandlerCastsPerStep) {
+        this.droppedCasts++;
+        continue;
+      }
+      handlerCasts++;
+      this.casting.castForEntity(target, s.refAt(slot), observer, s.refById(subject));
     }
     notes.length = 0;
     this.aoiNotes = notes;
@@ -589,6 +612,7 @@ export class World implements GameHost, EntityAccess {
     if (snapshot.breeds !== null) world.loadBreeds(snapshot.breeds);
     world.accumulator = snapshot.accumulator;
     restoreSnapshot(world.state, world.entityLife, world.buffs, snapshot);
+    world.state.memory.recount(world.state.states);
     return world;
   }
 }

@@ -38,6 +38,8 @@ export class PlaygroundSession implements PlaygroundBackend {
   selection: () => Selection = () => ({ caster: null, target: null });
   /** Observers of every world event (the canvas). */
   onWorldEvent: (event: WorldEvent) => void = () => {};
+  /** Told after a cast or a sync may have changed the world without an event (the canvas draws only on change). */
+  onWorldChanged: () => void = () => {};
   /** The spells of the module the world runs, to tell the editor's lines from the library's. */
   private userSpells = new Set<string>();
   private breedsChanged = false;
@@ -118,6 +120,7 @@ export class PlaygroundSession implements PlaygroundBackend {
     }
     const names = module.spells.map((s) => s.name);
     const result: SyncResult = reset || this.breedsChanged ? this.world.reset(source, names, this.breedsText) : this.world.sync(source, names, this.breedsText);
+    this.onWorldChanged();
     if (!result.ok) {
       this.reporter.runtimeError(explainWorldLoadError(result.message), null);
       return false;
@@ -149,6 +152,7 @@ export class PlaygroundSession implements PlaygroundBackend {
     try {
       const result = world.cast(spell, caster, target);
       world.flush();
+      this.onWorldChanged();
       if (result.state === 'suspended') this.reporter.info(`${spell} is waiting: press Play or Step tick to let game time pass.`);
       else if (result.state === 'done') this.reporter.info(`${spell} finished.`);
     } catch (e) {
