@@ -11,6 +11,8 @@
  */
 
 import type { AoiFrame, InterestEngine } from './aoi.js';
+
+type MoverEngine = InterestEngine & { readonly candidates: 'mover' };
 import { GridIndex } from './grid-index.js';
 import { slackFor, type SpatialIndex, type SpatialVisitor } from './spatial-index.js';
 
@@ -18,7 +20,9 @@ const NONE = -1;
 /** Range classes: cell · 2^0 … cell · 2^(CLASSES-2), then one for anything larger (even infinite). */
 const CLASSES = 32;
 
-export class GridInterest implements InterestEngine {
+export class GridInterest implements MoverEngine {
+  readonly candidates = 'mover' as const;
+  readonly bandIsShape = true;
   private readonly cell: number;
   private readonly width: number;
   private readonly height: number;
@@ -29,10 +33,17 @@ export class GridInterest implements InterestEngine {
   private current = 0;
   private consider: (o: number, s: number) => void = () => {};
   private readonly visitSubject: SpatialVisitor = (s) => {
-    if (s !== this.current && this.frame.range[this.current]! > 0) this.consider(this.current, s);
+    if (s !== this.current) this.consider(this.current, s);
   };
   private readonly visitObserver: SpatialVisitor = (o) => {
     if (o !== this.current) this.consider(o, this.current);
+  };
+  private readonly visitBoth: SpatialVisitor = (e) => {
+    const c = this.current;
+    if (e === c) return;
+    const range = this.frame.range;
+    if (range[c]! > 0) this.consider(c, e);
+    if (range[e]! > 0) this.consider(e, c);
   };
 
   constructor(
@@ -85,30 +96,43 @@ export class GridInterest implements InterestEngine {
     }
   }
 
-  collect(changed: Int32Array, count: number, consider: (o: number, s: number) => void): void {
+  collectFor(slot: number, consider: (o: number, s: number) => void, observerOnly: boolean): void {
     this.consider = consider;
-    const { x, y } = this.frame.pool;
-    const range = this.frame.range;
-    for (let i = 0; i < count; i++) {
-      const slot = changed[i]!;
-      const px = x[slot]!;
-      const py = y[slot]!;
-      this.current = slot;
-      const r = range[slot]!;
-      if (r > 0) {
-        const sx = r + slackFor(px, r);
-        const sy = r + slackFor(py, r);
-        this.index.forEachInRect(px - sx, py - sy, px + sx, py + sy, this.visitSubject);
-      }
-      for (let k = 0; k < CLASSES; k++) {
-        const g = this.classes[k];
-        if (!g || g.count === 0) continue;
-        const reach = this.reachOf(k);
-        const sx = reach + slackFor(px, reach);
-        const sy = reach + slackFor(py, reach);
-        g.forEachInRect(px - sx, py - sy, px + sx, py + sy, this.visitObserver);
-      }
+    this.current = slot;
+    const px = this.frame.pool.x[slot]!;
+    const py = this.frame.pool.y[slot]!;
+    const r = this.frame.range[slot]!;
+    if (observerOnly) {
+      if (r > 0) this.look(this.index, px, py, r, this.visitSubject);
+      return;
     }
+    const widest = this.widestClass();
+    if (widest !== NONE && this.reachOf(widest) <= 2 * Math.max(r, this.cell)) {
+      // Ranges alike (the common case): one look at the cells around the mover serves both directions.
+      this.look(this.index, px, py, Math.max(r, this.reachOf(widest)), this.visitBoth);
+      return;
+    }
+    if (r > 0) this.look(this.index, px, py, r, this.visitSubject);
+    for (let k = 0; k <= widest; k++) {
+      const g = this.classes[k];
+      if (g && g.count > 0) this.look(g, px, py, this.reachOf(k), this.visitObserver);
+    }
+  }
+
+  /** Every id within `reach` of (px, py) on both axes (a hair wider, so rounding never loses one). */
+  private look(index: SpatialIndex, px: number, py: number, reach: number, visit: SpatialVisitor): void {
+    const sx = reach + slackFor(px, reach);
+    const sy = reach + slackFor(py, reach);
+    index.forEachInRect(px - sx, py - sy, px + sx, py + sy, visit);
+  }
+
+  /** The widest non-empty range class, or -1 when nobody observes. */
+  private widestClass(): number {
+    for (let k = CLASSES - 1; k >= 0; k--) {
+      const g = this.classes[k];
+      if (g && g.count > 0) return k;
+    }
+    return NONE;
   }
 
   keeps(o: number, s: number): boolean {

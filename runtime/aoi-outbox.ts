@@ -114,7 +114,6 @@ export class AoiOutbox {
       k++;
     }
     sortByKey(this.sortKeys, this.sortKinds, 0, k - 1);
-    // Copied out first: `emit` may not re-enter update, but it must not see a half-sorted scratch either.
     for (let i = 0; i < k; i++) emit(KINDS[this.sortKinds[i]!]!, key, this.sortKeys[i]!);
   }
 

@@ -14,22 +14,51 @@
 import { copyInto } from './spatial-index.js';
 
 const NONE = -1;
-const DELETED = -2;
+
+/** Fields of an edge record, interleaved so a walk along a list touches one cache line per edge. */
+const OBS = 0;
+const SUB = 1;
+const OUT_NEXT = 2;
+const OUT_PREV = 3;
+const IN_NEXT = 4;
+const IN_PREV = 5;
+const SEEN = 6;
+const ENTERED = 7;
+const STRIDE = 8;
 
 export class AoiPairs {
-  /** Per edge. */
-  obs: Int32Array = new Int32Array(0);
-  sub: Int32Array = new Int32Array(0);
+  /** Per edge, STRIDE int32s: observer, subject, out-list links, in-list links, seen, the update it entered in. */
+  private rec: Int32Array = new Int32Array(0);
   /** The subject's identity key when the edge was made (a leave names it even after its slot is reused). */
   subKey: Float64Array = new Float64Array(0);
+
+  obsOf(e: number): number {
+    return this.rec[e * STRIDE + OBS]!;
+  }
+  subOf(e: number): number {
+    return this.rec[e * STRIDE + SUB]!;
+  }
+  outNextOf(e: number): number {
+    return this.rec[e * STRIDE + OUT_NEXT]!;
+  }
+  inNextOf(e: number): number {
+    return this.rec[e * STRIDE + IN_NEXT]!;
+  }
   /** 1 when the subject is inside the observer's interest shape (it is in the observed set). */
-  seen: Uint8Array = new Uint8Array(0);
+  seenOf(e: number): number {
+    return this.rec[e * STRIDE + SEEN]!;
+  }
+  setSeen(e: number, seen: number): void {
+    this.rec[e * STRIDE + SEEN] = seen;
+  }
   /** The update in which `seen` last became 1: a pair that entered this update reports no move. */
-  enteredAt: Uint32Array = new Uint32Array(0);
-  outNext: Int32Array = new Int32Array(0);
-  outPrev: Int32Array = new Int32Array(0);
-  inNext: Int32Array = new Int32Array(0);
-  inPrev: Int32Array = new Int32Array(0);
+  enteredOf(e: number): number {
+    return this.rec[e * STRIDE + ENTERED]! >>> 0;
+  }
+  setEntered(e: number, epoch: number): void {
+    this.rec[e * STRIDE + ENTERED] = epoch | 0;
+  }
+
   /** Per slot: first edge of its out-list (it observes) and in-list (it is observed). */
   outHead: Int32Array = new Int32Array(0);
   inHead: Int32Array = new Int32Array(0);
@@ -38,7 +67,7 @@ export class AoiPairs {
   private used = 0;
   private table: Int32Array = new Int32Array(64).fill(NONE);
   private tableUsed = 0;
-  private tableDeleted = 0;
+  private edgesMade = 0;
 
   get size(): number {
     return this.used;
@@ -63,122 +92,135 @@ export class AoiPairs {
     this.edgesMade = 0;
     this.table.fill(NONE);
     this.tableUsed = 0;
-    this.tableDeleted = 0;
   }
+
+  /**
+   * @param hashed keep the (observer, subject) hash: engines that look pairs
+   *   up out of order need it; one that visits a mover's own lists can mark
+   *   them instead and save the hash's upkeep (and its cache misses).
+   */
+  constructor(private readonly hashed: boolean) {}
 
   /** The edge (observer o, subject s), or -1. */
   find(o: number, s: number): number {
+    if (!this.hashed) {
+      for (let e = this.outHead[o]!; e !== NONE; e = this.outNextOf(e)) if (this.subOf(e) === s) return e;
+      return NONE;
+    }
     const table = this.table;
     const mask = table.length - 1;
     for (let h = hash(o, s) & mask; ; h = (h + 1) & mask) {
       const e = table[h]!;
       if (e === NONE) return NONE;
-      if (e >= 0 && this.obs[e] === o && this.sub[e] === s) return e;
+      if (this.obsOf(e) === o && this.subOf(e) === s) return e;
     }
   }
 
   /** Make the edge (o, s), which must not exist. */
   add(o: number, s: number, key: number): number {
     const e = this.allocate();
-    this.obs[e] = o;
-    this.sub[e] = s;
+    const r = this.rec;
+    const b = e * STRIDE;
+    r[b + OBS] = o;
+    r[b + SUB] = s;
+    r[b + SEEN] = 0;
+    r[b + ENTERED] = 0;
     this.subKey[e] = key;
-    this.seen[e] = 0;
-    this.enteredAt[e] = 0;
     const oh = this.outHead[o]!;
-    this.outPrev[e] = NONE;
-    this.outNext[e] = oh;
-    if (oh !== NONE) this.outPrev[oh] = e;
+    r[b + OUT_PREV] = NONE;
+    r[b + OUT_NEXT] = oh;
+    if (oh !== NONE) r[oh * STRIDE + OUT_PREV] = e;
     this.outHead[o] = e;
     const ih = this.inHead[s]!;
-    this.inPrev[e] = NONE;
-    this.inNext[e] = ih;
-    if (ih !== NONE) this.inPrev[ih] = e;
+    r[b + IN_PREV] = NONE;
+    r[b + IN_NEXT] = ih;
+    if (ih !== NONE) r[ih * STRIDE + IN_PREV] = e;
     this.inHead[s] = e;
-    this.hashInsert(e);
+    if (this.hashed) this.hashInsert(e);
     return e;
   }
 
   remove(e: number): void {
-    const op = this.outPrev[e]!;
-    const on = this.outNext[e]!;
-    if (op !== NONE) this.outNext[op] = on;
-    else this.outHead[this.obs[e]!] = on;
-    if (on !== NONE) this.outPrev[on] = op;
-    const ip = this.inPrev[e]!;
-    const inn = this.inNext[e]!;
-    if (ip !== NONE) this.inNext[ip] = inn;
-    else this.inHead[this.sub[e]!] = inn;
-    if (inn !== NONE) this.inPrev[inn] = ip;
-    this.hashDelete(e);
-    this.obs[e] = NONE;
-    this.outNext[e] = this.freeHead;
+    const r = this.rec;
+    const b = e * STRIDE;
+    const op = r[b + OUT_PREV]!;
+    const on = r[b + OUT_NEXT]!;
+    if (op !== NONE) r[op * STRIDE + OUT_NEXT] = on;
+    else this.outHead[r[b + OBS]!] = on;
+    if (on !== NONE) r[on * STRIDE + OUT_PREV] = op;
+    const ip = r[b + IN_PREV]!;
+    const inn = r[b + IN_NEXT]!;
+    if (ip !== NONE) r[ip * STRIDE + IN_NEXT] = inn;
+    else this.inHead[r[b + SUB]!] = inn;
+    if (inn !== NONE) r[inn * STRIDE + IN_PREV] = ip;
+    if (this.hashed) this.hashDelete(e);
+    r[b + OBS] = NONE;
+    r[b + OUT_NEXT] = this.freeHead;
     this.freeHead = e;
     this.used--;
   }
-
-  private edgesMade = 0;
 
   private allocate(): number {
     this.used++;
     if (this.freeHead !== NONE) {
       const e = this.freeHead;
-      this.freeHead = this.outNext[e]!;
+      this.freeHead = this.outNextOf(e);
       return e;
     }
-    if (this.edgesMade === this.obs.length) this.growEdges(Math.max(64, this.obs.length * 2));
+    if (this.edgesMade === this.subKey.length) this.growEdges(Math.max(64, this.subKey.length * 2));
     return this.edgesMade++;
   }
 
   private growEdges(n: number): void {
-    this.obs = copyInto(this.obs, new Int32Array(n));
-    this.sub = copyInto(this.sub, new Int32Array(n));
+    this.rec = copyInto(this.rec, new Int32Array(n * STRIDE));
     this.subKey = copyInto(this.subKey, new Float64Array(n));
-    this.seen = copyInto(this.seen, new Uint8Array(n));
-    const entered = new Uint32Array(n);
-    entered.set(this.enteredAt);
-    this.enteredAt = entered;
-    this.outNext = copyInto(this.outNext, new Int32Array(n));
-    this.outPrev = copyInto(this.outPrev, new Int32Array(n));
-    this.inNext = copyInto(this.inNext, new Int32Array(n));
-    this.inPrev = copyInto(this.inPrev, new Int32Array(n));
   }
 
   private hashInsert(e: number): void {
-    if ((this.tableUsed + this.tableDeleted + 1) * 2 > this.table.length) this.rehash();
+    if ((this.tableUsed + 1) * 2 > this.table.length) this.rehash(this.table.length * 2);
     const table = this.table;
     const mask = table.length - 1;
-    let h = hash(this.obs[e]!, this.sub[e]!) & mask;
-    while (table[h]! >= 0) h = (h + 1) & mask;
-    if (table[h] === DELETED) this.tableDeleted--;
+    let h = hash(this.obsOf(e), this.subOf(e)) & mask;
+    while (table[h] !== NONE) h = (h + 1) & mask;
     table[h] = e;
     this.tableUsed++;
   }
 
+  /**
+   * Linear probing with backward-shift deletion: later entries of the run
+   * move up into the hole, so no tombstones pile up and probes stay short
+   * however many pairs come and go.
+   */
   private hashDelete(e: number): void {
     const table = this.table;
     const mask = table.length - 1;
-    let h = hash(this.obs[e]!, this.sub[e]!) & mask;
-    while (table[h] !== e) h = (h + 1) & mask;
-    table[h] = DELETED;
+    let hole = hash(this.obsOf(e), this.subOf(e)) & mask;
+    while (table[hole] !== e) hole = (hole + 1) & mask;
+    for (let j = (hole + 1) & mask; table[j] !== NONE; j = (j + 1) & mask) {
+      const f = table[j]!;
+      const home = hash(this.obsOf(f), this.subOf(f)) & mask;
+      // f may move into the hole unless its home lies cyclically in (hole, j].
+      const stays = hole <= j ? home > hole && home <= j : home > hole || home <= j;
+      if (stays) continue;
+      table[hole] = f;
+      hole = j;
+    }
+    table[hole] = NONE;
     this.tableUsed--;
-    this.tableDeleted++;
   }
 
-  /** Rebuild the table, doubling it when live entries fill more than a quarter. */
-  private rehash(): void {
-    let size = this.table.length;
-    while ((this.tableUsed + 1) * 4 > size) size *= 2;
+  private rehash(size: number): void {
+    const old = this.table;
     const table = new Int32Array(size).fill(NONE);
     const mask = size - 1;
-    for (const e of this.table) {
-      if (e < 0) continue;
-      let h = hash(this.obs[e]!, this.sub[e]!) & mask;
+    for (let i = 0; i < old.length; i++) {
+      const e = old[i]!;
+      if (e === NONE) continue;
+      let h = hash(this.obsOf(e), this.subOf(e)) & mask;
       while (table[h] !== NONE) h = (h + 1) & mask;
       table[h] = e;
     }
     this.table = table;
-    this.tableDeleted = 0;
   }
 }
 

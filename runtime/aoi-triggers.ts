@@ -21,6 +21,8 @@
  */
 
 import type { AoiFrame, InterestEngine } from './aoi.js';
+
+type PairsEngine = InterestEngine & { readonly candidates: 'pairs' };
 import { AxisListIndex } from './axis-list-index.js';
 import { slackFor, type SpatialIndex } from './spatial-index.js';
 
@@ -184,7 +186,9 @@ class TriggerList {
   }
 }
 
-export class RangeTriggers implements InterestEngine {
+export class RangeTriggers implements PairsEngine {
+  readonly candidates = 'pairs' as const;
+  readonly bandIsShape = false;
   private xs: TriggerList;
   private ys: TriggerList;
   private readonly anchors: number;
@@ -203,7 +207,7 @@ export class RangeTriggers implements InterestEngine {
   private wasHiY: Float64Array = new Float64Array(0);
   /** The widest band half-width so far: how far left a new entity node must start its walk (× 2). */
   private widest = 0;
-  private candidates: Int32Array = new Int32Array(256);
+  private found: Int32Array = new Int32Array(256);
   private candidateCount = 0;
   private readonly passY = (o: number, s: number): void => {
     const x = this.frame.pool.x[s]!;
@@ -347,8 +351,8 @@ export class RangeTriggers implements InterestEngine {
     }
   }
 
-  collect(_changed: Int32Array, _count: number, consider: (o: number, s: number) => void): void {
-    const c = this.candidates;
+  collect(consider: (o: number, s: number) => void): void {
+    const c = this.found;
     for (let i = 0; i < this.candidateCount; i += 2) consider(c[i]!, c[i + 1]!);
     this.candidateCount = 0;
   }
@@ -374,12 +378,12 @@ export class RangeTriggers implements InterestEngine {
   }
 
   private record(o: number, s: number): void {
-    if (this.candidateCount + 2 > this.candidates.length) {
-      const bigger = new Int32Array(this.candidates.length * 2);
-      bigger.set(this.candidates);
-      this.candidates = bigger;
+    if (this.candidateCount + 2 > this.found.length) {
+      const bigger = new Int32Array(this.found.length * 2);
+      bigger.set(this.found);
+      this.found = bigger;
     }
-    this.candidates[this.candidateCount++] = o;
-    this.candidates[this.candidateCount++] = s;
+    this.found[this.candidateCount++] = o;
+    this.found[this.candidateCount++] = s;
   }
 }

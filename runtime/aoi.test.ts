@@ -229,6 +229,35 @@ describe('AreaOfInterest against brute force', () => {
     }
   });
 
+  it('keeps its sets across setIndex, and goes on from them on the new index', () => {
+    const pool = new EntityPool({ capacity: 4 });
+    const grid = new GridIndex({ width: 20, height: 20, cellSize: 4, capacity: 4 });
+    const aoi = new AreaOfInterest(pool, grid, 'circle');
+    const [a, b] = [pool.spawn(), pool.spawn()];
+    for (const [h, x] of [
+      [a, 1],
+      [b, 3],
+    ] as const) {
+      const slot = pool.indexOf(h);
+      pool.x[slot] = x;
+      pool.interest[slot] = 5;
+      grid.insert(slot, x, 0);
+    }
+    const events: string[] = [];
+    aoi.update((k, o, s) => events.push(`${k} ${o === a ? 'a' : 'b'} ${s === a ? 'a' : 'b'}`));
+    const axis = new AxisListIndex({ width: 20, height: 20, anchorSpacing: 4, capacity: 4 });
+    for (const h of [a, b]) axis.insert(pool.indexOf(h), pool.x[pool.indexOf(h)]!, 0);
+    aoi.setIndex(axis);
+    expect(aoi.observedBy(a)).toEqual([b]);
+    pool.x[pool.indexOf(b)] = 12;
+    axis.move(pool.indexOf(b), 12, 0);
+    aoi.update((k, o, s) => events.push(`${k} ${o === a ? 'a' : 'b'} ${s === a ? 'a' : 'b'}`));
+    pool.x[pool.indexOf(b)] = 2;
+    axis.move(pool.indexOf(b), 2, 0);
+    aoi.update((k, o, s) => events.push(`${k} ${o === a ? 'a' : 'b'} ${s === a ? 'a' : 'b'}`));
+    expect(events).toEqual(['enter a b', 'enter b a', 'leave a b', 'leave b a', 'enter a b', 'enter b a']);
+  });
+
   it('reports a slot reused between updates as a leave plus an enter', () => {
     const pool = new EntityPool({ capacity: 2 });
     const index = new GridIndex({ width: 10, height: 10, cellSize: 5, capacity: 2 });

@@ -20,9 +20,12 @@
  *     boundary nodes at x ± r and y ± r in sorted axis lists; a node that
  *     walks past another entity's boundary node makes the pair a candidate,
  *     confirmed on the other axis;
- *   - 'grid' (GridInterest): a changed entity looks at the cells under its
- *     own range and at the observers whose ranges reach its cell.
- * Both are checked against brute force (runtime/aoi.test.ts).
+ *   - 'grid' (GridInterest): a changed entity looks at the cells around it
+ *     only (its own range, and the observers whose ranges reach it); when
+ *     most entities changed, each observer re-tests its set and looks at its
+ *     own range once instead (sweepObservers).
+ * Notifications go through AoiOutbox, which delivers them in one canonical
+ * order. Both engines are checked against brute force (runtime/aoi.test.ts).
  *
  * Sets hold identity keys, not slots, so a slot despawned and reused between
  * two updates reads as one entity leaving and another entering. Everything
@@ -92,19 +95,38 @@ export interface AoiFrame {
   readonly rebuilding: boolean;
 }
 
-/** How an engine finds the pairs that may have changed. */
-export interface InterestEngine {
+/** What both engines do: keep their structures in step with the entities, and say which pairs are kept. */
+interface EngineBase {
   grow(capacity: number): void;
   clear(): void;
   /** The entity in `slot` is gone (despawned, or the slot reused): drop its nodes. */
   remove(slot: number): void;
   /** Bring the structures of the changed slots to their current position and range. */
   place(changed: Int32Array, count: number): void;
-  /** Call `consider(o, s)` for every pair that may have come into the kept set; run after place(). */
-  collect(changed: Int32Array, count: number, consider: (o: number, s: number) => void): void;
   /** Whether the pair (o, s) is kept as an edge now (the band; never narrower than the interest shape). */
   keeps(o: number, s: number): boolean;
+  /** True when keeps() is the interest test itself (no wider band): then inside() alone decides. */
+  readonly bandIsShape: boolean;
 }
+
+/**
+ * How an engine finds the pairs that may have changed. A 'mover' engine
+ * finds, for one changed entity, every pair it may newly take part in (the
+ * core then needs no pair lookups: it marks the mover's own pairs). A
+ * 'pairs' engine reports pairs from anywhere, once per update, and the core
+ * looks each up.
+ */
+export type InterestEngine =
+  | (EngineBase & {
+      readonly candidates: 'mover';
+      /** Call `consider` for every pair `slot` may newly take part in: as observer, and (unless `observerOnly`) as subject. */
+      collectFor(slot: number, consider: (o: number, s: number) => void, observerOnly: boolean): void;
+    })
+  | (EngineBase & {
+      readonly candidates: 'pairs';
+      /** Call `consider(o, s)` for every pair that may have come into the kept set; run after place(). */
+      collect(consider: (o: number, s: number) => void): void;
+    });
 
 const NONE = -1;
 
@@ -119,13 +141,15 @@ export class AreaOfInterest implements AoiFrame {
   range: Float64Array = new Float64Array(0);
   rebuilding = false;
 
-  private readonly pairs = new AoiPairs();
+  private pairs: AoiPairs;
   private readonly outbox = new AoiOutbox();
   private engine: InterestEngine;
   private readonly identity: AoiIdentity;
   /** The key of the entity a slot's state belongs to (0: none tracked). */
   private owner: Float64Array = new Float64Array(0);
   private scannedAt: Uint32Array = new Uint32Array(0);
+  /** The update in which a tracked entity (not a newborn) was last found away from its last position. */
+  private movedAt: Uint32Array = new Uint32Array(0);
   private activePos: Int32Array = new Int32Array(0);
   private tracked = 0;
   private changed: Int32Array = new Int32Array(64);
@@ -133,11 +157,18 @@ export class AreaOfInterest implements AoiFrame {
   private gone: Int32Array = new Int32Array(64);
   private goneCount = 0;
   /**
-   * Restored pairs whose subject no longer exists: (observer key, subject key)
-   * … Each becomes a leave at the next update, as it would have without the restore.
+   * Restored pairs whose subject no longer exists, flattened as observer key,
+   * subject key, …: each becomes a leave at the next update, as it would have
+   * without the restore.
    */
   private ghosts: number[] = [];
   private readonly consider = (o: number, s: number): void => this.considerPair(o, s);
+  private readonly considerMarked = (o: number, s: number): void => this.considerMarkedPair(o, s);
+  /** The mover being handled (candidates 'mover'), and the marks of its pairs: its subjects, its observers. */
+  private mover = NONE;
+  private token = 0;
+  private markSubject: Uint32Array = new Uint32Array(0);
+  private markObserver: Uint32Array = new Uint32Array(0);
   private readonly ownerKey = (slot: number): number => this.owner[slot]!;
 
   constructor(
@@ -150,6 +181,7 @@ export class AreaOfInterest implements AoiFrame {
     this.identity = identity ?? { keyOf: (slot) => pool.handleAt(slot), slotOf: (key) => pool.indexOf(key) };
     this.moveEvents = options.moveEvents ?? true;
     this.engine = this.makeEngine(index);
+    this.pairs = new AoiPairs(this.engine.candidates === 'pairs');
     this.fitCapacity(pool.capacity);
   }
 
@@ -158,7 +190,9 @@ export class AreaOfInterest implements AoiFrame {
     const state = this.exportState();
     this.index = index;
     this.engine = this.makeEngine(index);
-    this.fitCapacity(this.pool.capacity);
+    this.pairs = new AoiPairs(this.engine.candidates === 'pairs');
+    this.pairs.ensureSlots(this.owner.length);
+    this.engine.grow(this.owner.length);
     this.importState(state);
   }
 
@@ -173,10 +207,23 @@ export class AreaOfInterest implements AoiFrame {
     this.leaveGhosts();
     const changed = this.changed;
     const count = this.changedCount;
-    this.engine.place(changed, count);
-    for (let i = 0; i < count; i++) this.retest(changed[i]!);
-    this.engine.collect(changed, count, this.consider);
-    if (this.moveEvents) for (let i = 0; i < count; i++) this.reportMoves(changed[i]!);
+    const engine = this.engine;
+    engine.place(changed, count);
+    if (engine.candidates === 'mover' && count * 3 > pool.count) {
+      this.sweepObservers(engine);
+    } else if (engine.candidates === 'mover') {
+      // One mover at a time, its pairs still in cache: re-test and mark them, then look for new ones.
+      for (let i = 0; i < count; i++) {
+        const slot = changed[i]!;
+        this.mover = slot;
+        this.token++;
+        this.retest(slot);
+        engine.collectFor(slot, this.considerMarked, false);
+      }
+    } else {
+      for (let i = 0; i < count; i++) this.retest(changed[i]!);
+      engine.collect(this.consider);
+    }
     for (let i = 0; i < count; i++) {
       const slot = changed[i]!;
       this.lastX[slot] = pool.x[slot]!;
@@ -193,7 +240,7 @@ export class AreaOfInterest implements AoiFrame {
     if (slot < 0 || slot >= this.owner.length || this.owner[slot] !== key) return [];
     const out: number[] = [];
     const p = this.pairs;
-    for (let e = p.outHead[slot]!; e !== NONE; e = p.outNext[e]!) if (p.seen[e] === 1) out.push(p.subKey[e]!);
+    for (let e = p.outHead[slot]!; e !== NONE; e = p.outNextOf(e)) if (p.seenOf(e) === 1) out.push(p.subKey[e]!);
     for (let i = 0; i < this.ghosts.length; i += 2) if (this.ghosts[i] === key) out.push(this.ghosts[i + 1]!);
     return out.sort((a, b) => a - b);
   }
@@ -241,10 +288,13 @@ export class AreaOfInterest implements AoiFrame {
       this.pushChanged(slot);
     }
     this.engine.place(this.changed, this.changedCount);
-    this.engine.collect(this.changed, this.changedCount, (o, s) => {
-      if (this.owner[o] === 0 || this.owner[s] === 0) return;
+    const keep = (o: number, s: number): void => {
+      if (o === s || this.owner[o] === 0 || this.owner[s] === 0) return;
       if (this.engine.keeps(o, s) && this.pairs.find(o, s) === NONE) this.pairs.add(o, s, this.owner[s]!);
-    });
+    };
+    const engine = this.engine;
+    if (engine.candidates === 'pairs') engine.collect(keep);
+    else for (let i = 0; i < this.changedCount; i++) engine.collectFor(this.changed[i]!, keep, true);
     for (const { key, seen } of state.observers) {
       const o = this.identity.slotOf(key);
       if (o < 0 || o >= this.owner.length || this.owner[o] !== key) continue;
@@ -256,7 +306,7 @@ export class AreaOfInterest implements AoiFrame {
         }
         let e = this.pairs.find(o, s);
         if (e === NONE) e = this.pairs.add(o, s, subjectKey);
-        this.pairs.seen[e] = 1;
+        this.pairs.setSeen(e, 1);
       }
     }
     this.rebuilding = true;
@@ -299,7 +349,9 @@ export class AreaOfInterest implements AoiFrame {
       this.range[slot] = r;
       if (this.owner[slot] === key) {
         met++;
-        if (all || x[slot] !== this.lastX[slot] || y[slot] !== this.lastY[slot] || r !== this.lastR[slot]) {
+        const moved = x[slot] !== this.lastX[slot] || y[slot] !== this.lastY[slot];
+        if (moved) this.movedAt[slot] = epoch;
+        if (all || moved || r !== this.lastR[slot]) {
           this.changedAt[slot] = epoch;
           this.pushChanged(slot);
         }
@@ -334,7 +386,7 @@ export class AreaOfInterest implements AoiFrame {
     for (let i = 0; i < this.goneCount; i++) {
       const slot = this.gone[i]!;
       for (let e = p.outHead[slot]!; e !== NONE; ) {
-        const next = p.outNext[e]!;
+        const next = p.outNextOf(e);
         p.remove(e);
         e = next;
       }
@@ -342,8 +394,8 @@ export class AreaOfInterest implements AoiFrame {
     for (let i = 0; i < this.goneCount; i++) {
       const slot = this.gone[i]!;
       for (let e = p.inHead[slot]!; e !== NONE; ) {
-        const next = p.inNext[e]!;
-        if (p.seen[e] === 1) this.outbox.push(p.obs[e]!, p.subKey[e]!, LEAVE);
+        const next = p.inNextOf(e);
+        if (p.seenOf(e) === 1) this.outbox.push(p.obsOf(e), p.subKey[e]!, LEAVE);
         p.remove(e);
         e = next;
       }
@@ -363,35 +415,74 @@ export class AreaOfInterest implements AoiFrame {
     ghosts.length = 0;
   }
 
-  /** Re-test every pair a changed entity takes part in, as observer and as subject. */
+  /**
+   * Re-test every pair a changed entity takes part in, as observer and as
+   * subject; an observer that still sees it after it moved gets a move.
+   */
   private retest(slot: number): void {
     const p = this.pairs;
     for (let e = p.outHead[slot]!; e !== NONE; ) {
-      const next = p.outNext[e]!;
+      const next = p.outNextOf(e);
       this.retestEdge(e);
       e = next;
     }
+    const moved = this.moveEvents && this.movedSinceLast(slot);
     for (let e = p.inHead[slot]!; e !== NONE; ) {
-      const next = p.inNext[e]!;
-      this.retestEdge(e);
+      const next = p.inNextOf(e);
+      if (this.retestEdge(e) && moved) this.outbox.push(p.obsOf(e), p.subKey[e]!, MOVE);
       e = next;
     }
   }
 
-  private retestEdge(e: number): void {
+  /**
+   * When most entities changed, looking from both ends of every pair costs
+   * more than looking from one: every observer re-tests what it saw and
+   * looks at its own range once (about what the old recompute-and-diff did,
+   * without the sort and copy), and moves are found from the observer's side.
+   */
+  private sweepObservers(engine: InterestEngine & { candidates: 'mover' }): void {
     const p = this.pairs;
-    const o = p.obs[e]!;
-    const s = p.sub[e]!;
-    if (!this.engine.keeps(o, s)) {
-      if (p.seen[e] === 1) this.outbox.push(o, p.subKey[e]!, LEAVE);
-      p.remove(e);
-      return;
+    const active = this.pool.activeSlots;
+    const n = this.pool.count;
+    for (let i = 0; i < n; i++) {
+      const o = active[i]!;
+      if (!(this.range[o]! > 0) && p.outHead[o] === NONE) continue;
+      this.mover = o;
+      this.token++;
+      for (let e = p.outHead[o]!; e !== NONE; ) {
+        const next = p.outNextOf(e);
+        if (this.retestEdge(e) && this.moveEvents && this.movedSinceLast(p.subOf(e))) this.outbox.push(o, p.subKey[e]!, MOVE);
+        e = next;
+      }
+      if (this.range[o]! > 0) engine.collectFor(o, this.considerMarked, true);
     }
+  }
+
+  /** Re-test one kept pair; true when its subject stays seen since the last update (the pair a move is about). */
+  private retestEdge(e: number): boolean {
+    const p = this.pairs;
+    const o = p.obsOf(e);
+    const s = p.subOf(e);
+    // The band is never narrower than the shape: inside() first answers both questions in the common case.
     const now = this.inside(o, s) ? 1 : 0;
-    if (now === p.seen[e]) return;
-    p.seen[e] = now;
-    if (now === 1) p.enteredAt[e] = this.epoch;
-    this.outbox.push(o, p.subKey[e]!, now === 1 ? ENTER : LEAVE);
+    if (now === 0 && (this.engine.bandIsShape || !this.engine.keeps(o, s))) {
+      if (p.seenOf(e) === 1) this.outbox.push(o, p.subKey[e]!, LEAVE);
+      p.remove(e);
+      return false;
+    }
+    this.markSubject[s] = this.token;
+    this.markObserver[o] = this.token;
+    if (now !== p.seenOf(e)) {
+      p.setSeen(e, now);
+      if (now === 1) p.setEntered(e, this.epoch);
+      this.outbox.push(o, p.subKey[e]!, now === 1 ? ENTER : LEAVE);
+    }
+    return now === 1 && p.enteredOf(e) !== this.epoch;
+  }
+
+  /** Not new in this update, and not where it was at the last one. */
+  private movedSinceLast(slot: number): boolean {
+    return this.movedAt[slot] === this.epoch;
   }
 
   /** A pair the engine found: keep it if it is in the band and not kept yet. */
@@ -400,20 +491,23 @@ export class AreaOfInterest implements AoiFrame {
     if (o === s || this.owner[s] === 0 || !this.engine.keeps(o, s) || this.pairs.find(o, s) !== NONE) return;
     const e = this.pairs.add(o, s, this.owner[s]!);
     if (this.inside(o, s)) {
-      this.pairs.seen[e] = 1;
-      this.pairs.enteredAt[e] = this.epoch;
+      this.pairs.setSeen(e, 1);
+      this.pairs.setEntered(e, this.epoch);
       this.outbox.push(o, this.owner[s]!, ENTER);
     }
   }
 
-  /** A mover that stayed in an observer's set since the last update: a move notification. */
-  private reportMoves(slot: number): void {
-    if (this.bornAt[slot] === this.epoch) return;
-    const pool = this.pool;
-    if (pool.x[slot] === this.lastX[slot] && pool.y[slot] === this.lastY[slot]) return;
-    const p = this.pairs;
-    for (let e = p.inHead[slot]!; e !== NONE; e = p.inNext[e]!) {
-      if (p.seen[e] === 1 && p.enteredAt[e] !== this.epoch) this.outbox.push(p.obs[e]!, p.subKey[e]!, MOVE);
+  /** A pair the engine found for the current mover; its kept pairs are marked (retest), so no lookup is needed. */
+  private considerMarkedPair(o: number, s: number): void {
+    if (o === s || this.owner[s] === 0) return;
+    if (o === this.mover ? this.markSubject[s] === this.token : this.markObserver[o] === this.token) return;
+    const seen = this.inside(o, s);
+    if (!seen && (this.engine.bandIsShape || !this.engine.keeps(o, s))) return;
+    const e = this.pairs.add(o, s, this.owner[s]!);
+    if (seen) {
+      this.pairs.setSeen(e, 1);
+      this.pairs.setEntered(e, this.epoch);
+      this.outbox.push(o, this.owner[s]!, ENTER);
     }
   }
 
@@ -457,6 +551,9 @@ export class AreaOfInterest implements AoiFrame {
     this.changedAt = u32(this.changedAt);
     this.bornAt = u32(this.bornAt);
     this.scannedAt = u32(this.scannedAt);
+    this.movedAt = u32(this.movedAt);
+    this.markSubject = u32(this.markSubject);
+    this.markObserver = u32(this.markObserver);
     const pos = new Int32Array(capacity);
     pos.set(this.activePos);
     this.activePos = pos;

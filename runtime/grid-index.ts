@@ -160,13 +160,15 @@ export class GridIndex extends PositionStore implements SpatialIndex {
     const x1 = this.cellX(maxX);
     const y0 = this.cellY(minY);
     const y1 = this.cellY(maxY);
+    const { xy, next, cellHead, cols } = this;
     let visited = (y1 - y0 + 1) * (x1 - x0 + 1);
     for (let cy = y0; cy <= y1; cy++) {
+      const row = cy * cols;
       for (let cx = x0; cx <= x1; cx++) {
-        for (let id = this.cellHead[cy * this.cols + cx]!; id !== NONE; id = this.next[id]!) {
+        for (let id = cellHead[row + cx]!; id !== NONE; id = next[id]!) {
           visited++;
-          const x = this.xs[id]!;
-          const y = this.ys[id]!;
+          const x = xy[2 * id]!;
+          const y = xy[2 * id + 1]!;
           if (x >= minX && x <= maxX && y >= minY && y <= maxY) visit(id);
         }
       }

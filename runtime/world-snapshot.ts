@@ -166,6 +166,14 @@ export function restoreSnapshot(s: WorldState, entities: WorldEntities, buffs: W
   checkRestored(s);
 }
 
+/** Position, velocity and the other hot numbers of a slot: a NaN velocity would put NaN into the spatial index at the next step. */
+function hotFieldsFinite(pool: WorldState['pool'], slot: number): boolean {
+  for (const field of [pool.x, pool.y, pool.vx, pool.vy, pool.health, pool.maxHealth, pool.speed, pool.radius, pool.interest]) {
+    if (!Number.isFinite(field[slot])) return false;
+  }
+  return true;
+}
+
 /** Every live slot is a restored entity of a known breed at a finite place; dying ones are queued to be reaped (tests/fuzz/world-fuzz). */
 function checkRestored(s: WorldState): void {
   const pool = s.pool;
@@ -173,7 +181,7 @@ function checkRestored(s: WorldState): void {
   for (let i = 0; i < pool.count; i++) {
     const slot = pool.activeAt(i);
     const known = s.states[slot] !== null && s.breedRegistry?.breeds[pool.breed[slot]!] !== undefined;
-    if (!known || !Number.isFinite(pool.x[slot]) || !Number.isFinite(pool.y[slot]) || (s.dying[slot] === 1) !== reaping.has(slot)) {
+    if (!known || !hotFieldsFinite(pool, slot) || (s.dying[slot] === 1) !== reaping.has(slot)) {
       throw new WorldError('The world snapshot is malformed.');
     }
   }

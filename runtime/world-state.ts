@@ -26,7 +26,7 @@ import { makeIndex, type ResolvedWorldOptions } from './world-options.js';
 export const NONE = -1;
 
 /** Events never dropped by the per-step cap (see WorldState.push). */
-const ALWAYS_QUEUED: ReadonlySet<WorldEvent['type']> = new Set(['spawn', 'despawn', 'cast', 'cast-error', 'overload']);
+const ALWAYS_QUEUED: ReadonlySet<WorldEvent['type']> = new Set(['spawn', 'despawn', 'cast', 'cast-error', 'cast-cancelled', 'overload']);
 
 /** A slot marked gone, waiting to be freed at the next reap point. */
 export interface ReapEntry {

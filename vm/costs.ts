@@ -13,7 +13,7 @@ export const HEAP_COST = {
   /** Each upvalue object a closure creates (an open variable captured for the first time). */
   upvalue: 4,
   /** A class, its method table and its root shape. */
-  class: 8,
+  class: 32,
   /** Each method table entry (METHOD, and every method INHERIT copies down). */
   method: 2,
   /** An instance, on top of one unit per field. */

@@ -35,13 +35,13 @@ const OPCODE_COLUMN = 16;
 /**
  * Strings longer than this are abbreviated where an instruction uses them
  * (`'aaaa…' (1,000,000 chars)`) and printed in full once, in the listing's
- * `== constants ==` section: a listing stays proportional to the file, however
+ * long-constants section: a listing stays proportional to the file, however
  * often a long constant is used (docs/security.md, output).
  */
 export const MAX_INLINE_CONSTANT = 60;
 
 /** Closures capturing more upvalues than this list the first few at each CLOSURE; the function's header lists them all. */
-export const MAX_INLINE_CAPTURES = 8;
+export const MAX_INLINE_CAPTURES = 16;
 
 /** How a constant looks in a listing: numbers as Lox prints them, strings quoted with escapes. */
 export function formatConstant(value: number | string | undefined): string {
@@ -231,9 +231,9 @@ function listingLine(instruction: DisassembledInstruction, previousLine: number 
 export function disassembleFunctionText(module: Module, functionIndex: number): string {
   const fn = module.functions[functionIndex];
   if (fn === undefined) return '';
+  const lines = [`== ${functionTitle(fn)} ==`];
   // A closure with many captures lists them all once, here; each CLOSURE shows the first few.
-  const header = fn.upvalues.length > MAX_INLINE_CAPTURES ? ` captures [${captureList(fn, Infinity)}]` : '';
-  const lines = [`== ${functionTitle(fn)} ==${header}`];
+  if (fn.upvalues.length > MAX_INLINE_CAPTURES) lines.push(`     captures ${captureList(fn, Infinity)}`);
   let previousLine: number | null = null;
   for (const instruction of disassembleFunction(module, functionIndex)) {
     lines.push(listingLine(instruction, previousLine));
@@ -242,13 +242,13 @@ export function disassembleFunctionText(module: Module, functionIndex: number): 
   return lines.join('\n');
 }
 
-/** The `== constants ==` section: each string constant too long to show at its uses, once in full. */
+/** The long-constants section: each string constant too long to show at its uses, once in full. */
 export function longConstantsText(module: Module): string {
   const lines: string[] = [];
   module.constants.forEach((value, i) => {
     if (typeof value === 'string' && value.length > MAX_INLINE_CONSTANT) lines.push(`${index(i)} ${formatConstant(value)}`);
   });
-  return lines.length === 0 ? '' : ['== constants ==', ...lines].join('\n');
+  return lines.length === 0 ? '' : ['-- long constants, in full (cut where they are used) --', ...lines].join('\n');
 }
 
 /** The listing of every function in the module, script first; long constants once, at the end. */

@@ -10,7 +10,8 @@ import { describe, expect, it } from 'vitest';
 import { compile } from '../compiler/index.js';
 import { CORE_HOST_FUNCTIONS } from './builtins.js';
 import { Debugger } from './debugger.js';
-import type { Fiber } from './fiber.js';
+import { Fiber } from './fiber.js';
+import { DEFAULT_BUDGETS } from './budgets.js';
 import type { HostFunction } from './host.js';
 import type { Budgets } from './budgets.js';
 import type { Value } from './value.js';
@@ -255,6 +256,46 @@ describe('the pooled fiber path', () => {
     expect(waiting.stack.length).toBe(0);
     expect(vm.fiberStorage.pooled).toBe(1);
     expect(vm.fiberStorage.isClean()).toBe(true);
+  });
+
+  it('gives every fast run fresh budgets: fuel, heap and output do not add up across reused fibers', () => {
+    const { module } = compile(
+      'fun talk(n) { print "0123456789"; var l = [n, n, n, n]; var i = 0; while (i < 20) i = i + 1; return len(l); }',
+      { hosts: HOSTS },
+    );
+    const printed: string[] = [];
+    const vm = new VM(module!, { hosts: HOSTS, print: (t) => printed.push(t), maxOutput: 50, maxHeap: 40, fuel: 2000 });
+    // Each run prints 11 characters, allocates a small list and runs a short loop: well within each
+    // budget once, far beyond all of them summed over 30 runs.
+    for (let i = 0; i < 30; i++) {
+      const out = i % 2 === 0 ? vm.callFast('talk', [i]) : vm.castFast('nope', []);
+      if (i % 2 === 0) expect([i, out.state, out.error?.message ?? null]).toEqual([i, 'done', null]);
+    }
+    expect(printed).toHaveLength(15);
+    // The limits still bite within one run.
+    const { module: loud } = compile('fun shout() { while (true) print "0123456789"; }', { hosts: HOSTS });
+    const vm2 = new VM(loud!, { hosts: HOSTS, print: () => {}, maxOutput: 50, fuel: Infinity });
+    expect(vm2.callFast('shout', []).error?.limit).toBe('output');
+    expect(vm2.callFast('shout', []).error?.limit).toBe('output');
+  });
+
+  it('a reset fiber equals a new one in every field but its storage (a new per-run field must be reset too)', () => {
+    const budgets = { ...DEFAULT_BUDGETS, fuel: 77 };
+    const used = new Fiber(DEFAULT_BUDGETS, 'old', 'call');
+    // Dirty every field a run could change.
+    for (const key of Object.keys(used) as (keyof Fiber)[]) {
+      const value = used[key];
+      if (typeof value === 'number') (used as unknown as Record<string, unknown>)[key] = value + 5;
+      else if (typeof value === 'boolean') (used as unknown as Record<string, unknown>)[key] = !value;
+      else if (value === null || value === undefined) (used as unknown as Record<string, unknown>)[key] = 'dirty';
+    }
+    used.state = 'failed';
+    used.reset(budgets, 'spell', 'cast');
+    const fresh = new Fiber(budgets, 'spell', 'cast');
+    const storage = new Set(['stack', 'frameClosures', 'frameIps', 'frameBases', 'poolOwned']);
+    const fields = (f: Fiber): Record<string, unknown> =>
+      Object.fromEntries(Object.entries(f).filter(([key]) => !storage.has(key)));
+    expect(fields(used)).toEqual(fields(fresh));
   });
 
   it('grows a pooled stack for a deep run and cuts it back when it returns', () => {

@@ -25,7 +25,7 @@
  *     execution continues (just after the host call that suspended it, whose
  *     result `VM.resume` pushes; or, when paused, the BREAK to run).
  *   - `openUpvalues`: the open upvalues pointing into `stack`, by decreasing slot.
- *   - `fuel`, `heapUsed`, `budgets`, `spell`, `runKind`, `live`,
+ *   - `fuel`, `heapUsed`, `outputUsed`, `budgets`, `spell`, `runKind`, `live`,
  *     `debugSkipBreak`, `userData`.
  *
  * To rebuild one (restoring a snapshot): `new Fiber(budgets, spell, runKind)`,
@@ -107,7 +107,10 @@ export class Fiber {
 
   /**
    * Make this (finished) fiber object a fresh one for another run: the VM
-   * reuses fiber objects for runs nobody holds a handle to (VM.invoke).
+   * reuses fiber objects for runs nobody holds a handle to (callFast,
+   * castFast). Every per-run field is set here, as the constructor does: a
+   * new per-run field must be reset here too (fiber-pool.test.ts checks the
+   * budgets start afresh).
    */
   reset(budgets: Readonly<Budgets>, spell: string | null, runKind: RunKind): void {
     this.state = 'running';
@@ -120,6 +123,7 @@ export class Fiber {
     this.fuel = budgets.fuel;
     this.frameBudget = budgets.maxFrames + 1;
     this.heapUsed = 0;
+    this.outputUsed = 0;
     this.live = true;
     this.debugSkipBreak = false;
     this.sp = 0;

@@ -197,7 +197,7 @@ export class VM {
       if (before) return this.report(before, false);
     }
     const callee = this.getGlobal(fnGlobalName);
-    if (callee === undefined) return this.reportFailure(`Undefined variable '${fnGlobalName}'.`, null, null);
+    if (callee === undefined) return this.reportFailure(`Undefined variable ${quoted(fnGlobalName)}.`, null, null);
     return this.startFast(callee, args, budgets, null, 'call');
   }
 
@@ -207,8 +207,8 @@ export class VM {
     if (spell !== this.lastFastSpell) {
       const index = this.spellIndex.get(spell);
       const fn = index === undefined ? undefined : this.functions[index];
-      if (fn === undefined) return this.reportFailure(`Undefined spell '${spell}'.`, spell, null);
-      if (fn.proto.upvalues.length > 0) return this.reportFailure(`Spell '${spell}' cannot be cast.`, spell, null);
+      if (fn === undefined) return this.reportFailure(`Undefined spell ${quoted(spell)}.`, spell, null);
+      if (fn.proto.upvalues.length > 0) return this.reportFailure(`Spell ${quoted(spell)} cannot be cast.`, spell, null);
       this.lastFastSpell = spell;
       this.lastFastClosure = this.spellClosure(fn);
     }
@@ -668,7 +668,13 @@ export class VM {
               fuel -= target.callFuel;
               if (fuel < 0) throw new Fault(budgetMessage('fuel', fiber.budgets, fiber.runKind), 'fuel');
               const newBase = sp - 1 - argc;
-              if (newBase + target.maxStack > stack.length) this.growStack(fiber, newBase + target.maxStack);
+              if (newBase + target.maxStack > stack.length) {
+                // Growing the value stack is work in proportion to the slots added: charged as fuel.
+                const before = stack.length;
+                this.growStack(fiber, newBase + target.maxStack);
+                fuel -= stack.length - before;
+                if (fuel < 0) throw new Fault(budgetMessage('fuel', fiber.budgets, fiber.runKind), 'fuel');
+              }
               frameIps[fc - 1] = ip;
               frameClosures[fc] = callee;
               frameBases[fc] = newBase;
@@ -693,7 +699,13 @@ export class VM {
               fuel -= target.callFuel;
               if (fuel < 0) throw new Fault(budgetMessage('fuel', fiber.budgets, fiber.runKind), 'fuel');
               const newBase = sp - 1 - argc;
-              if (newBase + target.maxStack > stack.length) this.growStack(fiber, newBase + target.maxStack);
+              if (newBase + target.maxStack > stack.length) {
+                // Growing the value stack is work in proportion to the slots added: charged as fuel.
+                const before = stack.length;
+                this.growStack(fiber, newBase + target.maxStack);
+                fuel -= stack.length - before;
+                if (fuel < 0) throw new Fault(budgetMessage('fuel', fiber.budgets, fiber.runKind), 'fuel');
+              }
               frameIps[fc - 1] = ip;
               frameClosures[fc] = callTarget;
               frameBases[fc] = newBase;

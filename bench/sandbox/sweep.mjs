@@ -5,7 +5,7 @@
  * reporting wall time and the heap left in use. Run it against any build to
  * compare before and after:
  *
- *   node bench/sandbox/sweep.mjs [dist-dir] [--timeout 30]
+ *   node bench/sandbox/sweep.mjs [dist-dir] [--timeout 30] [--only <part of a case name>]
  *
  * Wall times here are figures for the docs, measured on whatever machine runs
  * it; nothing asserts on them (the tests assert on fuel and heap accounting).
@@ -57,10 +57,11 @@ const CASES = {
     const { verifyModule } = await d('vm/verifier.js');
     const { WORLD_HOST_FUNCTIONS } = await d('runtime/host-api.js');
     const { Op } = await d('vm/opcodes.js');
-    const { module } = compile('len("a");', { sourceName: 'v' });
-    module.hostImports[0] = { ...module.hostImports[0], arities: [...new Array(299_999).fill(2), 1] };
+    const { module } = compile('spell go(self) { nearest(self, 1, "a"); }', { sourceName: 'v', hosts: WORLD_HOST_FUNCTIONS });
+    const nearest = module.hostImports.findIndex((h) => h.name === 'nearest');
+    module.hostImports[nearest] = { ...module.hostImports[nearest], arities: [...new Array(299_999).fill(2), 3] };
     const code = [];
-    for (let i = 0; i < 60_000; i++) code.push(Op.CONSTANT, 0, Op.CALL_HOST, 0, 1, Op.POP);
+    for (let i = 0; i < 60_000; i++) code.push(Op.NIL, Op.NIL, Op.NIL, Op.CALL_HOST, nearest, 3, Op.POP);
     code.push(Op.NIL, Op.RETURN);
     module.functions[0] = { ...module.functions[0], code: Int32Array.from(code), lines: new Int32Array(code.length), maxStack: 4 };
     try {
@@ -163,11 +164,13 @@ async function child(dist, name) {
 async function main() {
   const args = process.argv.slice(2);
   if (args[0] === '--child') return child(args[1], args[2]);
-  const dist = path.resolve(args.find((a) => !a.startsWith('--') && !/^\d+$/.test(a)) ?? path.join(repo, 'dist'));
+  const dist = path.resolve(args.find((a, i) => !a.startsWith('--') && !args[i - 1]?.startsWith('--')) ?? path.join(repo, 'dist'));
   const t = args.indexOf('--timeout');
   const timeout = (t >= 0 ? Number(args[t + 1]) : 30) * 1000;
   console.log(`| case | time | heap in use after | outcome |\n| --- | ---: | ---: | --- |`);
-  for (const name of Object.keys(CASES)) {
+  const o = args.indexOf('--only');
+  const only = o >= 0 ? args[o + 1] : null;
+  for (const name of Object.keys(CASES).filter((n) => only === null || n.includes(only))) {
     const r = spawnSync(process.execPath, ['--expose-gc', '--max-old-space-size=1536', here, '--child', dist, name], { timeout, encoding: 'utf8' });
     let row;
     if (r.error?.code === 'ETIMEDOUT' || r.signal === 'SIGTERM') row = [`> ${timeout / 1000} s`, '—', 'still running: stopped'];

@@ -11,7 +11,7 @@ import { MAX_LIVE_SOURCE, compileSpell, type CompileOutcome } from './engine.js'
 import { defaultExample, loadExamples, type Example } from './examples.js';
 import { declaredSpells, type LanguageContext } from './language/completions.js';
 import { markerForLine } from './language/markers.js';
-import { shareUrl } from './language/urlState.js';
+import { decodeStateFromHash, shareUrl } from './language/urlState.js';
 import { BytecodePanel, PALETTE_SIZE } from './panels/bytecodePanel.js';
 import { ConsolePanel } from './panels/consolePanel.js';
 import { ExamplesMenu, type MenuChoice } from './panels/examplesMenu.js';
@@ -86,6 +86,8 @@ export class PlaygroundApp {
     this.checkBreeds();
     // Whatever happens next (a reload, closing the tab), the newest text is saved.
     window.addEventListener('beforeunload', () => this.saveOnLeave());
+    // A link pasted into the address bar of an open page changes only the hash: open it as a link.
+    window.addEventListener('hashchange', () => this.openLinkedState());
     if (from === 'link') {
       this.console.info('Opened the spell from the shared link.' + (keptDraft ? ' Your previous spell is kept: pick "↩ Your draft" in Examples.' : ''));
     }
@@ -144,6 +146,18 @@ export class PlaygroundApp {
         : `Loaded example "${example.name}": pick a spell, a caster and a target, and press Cast.`) +
         (kept ? ' Your spell is kept: Ctrl+Z, or "↩ Your draft" in Examples.' : ''),
     );
+  }
+
+  /** The address now holds another shared link: open it, keeping the user's text as the draft. */
+  private openLinkedState(): void {
+    const linked = decodeStateFromHash(location.hash);
+    if (!linked || (linked.source === this.editor.source && (linked.breeds ?? this.editor.breeds) === this.editor.breeds)) return;
+    const kept = this.keepDraft();
+    this.editor.replaceSource(linked.source);
+    if (linked.breeds !== undefined && linked.breeds !== this.editor.breeds) this.editor.setBreeds(linked.breeds);
+    this.openedExample = null;
+    this.recompileNow();
+    this.console.info('Opened the spell from the shared link.' + (kept ? ' Your previous spell is kept: pick "↩ Your draft" in Examples.' : ''));
   }
 
   /** Bring the draft back; the text it replaces, if the user's own, becomes the draft in turn. */

@@ -44,7 +44,12 @@ export function setUpDebugger(app: PlaygroundApp, session: PlaygroundSession, wo
       debug.stepInto();
       return;
     }
-    // Not debugging yet: cast the selected spell paused at its first line.
+    // Not debugging yet: cast the selected spell paused at its first line (once its target is picked, if it reads one).
+    const blocker = app.castBlocker();
+    if (blocker !== null) {
+      app.console.info(blocker);
+      return;
+    }
     const module = app.lastGoodModule;
     const spell = app.selectedSpell();
     if (!module || spell === null || !session.syncWorld(app.lastGoodSource, module)) return;

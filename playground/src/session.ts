@@ -43,7 +43,6 @@ export class PlaygroundSession implements PlaygroundBackend {
   /** The spells of the module the world runs, to tell the editor's lines from the library's. */
   private userSpells = new Set<string>();
   private breedsChanged = false;
-  private toldNoTarget = false;
   private readonly aoiLines = new AoiDigest(AOI_LINES_PER_TICK, (text) => this.reporter.event(text));
 
   constructor() {
@@ -139,12 +138,7 @@ export class PlaygroundSession implements PlaygroundBackend {
     if (source === undefined || !this.syncWorld(source, module)) return;
     const world = this.world.world!;
     const { caster, target } = this.resolveSelection();
-    // Said once (until a target is picked): many spells need none, and a line per cast would be noise.
-    if (target === null && !this.toldNoTarget) {
-      this.reporter.info('No target picked: the target is nil. Click an entity for the caster, then another for the target.');
-      this.toldNoTarget = true;
-    }
-    if (target !== null) this.toldNoTarget = false;
+    // A spell that reads its target never gets here without one (the page keeps Cast off); others cast with nil.
     if (this.debugCast && this.shouldDebug()) {
       this.debugCast(spell, caster, target);
       return;

@@ -97,13 +97,24 @@ describe.skipIf(!available)('playground in Chromium: issue 12', () => {
     await setSource(page, 'print "my own work";\n');
     await page.waitForFunction(() => (localStorage.getItem('cantrip.playground.v1') ?? '').includes('my own work'));
     const theirs = await page.evaluate(() => window.cantrip!.linkFor('print "theirs";\n'));
+    // Pasted into the address bar of the open page: only the hash changes, and the page opens it.
     await page.goto(theirs);
+    await page.waitForFunction(() => window.cantrip!.source() === 'print "theirs";\n');
+    expect(await consoleText(page)).toContain('Your previous spell is kept');
     await page.reload();
     await ready(page);
     expect(await page.evaluate(() => window.cantrip!.source())).toBe('print "theirs";\n');
-    expect(await consoleText(page)).toContain('Your previous spell is kept');
     await page.selectOption('#examples', { label: '↩ Your draft' });
     await page.waitForFunction(() => window.cantrip!.source() === 'print "my own work";\n');
+    // A link opened in a new tab, while this browser holds other work: the same.
+    const third = await page.evaluate(() => window.cantrip!.linkFor('print "third";\n'));
+    await page.waitForFunction(() => (localStorage.getItem('cantrip.playground.v1') ?? '').includes('my own work'));
+    const tab = await harness.context.newPage();
+    await tab.goto(third);
+    await ready(tab);
+    expect(await tab.evaluate(() => window.cantrip!.source())).toBe('print "third";\n');
+    expect(await consoleText(tab)).toContain('Your previous spell is kept');
+    await tab.close();
     await page.close();
   });
 

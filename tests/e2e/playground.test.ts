@@ -142,6 +142,8 @@ describe.skipIf(!available)('playground in Chromium', () => {
     await page.keyboard.press('Control+End');
     await page.keyboard.type('print "alive";');
     await page.waitForFunction((n) => window.cantrip!.compileCount() > n, before);
+    // The compile of the last keystroke is done (an earlier one may have satisfied the count under load).
+    await page.waitForFunction(() => window.cantrip!.bytecode().includes("'alive'"));
     // Clicking the error jumps to its line, where a runtime marker shows.
     await page.click('#console .entry.error.clickable');
     expect((await markers(page)).some((m) => m.owner === 'runtime' && m.line === error.line)).toBe(true);
