@@ -141,4 +141,18 @@ describe('EntityPool', () => {
     expect(() => pool.spawn()).toThrow('Entity pool is full (capacity 1).');
     expect(() => new EntityPool({ capacity: 0 })).toThrow(WorldError);
   });
+
+  it('refuses restored state whose arrays hold anything but finite numbers', () => {
+    const pool = new EntityPool({ capacity: 3 });
+    pool.x[pool.indexOf(pool.spawn())] = 4;
+    const state = pool.exportState();
+    expect(EntityPool.fromState(state).x[0]).toBe(4);
+    for (const bad of ['x', null, Infinity, NaN] as unknown[]) {
+      const vx = [...state.arrays.vx] as unknown[];
+      vx[0] = bad;
+      expect(() => EntityPool.fromState({ ...state, arrays: { ...state.arrays, vx: vx as number[] } })).toThrow(
+        "Snapshot pool array 'vx' holds a value that is not a finite number.",
+      );
+    }
+  });
 });

@@ -219,6 +219,10 @@ export class EntityPool {
       if (!Array.isArray(values) || values.length !== state.capacity) {
         throw new WorldError(`Snapshot pool array '${name}' does not match the capacity.`);
       }
+      // A typed array would turn "x" into NaN and 1e400 into Infinity, and a later step would carry them into the index.
+      if (!values.every((v) => typeof v === 'number' && Number.isFinite(v))) {
+        throw new WorldError(`Snapshot pool array '${name}' holds a value that is not a finite number.`);
+      }
       pool[name].set(values);
     }
     pool.liveCount = state.count;

@@ -5,6 +5,7 @@
  * tiny fixed steps, and casts whose caster dies while they wait.
  */
 import { describe, expect, it } from 'vitest';
+import { Debugger } from '../vm/debugger.js';
 import { ListenerError, WorldError } from './errors.js';
 import { describeEvent, EntityNames, type WorldEvent } from './events.js';
 import { World, type WorldOptions } from './world.js';
@@ -250,6 +251,35 @@ describe('observers', () => {
     expect((refusals[0] as Error).message).toBe(
       'step() was called from a world listener: the world is delivering events. Call it after tick(), step() or flush() returns.',
     );
+    expect(world.steps).toBe(1);
+  });
+});
+
+describe('re-entering the loop from code the embedder runs inside a step', () => {
+  it('tick() and step() from a debugger hook during a tick spell are refused, and the refused time is not counted', () => {
+    const { world } = makeWorld('spell t(self, dt) {\n  print "tick";\n}');
+    world.spawn('U', 1, 1);
+    const vm = world.spellVm('t')!;
+    const dbg = new Debugger(vm);
+    dbg.attach();
+    dbg.setBreakpoints([2]);
+    const refusals: string[] = [];
+    vm.breakHandler = {
+      shouldPause: () => {
+        for (const reenter of [() => world.tick(5), () => world.step()]) {
+          try {
+            reenter();
+          } catch (error) {
+            refusals.push((error as Error).message);
+          }
+        }
+        return false;
+      },
+    };
+    expect(world.tick(0.1)).toBe(1);
+    expect(new Set(refusals)).toEqual(new Set(['tick() was called from inside a step.', 'step() was called from inside a step.']));
+    vm.breakHandler = null;
+    expect(world.tick(0)).toBe(0);
     expect(world.steps).toBe(1);
   });
 });

@@ -332,6 +332,8 @@ export class World implements GameHost, EntityAccess {
   /** Advance real time; runs as many fixed steps as fit (at most maxStepsPerTick). Returns the steps run. */
   tick(dt: number): number {
     if (!(dt >= 0) || !Number.isFinite(dt)) throw new WorldError(`tick(dt) needs a finite dt ≥ 0, got ${dt}.`);
+    // Refused before the time is counted: a refused tick must not leave its dt for the next one.
+    if (this.state.inStep) throw new WorldError('tick() was called from inside a step.');
     this.refuseWhileDelivering('tick');
     const step = this.options.step;
     this.accumulator += dt;
