@@ -124,7 +124,9 @@ export class World implements GameHost, EntityAccess {
    * and column, and carrying the diagnostics) when the source does not compile.
    */
   loadSpells(source: string, sourceName = '<spells>'): Diagnostic[] {
-    const { module, diagnostics } = compile(source, { sourceName, hosts: WORLD_HOST_FUNCTIONS });
+    // With breeds loaded, the compiler also warns about entity properties no breed defines.
+    const entityProperties = this.state.breedRegistry?.entityPropertyNames();
+    const { module, diagnostics } = compile(source, { sourceName, hosts: WORLD_HOST_FUNCTIONS, entityProperties });
     if (!module) throw new SpellsCompileError(sourceName, diagnostics);
     this.casting.addModule(module, sourceName, source);
     return diagnostics;

@@ -1,9 +1,12 @@
 /**
  * How `print` (and `str()`) shows a value, following clox: integers without
  * ".0", `nil`, `<fn name>`, `<script>`, `<native fn>`, the class name,
- * `Name instance`; lists (an extension) as `[1, 2]`.
+ * `Name instance`; lists (an extension) as `[1, 2]` and maps as
+ * `{fire: 3, ice: 2}` (keys and values shown as print shows them, in
+ * insertion order).
  */
 
+import { ObjMap } from './map-object.js';
 import {
   ObjBoundMethod,
   ObjClass,
@@ -63,8 +66,11 @@ function displayFunctionName(fn: ObjFunction): string {
   return fn.name === '' ? '<script>' : `<fn ${fn.name}>`;
 }
 
-function displayObject(value: Exclude<Value, number | string | boolean | null>, seen: Set<ObjList> | null, budget: Budget): string {
+type Container = ObjList | ObjMap;
+
+function displayObject(value: Exclude<Value, number | string | boolean | null>, seen: Set<Container> | null, budget: Budget): string {
   if (value instanceof ObjList) return displayList(value, seen, budget);
+  if (value instanceof ObjMap) return displayMap(value, seen, budget);
   return spend(displayAtom(value), budget);
 }
 
@@ -72,7 +78,7 @@ function displayAtom(value: Exclude<Value, number | string | boolean | null>): s
   if (value instanceof ObjClosure) return displayFunctionName(value.fn);
   if (value instanceof ObjFunction) return displayFunctionName(value);
   if (value instanceof ObjBoundMethod) {
-    return typeof value.method === 'string' ? '<native fn>' : displayFunctionName(value.method.fn);
+    return value.method instanceof ObjClosure ? displayFunctionName(value.method.fn) : '<native fn>';
   }
   if (value instanceof ObjHostFunction) return '<native fn>';
   if (value instanceof ObjClass) return value.name;
@@ -89,8 +95,8 @@ function displayAtom(value: Exclude<Value, number | string | boolean | null>): s
 export const MAX_DISPLAY_DEPTH = 256;
 
 /** Lists show their elements as print does; a list that contains itself shows `[...]` there. */
-function displayList(list: ObjList, seen: Set<ObjList> | null, budget: Budget): string {
-  const visiting = seen ?? new Set<ObjList>();
+function displayList(list: ObjList, seen: Set<Container> | null, budget: Budget): string {
+  const visiting = seen ?? new Set<Container>();
   // `visiting` holds the lists on the path from the root, so its size is the depth.
   if (visiting.has(list) || visiting.size >= MAX_DISPLAY_DEPTH) return spend('[...]', budget);
   visiting.add(list);
@@ -98,12 +104,31 @@ function displayList(list: ObjList, seen: Set<ObjList> | null, budget: Budget): 
   const parts: string[] = [];
   for (const item of list.items) {
     if (parts.length > 0) spend(', ', budget);
-    parts.push(
-      typeof item === 'object' && item !== null
-        ? displayObject(item, visiting, budget)
-        : spend(typeof item === 'string' ? item : displayValue(item), budget),
-    );
+    parts.push(displayElement(item, visiting, budget));
   }
   visiting.delete(list);
   return `[${parts.join(', ')}]`;
+}
+
+function displayElement(item: Value, visiting: Set<Container>, budget: Budget): string {
+  return typeof item === 'object' && item !== null
+    ? displayObject(item, visiting, budget)
+    : spend(typeof item === 'string' ? item : displayValue(item), budget);
+}
+
+/** Maps show `{key: value, …}`; a map inside itself shows `{...}` there (as lists do). */
+function displayMap(map: ObjMap, seen: Set<Container> | null, budget: Budget): string {
+  const visiting = seen ?? new Set<Container>();
+  if (visiting.has(map) || visiting.size >= MAX_DISPLAY_DEPTH) return spend('{...}', budget);
+  visiting.add(map);
+  spend('{}', budget);
+  const parts: string[] = [];
+  for (const [key, value] of map.pairs()) {
+    if (parts.length > 0) spend(', ', budget);
+    const shownKey = displayElement(key, visiting, budget);
+    spend(': ', budget);
+    parts.push(`${shownKey}: ${displayElement(value, visiting, budget)}`);
+  }
+  visiting.delete(map);
+  return `{${parts.join(', ')}}`;
 }

@@ -12,7 +12,9 @@ import { CLI_HOSTS } from '../hosts.js';
 import { formatCodeFrame } from '../code-frame.js';
 import type { CliCommand, CommandContext } from '../command.js';
 import { CliFailure, EXIT } from '../exit-codes.js';
-import { readSpellInput } from '../input.js';
+import { decodeSourceText, readInputBytes, readSpellInput } from '../input.js';
+import { BreedRegistry } from '../../runtime/breeds.js';
+import { BreedError } from '../../runtime/errors.js';
 import type { CliIO } from '../io.js';
 import { compileSource, loadBytecode } from '../load-module.js';
 
@@ -21,6 +23,7 @@ type Format = 'pretty' | 'clox' | 'json';
 interface CheckOptions {
   readonly json?: boolean;
   readonly format: Format;
+  readonly breeds?: string;
 }
 
 /** The outcome for one file: its diagnostics, or a problem that stopped it being checked at all. */
@@ -41,12 +44,14 @@ export const checkCommand: CliCommand = {
       .description('report errors and warnings in spell files without running them')
       .argument('<files...>', '.spell or .spb files')
       .option('--json', 'print machine-readable diagnostics (same as --format json)')
+      .option('--breeds <file>', "a breeds JSON file: warn about entity properties no breed defines ('did you mean …?')")
       .addOption(
         new Option('--format <format>', 'output format').choices(['pretty', 'clox', 'json']).default('pretty'),
       )
       .action(async (files: string[], options: CheckOptions) => {
+        const entityProperties = options.breeds === undefined ? undefined : loadEntityProperties(options.breeds, context.io);
         const reports: FileReport[] = [];
-        for (const file of files) reports.push(await checkFile(file, context.io));
+        for (const file of files) reports.push(await checkFile(file, context.io, entityProperties));
         const format: Format = options.json ? 'json' : options.format;
         context.io.stdout(renderReports(reports, format));
         context.setExitCode(exitCodeFor(reports));
@@ -54,14 +59,25 @@ export const checkCommand: CliCommand = {
   },
 };
 
-export async function checkFile(file: string, io: CliIO): Promise<FileReport> {
+/** The property names the breeds file gives entities (plus the built-in ones); a bad file is a CliFailure. */
+function loadEntityProperties(path: string, io: CliIO): string[] {
+  const text = decodeSourceText(path, readInputBytes(path, io));
+  try {
+    return BreedRegistry.fromJson(text).entityPropertyNames();
+  } catch (error) {
+    if (error instanceof BreedError) throw new CliFailure(`${path}: ${error.message}`, EXIT.dataError);
+    throw error;
+  }
+}
+
+export async function checkFile(file: string, io: CliIO, entityProperties?: readonly string[]): Promise<FileReport> {
   try {
     const input = readSpellInput(file, io);
     if (input.kind === 'bytecode') {
       loadBytecode(file, input.bytes, CLI_HOSTS);
       return { file, kind: 'bytecode', diagnostics: [] };
     }
-    const { diagnostics } = await compileSource(input.text, file, CLI_HOSTS);
+    const { diagnostics } = await compileSource(input.text, file, CLI_HOSTS, entityProperties);
     return { file, kind: 'source', diagnostics, source: input.text };
   } catch (error) {
     if (!(error instanceof CliFailure)) throw error;
