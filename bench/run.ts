@@ -1,12 +1,13 @@
 /**
  * `npm run bench`: the language suite (bench/lang) and, when present, the
- * other suites (bench/spatial, bench/pool, bench/playground), each exporting
- * `run({ quick })`. One failing suite does not stop the others.
+ * other suites (bench/embedding, bench/spatial, bench/pool, bench/playground),
+ * each exporting `run({ quick })`. One failing suite does not stop the others.
  *
- *   node dist/bench/run.js [--only <names>] [--quick] [--runs N] [--engines <names>]
+ *   node dist/bench/run.js [<names>] [--only <names>] [--quick] [--runs N] [--engines <names>]
  *
- * --only takes a comma-separated list of suite names (lang, spatial, pool, playground),
- * language benchmark names (fib, loop, …) and/or 'compile'.
+ * --only (or bare names: `npm run bench -- embedding`) takes a comma-separated list of
+ * suite names (lang, embedding, spatial, pool, playground), language benchmark names
+ * (fib, loop, …) and/or 'compile'.
  */
 
 import { existsSync } from 'node:fs';
@@ -20,10 +21,10 @@ interface SuiteModule {
   run(options?: { quick?: boolean; write?: boolean }): Promise<unknown>;
 }
 
-const OTHER_SUITES = ['spatial', 'pool', 'playground'] as const;
+const OTHER_SUITES = ['embedding', 'spatial', 'pool', 'playground'] as const;
 const SUITE_NAMES: readonly string[] = ['lang', ...OTHER_SUITES];
 const USAGE =
-  'usage: node dist/bench/run.js [--only <suite|benchmark|compile>[,…]] [--quick] [--runs N] [--engines <name>[,…]]';
+  'usage: node dist/bench/run.js [<suite|benchmark|compile>[,…]] [--only <suite|benchmark|compile>[,…]] [--quick] [--runs N] [--engines <name>[,…]]';
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n${USAGE}\n`);
@@ -37,7 +38,8 @@ function list(value: string | undefined): string[] | null {
 function parseOptions() {
   let parsed;
   try {
-    parsed = parseArgs({
+    const args = parseArgs({
+      allowPositionals: true,
       options: {
         only: { type: 'string' },
         quick: { type: 'boolean', default: false },
@@ -45,7 +47,10 @@ function parseOptions() {
         engines: { type: 'string' },
         help: { type: 'boolean', default: false },
       },
-    }).values;
+    });
+    // Bare names are the same as --only (`npm run bench -- embedding`).
+    const bare = args.positionals.join(',');
+    parsed = { ...args.values, only: [args.values.only, bare].filter((s) => s !== undefined && s !== '').join(',') || undefined };
   } catch (error) {
     fail(error instanceof Error ? error.message : String(error));
   }

@@ -107,6 +107,14 @@ describe('main', () => {
     );
   });
 
+  it('check and compile report a missing comma in a host call, not a misleading arity error', async () => {
+    const files = { 'comma.spell': 'spell s(caster, target) {\n  damage(target 5);\n}\n' };
+    const check = await cli(['check', '--format', 'clox', 'comma.spell'], files);
+    expect([check.exitCode, check.stdout]).toEqual([65, "comma.spell: [line 2] Error at '5': Expect ')' after arguments.\n"]);
+    const compiled = await cli(['compile', 'comma.spell'], files);
+    expect([compiled.exitCode, compiled.stderr]).toEqual([65, "[line 2] Error at '5': Expect ')' after arguments.\n"]);
+  });
+
   it('check --json marks files that are not text as invalid', async () => {
     const r = await cli(['check', '--json', 'bin.spell'], { 'bin.spell': new Uint8Array([0xff, 0xfe, 0x00]) });
     const report = JSON.parse(r.stdout) as { files: { kind: string; problem: string }[]; errors: number };
@@ -122,6 +130,13 @@ describe('main', () => {
       'a\n',
       'Operand must be a number.\n[line 2] in f()\n[line 3] in script\n',
     ]);
+  });
+
+  it('a stack overflow prints its trace with the recursion collapsed, and still exits 70', async () => {
+    const r = await cli(['run', 'deep.spell'], { 'deep.spell': 'fun f() { f(); }\nf();\n' });
+    expect(r.exitCode).toBe(70);
+    const lines = r.stderr.trimEnd().split('\n');
+    expect(lines).toEqual(['Stack overflow.', '[line 1] in f()', expect.stringMatching(/^\[line 1\] in f\(\) — \d+ more times$/), '[line 2] in script']);
   });
 
   it('an unknown option is a usage error', async () => {

@@ -84,6 +84,8 @@ export interface CallExpr {
   readonly args: readonly Expr[];
   /** Span of the closing parenthesis: clox reports runtime errors of a call on its line. */
   readonly closeLoc: SourceSpan;
+  /** Error recovery ran inside the parentheses (`f(a b)`): the argument count is a guess, so it is not checked. */
+  readonly recovered?: boolean;
   readonly loc: SourceSpan;
 }
 export interface GetExpr {

@@ -72,6 +72,14 @@ describe('compile(): results and diagnostics', () => {
     ]);
   });
 
+  it('reports a missing comma in a host call as the syntax error, not as a wrong argument count', () => {
+    const hosts = { hosts: TEST_HOSTS };
+    expect(compile('print min(1 2);', hosts).diagnostics.map(formatDiagnosticClox)).toEqual(["[line 1] Error at '2': Expect ')' after arguments."]);
+    expect(compile('particles("x" 1, 2);', hosts).diagnostics.map(formatDiagnosticClox)).toEqual(["[line 1] Error at '1': Expect ')' after arguments."]);
+    // A well-formed call with the wrong count still gets the arity message.
+    expect(compile('print min(1);', hosts).diagnostics.map((d) => d.message)).toEqual([expect.stringMatching(/^min\(\) expects 2 arguments/)]);
+  });
+
   it('uses the sourceName and the given hosts', () => {
     const result = compile('particles("x", 1, 2);', { sourceName: 'a.spell', hosts: TEST_HOSTS });
     expect(result.module?.sourceName).toBe('a.spell');

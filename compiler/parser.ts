@@ -733,6 +733,7 @@ export class SpellParser extends EmbeddedActionsParser {
               {
                 ALT: (): Expr => {
                   const callee = this.callee;
+                  const errorsBefore = this.errors.length;
                   this.CONSUME(T.LeftParen);
                   const args: Expr[] = [];
                   this.MANY_SEP({
@@ -745,7 +746,9 @@ export class SpellParser extends EmbeddedActionsParser {
                   });
                   const close = this.CONSUME(T.RightParen, { ERR_MSG: "Expect ')' after arguments." });
                   const closeLoc = this.span(close);
-                  return { kind: 'Call', callee, args, closeLoc, loc: spanFrom(spanOf(callee), closeLoc) };
+                  const call = { kind: 'Call' as const, callee, args, closeLoc, loc: spanFrom(spanOf(callee), closeLoc) };
+                  // Recovery inside the parentheses (a token deleted or invented) leaves a guessed argument list.
+                  return this.errors.length === errorsBefore ? call : { ...call, recovered: true };
                 },
               },
               {

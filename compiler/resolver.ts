@@ -511,7 +511,8 @@ class Resolver {
     if (callee.kind === 'Variable') {
       const ref = this.lookup(callee.name, true);
       this.result.refs.set(callee, ref);
-      if (ref.kind === 'host') this.checkHostCall(callee.name, expr, ref.index);
+      // A recovered call's argument count is a guess: its syntax error is the message, not an arity one.
+      if (ref.kind === 'host' && expr.recovered !== true) this.checkHostCall(callee.name, expr, ref.index);
     } else {
       this.expression(callee);
     }

@@ -1,21 +1,43 @@
 /**
  * Area of interest: each entity with an interest range r > 0 observes the
- * other entities inside it. Once per tick `update` recomputes every
- * observer's set and reports the difference from last tick:
- *   - enter: in the new set, not the old one;
- *   - leave: in the old set, not the new one (it moved away, or despawned);
+ * other entities inside it. Once per tick `update` reports what changed
+ * since the last update:
+ *   - enter: in the observer's set now, not at the last update;
+ *   - leave: in it at the last update, not now (it moved away, or despawned);
  *   - move:  in both, and its position changed since the last update.
  *
  * Shapes, both inclusive: 'square' is |dx| ≤ r and |dy| ≤ r (what the
  * cross-linked-list technique computes natively); 'circle' is dx² + dy² ≤ r².
  *
- * Sets hold handles, not slots, so a slot despawned and reused between two
- * updates reads as one entity leaving and another entering. Sets are sorted
- * Float64Arrays kept per slot and reused tick to tick, so a steady world
- * allocates nothing here.
+ * Cost follows change, not size. An update first finds what changed (one
+ * pass of comparisons over the packed positions: spawned, despawned, moved,
+ * range changed); an entity that did not change and whose neighbours did
+ * not change costs nothing more. The observed pairs are kept as a
+ * cross-linked matrix of edges (AoiPairs); only the edges of changed
+ * entities are re-tested, and new pairs come from an engine chosen by the
+ * index's kind:
+ *   - 'axis' (RangeTriggers): KBEngine's range triggers — every observer has
+ *     boundary nodes at x ± r and y ± r in sorted axis lists; a node that
+ *     walks past another entity's boundary node makes the pair a candidate,
+ *     confirmed on the other axis;
+ *   - 'grid' (GridInterest): a changed entity looks at the cells around it
+ *     only (its own range, and the observers whose ranges reach it); when
+ *     most entities changed, each observer re-tests its set and looks at its
+ *     own range once instead (sweepObservers).
+ * Notifications go through AoiOutbox, which delivers them in one canonical
+ * order. Both engines are checked against brute force (runtime/aoi.test.ts).
+ *
+ * Sets hold identity keys, not slots, so a slot despawned and reused between
+ * two updates reads as one entity leaving and another entering. Everything
+ * lives in typed arrays reused from tick to tick: a steady world allocates
+ * nothing here.
  */
 
 import type { EntityPool } from './entity-pool.js';
+import { GridInterest } from './aoi-grid.js';
+import { AoiOutbox, ENTER, LEAVE, MOVE } from './aoi-outbox.js';
+import { AoiPairs } from './aoi-pairs.js';
+import { RangeTriggers } from './aoi-triggers.js';
 import type { SpatialIndex } from './spatial-index.js';
 
 export type InterestShape = 'square' | 'circle';
@@ -35,225 +57,519 @@ export interface AoiIdentity {
   slotOf(key: number): number;
 }
 
+export interface AoiOptions {
+  /**
+   * Report 'move' notifications (default true). Off, an update never looks
+   * at the observers of a mover that stayed in range: the cheap path for a
+   * game that reads positions itself.
+   */
+  readonly moveEvents?: boolean;
+}
+
 /** Saved sets, for world snapshots. */
 export interface AoiState {
   readonly observers: readonly { readonly key: number; readonly seen: readonly number[] }[];
   readonly lastPositions: readonly (readonly [key: number, x: number, y: number])[];
 }
 
-const EMPTY = new Float64Array(0);
+/**
+ * What the engines read: the positions and ranges of this update and the
+ * last, and which slots changed in this update. Arrays are replaced when the
+ * pool grows, so engines read them through this object each time.
+ */
+export interface AoiFrame {
+  readonly pool: EntityPool;
+  readonly shape: InterestShape;
+  /** The number of the current update; `changedAt[slot] === epoch` marks a slot changed in it. */
+  readonly epoch: number;
+  readonly changedAt: Uint32Array;
+  /** Spawned (or its slot reused) in this update: it had no pairs before. */
+  readonly bornAt: Uint32Array;
+  /** Position and range at the last update (for slots not changed in this one: their current ones). */
+  readonly lastX: Float64Array;
+  readonly lastY: Float64Array;
+  readonly lastR: Float64Array;
+  /** The interest range now, NaN and negatives read as 0 (observes nothing). */
+  readonly range: Float64Array;
+  /** True when the last update's pairs may not match the engine's structures (after a restore). */
+  readonly rebuilding: boolean;
+}
 
-export class AreaOfInterest {
-  /** Per slot: the sorted handles it observed at the last update. */
-  private sets: Float64Array[] = [];
-  private setLength = new Int32Array(0);
-  /** The handle the set at a slot belongs to; a new occupant starts empty. */
-  private owner = new Float64Array(0);
-  private lastX = new Float64Array(0);
-  private lastY = new Float64Array(0);
-  private scratch = new Float64Array(64);
-  private scratchLength = 0;
-  private currentObserver = -1;
-  private readonly collect = (id: number): void => {
-    if (id !== this.currentObserver) this.collectKey(this.identity.keyOf(id));
-  };
+/** What both engines do: keep their structures in step with the entities, and say which pairs are kept. */
+interface EngineBase {
+  grow(capacity: number): void;
+  clear(): void;
+  /** The entity in `slot` is gone (despawned, or the slot reused): drop its nodes. */
+  remove(slot: number): void;
+  /** Bring the structures of the changed slots to their current position and range. */
+  place(changed: Int32Array, count: number): void;
+  /** Whether the pair (o, s) is kept as an edge now (the band; never narrower than the interest shape). */
+  keeps(o: number, s: number): boolean;
+  /** True when keeps() is the interest test itself (no wider band): then inside() alone decides. */
+  readonly bandIsShape: boolean;
+}
 
-  private collectKey(key: number): void {
-    if (this.scratchLength === this.scratch.length) {
-      const bigger = new Float64Array(this.scratch.length * 2);
-      bigger.set(this.scratch);
-      this.scratch = bigger;
-    }
-    this.scratch[this.scratchLength++] = key;
-  }
+/**
+ * How an engine finds the pairs that may have changed. A 'mover' engine
+ * finds, for one changed entity, every pair it may newly take part in (the
+ * core then needs no pair lookups: it marks the mover's own pairs). A
+ * 'pairs' engine reports pairs from anywhere, once per update, and the core
+ * looks each up.
+ */
+export type InterestEngine =
+  | (EngineBase & {
+      readonly candidates: 'mover';
+      /** Call `consider` for every pair `slot` may newly take part in: as observer, and (unless `observerOnly`) as subject. */
+      collectFor(slot: number, consider: (o: number, s: number) => void, observerOnly: boolean): void;
+    })
+  | (EngineBase & {
+      readonly candidates: 'pairs';
+      /** Call `consider(o, s)` for every pair that may have come into the kept set; run after place(). */
+      collect(consider: (o: number, s: number) => void): void;
+    });
+
+const NONE = -1;
+
+export class AreaOfInterest implements AoiFrame {
+  readonly moveEvents: boolean;
+  epoch = 0;
+  changedAt: Uint32Array = new Uint32Array(0);
+  bornAt: Uint32Array = new Uint32Array(0);
+  lastX: Float64Array = new Float64Array(0);
+  lastY: Float64Array = new Float64Array(0);
+  lastR: Float64Array = new Float64Array(0);
+  range: Float64Array = new Float64Array(0);
+  rebuilding = false;
+
+  private pairs: AoiPairs;
+  private readonly outbox = new AoiOutbox();
+  private engine: InterestEngine;
   private readonly identity: AoiIdentity;
+  /** The key of the entity a slot's state belongs to (0: none tracked). */
+  private owner: Float64Array = new Float64Array(0);
+  private scannedAt: Uint32Array = new Uint32Array(0);
+  /** The update in which a tracked entity (not a newborn) was last found away from its last position. */
+  private movedAt: Uint32Array = new Uint32Array(0);
+  private activePos: Int32Array = new Int32Array(0);
+  private tracked = 0;
+  private changed: Int32Array = new Int32Array(64);
+  private changedCount = 0;
+  private gone: Int32Array = new Int32Array(64);
+  private goneCount = 0;
+  /**
+   * Restored pairs whose subject no longer exists, flattened as observer key,
+   * subject key, …: each becomes a leave at the next update, as it would have
+   * without the restore.
+   */
+  private ghosts: number[] = [];
+  private readonly consider = (o: number, s: number): void => this.considerPair(o, s);
+  private readonly considerMarked = (o: number, s: number): void => this.considerMarkedPair(o, s);
+  /** The mover being handled (candidates 'mover'), and the marks of its pairs: its subjects, its observers. */
+  private mover = NONE;
+  private token = 0;
+  private markSubject: Uint32Array = new Uint32Array(0);
+  private markObserver: Uint32Array = new Uint32Array(0);
+  private readonly ownerKey = (slot: number): number => this.owner[slot]!;
 
   constructor(
-    private readonly pool: EntityPool,
+    readonly pool: EntityPool,
     private index: SpatialIndex,
     readonly shape: InterestShape = 'square',
     identity?: AoiIdentity,
+    options: AoiOptions = {},
   ) {
     this.identity = identity ?? { keyOf: (slot) => pool.handleAt(slot), slotOf: (key) => pool.indexOf(key) };
+    this.moveEvents = options.moveEvents ?? true;
+    this.engine = this.makeEngine(index);
+    this.pairs = new AoiPairs(this.engine.candidates === 'pairs');
+    this.fitCapacity(pool.capacity);
   }
 
   /** Use another index (e.g. after World.restore); keeps the observed sets. */
   setIndex(index: SpatialIndex): void {
+    const state = this.exportState();
     this.index = index;
+    this.engine = this.makeEngine(index);
+    this.pairs = new AoiPairs(this.engine.candidates === 'pairs');
+    this.pairs.ensureSlots(this.owner.length);
+    this.engine.grow(this.owner.length);
+    this.importState(state);
   }
 
-  /** Recompute every observer's set from the index and emit the differences. */
+  /** Find what changed since the last update and emit the differences. */
   update(emit: AoiListener): void {
     const pool = this.pool;
     this.fitCapacity(pool.capacity);
-    for (let i = 0; i < pool.count; i++) {
-      const slot = pool.activeAt(i);
-      const key = this.identity.keyOf(slot);
-      if (this.owner[slot] !== key) {
-        this.owner[slot] = key;
-        this.setLength[slot] = 0;
+    this.epoch++;
+    this.outbox.begin(this.epoch);
+    this.scan();
+    this.dropGone();
+    this.leaveGhosts();
+    const changed = this.changed;
+    const count = this.changedCount;
+    const engine = this.engine;
+    engine.place(changed, count);
+    if (engine.candidates === 'mover' && count * 3 > pool.count) {
+      this.sweepObservers(engine);
+    } else if (engine.candidates === 'mover') {
+      // One mover at a time, its pairs still in cache: re-test and mark them, then look for new ones.
+      for (let i = 0; i < count; i++) {
+        const slot = changed[i]!;
+        this.mover = slot;
+        this.token++;
+        this.retest(slot);
+        engine.collectFor(slot, this.considerMarked, false);
       }
-      this.gather(slot);
-      this.diff(slot, key, emit);
-      this.keep(slot);
+    } else {
+      for (let i = 0; i < count; i++) this.retest(changed[i]!);
+      engine.collect(this.consider);
     }
-    for (let i = 0; i < pool.count; i++) {
-      const slot = pool.activeAt(i);
+    for (let i = 0; i < count; i++) {
+      const slot = changed[i]!;
       this.lastX[slot] = pool.x[slot]!;
       this.lastY[slot] = pool.y[slot]!;
+      this.lastR[slot] = this.range[slot]!;
     }
+    this.rebuilding = false;
+    this.outbox.deliver(pool.activeSlots, pool.count, this.activePos, this.ownerKey, emit);
   }
 
-  /** The keys an observer saw at the last update (a copy, for tests and tools). */
+  /** The keys an observer saw at the last update, ascending (a copy, for tests and tools). */
   observedBy(key: number): number[] {
     const slot = this.identity.slotOf(key);
     if (slot < 0 || slot >= this.owner.length || this.owner[slot] !== key) return [];
-    return Array.from(this.sets[slot]!.subarray(0, this.setLength[slot]!));
+    const out: number[] = [];
+    const p = this.pairs;
+    for (let e = p.outHead[slot]!; e !== NONE; e = p.outNextOf(e)) if (p.seenOf(e) === 1) out.push(p.subKey[e]!);
+    for (let i = 0; i < this.ghosts.length; i += 2) if (this.ghosts[i] === key) out.push(this.ghosts[i + 1]!);
+    return out.sort((a, b) => a - b);
   }
 
-  /** The observed sets and last positions of live entities, as plain data. */
+  /** The observed sets and last positions of the entities tracked at the last update, as plain data. */
   exportState(): AoiState {
     const observers: { key: number; seen: number[] }[] = [];
     const lastPositions: [number, number, number][] = [];
     for (let i = 0; i < this.pool.count; i++) {
       const slot = this.pool.activeAt(i);
       const key = this.identity.keyOf(slot);
-      if (slot < this.owner.length) {
-        if (this.owner[slot] === key && this.setLength[slot]! > 0) observers.push({ key, seen: this.observedBy(key) });
-        lastPositions.push([key, this.lastX[slot]!, this.lastY[slot]!]);
-      }
+      if (slot >= this.owner.length || this.owner[slot] !== key) continue;
+      const seen = this.observedBy(key);
+      if (seen.length > 0) observers.push({ key, seen });
+      lastPositions.push([key, this.lastX[slot]!, this.lastY[slot]!]);
     }
     return { observers, lastPositions };
   }
 
-  /** Load sets saved by exportState (the pool already restored). */
+  /**
+   * Load sets saved by exportState (the pool already restored). The
+   * structures are rebuilt at the current positions, and the next update
+   * re-tests every entity once against the saved sets.
+   */
   importState(state: AoiState): void {
     this.reset();
     this.fitCapacity(this.pool.capacity);
-    for (const { key, seen } of state.observers) {
-      const slot = this.identity.slotOf(key);
-      if (slot < 0) continue;
-      this.owner[slot] = key;
-      this.scratchLength = 0;
-      for (const k of seen) this.collectKey(k);
-      sortRange(this.scratch, 0, this.scratchLength - 1);
-      this.keep(slot);
-    }
+    const pool = this.pool;
     for (const [key, x, y] of state.lastPositions) {
       const slot = this.identity.slotOf(key);
-      if (slot < 0) continue;
+      if (slot < 0 || slot >= this.owner.length || this.owner[slot] !== 0) continue;
+      this.owner[slot] = key;
+      this.tracked++;
       this.lastX[slot] = x;
       this.lastY[slot] = y;
+      this.lastR[slot] = this.range[slot] = rangeOf(pool.interest[slot]!);
     }
-  }
-
-  /** Forget everything (after a restore): the next update reports every pair as entering. */
-  reset(): void {
-    this.owner.fill(0);
-    this.setLength.fill(0);
-  }
-
-  private gather(slot: number): void {
-    this.scratchLength = 0;
-    const r = this.pool.interest[slot]!;
-    if (!(r > 0)) return;
-    this.currentObserver = slot;
-    const x = this.pool.x[slot]!;
-    const y = this.pool.y[slot]!;
-    if (this.shape === 'circle') this.index.forEachInRadius(x, y, r, this.collect);
-    else this.index.forEachInRect(x - r, y - r, x + r, y + r, this.collect);
-    sortRange(this.scratch, 0, this.scratchLength - 1);
-  }
-
-  /** Merge the sorted old and new sets, emitting enter / move / leave. */
-  private diff(slot: number, observer: number, emit: AoiListener): void {
-    const old = this.sets[slot]!;
-    const oldLength = this.setLength[slot]!;
-    const now = this.scratch;
-    const nowLength = this.scratchLength;
-    let i = 0;
-    let j = 0;
-    while (i < oldLength || j < nowLength) {
-      const a = i < oldLength ? old[i]! : Infinity;
-      const b = j < nowLength ? now[j]! : Infinity;
-      if (a < b) {
-        emit('leave', observer, a);
-        i++;
-      } else if (b < a) {
-        emit('enter', observer, b);
-        j++;
-      } else {
-        if (this.moved(b)) emit('move', observer, b);
-        i++;
-        j++;
+    // Build the engine's structures for the tracked entities, as one update in which they all appear.
+    this.epoch++;
+    this.changedCount = 0;
+    for (let slot = 0; slot < this.owner.length; slot++) {
+      if (this.owner[slot] === 0) continue;
+      this.bornAt[slot] = this.epoch;
+      this.changedAt[slot] = this.epoch;
+      this.pushChanged(slot);
+    }
+    this.engine.place(this.changed, this.changedCount);
+    const keep = (o: number, s: number): void => {
+      if (o === s || this.owner[o] === 0 || this.owner[s] === 0) return;
+      if (this.engine.keeps(o, s) && this.pairs.find(o, s) === NONE) this.pairs.add(o, s, this.owner[s]!);
+    };
+    const engine = this.engine;
+    if (engine.candidates === 'pairs') engine.collect(keep);
+    else for (let i = 0; i < this.changedCount; i++) engine.collectFor(this.changed[i]!, keep, true);
+    for (const { key, seen } of state.observers) {
+      const o = this.identity.slotOf(key);
+      if (o < 0 || o >= this.owner.length || this.owner[o] !== key) continue;
+      for (const subjectKey of seen) {
+        const s = this.identity.slotOf(subjectKey);
+        if (s < 0 || s === o || this.owner[s] !== subjectKey) {
+          if (subjectKey !== key) this.ghosts.push(key, subjectKey);
+          continue;
+        }
+        let e = this.pairs.find(o, s);
+        if (e === NONE) e = this.pairs.add(o, s, subjectKey);
+        this.pairs.setSeen(e, 1);
       }
     }
+    this.rebuilding = true;
   }
 
-  private moved(subject: number): boolean {
-    const slot = this.identity.slotOf(subject);
-    return this.pool.x[slot] !== this.lastX[slot] || this.pool.y[slot] !== this.lastY[slot];
+  /** Forget everything: the next update reports every pair as entering. */
+  reset(): void {
+    this.pairs.clear();
+    this.engine.clear();
+    this.owner.fill(0);
+    this.ghosts.length = 0;
+    this.tracked = 0;
+    this.rebuilding = false;
   }
 
-  private keep(slot: number): void {
-    let set = this.sets[slot]!;
-    if (set.length < this.scratchLength) {
-      set = new Float64Array(Math.max(8, this.scratchLength * 2));
-      this.sets[slot] = set;
+  private makeEngine(index: SpatialIndex): InterestEngine {
+    return index.kind === 'axis' ? new RangeTriggers(this, index) : new GridInterest(this, index);
+  }
+
+  /**
+   * One pass over the live slots: what spawned (its slot's owner differs),
+   * moved or changed range. Entities tracked but not met are gone.
+   */
+  private scan(): void {
+    const pool = this.pool;
+    const { x, y, interest } = pool;
+    const active = pool.activeSlots;
+    const n = pool.count;
+    const epoch = this.epoch;
+    const all = this.rebuilding;
+    this.changedCount = 0;
+    this.goneCount = 0;
+    let met = 0;
+    for (let i = 0; i < n; i++) {
+      const slot = active[i]!;
+      this.activePos[slot] = i;
+      this.scannedAt[slot] = epoch;
+      const key = this.identity.keyOf(slot);
+      const r = rangeOf(interest[slot]!);
+      this.range[slot] = r;
+      if (this.owner[slot] === key) {
+        met++;
+        const moved = x[slot] !== this.lastX[slot] || y[slot] !== this.lastY[slot];
+        if (moved) this.movedAt[slot] = epoch;
+        if (all || moved || r !== this.lastR[slot]) {
+          this.changedAt[slot] = epoch;
+          this.pushChanged(slot);
+        }
+        continue;
+      }
+      if (this.owner[slot] !== 0) this.pushGone(slot);
+      this.owner[slot] = key;
+      this.bornAt[slot] = epoch;
+      this.changedAt[slot] = epoch;
+      this.pushChanged(slot);
     }
-    for (let k = 0; k < this.scratchLength; k++) set[k] = this.scratch[k]!;
-    this.setLength[slot] = this.scratchLength;
+    if (met + this.goneCount < this.tracked) {
+      for (let slot = 0; slot < this.owner.length; slot++) {
+        if (this.owner[slot] !== 0 && this.scannedAt[slot] !== epoch) {
+          this.owner[slot] = 0;
+          this.pushGone(slot);
+        }
+      }
+    }
+    // Every live slot is tracked from here on.
+    this.tracked = n;
+  }
+
+  /**
+   * Drop the pairs of entities that are gone: what they observed goes
+   * silently (a despawned observer is told nothing), and each observer that
+   * saw them gets a leave.
+   */
+  private dropGone(): void {
+    const p = this.pairs;
+    // What the gone observed first, so that no leave below is addressed to a gone observer.
+    for (let i = 0; i < this.goneCount; i++) {
+      const slot = this.gone[i]!;
+      for (let e = p.outHead[slot]!; e !== NONE; ) {
+        const next = p.outNextOf(e);
+        p.remove(e);
+        e = next;
+      }
+    }
+    for (let i = 0; i < this.goneCount; i++) {
+      const slot = this.gone[i]!;
+      for (let e = p.inHead[slot]!; e !== NONE; ) {
+        const next = p.inNextOf(e);
+        if (p.seenOf(e) === 1) this.outbox.push(p.obsOf(e), p.subKey[e]!, LEAVE);
+        p.remove(e);
+        e = next;
+      }
+      this.engine.remove(slot);
+    }
+  }
+
+  /** Leaves for restored pairs whose subject was already gone, to observers still there. */
+  private leaveGhosts(): void {
+    const ghosts = this.ghosts;
+    for (let i = 0; i < ghosts.length; i += 2) {
+      const o = this.identity.slotOf(ghosts[i]!);
+      if (o >= 0 && o < this.owner.length && this.owner[o] === ghosts[i] && this.bornAt[o] !== this.epoch) {
+        this.outbox.push(o, ghosts[i + 1]!, LEAVE);
+      }
+    }
+    ghosts.length = 0;
+  }
+
+  /**
+   * Re-test every pair a changed entity takes part in, as observer and as
+   * subject; an observer that still sees it after it moved gets a move.
+   */
+  private retest(slot: number): void {
+    const p = this.pairs;
+    for (let e = p.outHead[slot]!; e !== NONE; ) {
+      const next = p.outNextOf(e);
+      this.retestEdge(e);
+      e = next;
+    }
+    const moved = this.moveEvents && this.movedSinceLast(slot);
+    for (let e = p.inHead[slot]!; e !== NONE; ) {
+      const next = p.inNextOf(e);
+      if (this.retestEdge(e) && moved) this.outbox.push(p.obsOf(e), p.subKey[e]!, MOVE);
+      e = next;
+    }
+  }
+
+  /**
+   * When most entities changed, looking from both ends of every pair costs
+   * more than looking from one: every observer re-tests what it saw and
+   * looks at its own range once (about what the old recompute-and-diff did,
+   * without the sort and copy), and moves are found from the observer's side.
+   */
+  private sweepObservers(engine: InterestEngine & { candidates: 'mover' }): void {
+    const p = this.pairs;
+    const active = this.pool.activeSlots;
+    const n = this.pool.count;
+    for (let i = 0; i < n; i++) {
+      const o = active[i]!;
+      if (!(this.range[o]! > 0) && p.outHead[o] === NONE) continue;
+      this.mover = o;
+      this.token++;
+      for (let e = p.outHead[o]!; e !== NONE; ) {
+        const next = p.outNextOf(e);
+        if (this.retestEdge(e) && this.moveEvents && this.movedSinceLast(p.subOf(e))) this.outbox.push(o, p.subKey[e]!, MOVE);
+        e = next;
+      }
+      if (this.range[o]! > 0) engine.collectFor(o, this.considerMarked, true);
+    }
+  }
+
+  /** Re-test one kept pair; true when its subject stays seen since the last update (the pair a move is about). */
+  private retestEdge(e: number): boolean {
+    const p = this.pairs;
+    const o = p.obsOf(e);
+    const s = p.subOf(e);
+    // The band is never narrower than the shape: inside() first answers both questions in the common case.
+    const now = this.inside(o, s) ? 1 : 0;
+    if (now === 0 && (this.engine.bandIsShape || !this.engine.keeps(o, s))) {
+      if (p.seenOf(e) === 1) this.outbox.push(o, p.subKey[e]!, LEAVE);
+      p.remove(e);
+      return false;
+    }
+    this.markSubject[s] = this.token;
+    this.markObserver[o] = this.token;
+    if (now !== p.seenOf(e)) {
+      p.setSeen(e, now);
+      if (now === 1) p.setEntered(e, this.epoch);
+      this.outbox.push(o, p.subKey[e]!, now === 1 ? ENTER : LEAVE);
+    }
+    return now === 1 && p.enteredOf(e) !== this.epoch;
+  }
+
+  /** Not new in this update, and not where it was at the last one. */
+  private movedSinceLast(slot: number): boolean {
+    return this.movedAt[slot] === this.epoch;
+  }
+
+  /** A pair the engine found: keep it if it is in the band and not kept yet. */
+  private considerPair(o: number, s: number): void {
+    // An id in the index the pool does not hold live (owner 0) is no subject.
+    if (o === s || this.owner[s] === 0 || !this.engine.keeps(o, s) || this.pairs.find(o, s) !== NONE) return;
+    const e = this.pairs.add(o, s, this.owner[s]!);
+    if (this.inside(o, s)) {
+      this.pairs.setSeen(e, 1);
+      this.pairs.setEntered(e, this.epoch);
+      this.outbox.push(o, this.owner[s]!, ENTER);
+    }
+  }
+
+  /** A pair the engine found for the current mover; its kept pairs are marked (retest), so no lookup is needed. */
+  private considerMarkedPair(o: number, s: number): void {
+    if (o === s || this.owner[s] === 0) return;
+    if (o === this.mover ? this.markSubject[s] === this.token : this.markObserver[o] === this.token) return;
+    const seen = this.inside(o, s);
+    if (!seen && (this.engine.bandIsShape || !this.engine.keeps(o, s))) return;
+    const e = this.pairs.add(o, s, this.owner[s]!);
+    if (seen) {
+      this.pairs.setSeen(e, 1);
+      this.pairs.setEntered(e, this.epoch);
+      this.outbox.push(o, this.owner[s]!, ENTER);
+    }
+  }
+
+  /** The interest test itself, computed exactly as brute force does. */
+  inside(o: number, s: number): boolean {
+    const r = this.range[o]!;
+    if (!(r > 0)) return false;
+    const { x, y } = this.pool;
+    const dx = x[s]! - x[o]!;
+    const dy = y[s]! - y[o]!;
+    return this.shape === 'circle' ? dx * dx + dy * dy <= r * r : Math.abs(dx) <= r && Math.abs(dy) <= r;
+  }
+
+  private pushChanged(slot: number): void {
+    if (this.changedCount === this.changed.length) this.changed = grow32(this.changed);
+    this.changed[this.changedCount++] = slot;
+  }
+
+  private pushGone(slot: number): void {
+    if (this.goneCount === this.gone.length) this.gone = grow32(this.gone);
+    this.gone[this.goneCount++] = slot;
   }
 
   private fitCapacity(capacity: number): void {
     if (this.owner.length >= capacity) return;
-    const grow = <T extends Float64Array | Int32Array>(from: T, to: T): T => {
-      (to as Float64Array).set(from as Float64Array);
-      return to;
+    const f64 = (a: Float64Array): Float64Array => {
+      const b = new Float64Array(capacity);
+      b.set(a);
+      return b;
     };
-    this.owner = grow(this.owner, new Float64Array(capacity));
-    this.setLength = grow(this.setLength, new Int32Array(capacity));
-    this.lastX = grow(this.lastX, new Float64Array(capacity));
-    this.lastY = grow(this.lastY, new Float64Array(capacity));
-    while (this.sets.length < capacity) this.sets.push(EMPTY);
+    const u32 = (a: Uint32Array): Uint32Array => {
+      const b = new Uint32Array(capacity);
+      b.set(a);
+      return b;
+    };
+    this.owner = f64(this.owner);
+    this.lastX = f64(this.lastX);
+    this.lastY = f64(this.lastY);
+    this.lastR = f64(this.lastR);
+    this.range = f64(this.range);
+    this.changedAt = u32(this.changedAt);
+    this.bornAt = u32(this.bornAt);
+    this.scannedAt = u32(this.scannedAt);
+    this.movedAt = u32(this.movedAt);
+    this.markSubject = u32(this.markSubject);
+    this.markObserver = u32(this.markObserver);
+    const pos = new Int32Array(capacity);
+    pos.set(this.activePos);
+    this.activePos = pos;
+    this.pairs.ensureSlots(capacity);
+    this.outbox.ensureSlots(capacity);
+    this.engine.grow(capacity);
   }
 }
 
-/** In-place quicksort of a[lo..hi] (insertion sort for short ranges); no allocation. */
-export function sortRange(a: Float64Array, lo: number, hi: number): void {
-  while (hi - lo > 16) {
-    const pivot = median3(a[lo]!, a[(lo + hi) >> 1]!, a[hi]!);
-    let i = lo;
-    let j = hi;
-    while (i <= j) {
-      while (a[i]! < pivot) i++;
-      while (a[j]! > pivot) j--;
-      if (i <= j) {
-        const t = a[i]!;
-        a[i++] = a[j]!;
-        a[j--] = t;
-      }
-    }
-    // Recurse into the smaller half, loop on the larger: stack depth stays O(log n).
-    if (j - lo < hi - i) {
-      sortRange(a, lo, j);
-      lo = i;
-    } else {
-      sortRange(a, i, hi);
-      hi = j;
-    }
-  }
-  for (let k = lo + 1; k <= hi; k++) {
-    const v = a[k]!;
-    let m = k - 1;
-    while (m >= lo && a[m]! > v) {
-      a[m + 1] = a[m]!;
-      m--;
-    }
-    a[m + 1] = v;
-  }
+/** An interest value as a range: NaN, negatives and 0 observe nothing. */
+function rangeOf(v: number): number {
+  return v > 0 ? v : 0;
 }
 
-function median3(a: number, b: number, c: number): number {
-  return a < b ? (b < c ? b : a < c ? c : a) : a < c ? a : b < c ? c : b;
+function grow32(a: Int32Array): Int32Array {
+  const b = new Int32Array(a.length * 2);
+  b.set(a);
+  return b;
 }

@@ -15,7 +15,7 @@
 import {
   PositionStore,
   copyInto,
-  sanitizeCoordinate,
+  checkPosition,
   slackFor,
   type PairVisitor,
   type SpatialFilter,
@@ -75,14 +75,26 @@ class AxisList {
     return a >= 0 ? (a < this.anchors ? a : this.anchors - 1) : 0;
   }
 
+  /** Nodes the last seek stepped over (queries report them as work: SpatialIndex.lastQueryVisits). */
+  seekSteps = 0;
+
   /** The first node whose key is ≥ v (the tail when none is). */
   seek(v: number): number {
     let n = this.anchorFor(v);
+    let steps = 0;
     if (this.key[n]! >= v) {
-      while (n !== this.head && this.key[this.prev[n]!]! >= v) n = this.prev[n]!;
+      while (n !== this.head && this.key[this.prev[n]!]! >= v) {
+        n = this.prev[n]!;
+        steps++;
+      }
+      this.seekSteps = steps;
       return n === this.head ? this.next[n]! : n;
     }
-    while (this.key[n]! < v) n = this.next[n]!;
+    while (this.key[n]! < v) {
+      n = this.next[n]!;
+      steps++;
+    }
+    this.seekSteps = steps;
     return n;
   }
 
@@ -126,6 +138,9 @@ class AxisList {
 
 export class AxisListIndex extends PositionStore implements SpatialIndex {
   readonly kind = 'axis' as const;
+  /** Distance between anchors, and how many there are (they cover 0 … max(width, height)). */
+  readonly anchorSpacing: number;
+  readonly anchorCount: number;
   private readonly offset: number;
   private readonly xList: AxisList;
   private readonly yList: AxisList;
@@ -137,6 +152,8 @@ export class AxisListIndex extends PositionStore implements SpatialIndex {
     }
     const anchors = Math.ceil(Math.max(options.width, options.height) / options.anchorSpacing) + 1;
     if (anchors > 1 << 24) throw new RangeError('Too many anchors; use a larger anchor spacing.');
+    this.anchorSpacing = options.anchorSpacing;
+    this.anchorCount = anchors;
     const head = anchors;
     const tail = anchors + 1;
     this.offset = anchors + 2;
@@ -154,8 +171,7 @@ export class AxisListIndex extends PositionStore implements SpatialIndex {
 
   insert(id: number, x: number, y: number): void {
     this.checkId(id, false);
-    x = sanitizeCoordinate(x);
-    y = sanitizeCoordinate(y);
+    checkPosition(id, x, y);
     this.xs[id] = x;
     this.ys[id] = y;
     this.present[id] = 1;
@@ -174,8 +190,7 @@ export class AxisListIndex extends PositionStore implements SpatialIndex {
 
   move(id: number, x: number, y: number): void {
     if (this.present[id] !== 1) this.checkId(id, true);
-    x = sanitizeCoordinate(x);
-    y = sanitizeCoordinate(y);
+    checkPosition(id, x, y);
     this.xs[id] = x;
     this.ys[id] = y;
     this.xList.update(id + this.offset, x);
@@ -187,22 +202,27 @@ export class AxisListIndex extends PositionStore implements SpatialIndex {
   }
 
   forEachInRadius(px: number, py: number, r: number, visit: SpatialVisitor): void {
+    this.visits = 0;
     if (!(r >= 0)) return;
     const r2 = r * r;
     const list = this.xList;
     const slack = slackFor(px, r);
     const hi = px + r + slack;
+    let visited = 0;
     for (let n = list.seek(px - r - slack); list.key[n]! <= hi; n = list.next[n]!) {
+      visited++;
       if (n < this.offset) continue;
       const id = n - this.offset;
       const dx = this.xs[id]! - px;
       const dy = this.ys[id]! - py;
       if (dx * dx + dy * dy <= r2) visit(id);
     }
+    this.visits = visited + list.seekSteps;
   }
 
   /** Walks outward from the id's own node in the x list instead of seeking. */
   forEachNear(id: number, r: number, visit: SpatialVisitor): void {
+    this.visits = 0;
     if (!(r >= 0)) return;
     const list = this.xList;
     const px = this.xs[id]!;
@@ -211,35 +231,50 @@ export class AxisListIndex extends PositionStore implements SpatialIndex {
     const self = id + this.offset;
     const lo = px - r - slackFor(px, r);
     const hi = px + r + slackFor(px, r);
-    for (let n = self; list.key[n]! >= lo; n = list.prev[n]!) this.visitIfNear(n, px, py, r2, visit);
-    for (let n = list.next[self]!; list.key[n]! <= hi; n = list.next[n]!) this.visitIfNear(n, px, py, r2, visit);
+    let visited = 0;
+    for (let n = self; list.key[n]! >= lo; n = list.prev[n]!) {
+      visited++;
+      this.visitIfNear(n, px, py, r2, visit);
+    }
+    for (let n = list.next[self]!; list.key[n]! <= hi; n = list.next[n]!) {
+      visited++;
+      this.visitIfNear(n, px, py, r2, visit);
+    }
+    this.visits = visited;
   }
 
   /** Walks the list of the axis on which the rectangle is narrower. */
   forEachInRect(minX: number, minY: number, maxX: number, maxY: number, visit: SpatialVisitor): void {
+    this.visits = 0;
     if (!(minX <= maxX && minY <= maxY)) return;
     const useY = maxY - minY < maxX - minX;
     const list = useY ? this.yList : this.xList;
     const hi = useY ? maxY : maxX;
+    let visited = 0;
     for (let n = list.seek(useY ? minY : minX); list.key[n]! <= hi; n = list.next[n]!) {
+      visited++;
       if (n < this.offset) continue;
       const id = n - this.offset;
       const x = this.xs[id]!;
       const y = this.ys[id]!;
       if (x >= minX && x <= maxX && y >= minY && y <= maxY) visit(id);
     }
+    this.visits = visited + list.seekSteps;
   }
 
   /** Walks right then left along x from the point, stopping once |dx| exceeds the best distance so far. */
   nearest(px: number, py: number, maxR: number, accept: SpatialFilter | null = null, exclude = NONE): number {
+    this.visits = 0;
     if (!(maxR >= 0)) return NONE;
     const list = this.xList;
     const start = list.seek(px);
     let best = NONE;
     let bestD2 = maxR * maxR;
+    let visited = list.seekSteps;
     for (let pass = 0; pass < 2; pass++) {
       const right = pass === 0;
       for (let n = right ? start : list.prev[start]!; n !== NONE; n = right ? list.next[n]! : list.prev[n]!) {
+        visited++;
         const dx = list.key[n]! - px;
         // Compared squared, exactly as the distance test is, so the pruning agrees with it to the last bit.
         if (dx * dx > bestD2) break;
@@ -254,6 +289,7 @@ export class AxisListIndex extends PositionStore implements SpatialIndex {
         bestD2 = d2;
       }
     }
+    this.visits = visited;
     return best;
   }
 

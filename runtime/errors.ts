@@ -4,6 +4,7 @@
  */
 
 import type { Diagnostic } from '../compiler/diagnostics.js';
+import type { WorldEvent } from './events.js';
 
 /** Bad breed data: names the breed and the field (and the JSON position for syntax errors). */
 export class BreedError extends Error {
@@ -24,7 +25,32 @@ export class BreedError extends Error {
 
 /** A world-level failure the embedder caused or must handle: pool full, bad scenario, unknown spell. */
 export class WorldError extends Error {
-  override readonly name = 'WorldError';
+  override readonly name: string = 'WorldError';
+}
+
+/** One failure of a world listener: the error it threw and the event it was handling. */
+export interface ListenerFailure {
+  readonly error: unknown;
+  readonly event: WorldEvent;
+}
+
+/**
+ * Listeners threw while the world delivered events. Thrown by `flush()` (and
+ * so by `step()` / `tick()`) only after every event went to every listener;
+ * `cause` is the first error, `failures` has each with its event. A world
+ * with `onListenerError(handler)` reports them there instead and throws nothing.
+ */
+export class ListenerError extends WorldError {
+  override readonly name = 'ListenerError';
+  constructor(readonly failures: readonly ListenerFailure[]) {
+    const first = failures[0]!;
+    const more = failures.length > 1 ? ` (and ${failures.length - 1} more)` : '';
+    super(`A world listener threw on a ${first.event.type} event: ${messageOf(first.error)}${more}`, { cause: first.error });
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 /** Spells given to the world do not compile: every error, with its line and column, in the message and as data. */

@@ -17,6 +17,9 @@ interface At {
 
 export type DespawnReason = 'despawned' | 'killed' | 'evicted';
 
+/** Why a cast in flight was cancelled: its caster went (killed, despawned or recycled), or the embedder cancelled it (`World.cancelCast`). */
+export type CastCancelReason = 'caster-gone' | 'cancelled';
+
 export type WorldEvent =
   | (At & { readonly type: 'spawn'; readonly entity: EntityId; readonly breed: string; readonly x: number; readonly y: number })
   | (At & { readonly type: 'despawn'; readonly entity: EntityId; readonly breed: string; readonly reason: DespawnReason })
@@ -50,6 +53,12 @@ export type WorldEvent =
   | (At & { readonly type: 'aoi'; readonly kind: AoiEventKind; readonly observer: EntityId; readonly subject: EntityId })
   | (At & { readonly type: 'cast'; readonly spell: string; readonly caster: EntityId | null; readonly target: EntityId | null })
   | (At & {
+      /** The step passed a per-step cap: this many effect events and AOI handler casts were dropped. */
+      readonly type: 'overload';
+      readonly droppedEvents: number;
+      readonly droppedCasts: number;
+    })
+  | (At & {
       readonly type: 'cast-error';
       readonly spell: string;
       readonly caster: EntityId | null;
@@ -57,29 +66,69 @@ export type WorldEvent =
       readonly message: string;
       /** clox-style: the message, then `[line N] in fn()` per frame. */
       readonly trace: string;
+    })
+  | (At & {
+      readonly type: 'cast-cancelled';
+      readonly spell: string;
+      readonly caster: EntityId | null;
+      readonly reason: CastCancelReason;
+      /** For people: "Its caster died.", or the embedder's message. */
+      readonly message: string;
     });
 
 export type WorldEventType = WorldEvent['type'];
 export type WorldListener = (event: WorldEvent) => void;
+/** Told about an error a listener threw, and the event it was handling (see World.onListenerError). */
+export type ListenerErrorHandler = (error: unknown, event: WorldEvent) => void;
 
 /** Looks up an entity's breed name for descriptions; `undefined` when unknown. */
 export type BreedLookup = (id: EntityId) => string | undefined;
 
 /**
- * Remembers the breed of each living entity from spawn events, so
- * descriptions name entities ("Troll#2", not "#2"). Despawn events carry
- * their own breed, so an entity is forgotten when it goes: the table stays
- * as small as the world however long it runs.
+ * Remembers the breed of each entity from spawn events, so descriptions
+ * name entities ("Troll#2", not "#2"). Events about an entity still follow
+ * its despawn — AOI leaves in the same step, or in the next one when it went
+ * between steps (a cast from the embedder) — so it is forgotten only once
+ * events two ticks later arrive: the table stays as small as the world (plus
+ * two ticks of the dead) however long it runs. Observe every event, in order.
  */
 export class EntityNames {
   private readonly breeds = new Map<EntityId, string>();
+  /** Despawned entities still named, oldest first, with the tick they went. */
+  private gone: { readonly id: EntityId; readonly tick: number }[] = [];
 
   observe(e: WorldEvent): void {
+    if (this.gone.length > 0 && this.gone[0]!.tick < e.tick - 1) this.forgetBefore(e.tick - 1);
     if (e.type === 'spawn') this.breeds.set(e.entity, e.breed);
-    else if (e.type === 'despawn') this.breeds.delete(e.entity);
+    else if (e.type === 'despawn') {
+      this.breeds.set(e.entity, e.breed); // also names one spawned before observing began
+      this.gone.push({ id: e.entity, tick: e.tick });
+    }
+  }
+
+  /** Name an entity whose spawn was not observed (it existed before observing began: a world built or restored earlier). */
+  remember(id: EntityId, breed: string): void {
+    this.breeds.set(id, breed);
+  }
+
+  /** Forget everything (the world was replaced by one whose ids mean other entities). */
+  clear(): void {
+    this.breeds.clear();
+    this.gone = [];
+  }
+
+  /** How many entities are named (living, and the recently gone). */
+  get size(): number {
+    return this.breeds.size;
   }
 
   readonly breedOf: BreedLookup = (id) => this.breeds.get(id);
+
+  private forgetBefore(tick: number): void {
+    let kept = 0;
+    while (kept < this.gone.length && this.gone[kept]!.tick < tick) this.breeds.delete(this.gone[kept++]!.id);
+    this.gone = this.gone.slice(kept);
+  }
 }
 
 /** One line of human-readable text per event (the CLI's `sim` output, the playground's console). */
@@ -116,8 +165,12 @@ export function describeEvent(e: WorldEvent, breedOf: BreedLookup = () => undefi
       return `${head} ${who(e.subject)} ${e.kind === 'enter' ? 'enters' : e.kind === 'leave' ? 'leaves' : 'moves in'} the range of ${who(e.observer)}`;
     case 'cast':
       return `${head} ${who(e.caster)} casts ${e.spell}${e.target !== null ? ` on ${who(e.target)}` : ''}`;
+    case 'overload':
+      return `${head} over the step's caps: dropped ${e.droppedEvents} event${e.droppedEvents === 1 ? '' : 's'} and ${e.droppedCasts} AOI handler cast${e.droppedCasts === 1 ? '' : 's'}`;
     case 'cast-error':
       return `${head} ${e.spell} (cast by ${who(e.caster)}) failed: ${e.trace.replace(/\n/g, ' ')}`;
+    case 'cast-cancelled':
+      return `${head} ${e.spell} (cast by ${who(e.caster)}) is cancelled: ${e.message}`;
   }
 }
 

@@ -12,7 +12,7 @@
 import {
   PositionStore,
   copyInto,
-  sanitizeCoordinate,
+  checkPosition,
   slackFor,
   type PairVisitor,
   type SpatialFilter,
@@ -85,8 +85,7 @@ export class GridIndex extends PositionStore implements SpatialIndex {
 
   insert(id: number, x: number, y: number): void {
     this.checkId(id, false);
-    x = sanitizeCoordinate(x);
-    y = sanitizeCoordinate(y);
+    checkPosition(id, x, y);
     this.xs[id] = x;
     this.ys[id] = y;
     this.xy[2 * id] = x;
@@ -105,8 +104,7 @@ export class GridIndex extends PositionStore implements SpatialIndex {
 
   move(id: number, x: number, y: number): void {
     if (this.present[id] !== 1) this.checkId(id, true);
-    x = sanitizeCoordinate(x);
-    y = sanitizeCoordinate(y);
+    checkPosition(id, x, y);
     this.xs[id] = x;
     this.ys[id] = y;
     this.xy[2 * id] = x;
@@ -125,6 +123,7 @@ export class GridIndex extends PositionStore implements SpatialIndex {
   }
 
   forEachInRadius(px: number, py: number, r: number, visit: SpatialVisitor): void {
+    this.visits = 0;
     if (!(r >= 0)) return;
     const r2 = r * r;
     const sx = slackFor(px, r);
@@ -135,16 +134,19 @@ export class GridIndex extends PositionStore implements SpatialIndex {
     const y1 = this.cellY(py + r + sy);
     // Locals, not this.field, in the hot loop: V8 cannot always prove the fields unchanged across visit().
     const { xy, next, cellHead, cols } = this;
+    let visited = (y1 - y0 + 1) * (x1 - x0 + 1);
     for (let cy = y0; cy <= y1; cy++) {
       const row = cy * cols;
       for (let cx = x0; cx <= x1; cx++) {
         for (let id = cellHead[row + cx]!; id !== NONE; id = next[id]!) {
+          visited++;
           const dx = xy[2 * id]! - px;
           const dy = xy[2 * id + 1]! - py;
           if (dx * dx + dy * dy <= r2) visit(id);
         }
       }
     }
+    this.visits = visited;
   }
 
   forEachNear(id: number, r: number, visit: SpatialVisitor): void {
@@ -152,28 +154,36 @@ export class GridIndex extends PositionStore implements SpatialIndex {
   }
 
   forEachInRect(minX: number, minY: number, maxX: number, maxY: number, visit: SpatialVisitor): void {
+    this.visits = 0;
     if (!(minX <= maxX && minY <= maxY)) return;
     const x0 = this.cellX(minX);
     const x1 = this.cellX(maxX);
     const y0 = this.cellY(minY);
     const y1 = this.cellY(maxY);
+    const { xy, next, cellHead, cols } = this;
+    let visited = (y1 - y0 + 1) * (x1 - x0 + 1);
     for (let cy = y0; cy <= y1; cy++) {
+      const row = cy * cols;
       for (let cx = x0; cx <= x1; cx++) {
-        for (let id = this.cellHead[cy * this.cols + cx]!; id !== NONE; id = this.next[id]!) {
-          const x = this.xs[id]!;
-          const y = this.ys[id]!;
+        for (let id = cellHead[row + cx]!; id !== NONE; id = next[id]!) {
+          visited++;
+          const x = xy[2 * id]!;
+          const y = xy[2 * id + 1]!;
           if (x >= minX && x <= maxX && y >= minY && y <= maxY) visit(id);
         }
       }
     }
+    this.visits = visited;
   }
 
   /**
-   * Rings of cells outward from the point's cell. Anything in ring k is at
-   * least (k - 1) cells away on some axis, so once that bound exceeds the
-   * best distance found (or maxR) no farther ring can do better.
+   * Rings of cells outward from the point's cell. Anything in ring k ≥ 1 is
+   * at least (k - 1) cells away on some axis (and ring 1 may be right across
+   * a cell line: no bound at all), so once that bound exceeds the best
+   * distance found (or maxR) no farther ring can do better.
    */
   nearest(px: number, py: number, maxR: number, accept: SpatialFilter | null = null, exclude = NONE): number {
+    this.visits = 0;
     if (!(maxR >= 0)) return NONE;
     const cx = this.cellX(px);
     const cy = this.cellY(py);
@@ -181,17 +191,23 @@ export class GridIndex extends PositionStore implements SpatialIndex {
     const maxR2 = maxR * maxR;
     let best = NONE;
     let bestD2 = Infinity;
+    let visited = 0;
     for (let k = 0; k <= maxRing; k++) {
-      // Slightly under the true gap, so rounding in the cell assignment never prunes a real candidate.
-      const gap = (k - 1.000001) * this.cellSize;
-      if (k > 0 && (gap > maxR || gap * gap > bestD2)) break;
-      for (let j = cy - k; j <= cy + k; j++) {
-        if (j < 0 || j >= this.rows) continue;
+      // Slightly under the true gap, so rounding in the cell assignment never prunes a real candidate;
+      // never below 0 (a negative gap squared would prune ring 1, the cells just across the line).
+      const gap = k > 1 ? Math.max(0, (k - 1) * this.cellSize - slackFor(Math.abs(px) + Math.abs(py), k * this.cellSize)) : 0;
+      if (gap > maxR || gap * gap > bestD2) break;
+      // Rows and columns clamped to the grid: a ring mostly outside a long, thin grid costs only its cells inside.
+      const jHi = Math.min(cy + k, this.rows - 1);
+      for (let j = Math.max(cy - k, 0); j <= jHi; j++) {
         const edgeRow = j === cy - k || j === cy + k;
         const step = edgeRow || k === 0 ? 1 : 2 * k;
-        for (let i = cx - k; i <= cx + k; i += step) {
-          if (i < 0 || i >= this.cols) continue;
+        const iHi = Math.min(cx + k, this.cols - 1);
+        for (let i = edgeRow ? Math.max(cx - k, 0) : cx - k; i <= iHi; i += step) {
+          if (i < 0) continue;
+          visited++;
           for (let id = this.cellHead[j * this.cols + i]!; id !== NONE; id = this.next[id]!) {
+            visited++;
             if (id === exclude) continue;
             const dx = this.xs[id]! - px;
             const dy = this.ys[id]! - py;
@@ -204,6 +220,7 @@ export class GridIndex extends PositionStore implements SpatialIndex {
         }
       }
     }
+    this.visits = visited;
     return best;
   }
 

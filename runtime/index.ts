@@ -5,10 +5,21 @@
 
 export { World, type WorldOptions, type ResolvedWorldOptions, type CastResult, type EntityView } from './world.js';
 export { GAME_HOST_FUNCTIONS, WORLD_HOST_FUNCTIONS, type GameHost, type CastContext } from './host-api.js';
-export { describeEvent, EntityNames, type BreedLookup, type WorldEvent, type WorldEventType, type WorldListener, type EntityId, type DespawnReason } from './events.js';
+export {
+  describeEvent,
+  EntityNames,
+  type BreedLookup,
+  type WorldEvent,
+  type WorldEventType,
+  type WorldListener,
+  type ListenerErrorHandler,
+  type EntityId,
+  type DespawnReason,
+  type CastCancelReason,
+} from './events.js';
 export { BreedRegistry, BUILTIN_ENTITY_PROPERTIES, type Breed, type BreedSpells, type AttributeValue } from './breeds.js';
 export { BREED_SCHEMA, BREED_SPELL_SLOTS } from './breed-schema.js';
-export { BreedError, SpellsCompileError, WorldError } from './errors.js';
+export { BreedError, ListenerError, SpellsCompileError, WorldError, type ListenerFailure } from './errors.js';
 export { EntityPool, INDEX_LIMIT, NO_ENTITY, handleIndex, handleGeneration, type EntityHandle, type ExhaustionPolicy, type EntityPoolOptions } from './entity-pool.js';
 export { EntityRef } from './entity-ref.js';
 export type { SpatialIndex, PartitionKind, SpatialVisitor, PairVisitor, SpatialFilter } from './spatial-index.js';

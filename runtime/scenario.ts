@@ -194,7 +194,7 @@ export function startScenario(scenario: Scenario, files: ScenarioFiles): Scenari
         const target = entity(c.target, 'target', c.spell);
         // An entity that died before its cast: the cast is reported and skipped, the run goes on.
         if ((caster !== null && !world.isAlive(caster)) || (target !== null && !world.isAlive(target))) {
-          skipped(world, c);
+          skipped(world, c, caster);
           continue;
         }
         world.cast(c.spell, caster, target);
@@ -235,13 +235,13 @@ function loadBreedsFile(world: World, text: string, path: string): void {
   }
 }
 
-function skipped(world: World, c: ScenarioCast): void {
-  // Reported through the normal event stream, as a cast error with no line.
+function skipped(world: World, c: ScenarioCast, caster: EntityId | null): void {
+  // Reported through the normal event stream, as a cast error with no line (by its caster, not "the world").
   const event: WorldEvent = {
     type: 'cast-error',
     tick: world.steps,
     spell: c.spell,
-    caster: null,
+    caster,
     line: 0,
     message: `Skipped: the ${c.caster !== undefined ? 'caster or target' : 'target'} is gone.`,
     trace: `Skipped: the ${c.caster !== undefined ? 'caster or target' : 'target'} is gone.`,

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { GridIndex } from './grid-index.js';
 import { AxisListIndex } from './axis-list-index.js';
-import type { SpatialIndex } from './spatial-index.js';
+import { SpatialIndexError, type SpatialIndex } from './spatial-index.js';
 
 const WORLD = 100;
 const CAPACITY = 48;
@@ -200,16 +200,58 @@ describe.each(Object.keys(makers))('%s index against brute force', (name) => {
     expect(() => index.move(5, 1, 1)).toThrow(RangeError);
   });
 
-  it('keeps NaN and infinite coordinates from breaking the structure', () => {
+  it('refuses NaN and infinite positions with a SpatialIndexError and keeps what it holds', () => {
     const index = makers[name]!(10);
-    index.insert(0, NaN, 5);
-    index.insert(1, Infinity, -Infinity);
     index.insert(2, 50, 50);
-    index.move(0, 51, 50);
-    expect(index.nearest(50, 50, 5)).toBe(2);
-    const out: number[] = [];
-    index.queryRadius(50, 50, 1, out);
-    expect(out.sort()).toEqual([0, 2]);
+    for (const [x, y] of [
+      [NaN, 5],
+      [5, NaN],
+      [Infinity, 5],
+      [5, -Infinity],
+    ] as const) {
+      expect(() => index.insert(0, x, y)).toThrow(SpatialIndexError);
+      expect(() => index.move(2, x, y)).toThrow(/must be finite numbers/);
+    }
+    expect(index.has(0)).toBe(false);
+    expect(index.count).toBe(1);
+    expect([index.xOf(2), index.yOf(2)]).toEqual([50, 50]);
+    expect(index.nearest(0, 0, Infinity)).toBe(2);
+    // Far but finite positions are kept as they are (no clamping).
+    index.insert(1, 1e300, -1e300);
+    expect([index.xOf(1), index.yOf(1)]).toEqual([1e300, -1e300]);
+    expect(index.nearest(1e300, -1e300, 1)).toBe(1);
+  });
+
+  it('finds the nearest entity just across a cell line', () => {
+    // Issue 12 #1: the grid's first ring was pruned by a negative bound squared.
+    const index = makers[name]!(8);
+    index.insert(0, 7.999995, 5);
+    index.insert(1, 8, 5);
+    expect(index.nearest(7.999999, 5, 1)).toBe(1);
+    expect(index.nearest(7.999999, 5, Infinity)).toBe(1);
+  });
+
+  it('answers nearest like brute force when points sit on and beside cell lines', () => {
+    const CELL = 8;
+    const onLine = fc
+      .tuple(fc.integer({ min: 0, max: 2 }), fc.constantFrom(0, 1e-9, -1e-9, 1e-6, -1e-6, 5e-6, -5e-6, 0.5))
+      .map(([k, d]) => k * CELL + d);
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.tuple(id, onLine, onLine), { selector: (t) => t[0], minLength: 1, maxLength: 30 }),
+        onLine,
+        onLine,
+        fc.oneof(fc.constant(Infinity), fc.double({ min: 0, max: 20, noNaN: true })),
+        (points, qx, qy, r) => {
+          const index = makers[name]!(CELL);
+          const model = new Model();
+          for (const [i, x, y] of points) apply(index, model, { kind: 'insert', id: i, x, y });
+          const q: Query = { kind: 'nearest', x: qx, y: qy, r, filter: 1, exclude: -1 };
+          expect(ask(index, q)).toEqual(model.answer(q));
+        },
+      ),
+      { seed: 12, numRuns: 1000 },
+    );
   });
 });
 

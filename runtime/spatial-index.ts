@@ -44,16 +44,34 @@ export interface SpatialIndex {
   forEachPair(maxDist: number, visit: PairVisitor): void;
   /** forEachInRadius into `out` (cleared first); returns the count. */
   queryRadius(px: number, py: number, r: number, out: number[]): number;
+  /**
+   * The work of the last forEachInRadius, forEachNear, forEachInRect, nearest or queryRadius:
+   * cells (grid) or list nodes (axis lists) it stepped through plus entities it looked at.
+   * Spell-facing queries charge this as fuel (docs/security.md: queries charge for what they visit).
+   */
+  readonly lastQueryVisits: number;
 }
 
-/** Coordinates beyond this are clamped, and NaN becomes 0, so one bad value cannot break the ordering. */
-export const COORDINATE_LIMIT = 1e15;
+/**
+ * A position an index cannot order: NaN or ±Infinity. Raised by insert and
+ * move, so a bad value is caught where it enters instead of silently
+ * becoming another place (NaN as 0, ∞ as a far border) that queries then return.
+ */
+export class SpatialIndexError extends RangeError {
+  override readonly name = 'SpatialIndexError';
+  constructor(
+    message: string,
+    /** The id the call was about. */
+    readonly id: number,
+  ) {
+    super(message);
+  }
+}
 
-export function sanitizeCoordinate(v: number): number {
-  if (v !== v) return 0;
-  if (v > COORDINATE_LIMIT) return COORDINATE_LIMIT;
-  if (v < -COORDINATE_LIMIT) return -COORDINATE_LIMIT;
-  return v;
+/** Throws SpatialIndexError unless both coordinates are finite numbers. */
+export function checkPosition(id: number, x: number, y: number): void {
+  if (Number.isFinite(x) && Number.isFinite(y)) return;
+  throw new SpatialIndexError(`Spatial index id ${id}: position (${String(x)}, ${String(y)}) must be finite numbers.`, id);
 }
 
 /**
@@ -71,6 +89,8 @@ export abstract class PositionStore {
   protected ys: Float64Array;
   protected present: Uint8Array;
   protected size = 0;
+  /** See SpatialIndex.lastQueryVisits; each query sets it once, at its end. */
+  protected visits = 0;
   private collectInto: number[] = [];
   private readonly collect = (id: number): void => {
     this.collectInto.push(id);
@@ -84,6 +104,10 @@ export abstract class PositionStore {
 
   get count(): number {
     return this.size;
+  }
+
+  get lastQueryVisits(): number {
+    return this.visits;
   }
 
   has(id: number): boolean {
@@ -116,10 +140,10 @@ export abstract class PositionStore {
 
   protected checkId(id: number, wantPresent: boolean): void {
     if (!Number.isInteger(id) || id < 0 || id >= this.present.length) {
-      throw new RangeError(`Spatial index id ${id} is out of range.`);
+      throw new SpatialIndexError(`Spatial index id ${id} is out of range.`, id);
     }
     if ((this.present[id] === 1) !== wantPresent) {
-      throw new RangeError(`Spatial index id ${id} is ${wantPresent ? 'not' : 'already'} in the index.`);
+      throw new SpatialIndexError(`Spatial index id ${id} is ${wantPresent ? 'not' : 'already'} in the index.`, id);
     }
   }
 }

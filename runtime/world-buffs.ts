@@ -4,6 +4,7 @@
  * expiring them costs nothing until one is due.
  */
 
+import { quoted } from '../vm/bounded-text.js';
 import { HostError } from '../vm/errors.js';
 import type { EntityRef } from './entity-ref.js';
 import type { Modifier } from './entity-state.js';
@@ -38,7 +39,7 @@ export class WorldBuffs {
     const attribute = s.breedAt(slot).attributes.get(stat);
     const own = state.getField(stat);
     const numeric = BUFFABLE.has(stat) || typeof (own ?? attribute) === 'number';
-    if (!numeric || stat === 'health') throw new HostError(`Cannot buff '${stat}': it is not a numeric stat of this entity.`);
+    if (!numeric || stat === 'health') throw new HostError(`Cannot buff ${quoted(stat)}: it is not a numeric stat of this entity.`);
     if (state.modifiers.length >= MAX_MODIFIERS) throw new HostError(`Too many buffs on this entity (at most ${MAX_MODIFIERS}).`);
     const modifier: Modifier = { stat, amount, seconds, expiresAt: s.time + seconds, seq: s.castSeq++ };
     state.addModifier(modifier);

@@ -6,6 +6,7 @@
  * pool, and the side tables growing with the pool.
  */
 
+import { quoted } from '../vm/bounded-text.js';
 import { EntityState } from './entity-state.js';
 import type { EntityPool } from './entity-pool.js';
 import type { EntityRef } from './entity-ref.js';
@@ -43,9 +44,10 @@ export class WorldEntities {
   spawn(breedName: string, x: number, y: number): EntityRef {
     const s = this.state;
     const breed = s.breeds.get(breedName);
-    if (!breed) throw new WorldError(`Unknown breed '${breedName}'.`);
-    if (breed.abstract) throw new WorldError(`Breed '${breedName}' is abstract and cannot be spawned.`);
+    if (!breed) throw new WorldError(`Unknown breed ${quoted(breedName)}.`);
+    if (breed.abstract) throw new WorldError(`Breed ${quoted(breedName)} is abstract and cannot be spawned.`);
     if (!Number.isFinite(x) || !Number.isFinite(y)) throw new WorldError('Spawn position must be finite numbers.');
+    this.reuseGoneSlotIfFull();
     const handle = s.pool.spawn();
     const pool = s.pool;
     const slot = pool.indexOf(handle);
@@ -68,13 +70,14 @@ export class WorldEntities {
     return s.refAt(slot);
   }
 
-  /** Gone for spells at once (out of the index, alive = false); the slot is freed at the next reap. */
+  /** Gone for spells at once (out of the index, alive = false, its waiting casts cancelled); the slot is freed at the next reap. */
   markGone(slot: number, reason: DespawnReason): void {
     const s = this.state;
     if (s.dying[slot] === 1) return;
     s.dying[slot] = 1;
     s.index.remove(slot);
     s.reapQueue.push({ slot, reason });
+    s.onEntityGone(s.ids[slot]!, reason);
   }
 
   /** Free the slots of everything marked gone. */
@@ -133,6 +136,7 @@ export class WorldEntities {
     const breed = s.breedAt(slot).name;
     s.push({ type: 'despawn', tick: s.steps, entity: id, breed, reason });
     s.slotById.delete(id);
+    s.memory.releaseEntity(s.states[slot] ?? null);
     s.states[slot] = null;
     s.refs[slot] = null;
     s.dying[slot] = 0;
@@ -140,14 +144,32 @@ export class WorldEntities {
     s.pool.despawn(s.pool.handleAt(slot));
   }
 
-  /** The pool is about to reuse the oldest entity's slot ('recycle-oldest'). */
+  /**
+   * A spawn into a full pool takes the slot of an entity already gone (killed
+   * or despawned, waiting for its reap) before the pool grows, evicts a
+   * living entity or reports it full: the dead go first, with their own reason.
+   */
+  private reuseGoneSlotIfFull(): void {
+    const s = this.state;
+    if (s.pool.count < s.pool.capacity || s.reapQueue.length === 0) return;
+    const { slot, reason } = s.reapQueue.shift()!;
+    this.release(slot, reason);
+  }
+
+  /** The pool is about to reuse the oldest entity's slot ('recycle-oldest'); never a gone one (see reuseGoneSlotIfFull). */
   private evict(slot: number): void {
     const s = this.state;
-    if (s.dying[slot] === 0) s.index.remove(slot);
-    s.reapQueue = s.reapQueue.filter((r) => r.slot !== slot);
     const id = s.ids[slot]!;
-    s.push({ type: 'despawn', tick: s.steps, entity: id, breed: s.breedAt(slot).name, reason: 'evicted' });
+    const queued = s.reapQueue.find((r) => r.slot === slot);
+    if (queued === undefined) {
+      s.index.remove(slot);
+      s.onEntityGone(id, 'evicted');
+    } else {
+      s.reapQueue = s.reapQueue.filter((r) => r !== queued);
+    }
+    s.push({ type: 'despawn', tick: s.steps, entity: id, breed: s.breedAt(slot).name, reason: queued?.reason ?? 'evicted' });
     s.slotById.delete(id);
+    s.memory.releaseEntity(s.states[slot] ?? null);
     s.states[slot] = null;
     s.refs[slot] = null;
     s.dying[slot] = 0;

@@ -11,7 +11,7 @@ import type { HostContext } from '../vm/host.js';
 import type { Value } from '../vm/value.js';
 import type { EntityRef } from './entity-ref.js';
 import { WorldError } from './errors.js';
-import type { CastContext, GameHost } from './host-api.js';
+import { eventText, type CastContext, type GameHost } from './host-api.js';
 import type { WorldBuffs } from './world-buffs.js';
 import type { WorldEntities } from './world-entities.js';
 import type { WorldProperties } from './world-properties.js';
@@ -102,7 +102,8 @@ export class WorldGameHost implements GameHost {
             return s.breeds.isA(breed.index, filter) || breed.tags.includes(filter);
           };
     const found = s.index.nearest(s.pool.x[slot]!, s.pool.y[slot]!, r, accept, slot);
-    ctx.chargeFuel(visited + 1);
+    // Charged for what the search visited (cells or list nodes and entities), not what it found.
+    ctx.chargeFuel(s.index.lastQueryVisits + visited + 1);
     return found === NONE ? null : s.refAt(found);
   }
 
@@ -115,17 +116,17 @@ export class WorldGameHost implements GameHost {
 
   emitSound(name: string, cast: CastContext): void {
     const [x, y] = this.casterPosition(cast);
-    this.state.push({ type: 'sound', tick: this.state.steps, name, x, y, by: cast.caster });
+    this.state.push({ type: 'sound', tick: this.state.steps, name: eventText(name), x, y, by: cast.caster });
   }
 
   emitParticles(kind: string, x: number, y: number, count: number, cast: CastContext): void {
     // Observers draw these; a spell asking for a billion must not make them try.
-    this.state.push({ type: 'particles', tick: this.state.steps, kind, x, y, count: Math.min(MAX_PARTICLES, Math.floor(count)), by: cast.caster });
+    this.state.push({ type: 'particles', tick: this.state.steps, kind: eventText(kind), x, y, count: Math.min(MAX_PARTICLES, Math.floor(count)), by: cast.caster });
   }
 
   emitSay(speaker: EntityRef, text: string, _cast: CastContext): void {
     this.state.slotOfRef(speaker);
-    this.state.push({ type: 'say', tick: this.state.steps, entity: speaker.id, breed: speaker.breedName, text });
+    this.state.push({ type: 'say', tick: this.state.steps, entity: speaker.id, breed: speaker.breedName, text: eventText(text) });
   }
 
   addBuff(target: EntityRef, stat: string, amount: number, seconds: number, _cast: CastContext): void {
@@ -140,8 +141,9 @@ export class WorldGameHost implements GameHost {
     const s = this.state;
     const slots: number[] = [];
     s.index.queryRadius(x, y, r, slots);
-    // The work is proportional to what is returned: charge for it before building the list.
-    ctx.chargeFuel(slots.length + 1);
+    // Charged for what the query visited (cells or list nodes and entities) and for sorting what it returns,
+    // before the list is built.
+    ctx.chargeFuel(s.index.lastQueryVisits + sortWork(slots.length) + 1);
     const d2 = (slot: number): number => (s.pool.x[slot]! - x) ** 2 + (s.pool.y[slot]! - y) ** 2;
     slots.sort((a, b) => d2(a) - d2(b) || s.ids[a]! - s.ids[b]!);
     return ctx.makeList(slots.map((slot) => s.refAt(slot)));
@@ -152,4 +154,9 @@ export class WorldGameHost implements GameHost {
     const slot = cast.caster === null ? NONE : (s.slotById.get(cast.caster) ?? NONE);
     return slot === NONE ? [0, 0] : [s.pool.x[slot]!, s.pool.y[slot]!];
   }
+}
+
+/** Comparisons a sort of n items makes, about: n log2 n. */
+function sortWork(n: number): number {
+  return n < 2 ? n : Math.ceil(n * Math.log2(n));
 }

@@ -38,6 +38,18 @@ export interface WorldOptions {
   budgets?: Partial<Budgets>;
   /** Queue AOI 'move' notifications as events too (there are many). Default true. */
   aoiMoveEvents?: boolean;
+  /**
+   * Heap units (vm/costs.ts) that what outlives a cast may hold in this world together: each waiting
+   * cast's allocations and value stack, and every entity field's name and text. A cast that would
+   * wait past it fails, a field store past it is refused ('heap' budget errors). Default 32,000,000.
+   */
+  maxWorldHeap?: number;
+  /** Events queued between two flushes (one step); past it, effect events are dropped and an 'overload' event counts them. Default 100,000. */
+  maxEventsPerStep?: number;
+  /** onEnter / onLeave handler casts one step may start; past it they are dropped and counted in an 'overload' event. Default 4,096. */
+  maxHandlerCastsPerStep?: number;
+  /** Characters of JSON a snapshot may take; snapshot() refuses a bigger world with a WorldError. Default 200,000,000. */
+  maxSnapshotChars?: number;
 }
 
 export type ResolvedWorldOptions = Required<Omit<WorldOptions, 'budgets'>> & { budgets: Budgets };
@@ -57,6 +69,10 @@ export function resolveOptions(options: WorldOptions): ResolvedWorldOptions {
     step: options.step ?? DEFAULT_STEP,
     maxStepsPerTick: options.maxStepsPerTick ?? 10,
     aoiMoveEvents: options.aoiMoveEvents ?? true,
+    maxWorldHeap: options.maxWorldHeap ?? 32_000_000,
+    maxEventsPerStep: options.maxEventsPerStep ?? 100_000,
+    maxHandlerCastsPerStep: options.maxHandlerCastsPerStep ?? 4096,
+    maxSnapshotChars: options.maxSnapshotChars ?? 200_000_000,
     budgets: { ...DEFAULT_BUDGETS, fuel: 1_000_000, maxWait: 600, ...stripUndefined(options.budgets ?? {}) },
   };
   const positive = (name: string, v: number, max = 1e9): void => {
@@ -71,6 +87,10 @@ export function resolveOptions(options: WorldOptions): ResolvedWorldOptions {
   positive('maxInterest', o.maxInterest, 1e9);
   positive('step', o.step, 60);
   positive('maxStepsPerTick', o.maxStepsPerTick, 1000);
+  positive('maxWorldHeap', o.maxWorldHeap, Infinity);
+  positive('maxEventsPerStep', o.maxEventsPerStep, Infinity);
+  positive('maxHandlerCastsPerStep', o.maxHandlerCastsPerStep, Infinity);
+  positive('maxSnapshotChars', o.maxSnapshotChars, 1e9);
   if (!['grid', 'axis'].includes(o.partition)) throw new WorldError(`World option 'partition' must be 'grid' or 'axis'.`);
   if (!['square', 'circle'].includes(o.interestShape)) throw new WorldError(`World option 'interestShape' must be 'square' or 'circle'.`);
   if (!['error', 'grow', 'recycle-oldest'].includes(o.policy)) throw new WorldError(`World option 'policy' must be 'error', 'grow' or 'recycle-oldest'.`);

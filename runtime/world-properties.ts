@@ -78,19 +78,16 @@ export class WorldProperties {
       case 'vy':
         p.vy[slot] = number();
         return;
-      case 'health': {
-        const before = p.health[slot]!;
+      case 'health':
         this.setHealth(slot, number());
-        this.reportHealthChange(ref, before, p.health[slot]!);
         return;
-      }
       case 'maxHealth':
         state.baseMaxHealth = Math.max(0, number());
-        this.clampHealth(slot);
+        this.afterStatChange(slot, 'maxHealth');
         return;
       case 'speed':
         state.baseSpeed = Math.max(0, number());
-        p.speed[slot] = state.baseSpeed + state.bonus('speed');
+        this.afterStatChange(slot, 'speed');
         return;
       case 'radius':
         p.radius[slot] = Math.max(0, number());
@@ -105,7 +102,10 @@ export class WorldProperties {
       case 'is':
         throw new HostError(`Property '${name}' is read-only.`);
     }
-    state.setField(name, this.valueToField(value, name));
+    const field = this.valueToField(value, name);
+    // Fields outlive the cast: they count against the world's heap budget.
+    s.memory.chargeField(state, name, field);
+    state.setField(name, field);
   }
 
   invoke(ref: EntityRef, name: string, args: readonly Value[], _ctx: HostContext): Value | undefined {
@@ -127,7 +127,7 @@ export class WorldProperties {
     s.index.move(slot, s.pool.x[slot]!, s.pool.y[slot]!);
   }
 
-  /** Keep the hot copies of derived stats in step with their modifiers. */
+  /** Keep the hot copies of derived stats (pool.speed, interest, maxHealth) in step with their base and modifiers. */
   afterStatChange(slot: number, stat: string): void {
     const s = this.state;
     const state = s.states[slot]!;
@@ -141,24 +141,28 @@ export class WorldProperties {
     }
   }
 
+  /**
+   * Health, clamped to 0..maxHealth; 0 kills. A change — an assignment to
+   * e.health, or a lower maxHealth — is seen by observers as the damage or
+   * healing it amounts to, before the death it may cause.
+   */
   private setHealth(slot: number, health: number): void {
     const s = this.state;
     const state = s.states[slot]!;
     const max = state.baseMaxHealth + state.bonus('maxHealth');
-    s.pool.health[slot] = clamp(health, 0, Math.max(0, max));
-    if (s.pool.health[slot]! <= 0) this.entities.markGone(slot, 'killed');
+    const before = s.pool.health[slot]!;
+    const after = clamp(health, 0, Math.max(0, max));
+    s.pool.health[slot] = after;
+    if (after !== before) {
+      const by = currentCast()?.caster ?? null;
+      const type = after > before ? 'heal' : 'damage';
+      s.push({ type, tick: s.steps, entity: s.ids[slot]!, breed: s.breedAt(slot).name, amount: Math.abs(after - before), health: after, by });
+    }
+    if (after <= 0) this.entities.markGone(slot, 'killed');
   }
 
   private clampHealth(slot: number): void {
     this.setHealth(slot, this.state.pool.health[slot]!);
-  }
-
-  /** Assigning e.health is seen by observers as the damage or healing it amounts to. */
-  private reportHealthChange(ref: EntityRef, before: number, after: number): void {
-    if (after === before) return;
-    const by = currentCast()?.caster ?? null;
-    const type = after > before ? 'heal' : 'damage';
-    this.state.push({ type, tick: this.state.steps, entity: ref.id, breed: ref.breedName, amount: Math.abs(after - before), health: after, by });
   }
 
   private valueToField(value: Value, name: string): FieldValue {

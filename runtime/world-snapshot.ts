@@ -14,6 +14,7 @@ import type { WorldBuffs } from './world-buffs.js';
 import type { LoadedSpells } from './world-casting.js';
 import type { WorldEntities } from './world-entities.js';
 import type { ResolvedWorldOptions } from './world-options.js';
+import { SnapshotSize } from './snapshot-size.js';
 import type { WorldState } from './world-state.js';
 
 export const SNAPSHOT_FORMAT = 'cantrip-world/1';
@@ -92,11 +93,13 @@ export function captureSnapshot(
   accumulator: number,
   pendingCasts: number,
 ): WorldSnapshot {
+  // Measured as it is built: a world too large to serialize is refused before JSON.stringify tries.
+  const size = new SnapshotSize(s.options.maxSnapshotChars);
   const entities: EntitySnapshot[] = [];
   for (let i = 0; i < s.pool.count; i++) {
     const slot = s.pool.activeAt(i);
     const state = s.states[slot]!;
-    entities.push({
+    entities.push(size.add({
       slot,
       id: s.ids[slot]!,
       dying: s.dying[slot] === 1,
@@ -105,26 +108,26 @@ export function captureSnapshot(
       baseInterest: state.baseInterest,
       fields: [...(state.fields ?? [])].map(([k, v]) => [k, encodeField(v)]),
       modifiers: state.modifiers.map((m) => ({ ...m })),
-    });
+    }));
   }
   const spells: SpellSourceSnapshot[] = loaded.map((l) =>
-    l.source !== null ? { sourceName: l.sourceName, source: l.source } : { sourceName: l.sourceName, spb: bytesToBase64(writeSpb(l.module)) },
+    size.add(l.source !== null ? { sourceName: l.sourceName, source: l.source } : { sourceName: l.sourceName, spb: bytesToBase64(writeSpb(l.module)) }),
   );
   return {
     format: SNAPSHOT_FORMAT,
-    options: { ...s.options, budgets: { ...s.options.budgets } },
+    options: size.add({ ...s.options, budgets: { ...s.options.budgets } }),
     time: s.time,
     steps: s.steps,
     accumulator,
     nextId: s.nextId,
     random: s.rng.seedState,
     castSeq: s.castSeq,
-    breeds: s.breedRegistry?.source ?? null,
+    breeds: size.add(s.breedRegistry?.source ?? null),
     spells,
-    pool: s.pool.exportState(),
+    pool: size.add(s.pool.exportState()),
     entities,
-    reap: s.reapQueue.map((r) => ({ slot: r.slot, reason: r.reason })),
-    aoi: s.aoi.exportState(),
+    reap: size.add(s.reapQueue.map((r) => ({ slot: r.slot, reason: r.reason }))),
+    aoi: size.add(s.aoi.exportState()),
     pendingCasts,
   };
 }
@@ -163,6 +166,14 @@ export function restoreSnapshot(s: WorldState, entities: WorldEntities, buffs: W
   checkRestored(s);
 }
 
+/** Position, velocity and the other hot numbers of a slot: a NaN velocity would put NaN into the spatial index at the next step. */
+function hotFieldsFinite(pool: WorldState['pool'], slot: number): boolean {
+  for (const field of [pool.x, pool.y, pool.vx, pool.vy, pool.health, pool.maxHealth, pool.speed, pool.radius, pool.interest]) {
+    if (!Number.isFinite(field[slot])) return false;
+  }
+  return true;
+}
+
 /** Every live slot is a restored entity of a known breed at a finite place; dying ones are queued to be reaped (tests/fuzz/world-fuzz). */
 function checkRestored(s: WorldState): void {
   const pool = s.pool;
@@ -170,7 +181,7 @@ function checkRestored(s: WorldState): void {
   for (let i = 0; i < pool.count; i++) {
     const slot = pool.activeAt(i);
     const known = s.states[slot] !== null && s.breedRegistry?.breeds[pool.breed[slot]!] !== undefined;
-    if (!known || !Number.isFinite(pool.x[slot]) || !Number.isFinite(pool.y[slot]) || (s.dying[slot] === 1) !== reaping.has(slot)) {
+    if (!known || !hotFieldsFinite(pool, slot) || (s.dying[slot] === 1) !== reaping.has(slot)) {
       throw new WorldError('The world snapshot is malformed.');
     }
   }

@@ -19,10 +19,14 @@ import { WorldError } from './errors.js';
 import type { DespawnReason, EntityId, WorldEvent } from './events.js';
 import { SeededRandom } from './rng.js';
 import type { SpatialIndex } from './spatial-index.js';
+import { WorldMemory } from './world-memory.js';
 import { makeIndex, type ResolvedWorldOptions } from './world-options.js';
 
 /** "No slot" for lookups. */
 export const NONE = -1;
+
+/** Events never dropped by the per-step cap (see WorldState.push). */
+const ALWAYS_QUEUED: ReadonlySet<WorldEvent['type']> = new Set(['spawn', 'despawn', 'cast', 'cast-error', 'cast-cancelled', 'overload']);
 
 /** A slot marked gone, waiting to be freed at the next reap point. */
 export interface ReapEntry {
@@ -42,11 +46,21 @@ export class WorldState {
   dying!: Uint8Array;
   states: (EntityState | null)[] = [];
   refs: (EntityRef | null)[] = [];
+  /**
+   * The handle each cached reference in `refs` was made for. refAt checks it
+   * here, in a flat array, rather than in the reference object: a tick over
+   * 10,000 entities would otherwise take a cache miss per entity.
+   */
+  private refHandles = new Float64Array(0);
   readonly slotById = new Map<EntityId, number>();
   reapQueue: ReapEntry[] = [];
   nextId = 1;
 
   queue: WorldEvent[] = [];
+  /** Effect events dropped since the last flush, past options.maxEventsPerStep. */
+  droppedEvents = 0;
+  /** What outlives casts, against options.maxWorldHeap. */
+  readonly memory: WorldMemory;
   /** Orders waits and buffs that fall due at the same time. */
   castSeq = 0;
   /** Game time in seconds (advances by `options.step` per step). */
@@ -55,6 +69,8 @@ export class WorldState {
   steps = 0;
   /** True while a step runs: slots are then freed only at the step's reap points. */
   inStep = false;
+  /** Told the moment an entity is gone (killed, despawned, recycled), before its slot is freed: its waiting casts end. */
+  onEntityGone: (id: EntityId, reason: DespawnReason) => void = () => {};
 
   constructor(
     readonly options: ResolvedWorldOptions,
@@ -63,6 +79,7 @@ export class WorldState {
     pool: EntityPool,
   ) {
     this.rng = new SeededRandom(options.seed);
+    this.memory = new WorldMemory(options.maxWorldHeap);
     this.usePool(pool);
   }
 
@@ -70,14 +87,18 @@ export class WorldState {
   usePool(pool: EntityPool): void {
     this.pool = pool;
     this.index = makeIndex(this.options, pool.capacity);
-    this.aoi = new AreaOfInterest(pool, this.index, this.options.interestShape, {
-      keyOf: (slot) => this.ids[slot]!,
-      slotOf: (id) => this.slotById.get(id) ?? NONE,
-    });
+    this.aoi = new AreaOfInterest(
+      pool,
+      this.index,
+      this.options.interestShape,
+      { keyOf: (slot) => this.ids[slot]!, slotOf: (id) => this.slotById.get(id) ?? NONE },
+      { moveEvents: this.options.aoiMoveEvents },
+    );
     this.ids = new Float64Array(pool.capacity);
     this.dying = new Uint8Array(pool.capacity);
     this.states = new Array<EntityState | null>(pool.capacity).fill(null);
     this.refs = new Array<EntityRef | null>(pool.capacity).fill(null);
+    this.refHandles = new Float64Array(pool.capacity);
     this.slotById.clear();
   }
 
@@ -86,7 +107,17 @@ export class WorldState {
     return this.breedRegistry;
   }
 
+  /**
+   * Queue an event. Past maxEventsPerStep events in the queue, effect events are dropped and
+   * counted (World.flush reports them in one 'overload' event); the events that keep observers'
+   * books straight (spawn, despawn, cast, cast-error) are always queued — their number is bounded
+   * by the pool and by the casts a step runs.
+   */
   push(event: WorldEvent): void {
+    if (this.queue.length >= this.options.maxEventsPerStep && !ALWAYS_QUEUED.has(event.type)) {
+      this.droppedEvents++;
+      return;
+    }
     this.queue.push(event);
   }
 
@@ -103,10 +134,21 @@ export class WorldState {
   /** The (cached) reference to the live entity in a slot. */
   refAt(slot: number): EntityRef {
     const handle = this.pool.handleAt(slot);
-    const cached = this.refs[slot];
-    if (cached && cached.handle === handle) return cached;
+    let handles = this.refHandles;
+    if (slot < handles.length && handles[slot] === handle) {
+      // Compared with null, not tested for truth: that would read the object (a cache miss).
+      const cached = this.refs[slot];
+      if (cached !== null && cached !== undefined) return cached;
+    }
     const ref = new EntityRef(this.access, handle, this.ids[slot]!, this.breedAt(slot).name);
     this.refs[slot] = ref;
+    if (slot >= handles.length) {
+      // The pool grew: grow with it.
+      const grown = new Float64Array(Math.max(this.pool.capacity, slot + 1));
+      grown.set(handles);
+      this.refHandles = handles = grown;
+    }
+    handles[slot] = handle;
     return ref;
   }
 

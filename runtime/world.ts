@@ -13,9 +13,10 @@
  *   6. free slots despawned during 5, then flush the queued events to observers.
  *
  * A despawned (or killed) entity is gone at once for spells (alive = false,
- * out of every query); its slot is freed at the next reap point, so loops
- * over the pool never see it vanish midway. A runtime error in one cast ends
- * only that cast and is reported as a `cast-error` event.
+ * out of every query, the casts it waits in cancelled); its slot is freed at
+ * the next reap point, so loops over the pool never see it vanish midway. A
+ * runtime error in one cast ends only that cast and is reported as a
+ * `cast-error` event; an error in a listener ends no delivery (see flush).
  *
  * This file is the facade and the loop order; the parts it owns share one
  * WorldState: world-entities.ts (spawn, despawn, reaping), world-properties.ts
@@ -26,7 +27,7 @@
 
 import { compile } from '../compiler/index.js';
 import type { Diagnostic } from '../compiler/diagnostics.js';
-import type { Budgets } from '../vm/budgets.js';
+import { BudgetExceeded, type Budgets } from '../vm/budgets.js';
 import { HostError, VerifyError } from '../vm/errors.js';
 import type { Fiber } from '../vm/fiber.js';
 import type { HostContext } from '../vm/host.js';
@@ -39,11 +40,11 @@ import type { AoiEventKind } from './aoi.js';
 import { BreedRegistry, BUILTIN_ENTITY_PROPERTIES } from './breeds.js';
 import { EntityPool } from './entity-pool.js';
 import type { EntityAccess, EntityRef } from './entity-ref.js';
-import { BreedError, SpellsCompileError, WorldError } from './errors.js';
-import type { EntityId, WorldEvent, WorldListener } from './events.js';
+import { BreedError, ListenerError, SpellsCompileError, WorldError, type ListenerFailure } from './errors.js';
+import type { EntityId, ListenerErrorHandler, WorldEvent, WorldListener } from './events.js';
 import { WORLD_HOST_FUNCTIONS, type CastContext, type GameHost } from './host-api.js';
 import { WorldBuffs } from './world-buffs.js';
-import { WorldCasting, castResult, type CastResult } from './world-casting.js';
+import { WorldCasting, castResult, type CastResult, type SpellTarget } from './world-casting.js';
 import { WorldEntities, type EntityView } from './world-entities.js';
 import { WorldGameHost } from './world-game-host.js';
 import { resolveOptions, type ResolvedWorldOptions, type WorldOptions } from './world-options.js';
@@ -54,6 +55,9 @@ import { NONE, WorldState, clamp } from './world-state.js';
 export type { WorldOptions, ResolvedWorldOptions } from './world-options.js';
 export type { CastResult } from './world-casting.js';
 export type { EntityView } from './world-entities.js';
+
+/** How close to a whole step the accumulator (or a timer to now) must be to count, as a fraction of the step: absorbs rounding only. */
+const STEP_TOLERANCE = 1e-6;
 
 export class World implements GameHost, EntityAccess {
   readonly options: ResolvedWorldOptions;
@@ -66,7 +70,16 @@ export class World implements GameHost, EntityAccess {
   private readonly casting: WorldCasting;
 
   private readonly listeners = new Set<WorldListener>();
+  private listenerErrorHandler: ListenerErrorHandler | null = null;
+  /** True while flush() hands events to listeners (stepping or flushing from one is refused). */
+  private delivering = false;
   private aoiNotes: number[] = [];
+  /** Per breed index, the tick spell to cast (runTickSpells fills it each step). */
+  private readonly tickTargets: (SpellTarget | null)[] = [];
+  /** AOI handler casts dropped since the last flush, past options.maxHandlerCastsPerStep. */
+  private droppedCasts = 0;
+  /** The slots the update method visits this step, copied at its start (spells may evict and reuse slots). */
+  private tickOrder = new Int32Array(0);
   private accumulator = 0;
 
   constructor(options: WorldOptions) {
@@ -78,6 +91,7 @@ export class World implements GameHost, EntityAccess {
     this.buffs = new WorldBuffs(this.state, this.properties);
     this.gameHost = new WorldGameHost(this.state, this.entityLife, this.properties, this.buffs);
     this.casting = new WorldCasting(this.state, this);
+    this.state.onEntityGone = (id, reason) => this.casting.casterGone(id, reason);
   }
 
   /** The entity pool (hot fields in typed arrays); read-only use, please. */
@@ -200,7 +214,7 @@ export class World implements GameHost, EntityAccess {
     try {
       this.properties.set(this.state.refAt(slot), name, value);
     } catch (error) {
-      if (error instanceof HostError) throw new WorldError(error.message);
+      if (error instanceof HostError || error instanceof BudgetExceeded) throw new WorldError(error.message);
       throw error;
     }
     this.entityLife.reapOutsideStep();
@@ -266,11 +280,12 @@ export class World implements GameHost, EntityAccess {
   /** Advance real time; runs as many fixed steps as fit (at most maxStepsPerTick). Returns the steps run. */
   tick(dt: number): number {
     if (!(dt >= 0) || !Number.isFinite(dt)) throw new WorldError(`tick(dt) needs a finite dt ≥ 0, got ${dt}.`);
+    this.refuseWhileDelivering('tick');
     const step = this.options.step;
     this.accumulator += dt;
     let ran = 0;
-    // A small tolerance so that ten ticks of 0.1 s are ten steps despite rounding.
-    while (this.accumulator >= step - 1e-9 && ran < this.options.maxStepsPerTick) {
+    // A tolerance so that ten ticks of 0.1 s are ten steps despite rounding: a fraction of the step, not of a second.
+    while (this.accumulator >= step * (1 - STEP_TOLERANCE) && ran < this.options.maxStepsPerTick) {
       this.accumulator -= step;
       this.step();
       ran++;
@@ -284,6 +299,7 @@ export class World implements GameHost, EntityAccess {
   step(): void {
     const s = this.state;
     if (s.inStep) throw new WorldError('step() was called from inside a step.');
+    this.refuseWhileDelivering('step');
     s.inStep = true;
     try {
       s.steps++;
@@ -301,13 +317,50 @@ export class World implements GameHost, EntityAccess {
     this.flush();
   }
 
-  /** Deliver queued events to observers now (step() does it at its end). */
+  /**
+   * Deliver queued events to observers now (step() does it at its end).
+   * Every event goes to every listener even if one throws: its error goes
+   * to the `onListenerError` handler, or, without one, flush throws a
+   * ListenerError after the delivery. Events queued while listeners run
+   * (a listener that casts) go out at the next flush.
+   */
   flush(): void {
     const s = this.state;
+    this.refuseWhileDelivering('flush');
+    if (s.droppedEvents > 0 || this.droppedCasts > 0) {
+      s.queue.push({ type: 'overload', tick: s.steps, droppedEvents: s.droppedEvents, droppedCasts: this.droppedCasts });
+      s.droppedEvents = 0;
+      this.droppedCasts = 0;
+    }
     if (s.queue.length === 0) return;
     const events = s.queue;
     s.queue = [];
-    for (const event of events) for (const listener of this.listeners) listener(event);
+    const failures: ListenerFailure[] = [];
+    this.delivering = true;
+    try {
+      for (const event of events) {
+        for (const listener of this.listeners) {
+          try {
+            listener(event);
+          } catch (error) {
+            this.listenerFailed(error, event, failures);
+          }
+        }
+      }
+    } finally {
+      this.delivering = false;
+    }
+    if (failures.length > 0) throw new ListenerError(failures);
+  }
+
+  /**
+   * Where errors thrown by listeners go: `handler(error, event)` is called
+   * for each and delivery goes on (a game that logs a faulty observer and
+   * keeps running). Without a handler, flush() — and so step() and tick() —
+   * throws a ListenerError once every event was delivered. `null` restores that.
+   */
+  onListenerError(handler: ListenerErrorHandler | null): void {
+    this.listenerErrorHandler = handler;
   }
 
   /** Queue an event for the observers (tools that drive a world add their own notes this way). */
@@ -321,25 +374,63 @@ export class World implements GameHost, EntityAccess {
     return () => this.listeners.delete(listener);
   }
 
+  private listenerFailed(error: unknown, event: WorldEvent, failures: ListenerFailure[]): void {
+    const handler = this.listenerErrorHandler;
+    if (handler === null) {
+      failures.push({ error, event });
+      return;
+    }
+    try {
+      handler(error, event);
+    } catch (handlerError) {
+      failures.push({ error: handlerError, event });
+    }
+  }
+
+  /** Stepping or flushing from a listener would deliver later events before the rest of this delivery. */
+  private refuseWhileDelivering(what: 'step' | 'tick' | 'flush'): void {
+    if (!this.delivering) return;
+    throw new WorldError(`${what}() was called from a world listener: the world is delivering events. Call it after tick(), step() or flush() returns.`);
+  }
+
   private runTimers(): void {
-    const now = this.state.time + 1e-9;
+    // Due "now" within rounding: the same tolerance as the accumulator's, relative to the step.
+    const now = this.state.time + this.options.step * STEP_TOLERANCE;
     this.buffs.expireDue(now);
     this.casting.resumeDue(now);
   }
 
+  /**
+   * The update method, once for each entity alive when the phase starts.
+   * A spell may spawn into a full 'recycle-oldest' pool, which frees a slot
+   * at once and reorders the packed live slots: so the phase walks a copy of
+   * them, and skips slots whose entity is gone or was born during the phase.
+   */
   private runTickSpells(): void {
     const s = this.state;
     const count = s.pool.count;
+    if (count === 0) return;
     const dt = this.options.step;
+    // Each breed's tick spell, resolved once per step rather than once per entity.
+    const targets = this.tickTargets;
+    const breeds = s.breeds.breeds;
+    targets.length = breeds.length;
+    for (let b = 0; b < breeds.length; b++) {
+      const spell = breeds[b]!.spells.tick;
+      targets[b] = spell === undefined ? null : (this.casting.targetOf(spell) ?? null);
+    }
+    // The slots to visit, copied first: a spell may evict (recycle-oldest) and so move or reuse slots.
+    if (this.tickOrder.length < count) this.tickOrder = new Int32Array(s.pool.capacity);
+    const order = this.tickOrder;
+    order.set(s.pool.activeSlots.subarray(0, count));
+    const firstNewborn = s.nextId;
+    const breedOf = s.pool.breed;
     for (let i = 0; i < count; i++) {
-      const slot = s.pool.activeAt(i);
-      if (s.dying[slot] === 1) continue;
-      const spell = s.breedAt(slot).spells.tick;
-      if (spell === undefined) continue;
-      const owner = this.casting.ownerOf(spell);
-      if (!owner) continue;
-      const self = s.refAt(slot);
-      this.casting.startCast(owner, spell, self, [self, dt]);
+      const slot = order[i]!;
+      if (s.dying[slot] === 1 || s.ids[slot]! >= firstNewborn || !s.pool.isLiveSlot(slot)) continue;
+      const target = targets[breedOf[slot]!]!;
+      if (target === null) continue;
+      this.casting.castForEntity(target, s.refAt(slot), s.ids[slot]!, dt);
     }
   }
 
@@ -385,6 +476,8 @@ export class World implements GameHost, EntityAccess {
     s.aoi.update(this.noteAoi);
     const notes = this.aoiNotes;
     this.aoiNotes = [];
+    // At most maxHandlerCastsPerStep onEnter / onLeave casts a step; the rest are dropped and counted.
+    let handlerCasts = 0;
     for (let i = 0; i < notes.length; i += 3) {
       const kind: AoiEventKind = notes[i] === 0 ? 'enter' : notes[i] === 1 ? 'move' : 'leave';
       const observer = notes[i + 1]!;
@@ -394,10 +487,14 @@ export class World implements GameHost, EntityAccess {
       const slot = s.liveSlotOf(observer);
       if (slot === NONE) continue;
       const spell = s.breedAt(slot).spells[kind === 'enter' ? 'onEnter' : 'onLeave'];
-      const owner = spell === undefined ? undefined : this.casting.ownerOf(spell);
-      if (!owner || spell === undefined) continue;
-      const self = s.refAt(slot);
-      this.casting.startCast(owner, spell, self, [self, s.refById(subject)]);
+      const target = spell === undefined ? undefined : this.casting.targetOf(spell);
+      if (target === undefined) continue;
+      if (handlerCasts >= this.options.maxHandlerCastsPerStep) {
+        this.droppedCasts++;
+        continue;
+      }
+      handlerCasts++;
+      this.casting.castForEntity(target, s.refAt(slot), observer, s.refById(subject));
     }
     notes.length = 0;
     this.aoiNotes = notes;
@@ -517,6 +614,7 @@ export class World implements GameHost, EntityAccess {
     if (snapshot.breeds !== null) world.loadBreeds(snapshot.breeds);
     world.accumulator = snapshot.accumulator;
     restoreSnapshot(world.state, world.entityLife, world.buffs, snapshot);
+    world.state.memory.recount(world.state.states);
     return world;
   }
 }

@@ -12,12 +12,14 @@ export interface Budgets {
   maxFrames: number;
   /** Value-stack slots a fiber may use. */
   maxStack: number;
-  /** List elements plus string characters a run may create. */
+  /** Heap units a run may allocate: string characters, list elements, and objects by vm/costs.ts. */
   maxHeap: number;
   /** Fibers alive (running, suspended or paused) at once in one VM. */
   maxFibers: number;
   /** Longest single `wait`, in seconds (checked by the runtime's wait through HostContext.checkWait). */
   maxWait: number;
+  /** Characters of text a run may send out: `print`, and the text of host effects (`say`, `sound`, `particles`). */
+  maxOutput: number;
 }
 
 export const DEFAULT_BUDGETS: Readonly<Budgets> = Object.freeze({
@@ -27,6 +29,7 @@ export const DEFAULT_BUDGETS: Readonly<Budgets> = Object.freeze({
   maxHeap: 16_000_000,
   maxFibers: 10_000,
   maxWait: 3600,
+  maxOutput: 1_000_000,
 });
 
 /** Merge overrides onto defaults, ignoring `undefined` entries. */
@@ -54,11 +57,13 @@ export function budgetMessage(limit: BudgetLimit, budgets: Readonly<Budgets>, ru
     case 'stack':
       return `Stack overflow: the ${run} used more than ${budgets.maxStack} stack slots.`;
     case 'heap':
-      return `Out of memory: the ${run} created more than ${budgets.maxHeap} list elements and string characters.`;
+      return `Out of memory: the ${run} allocated more than ${budgets.maxHeap} heap units (list elements, string characters, objects).`;
     case 'fibers':
       return `Too many fibers: more than ${budgets.maxFibers} casts are alive at once.`;
     case 'wait':
       return `Wait too long: the longest wait allowed is ${budgets.maxWait} seconds.`;
+    case 'output':
+      return `Too much output: the ${run} sent out more than ${budgets.maxOutput} characters of text.`;
   }
 }
 

@@ -15,6 +15,7 @@
  */
 
 import type { FunctionProto, Module } from './module.js';
+import { groupDigits } from './bounded-text.js';
 import { OPCODES, type OperandKind } from './opcodes.js';
 
 /** One instruction of the structured listing (the playground maps lines ↔ instructions with it). */
@@ -31,6 +32,17 @@ export interface DisassembledInstruction {
 
 const OPCODE_COLUMN = 16;
 
+/**
+ * Strings longer than this are abbreviated where an instruction uses them
+ * (`'aaaa…' (1,000,000 chars)`) and printed in full once, in the listing's
+ * long-constants section: a listing stays proportional to the file, however
+ * often a long constant is used (docs/security.md, output).
+ */
+export const MAX_INLINE_CONSTANT = 60;
+
+/** Closures capturing more upvalues than this list the first few at each CLOSURE; the function's header lists them all. */
+export const MAX_INLINE_CAPTURES = 16;
+
 /** How a constant looks in a listing: numbers as Lox prints them, strings quoted with escapes. */
 export function formatConstant(value: number | string | undefined): string {
   if (value === undefined) return '<no such constant>';
@@ -38,13 +50,52 @@ export function formatConstant(value: number | string | undefined): string {
   return `'${JSON.stringify(value).slice(1, -1)}'`;
 }
 
+/** A constant at the place it is used: in full when short, else its start and its length. */
+export function formatConstantUse(value: number | string | undefined): string {
+  if (typeof value !== 'string' || value.length <= MAX_INLINE_CONSTANT) return formatConstant(value);
+  return `'${JSON.stringify(value.slice(0, MAX_INLINE_CONSTANT)).slice(1, -1)}…' (${groupDigits(value.length)} chars)`;
+}
+
 function index(word: number): string {
   return String(word).padStart(4);
 }
 
-/** The debug name of the local in `slot` at `pc`, when the module kept one. */
+type LocalInfo = FunctionProto['locals'][number];
+
+/** Each function's debug locals by slot, sorted by start: looking one up is a binary search, not a scan of them all. */
+const localsBySlot = new WeakMap<FunctionProto, Map<number, LocalInfo[]>>();
+
+function localsOf(fn: FunctionProto): Map<number, LocalInfo[]> {
+  let bySlot = localsBySlot.get(fn);
+  if (bySlot === undefined) {
+    bySlot = new Map();
+    for (const local of fn.locals) {
+      const list = bySlot.get(local.slot);
+      if (list === undefined) bySlot.set(local.slot, [local]);
+      else list.push(local);
+    }
+    for (const list of bySlot.values()) list.sort((a, b) => a.startPc - b.startPc);
+    localsBySlot.set(fn, bySlot);
+  }
+  return bySlot;
+}
+
+/** The debug name of the local in `slot` at `pc`, when the module kept one (the latest-starting scope that covers pc). */
 function localName(fn: FunctionProto, slot: number, pc: number): string | undefined {
-  return fn.locals.find((l) => l.slot === slot && l.startPc <= pc && pc < l.endPc)?.name;
+  const list = localsOf(fn).get(slot);
+  if (list === undefined) return undefined;
+  let lo = 0;
+  let hi = list.length - 1;
+  let found = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (list[mid]!.startPc <= pc) {
+      found = mid;
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  const local = found >= 0 ? list[found]! : undefined;
+  return local !== undefined && pc < local.endPc ? local.name : undefined;
 }
 
 interface OperandContext {
@@ -54,7 +105,7 @@ interface OperandContext {
 }
 
 function constantOperand(word: number, { module }: OperandContext): string {
-  return `${index(word)} ${formatConstant(module.constants[word])}`;
+  return `${index(word)} ${formatConstantUse(module.constants[word])}`;
 }
 
 function localOperand(word: number, { fn, offset }: OperandContext): string {
@@ -68,20 +119,32 @@ function plainOperand(word: number): string {
 
 function globalOperand(word: number, { module }: OperandContext): string {
   const name = module.globals[word];
-  return `${index(word)} ${name === undefined ? '<no such global>' : `'${name}'`}`;
+  return `${index(word)} ${name === undefined ? '<no such global>' : formatConstantUse(name)}`;
 }
 
 function functionOperand(word: number, { module }: OperandContext): string {
   const target = module.functions[word];
   if (target === undefined) return `${index(word)} <no such function>`;
-  const captures = target.upvalues.map((u) => `${u.isLocal ? 'local' : 'upvalue'} ${u.index}`);
-  const label = target.name === '' ? '<script>' : `<fn ${target.name}>`;
-  return `${index(word)} ${label}${captures.length > 0 ? ` [${captures.join(', ')}]` : ''}`;
+  const label = target.name === '' ? '<script>' : `<fn ${boundedName(target.name)}>`;
+  const captures = captureList(target, MAX_INLINE_CAPTURES);
+  return `${index(word)} ${label}${captures === '' ? '' : ` [${captures}]`}`;
 }
 
 function hostOperand(word: number, { module }: OperandContext): string {
   const host = module.hostImports[word];
-  return `${index(word)} ${host === undefined ? '<no such host function>' : `<host ${host.name}>`}`;
+  return `${index(word)} ${host === undefined ? '<no such host function>' : `<host ${boundedName(host.name)}>`}`;
+}
+
+/** A function or host name at a use: long ones (only forged files have them) abbreviated. */
+function boundedName(name: string): string {
+  return name.length <= MAX_INLINE_CONSTANT ? name : `${name.slice(0, MAX_INLINE_CONSTANT)}… (${groupDigits(name.length)} chars)`;
+}
+
+/** `local 0, upvalue 1, …`: at most `max` captures, then how many there are in all. */
+function captureList(fn: FunctionProto, max: number): string {
+  const shown = fn.upvalues.slice(0, max).map((u) => `${u.isLocal ? 'local' : 'upvalue'} ${u.index}`);
+  if (fn.upvalues.length > max) shown.push(`… ${fn.upvalues.length} captures`);
+  return shown.join(', ');
 }
 
 function jumpOperand(word: number): string {
@@ -154,7 +217,7 @@ export function disassembleFunction(module: Module, functionIndex: number): Disa
 }
 
 export function functionTitle(fn: FunctionProto): string {
-  return fn.name === '' ? '<script>' : fn.name;
+  return fn.name === '' ? '<script>' : boundedName(fn.name);
 }
 
 /** The offset and line columns of one listing line. */
@@ -169,6 +232,8 @@ export function disassembleFunctionText(module: Module, functionIndex: number): 
   const fn = module.functions[functionIndex];
   if (fn === undefined) return '';
   const lines = [`== ${functionTitle(fn)} ==`];
+  // A closure with many captures lists them all once, here; each CLOSURE shows the first few.
+  if (fn.upvalues.length > MAX_INLINE_CAPTURES) lines.push(`     captures ${captureList(fn, Infinity)}`);
   let previousLine: number | null = null;
   for (const instruction of disassembleFunction(module, functionIndex)) {
     lines.push(listingLine(instruction, previousLine));
@@ -177,7 +242,19 @@ export function disassembleFunctionText(module: Module, functionIndex: number): 
   return lines.join('\n');
 }
 
-/** The listing of every function in the module, script first. */
+/** The long-constants section: each string constant too long to show at its uses, once in full. */
+export function longConstantsText(module: Module): string {
+  const lines: string[] = [];
+  module.constants.forEach((value, i) => {
+    if (typeof value === 'string' && value.length > MAX_INLINE_CONSTANT) lines.push(`${index(i)} ${formatConstant(value)}`);
+  });
+  return lines.length === 0 ? '' : ['-- long constants, in full (cut where they are used) --', ...lines].join('\n');
+}
+
+/** The listing of every function in the module, script first; long constants once, at the end. */
 export function disassemble(module: Module): string {
-  return module.functions.map((_, i) => disassembleFunctionText(module, i)).join('\n\n') + '\n';
+  const parts = module.functions.map((_, i) => disassembleFunctionText(module, i));
+  const constants = longConstantsText(module);
+  if (constants !== '') parts.push(constants);
+  return parts.join('\n\n') + '\n';
 }

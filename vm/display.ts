@@ -1,9 +1,7 @@
 /**
  * How `print` (and `str()`) shows a value, following clox: integers without
  * ".0", `nil`, `<fn name>`, `<script>`, `<native fn>`, the class name,
- * `Name instance`; lists (an extension) as `[1, 2]` and maps as
- * `{fire: 3, ice: 2}` (keys and values shown as print shows them, in
- * insertion order).
+ * `Name instance`; lists (an extension) as `[1, 2]`.
  */
 
 import { ObjMap } from './map-object.js';
@@ -41,37 +39,37 @@ export function displayBounded(value: Value, maxChars: number): string | null {
   if (typeof value === 'number') return displayNumber(value);
   if (typeof value === 'boolean') return value ? 'true' : 'false';
   if (value === null) return 'nil';
-  const budget = { left: maxChars };
+  if (!(value instanceof ObjList) && !(value instanceof ObjMap)) {
+    const text = displayAtom(value);
+    return text.length <= maxChars ? text : null;
+  }
+  // One flat list of pieces, joined once: the work is the text's length, whatever the nesting
+  // (joining per level copied the text once per level).
+  const out: Output = { pieces: [], left: maxChars };
   try {
-    return displayObject(value, null, budget);
+    displayElement(value, 0, out);
   } catch (error) {
     if (error === TOO_LONG) return null;
     throw error;
   }
+  return out.pieces.join('');
 }
 
 const TOO_LONG = Symbol('too long');
 
-interface Budget {
+interface Output {
+  readonly pieces: string[];
   left: number;
 }
 
-function spend(text: string, budget: Budget): string {
-  budget.left -= text.length;
-  if (budget.left < 0) throw TOO_LONG;
-  return text;
+function emit(text: string, out: Output): void {
+  out.left -= text.length;
+  if (out.left < 0) throw TOO_LONG;
+  out.pieces.push(text);
 }
 
 function displayFunctionName(fn: ObjFunction): string {
   return fn.name === '' ? '<script>' : `<fn ${fn.name}>`;
-}
-
-type Container = ObjList | ObjMap;
-
-function displayObject(value: Exclude<Value, number | string | boolean | null>, seen: Set<Container> | null, budget: Budget): string {
-  if (value instanceof ObjList) return displayList(value, seen, budget);
-  if (value instanceof ObjMap) return displayMap(value, seen, budget);
-  return spend(displayAtom(value), budget);
 }
 
 function displayAtom(value: Exclude<Value, number | string | boolean | null>): string {
@@ -95,40 +93,46 @@ function displayAtom(value: Exclude<Value, number | string | boolean | null>): s
 export const MAX_DISPLAY_DEPTH = 256;
 
 /** Lists show their elements as print does; a list that contains itself shows `[...]` there. */
-function displayList(list: ObjList, seen: Set<Container> | null, budget: Budget): string {
-  const visiting = seen ?? new Set<Container>();
-  // `visiting` holds the lists on the path from the root, so its size is the depth.
-  if (visiting.has(list) || visiting.size >= MAX_DISPLAY_DEPTH) return spend('[...]', budget);
-  visiting.add(list);
-  spend('[]', budget);
-  const parts: string[] = [];
-  for (const item of list.items) {
-    if (parts.length > 0) spend(', ', budget);
-    parts.push(displayElement(item, visiting, budget));
+function displayList(list: ObjList, depth: number, out: Output): void {
+  // A mark on the list, not a Set of the path: showing a wide nested list is the text's length in work.
+  if (list.displaying || depth >= MAX_DISPLAY_DEPTH) return emit('[...]', out);
+  list.displaying = true;
+  try {
+    emit('[', out);
+    const items = list.items;
+    for (let i = 0; i < items.length; i++) {
+      if (i > 0) emit(', ', out);
+      displayElement(items[i]!, depth + 1, out);
+    }
+    emit(']', out);
+  } finally {
+    list.displaying = false;
   }
-  visiting.delete(list);
-  return `[${parts.join(', ')}]`;
 }
 
-function displayElement(item: Value, visiting: Set<Container>, budget: Budget): string {
-  return typeof item === 'object' && item !== null
-    ? displayObject(item, visiting, budget)
-    : spend(typeof item === 'string' ? item : displayValue(item), budget);
+function displayElement(item: Value, depth: number, out: Output): void {
+  if (item instanceof ObjList) displayList(item, depth, out);
+  else if (item instanceof ObjMap) displayMap(item, depth, out);
+  else if (typeof item === 'object' && item !== null) emit(displayAtom(item), out);
+  else emit(typeof item === 'string' ? item : displayValue(item), out);
 }
 
-/** Maps show `{key: value, …}`; a map inside itself shows `{...}` there (as lists do). */
-function displayMap(map: ObjMap, seen: Set<Container> | null, budget: Budget): string {
-  const visiting = seen ?? new Set<Container>();
-  if (visiting.has(map) || visiting.size >= MAX_DISPLAY_DEPTH) return spend('{...}', budget);
-  visiting.add(map);
-  spend('{}', budget);
-  const parts: string[] = [];
-  for (const [key, value] of map.pairs()) {
-    if (parts.length > 0) spend(', ', budget);
-    const shownKey = displayElement(key, visiting, budget);
-    spend(': ', budget);
-    parts.push(`${shownKey}: ${displayElement(value, visiting, budget)}`);
+/** Maps show `{key: value, …}` in insertion order; a map inside itself shows `{...}` there (as lists do). */
+function displayMap(map: ObjMap, depth: number, out: Output): void {
+  if (map.displaying || depth >= MAX_DISPLAY_DEPTH) return emit('{...}', out);
+  map.displaying = true;
+  try {
+    emit('{', out);
+    let first = true;
+    for (const [key, value] of map.pairs()) {
+      if (!first) emit(', ', out);
+      first = false;
+      displayElement(key, depth + 1, out);
+      emit(': ', out);
+      displayElement(value, depth + 1, out);
+    }
+    emit('}', out);
+  } finally {
+    map.displaying = false;
   }
-  visiting.delete(map);
-  return `{${parts.join(', ')}}`;
 }

@@ -1,6 +1,11 @@
 /**
  * The few error classes a user of Cantrip ever sees. Nothing else escapes.
  */
+import { boundedText } from './bounded-text.js';
+import { formatTrace } from './trace-format.js';
+
+/** Longest error message kept (a message quoting a long name is cut, its length said). */
+export const MAX_ERROR_MESSAGE = 1000;
 
 /** One frame of a runtime stack trace, innermost first. */
 export interface TraceFrame {
@@ -10,7 +15,7 @@ export interface TraceFrame {
 }
 
 /** Which budget ran out, when a budget ends a cast. */
-export type BudgetLimit = 'fuel' | 'call depth' | 'stack' | 'heap' | 'fibers' | 'wait';
+export type BudgetLimit = 'fuel' | 'call depth' | 'stack' | 'heap' | 'fibers' | 'wait' | 'output';
 
 /** A runtime error inside a spell: message in the book's wording plus the call stack. */
 export class SpellRuntimeError extends Error {
@@ -22,25 +27,35 @@ export class SpellRuntimeError extends Error {
     /** The spell being cast, when the error happened in a cast. */
     readonly spell: string | null = null,
   ) {
-    super(message);
+    // A message may quote spell text; whatever slipped past the quoting helpers is cut here.
+    // No JS stack is captured: it would show the VM's internals, never the spell's (that is
+    // `trace`), and capturing one made a failing cast cost ~50 µs (docs/security.md).
+    const stackLimit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
+    super(boundedText(message, MAX_ERROR_MESSAGE));
+    Error.stackTraceLimit = stackLimit;
   }
 
   get line(): number {
     return this.trace[0]?.line ?? 0;
   }
 
-  /** clox's format: the message, then `[line N] in fn()` / `[line N] in script` per frame. */
+  /** clox's format: the message, then `[line N] in fn()` / `[line N] in script` per frame, recursion collapsed. */
   format(): string {
-    const frames = this.trace.map(
-      (f) => `[line ${f.line}] in ${f.functionName === '' ? 'script' : f.functionName + '()'}`,
-    );
-    return [this.message, ...frames].join('\n');
+    return [this.message, ...formatTrace(this.trace)].join('\n');
   }
 }
 
 /** Thrown by host functions and host objects to report a spell-level error ("Entity is gone."). */
 export class HostError extends Error {
   override readonly name = 'HostError';
+  constructor(message: string) {
+    // Spell-level errors carry no JS stack (see SpellRuntimeError): they are thrown per failing call.
+    const stackLimit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
+    super(message);
+    Error.stackTraceLimit = stackLimit;
+  }
 }
 
 /** A .spb file that is truncated, foreign, or fails verification. */

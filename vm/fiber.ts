@@ -3,8 +3,36 @@
  * its own value stack and call frames, so a host function can suspend it
  * (`wait`) and the embedder resume it later while other fibers run.
  *
- * Frames are parallel preallocated arrays (typed arrays for ip and base, an
- * array for closures): calling a function allocates nothing.
+ * Frames are parallel arrays (typed arrays for ip and base, an array for
+ * closures): calling a function allocates nothing.
+ *
+ * The stack and frame arrays are *storage* the VM lends from its
+ * FiberStoragePool (vm/fiber-pool.ts) when the fiber starts and takes back
+ * when it finishes (done or failed): starting a cast allocates no arrays, and
+ * a finished fiber holds no storage (its arrays are the shared empty ones).
+ *
+ * What a suspended (or paused) fiber holds — its whole saved state, which is
+ * what a snapshot of it must capture:
+ *
+ *   - `stack[0 .. sp)`: the value stack. Slot 0 is the VM's hidden entry
+ *     trampoline (a closure whose function index is -1, see VM.trampoline),
+ *     slot 1 the callee, then the frames' locals and temporaries. Slots at and
+ *     above `sp` are scratch (null or stale; never read).
+ *   - `frameClosures[0 .. frameCount)`, `frameIps[0 .. frameCount)`,
+ *     `frameBases[0 .. frameCount)`: the call frames, outermost first. Frame 0
+ *     is the trampoline. For every frame but the innermost, `frameIps[i]` is
+ *     the return address (just after its CALL); for the innermost it is where
+ *     execution continues (just after the host call that suspended it, whose
+ *     result `VM.resume` pushes; or, when paused, the BREAK to run).
+ *   - `openUpvalues`: the open upvalues pointing into `stack`, by decreasing slot.
+ *   - `fuel`, `heapUsed`, `outputUsed`, `budgets`, `spell`, `runKind`, `live`,
+ *     `debugSkipBreak`, `userData`.
+ *
+ * To rebuild one (restoring a snapshot): `new Fiber(budgets, spell, runKind)`,
+ * then `growStack(n)` / `growFrames(n)` to give it storage of its own (the
+ * shared empty arrays are never written), fill the fields above and set
+ * `state = 'suspended'`. When it finishes, the VM takes its storage into the
+ * pool like any other fiber's.
  */
 
 import type { Budgets, RunKind } from './budgets.js';
@@ -14,8 +42,13 @@ import type { Value } from './value.js';
 
 export type FiberState = 'running' | 'suspended' | 'done' | 'failed' | 'paused';
 
-const INITIAL_FRAMES = 16;
-const INITIAL_STACK = 256;
+/** The storage of a fiber that has none (not started, or finished). Never written: growing replaces them. */
+export const NO_STACK: Value[] = [];
+export const NO_CLOSURES: (ObjClosure | null)[] = [];
+export const NO_FRAMES = new Int32Array(0);
+
+/** Frames a fiber's storage starts with when it has none. */
+export const INITIAL_FRAMES = 16;
 
 export class Fiber {
   /** 'running' only while the VM executes it (a host function may see it). */
@@ -27,29 +60,39 @@ export class Fiber {
   /** Free for the embedder (the world keeps the caster here, for example). */
   userData: unknown = undefined;
   /** The spell being cast, or null for the script and plain calls. */
-  readonly spell: string | null;
+  spell: string | null;
   /** What this fiber runs, for messages ("Out of fuel: the script ran …"). */
-  readonly runKind: RunKind;
-  readonly budgets: Readonly<Budgets>;
+  runKind: RunKind;
+  budgets: Readonly<Budgets>;
 
-  /** Value stack; grows on call, never replaced (open upvalues point into it). */
-  readonly stack: Value[];
+  /** Value stack; grows on call, never replaced while the fiber lives (open upvalues point into it). */
+  stack: Value[] = NO_STACK;
   sp = 0;
-  frameClosures: (ObjClosure | null)[];
-  frameIps: Int32Array;
-  frameBases: Int32Array;
+  frameClosures: (ObjClosure | null)[] = NO_CLOSURES;
+  frameIps: Int32Array = NO_FRAMES;
+  frameBases: Int32Array = NO_FRAMES;
   frameCount = 0;
   /** Open upvalues, sorted by decreasing stack slot (clox's list). */
   openUpvalues: ObjUpvalue | null = null;
 
   /** Frames allowed: the call-depth budget plus the hidden entry trampoline. */
-  readonly frameBudget: number;
+  frameBudget: number;
   /** Fuel left; the interpreter keeps it in a local while running and stores it back. */
   fuel: number;
-  /** Heap units (list elements + string characters) created so far. */
+  /** Heap units (vm/costs.ts) allocated so far. */
   heapUsed = 0;
+  /** Characters of text sent out so far (print, say, sound, particles), against budgets.maxOutput. */
+  outputUsed = 0;
   /** Whether this fiber still counts against the VM's live-fiber budget. */
   live = true;
+
+  /**
+   * Whether this fiber object belongs to the VM's pool of spare fibers (runs
+   * started by callFast / castFast that nobody holds): its storage stays with
+   * it between runs. False once it is handed to the embedder (it suspended or
+   * paused), and for every fiber `call`, `cast` or a snapshot makes.
+   */
+  poolOwned = false;
 
   /** Set when resuming from a debugger pause: the BREAK it paused at runs its original instruction (vm/debugger.ts). */
   debugSkipBreak = false;
@@ -60,13 +103,32 @@ export class Fiber {
     this.runKind = runKind;
     this.fuel = budgets.fuel;
     this.frameBudget = budgets.maxFrames + 1;
-    // Built by push so the array is PACKED (no hole checks on every load).
-    this.stack = [];
-    for (let i = 0; i < INITIAL_STACK; i++) this.stack.push(null);
-    this.frameClosures = [];
-    for (let i = 0; i < INITIAL_FRAMES; i++) this.frameClosures.push(null);
-    this.frameIps = new Int32Array(INITIAL_FRAMES);
-    this.frameBases = new Int32Array(INITIAL_FRAMES);
+  }
+
+  /**
+   * Make this (finished) fiber object a fresh one for another run: the VM
+   * reuses fiber objects for runs nobody holds a handle to (callFast,
+   * castFast). Every per-run field is set here, as the constructor does: a
+   * new per-run field must be reset here too (fiber-pool.test.ts checks the
+   * budgets start afresh).
+   */
+  reset(budgets: Readonly<Budgets>, spell: string | null, runKind: RunKind): void {
+    this.state = 'running';
+    this.result = null;
+    this.error = null;
+    this.userData = undefined;
+    this.spell = spell;
+    this.runKind = runKind;
+    this.budgets = budgets;
+    this.fuel = budgets.fuel;
+    this.frameBudget = budgets.maxFrames + 1;
+    this.heapUsed = 0;
+    this.outputUsed = 0;
+    this.live = true;
+    this.debugSkipBreak = false;
+    this.sp = 0;
+    this.frameCount = 0;
+    this.openUpvalues = null;
   }
 
   /** Whether the fiber can still run (suspended by a host function or paused by the debugger). */
@@ -76,20 +138,29 @@ export class Fiber {
 
   /** Make room for at least `needed` frames. */
   growFrames(needed: number): void {
-    let capacity = this.frameIps.length;
+    let capacity = Math.max(this.frameIps.length, INITIAL_FRAMES);
     while (capacity < needed) capacity *= 2;
+    if (capacity === this.frameIps.length) return;
     const ips = new Int32Array(capacity);
     ips.set(this.frameIps);
     const bases = new Int32Array(capacity);
     bases.set(this.frameBases);
     this.frameIps = ips;
     this.frameBases = bases;
+    if (this.frameClosures === NO_CLOSURES) this.frameClosures = [];
     while (this.frameClosures.length < capacity) this.frameClosures.push(null);
   }
 
-  /** Make the value stack at least `needed` slots long. */
+  /**
+   * Make the value stack at least `needed` slots long (doubling, so growth is
+   * amortized). The interpreter writes only below `stack.length`, so the
+   * length is also how much of the stack a run may have dirtied.
+   */
   growStack(needed: number): void {
+    // Built by push so the array is PACKED (no hole checks on every load).
+    if (this.stack === NO_STACK) this.stack = [];
     const stack = this.stack;
+    if (stack.length >= needed) return;
     const target = Math.max(needed, stack.length * 2);
     while (stack.length < target) stack.push(null);
   }
@@ -109,10 +180,17 @@ export class Fiber {
     return frames;
   }
 
-  /** Drop references so a finished fiber keeps nothing alive. */
+  /** Whether the fiber holds storage (a stack and frames) of its own. */
+  get hasStorage(): boolean {
+    return this.stack !== NO_STACK;
+  }
+
+  /** Drop the storage (after the pool took it back, or to let it be collected): a finished fiber keeps nothing alive. */
   release(): void {
-    this.stack.length = 0;
-    this.frameClosures.fill(null);
+    this.stack = NO_STACK;
+    this.frameClosures = NO_CLOSURES;
+    this.frameIps = NO_FRAMES;
+    this.frameBases = NO_FRAMES;
     this.frameCount = 0;
     this.sp = 0;
     this.openUpvalues = null;

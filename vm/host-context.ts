@@ -6,6 +6,7 @@
  */
 
 import { BudgetExceeded, budgetMessage } from './budgets.js';
+import { HEAP_COST } from './costs.js';
 import type { Fiber } from './fiber.js';
 import type { HostContext } from './host.js';
 import { ObjList, type ObjFunction } from './objects.js';
@@ -51,6 +52,13 @@ export class VmHostContext implements HostContext {
     if (fiber.heapUsed > fiber.budgets.maxHeap) throw new BudgetExceeded('heap', budgetMessage('heap', fiber.budgets, fiber.runKind));
   }
 
+  chargeOutput(chars: number): void {
+    const fiber = this.fiber;
+    if (fiber === null || !(chars > 0)) return;
+    fiber.outputUsed += chars;
+    if (fiber.outputUsed > fiber.budgets.maxOutput) throw new BudgetExceeded('output', budgetMessage('output', fiber.budgets, fiber.runKind));
+  }
+
   checkWait(seconds: number): void {
     const fiber = this.fiber;
     if (fiber === null) return;
@@ -58,7 +66,7 @@ export class VmHostContext implements HostContext {
   }
 
   makeList(items: readonly Value[]): Value {
-    this.chargeHeap(items.length);
+    this.chargeHeap(HEAP_COST.list + items.length);
     this.chargeFuel(items.length);
     return new ObjList(items.map((v) => (v === undefined ? null : v)));
   }

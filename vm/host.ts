@@ -22,6 +22,13 @@ export interface HostFunctionSpec {
   readonly returns: ValueType;
   /** One line, shown in hover and in generated docs. */
   readonly doc: string;
+  /**
+   * Fuel one call costs on top of its instruction, for a host whose fixed work is large
+   * (spawning allocates an entity, indexes it and queues an event). Default 0. Work that grows
+   * with the input is charged by the implementation (HostContext.chargeFuel); string arguments
+   * are charged by the VM, 1 per character (docs/security.md, the accounting rules).
+   */
+  readonly fuel?: number;
 }
 
 /**
@@ -37,6 +44,8 @@ export interface HostContext {
   readonly remainingFuel: number;
   /** Charge the cast's heap budget (list elements, string characters). Throws a budget error when exhausted. */
   chargeHeap(amount: number): void;
+  /** Charge the cast's output budget for text the host function sends out (say, sound …). Throws a budget error when exhausted. */
+  chargeOutput(chars: number): void;
   /** Refuse (with a 'wait' budget error) a wait longer than the cast's maxWait budget; the runtime's `wait` calls it before suspending. */
   checkWait(seconds: number): void;
   /** The cast's longest allowed wait, in seconds. */

@@ -27,6 +27,8 @@ class HostKeyToken {
 
 export class ObjMap implements VmObject {
   readonly objectType = 'map';
+  /** Set while print shows this map (a map inside itself shows `{...}`); see vm/display.ts. */
+  displaying = false;
   /** Stored key → [the key as the spell gave it, the value]. */
   private readonly entries = new Map<StoredKey, [Value, Value]>();
   /** Host-object identity → its token, for maps that hold entity keys. */

@@ -12,6 +12,7 @@ import { fuseSuperinstructions } from './superinstructions.js';
 import { hostArity, type HostFunction, type HostObject } from './host.js';
 import type { MethodRow } from './builtin-method.js';
 import { ObjMap } from './map-object.js';
+import { HEAP_COST } from './costs.js';
 import type { Value, VmObject, ValueType } from './value.js';
 
 /**
@@ -40,6 +41,8 @@ export class ObjFunction implements VmObject {
   readonly icSlot: Int32Array;
   /** Fuel charged when the function is called: its instruction count, so fuel ≈ instructions executed for straight-line code. */
   readonly callFuel: number;
+  /** The upvalues that capture enclosing locals, by decreasing slot: CLOSURE walks the open-upvalue list once in this order. */
+  readonly captureOrder: Int32Array;
   constructor(
     readonly proto: FunctionProto,
     readonly index: number,
@@ -58,6 +61,11 @@ export class ObjFunction implements VmObject {
     this.icNext = filledArray<Shape | null>(n, null);
     this.icMethod = filledArray<ObjClosure | null>(n, null);
     this.icSlot = new Int32Array(n);
+    const upvalues = proto.upvalues;
+    const locals: number[] = [];
+    for (let i = 0; i < upvalues.length; i++) if (upvalues[i]!.isLocal) locals.push(i);
+    locals.sort((a, b) => upvalues[b]!.index - upvalues[a]!.index);
+    this.captureOrder = Int32Array.from(locals);
   }
 }
 
@@ -177,23 +185,37 @@ export class ObjInstance implements VmObject {
     return slot < 0 ? undefined : this.values[slot];
   }
 
-  setField(name: string, value: Value): void {
-    if (this.dict !== null) {
-      this.dict.set(name, value);
-      return;
+  /**
+   * Store a field. Returns what the store cost, in heap units (vm/costs.ts), which the
+   * VM also charges as fuel: 0 for an existing field; a new field; plus a new shape's
+   * slot map when the transition had to be created; plus the copy into a dictionary.
+   */
+  setField(name: string, value: Value): number {
+    const dict = this.dict;
+    if (dict !== null) {
+      if (dict.has(name)) {
+        dict.set(name, value);
+        return 0;
+      }
+      dict.set(name, value);
+      return HEAP_COST.field;
     }
     const slot = this.shape.slotOf(name);
     if (slot >= 0) {
       this.values[slot] = value;
-      return;
+      return 0;
     }
+    const klass = this.klass;
+    const shapesBefore = klass.shapeCount;
     const next = this.shape.transition(name);
     if (next !== null) {
       this.values.push(value);
       this.shape = next;
-      return;
+      return HEAP_COST.field + (klass.shapeCount !== shapesBefore ? HEAP_COST.shapeField * next.names.length : 0);
     }
+    const copied = this.values.length;
     this.toDictionary().set(name, value);
+    return HEAP_COST.field + copied;
   }
 
   fieldNames(): string[] {
@@ -221,6 +243,8 @@ export class ObjBoundMethod implements VmObject {
 
 export class ObjList implements VmObject {
   readonly objectType = 'list';
+  /** True while vm/display.ts is showing this list (a list inside itself shows `[...]`). */
+  displaying = false;
   constructor(readonly items: Value[]) {}
 }
 
@@ -263,6 +287,12 @@ export class ObjHostFunction implements VmObject {
   readonly checks: Int32Array;
   /** True when no parameter needs a type check (all 'any'). */
   readonly unchecked: boolean;
+  /** True when some parameter is a string: the VM charges 1 fuel per character of string arguments. */
+  readonly takesText: boolean;
+  /** Fuel a call costs before it runs (the spec's `fuel`). */
+  readonly baseFuel: number;
+  /** Whether callHost charges anything before the call (text or base fuel). */
+  readonly chargesBefore: boolean;
   constructor(readonly host: HostFunction) {
     this.name = host.name;
     const { min, max } = hostArity(host);
@@ -270,6 +300,9 @@ export class ObjHostFunction implements VmObject {
     this.maxArity = max;
     this.checks = Int32Array.from(host.params, (p) => PARAM_CHECKS[p.type] ?? ParamCheck.Any);
     this.unchecked = this.checks.every((c) => c === ParamCheck.Any);
+    this.takesText = this.checks.some((c) => c === ParamCheck.String);
+    this.baseFuel = Math.max(0, host.fuel ?? 0);
+    this.chargesBefore = this.takesText || this.baseFuel > 0;
   }
 }
 

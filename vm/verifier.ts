@@ -22,20 +22,32 @@ import { VerifyError } from './errors.js';
 import { hostArity, type HostFunctionSpec } from './host.js';
 import type { FunctionProto, Module } from './module.js';
 import { readSpb } from './spb.js';
+import { quoted } from './bounded-text.js';
 import { instructionSize, Op, OPCODES, stackEffect, type OpcodeInfo, type OperandKind } from './opcodes.js';
 
-/** Sanity bounds: far above what real spells need, low enough that a forged module cannot exhaust memory. */
+/**
+ * What the verifier accepts: far above what real spells need (the compiler's own
+ * limits are lower or equal), low enough that a forged module cannot make the VM,
+ * the verifier or the disassembler do more than a bounded amount of work per word
+ * of the file. Documented in docs/bytecode.md and docs/security.md.
+ */
 export const VERIFIER_LIMITS = {
   functions: 1 << 16,
   constants: 1 << 20,
+  /** Characters in all string constants together (16 M). */
+  constantChars: 1 << 24,
   globals: 1 << 20,
-  hostImports: 1 << 16,
+  /** Host functions imported (each a distinct name). */
+  hostImports: 1 << 12,
+  /** Distinct arities declared per host import (an arity is 0..255). */
+  aritiesPerImport: 256,
   spells: 1 << 16,
   codeWordsPerFunction: 1 << 22,
   codeWordsTotal: 1 << 24,
   maxStack: 1 << 20,
   arity: 255,
-  upvalues: 1 << 16,
+  /** Upvalues per function: the compiler's limit too (clox's 256). */
+  upvalues: 256,
   count: 1 << 20,
 } as const;
 
@@ -56,7 +68,15 @@ export function verifyModule(module: Module, hosts: readonly HostFunctionSpec[])
   checkHostImports(module, hosts);
   checkFunctionKinds(module);
   checkSpells(module);
-  for (let i = 0; i < module.functions.length; i++) new FunctionVerifier(module, i).verify();
+  // Checked before the per-function pass, which relies on them being small.
+  for (let i = 0; i < module.functions.length; i++) {
+    const count = module.functions[i]!.upvalues.length;
+    if (count > VERIFIER_LIMITS.upvalues) {
+      throw new VerifyError(`Too many upvalues (${count}; the limit is ${VERIFIER_LIMITS.upvalues}).`, module.functions[i]!.name, 0);
+    }
+  }
+  const facts: ModuleFacts = { arities: importedArities(module), captures: captureBounds(module) };
+  for (let i = 0; i < module.functions.length; i++) new FunctionVerifier(module, i, facts).verify();
 }
 
 /** Read a .spb file and verify it: the one call for loading untrusted bytecode. Throws only VerifyError. */
@@ -100,16 +120,24 @@ function checkModuleSizes(module: Module): void {
 }
 
 function checkConstants(module: Module): void {
+  let chars = 0;
   module.constants.forEach((c, i) => {
-    if (typeof c !== 'number' && typeof c !== 'string') fail(`Constant ${i} is neither a number nor a string.`);
+    if (typeof c === 'string') chars += c.length;
+    else if (typeof c !== 'number') fail(`Constant ${i} is neither a number nor a string.`);
   });
+  if (chars > VERIFIER_LIMITS.constantChars) {
+    fail(`Too much constant text: ${chars} characters (the limit is ${VERIFIER_LIMITS.constantChars}).`);
+  }
 }
 
 function checkHostImports(module: Module, hosts: readonly HostFunctionSpec[]): void {
   const byName = new Map(hosts.map((h) => [h.name, h]));
   for (const imp of module.hostImports) {
     const spec = byName.get(imp.name);
-    if (spec === undefined) fail(`The module calls host function '${imp.name}', which this host does not provide.`);
+    if (spec === undefined) fail(`The module calls host function ${quoted(imp.name)}, which this host does not provide.`);
+    if (imp.arities.length > VERIFIER_LIMITS.aritiesPerImport) {
+      fail(`Host import '${imp.name}' declares ${imp.arities.length} arities (the limit is ${VERIFIER_LIMITS.aritiesPerImport}).`);
+    }
     const { min, max } = hostArity(spec);
     for (const arity of imp.arities) {
       if (!isCount(arity, VERIFIER_LIMITS.count) || arity < min || arity > max) {
@@ -118,6 +146,43 @@ function checkHostImports(module: Module, hosts: readonly HostFunctionSpec[]): v
       }
     }
   }
+}
+
+/** Per host import, the arities it declared, as a set: CALL_HOST checks are O(1) (a list scan per call was quadratic). */
+function importedArities(module: Module): ReadonlySet<number>[] {
+  return module.hostImports.map((imp) => new Set(imp.arities));
+}
+
+/**
+ * Per function, the highest stack slot and upvalue index its upvalues capture (-1 for none):
+ * each CLOSURE then checks its captures in O(1) instead of rescanning the target's upvalue list.
+ */
+interface CaptureBounds {
+  readonly maxLocal: number;
+  readonly maxUpvalue: number;
+  /** The first upvalue (its position) capturing maxLocal / maxUpvalue, for messages. */
+  readonly maxLocalAt: number;
+  readonly maxUpvalueAt: number;
+}
+
+function captureBounds(module: Module): CaptureBounds[] {
+  return module.functions.map((fn) => {
+    let maxLocal = -1;
+    let maxUpvalue = -1;
+    let maxLocalAt = -1;
+    let maxUpvalueAt = -1;
+    fn.upvalues.forEach((u, i) => {
+      if (u.isLocal && u.index > maxLocal) [maxLocal, maxLocalAt] = [u.index, i];
+      if (!u.isLocal && u.index > maxUpvalue) [maxUpvalue, maxUpvalueAt] = [u.index, i];
+    });
+    return { maxLocal, maxUpvalue, maxLocalAt, maxUpvalueAt };
+  });
+}
+
+/** What verifying the functions reads about the whole module, computed once. */
+interface ModuleFacts {
+  readonly arities: readonly ReadonlySet<number>[];
+  readonly captures: readonly CaptureBounds[];
 }
 
 function checkFunctionKinds(module: Module): void {
@@ -158,6 +223,7 @@ class FunctionVerifier {
   constructor(
     private readonly module: Module,
     private readonly index: number,
+    private readonly facts: ModuleFacts,
   ) {
     this.fn = module.functions[index]!;
     this.label = this.fn.name === '' && index === 0 ? '' : this.fn.name || `functions[${index}]`;
@@ -190,7 +256,9 @@ class FunctionVerifier {
     if (!isCount(fn.maxStack, VERIFIER_LIMITS.maxStack) || fn.maxStack < 1 + fn.arity) {
       this.fail(`Bad maxStack ${fn.maxStack}: it must hold slot 0 and the ${fn.arity} parameters.`, 0);
     }
-    if (fn.upvalues.length > VERIFIER_LIMITS.upvalues) this.fail(`Too many upvalues (${fn.upvalues.length}).`, 0);
+    if (fn.upvalues.length > VERIFIER_LIMITS.upvalues) {
+      this.fail(`Too many upvalues (${fn.upvalues.length}; the limit is ${VERIFIER_LIMITS.upvalues}).`, 0);
+    }
     fn.upvalues.forEach((u, i) => {
       if (typeof u.isLocal !== 'boolean' || !isCount(u.index, VERIFIER_LIMITS.maxStack)) this.fail(`Upvalue ${i} is malformed.`, 0);
     });
@@ -257,7 +325,7 @@ class FunctionVerifier {
       case 'function':
         inRange(module.functions.length, 'function');
         if (value === 0) this.fail(`${info.name} cannot refer to the script.`, pc);
-        return this.checkCaptures(pc, module.functions[value]!);
+        return this.checkCaptures(pc, value);
       case 'host':
         return inRange(module.hostImports.length, 'host import');
       case 'jump':
@@ -288,21 +356,29 @@ class FunctionVerifier {
   private checkHostArity(pc: number, info: OpcodeInfo, count: number, operands: readonly number[]): void {
     const hostOperand = info.operands.indexOf('host');
     if (hostOperand < 0) return;
-    const imp = this.module.hostImports[operands[hostOperand]!]!;
-    if (!imp.arities.includes(count)) {
+    const importIndex = operands[hostOperand]!;
+    const imp = this.module.hostImports[importIndex]!;
+    if (!this.facts.arities[importIndex]!.has(count)) {
       this.fail(`${info.name} calls '${imp.name}' with ${count} arguments, an arity the module did not import.`, pc);
     }
   }
 
-  /** The upvalues a closure captures must exist in this (the enclosing) function. */
-  private checkCaptures(pc: number, target: FunctionProto): void {
-    target.upvalues.forEach((u, i) => {
-      const limit = u.isLocal ? this.fn.maxStack : this.fn.upvalues.length;
-      if (u.index >= limit) {
-        const where = u.isLocal ? `stack slot ${u.index}` : `upvalue ${u.index}`;
-        this.fail(`The closure over '${target.name}' captures ${where} (upvalue ${i}), which this function does not have.`, pc);
-      }
-    });
+  /** The upvalues a closure captures must exist in this (the enclosing) function: O(1) per CLOSURE, from the precomputed bounds. */
+  private checkCaptures(pc: number, functionIndex: number): void {
+    const target = this.module.functions[functionIndex]!;
+    const bounds = this.facts.captures[functionIndex]!;
+    if (bounds.maxLocal >= this.fn.maxStack) {
+      this.fail(
+        `The closure over '${target.name}' captures stack slot ${bounds.maxLocal} (upvalue ${bounds.maxLocalAt}), which this function does not have.`,
+        pc,
+      );
+    }
+    if (bounds.maxUpvalue >= this.fn.upvalues.length) {
+      this.fail(
+        `The closure over '${target.name}' captures upvalue ${bounds.maxUpvalue} (upvalue ${bounds.maxUpvalueAt}), which this function does not have.`,
+        pc,
+      );
+    }
   }
 
   /** Abstract interpretation of the stack depth over the control-flow graph. */
@@ -357,10 +433,8 @@ class FunctionVerifier {
     });
     if (this.code[pc] === Op.CLOSURE) {
       // The VM pushes the closure before capturing, so a local function may capture its own slot (slot == depth).
-      const target = this.module.functions[operands[0]!]!;
-      for (const u of target.upvalues) {
-        if (u.isLocal && u.index > depth) this.fail(`CLOSURE captures stack slot ${u.index}, but only ${depth + 1} slots are live.`, pc);
-      }
+      const highest = this.facts.captures[operands[0]!]!.maxLocal;
+      if (highest > depth) this.fail(`CLOSURE captures stack slot ${highest}, but only ${depth + 1} slots are live.`, pc);
     }
   }
 }

@@ -5,7 +5,10 @@
  * Speed rules (see bench/): ONE `run` function with ONE `switch` over numeric
  * opcodes; code in an Int32Array; ip, base, sp, code, fuel held in locals;
  * frames in preallocated parallel arrays on the fiber; globals resolved to
- * slot indices; nothing allocated per instruction or per call. Fuel is
+ * slot indices; nothing allocated per instruction or per call. Starting a
+ * run allocates nothing either: a fiber's stack and frames are lent by the
+ * VM's FiberStoragePool (vm/fiber-pool.ts) and go back when it ends, and
+ * callFast / castFast reuse fiber objects too. Fuel is
  * counted at loop back-edges and calls only, so an infinite budget costs a
  * subtraction and a compare per back-edge.
  *
@@ -25,8 +28,11 @@
 import { BudgetExceeded, DEFAULT_BUDGETS, budgetMessage, resolveBudgets, type Budgets, type RunKind } from './budgets.js';
 import { CORE_HOST_FUNCTIONS } from './builtins.js';
 import { displayBounded, displayValue } from './display.js';
+import { quoted } from './bounded-text.js';
+import { HEAP_COST } from './costs.js';
 import { HostError, SpellRuntimeError, VerifyError, type BudgetLimit } from './errors.js';
 import { Fiber } from './fiber.js';
+import { FiberStoragePool } from './fiber-pool.js';
 import { hostArityMessage, type HostFunction, type HostObject } from './host.js';
 import { VmHostContext } from './host-context.js';
 import type { FunctionProto, Module } from './module.js';
@@ -49,11 +55,13 @@ import { missingKeyMessage } from './map-methods.js';
 import { callMethod, methodsOf } from './method-dispatch.js';
 import { templateText } from './template.js';
 import { OPCODES, Op, instructionSize } from './opcodes.js';
+import { RunOutcome } from './run-outcome.js';
 import type { Value, VmObject } from './value.js';
 
 export type { Budgets } from './budgets.js';
 export { DEFAULT_BUDGETS } from './budgets.js';
 export { Fiber } from './fiber.js';
+export { RunOutcome } from './run-outcome.js';
 
 export interface VMOptions extends Partial<Budgets> {
   /** Host functions the module may import; default CORE_HOST_FUNCTIONS. Embedders pass [...CORE_HOST_FUNCTIONS, ...theirs]. */
@@ -98,6 +106,14 @@ export class VM {
   private readonly spellIndex = new Map<string, number>();
   /** CALL argc; RETURN — how the VM enters any callable with arguments on a fresh fiber. */
   private readonly trampolines: ObjClosure[] = [];
+  /** The closure each spell is cast through, by function index (spells capture nothing, so one serves every cast). */
+  private readonly spellClosures: (ObjClosure | undefined)[] = [];
+  /** Stacks and frame arrays lent to running fibers, and spare fiber objects for the fast runs. */
+  private readonly storage = new FiberStoragePool();
+  /** What the last callFast / castFast reported (reused). */
+  private readonly outcome = new RunOutcome();
+  private lastFastSpell: string | null = null;
+  private lastFastClosure: ObjClosure | null = null;
   private liveFibers = 0;
   private scriptRan = false;
   /** Set by the debugger while attached; BREAK opcodes only exist in code while it is. */
@@ -134,6 +150,11 @@ export class VM {
     return v === UNDEFINED ? undefined : v;
   }
 
+  /** The pool of fiber storage (for tests and tools: `isClean()`, `pooled`). */
+  get fiberStorage(): FiberStoragePool {
+    return this.storage;
+  }
+
   /** Fibers alive (running, suspended or paused). */
   get liveFiberCount(): number {
     return this.liveFibers;
@@ -151,11 +172,11 @@ export class VM {
   cast(spell: string, args: readonly Value[], budgets?: Partial<Budgets>): Fiber {
     const index = this.spellIndex.get(spell);
     const fn = index === undefined ? undefined : this.functions[index];
-    if (fn === undefined) return this.failedFiber(`Undefined spell '${spell}'.`, spell, budgets);
-    if (fn.proto.upvalues.length > 0) return this.failedFiber(`Spell '${spell}' cannot be cast.`, spell, budgets);
+    if (fn === undefined) return this.failedFiber(`Undefined spell ${quoted(spell)}.`, spell, budgets);
+    if (fn.proto.upvalues.length > 0) return this.failedFiber(`Spell ${quoted(spell)} cannot be cast.`, spell, budgets);
     const before = this.ensureScript();
     if (before) return before;
-    return this.start(new ObjClosure(fn, []), args, budgets, spell, 'cast');
+    return this.start(this.spellClosure(fn), args, budgets, spell, 'cast');
   }
 
   /** Call the function (or class, or any callable) held by a global. Runs the script first if it never ran. */
@@ -163,8 +184,43 @@ export class VM {
     const before = this.ensureScript();
     if (before) return before;
     const callee = this.getGlobal(fnGlobalName);
-    if (callee === undefined) return this.failedFiber(`Undefined variable '${fnGlobalName}'.`, null, budgets);
+    if (callee === undefined) return this.failedFiber(`Undefined variable ${quoted(fnGlobalName)}.`, null, budgets);
     return this.start(callee, args, budgets, null, 'call');
+  }
+
+  /**
+   * `call` for hot paths (a host calling a function per entity per frame): a
+   * run that finishes leaves no Fiber — its stack came from the VM's pool and
+   * went back — and reports in the VM's one reused RunOutcome (read it before
+   * the next fast run). A run that suspends or pauses hands over its fiber in
+   * `outcome.fiber`, to resume as any other.
+   */
+  callFast(fnGlobalName: string, args: readonly Value[], budgets?: Partial<Budgets>): RunOutcome {
+    if (!this.scriptRan) {
+      const before = this.ensureScript();
+      if (before) return this.report(before, false);
+    }
+    const callee = this.getGlobal(fnGlobalName);
+    if (callee === undefined) return this.reportFailure(`Undefined variable ${quoted(fnGlobalName)}.`, null, null);
+    return this.startFast(callee, args, budgets, null, 'call');
+  }
+
+  /** `cast` for hot paths (tick spells): reports as `callFast` does. */
+  castFast(spell: string, args: readonly Value[], budgets?: Partial<Budgets>): RunOutcome {
+    // A world casts the same tick spell for every entity: remember the last one looked up.
+    if (spell !== this.lastFastSpell) {
+      const index = this.spellIndex.get(spell);
+      const fn = index === undefined ? undefined : this.functions[index];
+      if (fn === undefined) return this.reportFailure(`Undefined spell ${quoted(spell)}.`, spell, null);
+      if (fn.proto.upvalues.length > 0) return this.reportFailure(`Spell ${quoted(spell)} cannot be cast.`, spell, null);
+      this.lastFastSpell = spell;
+      this.lastFastClosure = this.spellClosure(fn);
+    }
+    if (!this.scriptRan) {
+      const before = this.ensureScript();
+      if (before) return this.report(before, false);
+    }
+    return this.startFast(this.lastFastClosure!, args, budgets, spell, 'cast');
   }
 
   /** Continue a suspended fiber; `value` becomes the result of the host call that suspended it. */
@@ -181,12 +237,12 @@ export class VM {
     return this.run(fiber);
   }
 
-  /** End a suspended or paused fiber (e.g. its caster despawned). */
-  cancel(fiber: Fiber, message = 'Cast cancelled.'): void {
+  /** End a suspended or paused fiber (e.g. its caster despawned; `limit` when a budget ended it). */
+  cancel(fiber: Fiber, message = 'Cast cancelled.', limit: BudgetLimit | null = null): void {
     if (fiber.state !== 'suspended' && fiber.state !== 'paused') return;
     const trace = fiber.trace(fiber.frameIps[fiber.frameCount - 1] ?? 0);
     this.finish(fiber, 'failed');
-    fiber.error = new SpellRuntimeError(message, trace, null, fiber.spell);
+    fiber.error = new SpellRuntimeError(message, trace, limit, fiber.spell);
   }
 
   // ---------------------------------------------------------------- starting fibers
@@ -208,11 +264,58 @@ export class VM {
     if (this.liveFibers >= budgets.maxFibers) {
       return this.failedFiber(budgetMessage('fibers', budgets, runKind), spell, overrides, 'fibers');
     }
-    const fiber = new Fiber(budgets, spell, runKind);
+    return this.launch(new Fiber(budgets, spell, runKind), callee, args);
+  }
+
+  /** `start` for the fast runs: a pooled fiber object, reported in the outcome and recycled once it finishes. */
+  private startFast(
+    callee: Value,
+    args: readonly Value[],
+    overrides: Partial<Budgets> | undefined,
+    spell: string | null,
+    runKind: RunKind,
+  ): RunOutcome {
+    const budgets = overrides ? resolveBudgets(this.defaults, overrides) : this.defaults;
+    if (this.liveFibers >= budgets.maxFibers) return this.reportFailure(budgetMessage('fibers', budgets, runKind), spell, 'fibers');
+    // With a debugger attached, fibers are keys of its per-fiber state: never reuse one there.
+    const pooled = this.breakHandler === null;
+    const fiber = pooled ? this.storage.fiber(budgets, spell, runKind) : new Fiber(budgets, spell, runKind);
+    this.launch(fiber, callee, args);
+    return this.report(fiber, pooled && this.breakHandler === null);
+  }
+
+  /** Copy how `fiber` ended into the outcome; a finished fiber goes back to the pool when `recycle`. */
+  private report(fiber: Fiber, recycle: boolean): RunOutcome {
+    const out = this.outcome;
+    const state = fiber.state;
+    out.state = state === 'running' ? 'failed' : state;
+    out.result = fiber.result;
+    out.error = fiber.error;
+    if (state === 'suspended' || state === 'paused') {
+      out.fiber = fiber;
+      this.storage.handOver(fiber);
+    } else {
+      out.fiber = null;
+      if (recycle) this.storage.recycle(fiber);
+    }
+    return out;
+  }
+
+  private reportFailure(message: string, spell: string | null, limit: BudgetLimit | null): RunOutcome {
+    const out = this.outcome;
+    out.state = 'failed';
+    out.result = null;
+    out.error = new SpellRuntimeError(message, [], limit, spell);
+    out.fiber = null;
+    return out;
+  }
+
+  /** Count the fiber live, give it storage, put the trampoline, callee and arguments on its stack, and run it. */
+  private launch(fiber: Fiber, callee: Value, args: readonly Value[]): Fiber {
     this.liveFibers++;
     const argc = args.length;
     const trampoline = this.trampoline(argc);
-    fiber.growStack(argc + 2 + trampoline.fn.maxStack);
+    this.storage.lend(fiber, argc + 2 + trampoline.fn.maxStack);
     const stack = fiber.stack;
     stack[0] = trampoline;
     stack[1] = callee;
@@ -223,6 +326,15 @@ export class VM {
     fiber.frameBases[0] = 0;
     fiber.frameCount = 1;
     return this.run(fiber);
+  }
+
+  private spellClosure(fn: ObjFunction): ObjClosure {
+    let closure = this.spellClosures[fn.index];
+    if (closure === undefined) {
+      closure = new ObjClosure(fn, []);
+      this.spellClosures[fn.index] = closure;
+    }
+    return closure;
   }
 
   private trampoline(argc: number): ObjClosure {
@@ -260,7 +372,7 @@ export class VM {
       this.liveFibers--;
     }
     closeUpvalues(fiber, 0);
-    fiber.release();
+    this.storage.reclaim(fiber);
   }
 
   // ---------------------------------------------------------------- the interpreter
@@ -329,7 +441,7 @@ export class VM {
             case 9 /* GET_GLOBAL */: {
               const slot = code[ip++]!;
               const value = globals[slot]!;
-              if (value === UNDEFINED) throw new Fault(`Undefined variable '${this.module.globals[slot]}'.`);
+              if (value === UNDEFINED) throw new Fault(`Undefined variable ${quoted(this.module.globals[slot] ?? '')}.`);
               stack[sp++] = value;
               break;
             }
@@ -338,7 +450,7 @@ export class VM {
               break;
             case 11 /* SET_GLOBAL */: {
               const slot = code[ip++]!;
-              if (globals[slot] === UNDEFINED) throw new Fault(`Undefined variable '${this.module.globals[slot]}'.`);
+              if (globals[slot] === UNDEFINED) throw new Fault(`Undefined variable ${quoted(this.module.globals[slot] ?? '')}.`);
               globals[slot] = stack[sp - 1]!;
               break;
             }
@@ -357,9 +469,15 @@ export class VM {
               if (object instanceof ObjInstance) {
                 // Inline cache hit: this instruction saw this shape before; the field is in that slot.
                 if (object.shape === fn.icShape[ip]) stack[sp - 1] = object.values[fn.icSlot[ip]!]!;
-                else stack[sp - 1] = getInstanceProperty(fn, ip, object, constants[code[ip]!] as string);
+                else {
+                  const value = getInstanceProperty(fn, ip, object, constants[code[ip]!] as string);
+                  if (value instanceof ObjBoundMethod) chargeHeap(fiber, HEAP_COST.boundMethod);
+                  stack[sp - 1] = value;
+                }
               } else {
-                stack[sp - 1] = getOtherProperty(object, constants[code[ip]!] as string);
+                const value = getOtherProperty(object, constants[code[ip]!] as string);
+                if (value instanceof ObjBoundMethod) chargeHeap(fiber, HEAP_COST.boundMethod);
+                stack[sp - 1] = value;
               }
               ip++;
               break;
@@ -371,10 +489,19 @@ export class VM {
                 // Inline cache hit: store in the cached slot (appending when the cache is a transition).
                 const slot = fn.icSlot[ip]!;
                 if (slot < object.values.length) object.values[slot] = value;
-                else object.values.push(value);
+                else {
+                  object.values.push(value);
+                  chargeHeap(fiber, HEAP_COST.field);
+                }
                 object.shape = fn.icNext[ip]!;
               } else {
-                setProperty(fn, ip, object, constants[code[ip]!] as string, value);
+                // A new field, a new shape or a switch to dictionary mode is work and memory: charge both.
+                const cost = setProperty(fn, ip, object, constants[code[ip]!] as string, value);
+                if (cost > 0) {
+                  fuel -= cost;
+                  if (fuel < 0) throw new Fault(budgetMessage('fuel', fiber.budgets, fiber.runKind), 'fuel');
+                  chargeHeap(fiber, cost);
+                }
               }
               stack[sp - 1] = value;
               ip++;
@@ -385,7 +512,8 @@ export class VM {
               const superclass = stack[--sp]!;
               if (!(superclass instanceof ObjClass)) throw new Fault('Superclass must be a class.');
               const method = superclass.methods.get(name);
-              if (method === undefined) throw new Fault(`Undefined property '${name}'.`);
+              if (method === undefined) throw new Fault(`Undefined property ${quoted(name)}.`);
+              chargeHeap(fiber, HEAP_COST.boundMethod);
               stack[sp - 1] = new ObjBoundMethod(stack[sp - 1]!, method);
               break;
             }
@@ -492,15 +620,23 @@ export class VM {
             }
             case 29 /* PRINT */: {
               const value = stack[--sp]!;
+              let text: string;
               if (typeof value === 'object' && value !== null) {
-                // Printing a big (or self-nesting) list is work: bound it by the fuel left and charge it.
-                const text = displayBounded(value, fuel);
-                if (text === null) throw new Fault(budgetMessage('fuel', fiber.budgets, fiber.runKind), 'fuel');
-                fuel -= text.length;
-                this.printFn(text);
+                // Printing a big (or self-nesting) list is work: bound it by the fuel left.
+                const shown = displayBounded(value, fuel);
+                if (shown === null) {
+                  fuel = -1; // it walked all the text the fuel could pay for: all of it is spent
+                  throw new Fault(budgetMessage('fuel', fiber.budgets, fiber.runKind), 'fuel');
+                }
+                text = shown;
               } else {
-                this.printFn(displayValue(value));
+                text = displayValue(value);
               }
+              // Text sent out costs 1 fuel per character and counts against the output budget (the newline too).
+              fuel -= text.length;
+              if (fuel < 0) throw new Fault(budgetMessage('fuel', fiber.budgets, fiber.runKind), 'fuel');
+              chargeOutput(fiber, text.length + 1);
+              this.printFn(text);
               break;
             }
             case 30 /* JUMP */:
@@ -539,7 +675,13 @@ export class VM {
               fuel -= target.callFuel;
               if (fuel < 0) throw new Fault(budgetMessage('fuel', fiber.budgets, fiber.runKind), 'fuel');
               const newBase = sp - 1 - argc;
-              if (newBase + target.maxStack > stack.length) this.growStack(fiber, newBase + target.maxStack);
+              if (newBase + target.maxStack > stack.length) {
+                // Growing the value stack is work in proportion to the slots added: charged as fuel.
+                const before = stack.length;
+                this.growStack(fiber, newBase + target.maxStack);
+                fuel -= stack.length - before;
+                if (fuel < 0) throw new Fault(budgetMessage('fuel', fiber.budgets, fiber.runKind), 'fuel');
+              }
               frameIps[fc - 1] = ip;
               frameClosures[fc] = callee;
               frameBases[fc] = newBase;
@@ -564,7 +706,13 @@ export class VM {
               fuel -= target.callFuel;
               if (fuel < 0) throw new Fault(budgetMessage('fuel', fiber.budgets, fiber.runKind), 'fuel');
               const newBase = sp - 1 - argc;
-              if (newBase + target.maxStack > stack.length) this.growStack(fiber, newBase + target.maxStack);
+              if (newBase + target.maxStack > stack.length) {
+                // Growing the value stack is work in proportion to the slots added: charged as fuel.
+                const before = stack.length;
+                this.growStack(fiber, newBase + target.maxStack);
+                fuel -= stack.length - before;
+                if (fuel < 0) throw new Fault(budgetMessage('fuel', fiber.budgets, fiber.runKind), 'fuel');
+              }
               frameIps[fc - 1] = ip;
               frameClosures[fc] = callTarget;
               frameBases[fc] = newBase;
@@ -601,6 +749,7 @@ export class VM {
                 break;
               }
               if (callee instanceof ObjClass) {
+                chargeHeap(fiber, HEAP_COST.instance);
                 stack[calleeSlot] = new ObjInstance(callee);
                 if (callee.initializer !== null) {
                   callTarget = callee.initializer;
@@ -649,7 +798,7 @@ export class VM {
                   continue dispatch;
                 }
                 const method = receiver.klass.methods.get(name);
-                if (method === undefined) throw new Fault(`Undefined property '${name}'.`);
+                if (method === undefined) throw new Fault(`Undefined property ${quoted(name)}.`);
                 if (!receiver.isDictionary) {
                   fn.icShape[ip - 2] = receiver.shape;
                   fn.icMethod[ip - 2] = method;
@@ -678,7 +827,7 @@ export class VM {
               const superclass = stack[--sp]!;
               if (!(superclass instanceof ObjClass)) throw new Fault('Superclass must be a class.');
               const method = superclass.methods.get(name);
-              if (method === undefined) throw new Fault(`Undefined property '${name}'.`);
+              if (method === undefined) throw new Fault(`Undefined property ${quoted(name)}.`);
               callTarget = method;
               callArgc = argc;
               op = PUSH_FRAME;
@@ -706,12 +855,12 @@ export class VM {
               break;
             case 38 /* CLOSURE */: {
               const target = functions[code[ip++]!]!;
-              const descriptors = target.proto.upvalues;
-              const upvalues = new Array<ObjUpvalue>(descriptors.length);
-              for (let i = 0; i < descriptors.length; i++) {
-                const d = descriptors[i]!;
-                upvalues[i] = d.isLocal ? captureUpvalue(fiber, base + d.index) : closure.upvalues[d.index]!;
-              }
+              const count = target.proto.upvalues.length;
+              // Charged by the upvalues captured and the open-upvalue entries walked (captureUpvalues).
+              chargeHeap(fiber, HEAP_COST.closure + count);
+              const upvalues = count === 0 ? NO_UPVALUES : captureUpvalues(fiber, target, closure, base);
+              fuel -= count + captureWalk;
+              if (fuel < 0) throw new Fault(budgetMessage('fuel', fiber.budgets, fiber.runKind), 'fuel');
               stack[sp++] = new ObjClosure(target, upvalues);
               break;
             }
@@ -739,13 +888,24 @@ export class VM {
               break;
             }
             case 41 /* CLASS */:
+              // A class is a method table and a shape tree: charged as work as well as memory.
+              fuel -= HEAP_COST.class;
+              if (fuel < 0) throw new Fault(budgetMessage('fuel', fiber.budgets, fiber.runKind), 'fuel');
+              chargeHeap(fiber, HEAP_COST.class);
               stack[sp++] = new ObjClass(constants[code[ip++]!] as string);
               break;
             case 42 /* INHERIT */: {
               const superclass = stack[sp - 2]!;
               const subclass = stack[sp - 1]!;
               if (!(superclass instanceof ObjClass)) throw new Fault('Superclass must be a class.');
-              if (subclass instanceof ObjClass) inherit(subclass, superclass);
+              if (subclass instanceof ObjClass) {
+                // Copying the method table is work and memory in proportion to its size: charged before copying.
+                const copied = superclass.methods.size;
+                fuel -= copied;
+                if (fuel < 0) throw new Fault(budgetMessage('fuel', fiber.budgets, fiber.runKind), 'fuel');
+                chargeHeap(fiber, copied * HEAP_COST.method);
+                inherit(subclass, superclass);
+              }
               sp--;
               break;
             }
@@ -754,6 +914,7 @@ export class VM {
               const method = stack[sp - 1]!;
               const klass = stack[sp - 2]!;
               if (klass instanceof ObjClass && method instanceof ObjClosure) {
+                chargeHeap(fiber, HEAP_COST.method);
                 klass.methods.set(name, method);
                 if (name === 'init') klass.initializer = method;
               }
@@ -762,7 +923,7 @@ export class VM {
             }
             case 44 /* BUILD_LIST */: {
               const count = code[ip++]!;
-              fiber.heapUsed += count;
+              fiber.heapUsed += HEAP_COST.list + count;
               if (fiber.heapUsed > maxHeap) throw new Fault(budgetMessage('heap', fiber.budgets, fiber.runKind), 'heap');
               const items = stack.slice(sp - count, sp);
               sp -= count;
@@ -836,7 +997,10 @@ export class VM {
               }
               const slot = fn.icSlot[ip]!;
               if (slot < object.values.length) object.values[slot] = stack[sp - 1]!;
-              else object.values.push(stack[sp - 1]!);
+              else {
+                object.values.push(stack[sp - 1]!);
+                chargeHeap(fiber, HEAP_COST.field);
+              }
               object.shape = fn.icNext[ip]!;
               sp -= 2;
               ip += 2;
@@ -1261,7 +1425,10 @@ export class VM {
               }
               const slot = fn.icSlot[ip + 1]!;
               if (slot < object.values.length) object.values[slot] = a + b;
-              else object.values.push(a + b);
+              else {
+                object.values.push(a + b);
+                chargeHeap(fiber, HEAP_COST.field);
+              }
               object.shape = fn.icNext[ip + 1]!;
               sp -= 3;
               ip += 3;
@@ -1374,7 +1541,10 @@ export class VM {
               const value = op === 111 ? stack[base + code[ip + 2]!]! : constants[code[ip + 2]!]!;
               const slot = fn.icSlot[ip + 4]!;
               if (slot < object.values.length) object.values[slot] = value;
-              else object.values.push(value);
+              else {
+                object.values.push(value);
+                chargeHeap(fiber, HEAP_COST.field);
+              }
               object.shape = fn.icNext[ip + 4]!;
               ip += 6;
               break;
@@ -1483,7 +1653,8 @@ export class VM {
   private fail(fiber: Fiber, error: unknown, fc: number, ip: number, sp: number, fuel: number): Fiber {
     fiber.frameCount = fc;
     fiber.sp = sp;
-    fiber.fuel = fuel;
+    // A host function that threw may have charged fiber.fuel past the loop's copy: fuel only goes down.
+    fiber.fuel = Math.min(fuel, fiber.fuel);
     const trace = fiber.trace(ip);
     const { message, limit } = describeFailure(error, fiber);
     this.finish(fiber, 'failed');
@@ -1517,6 +1688,7 @@ export class VM {
         }
       }
     }
+    if (host.chargesBefore) chargeBeforeHost(fiber, host, stack, argBase, argc);
     const ctx = this.ctx;
     const savedFiber = ctx.fiber;
     const savedFn = ctx.fn;
@@ -1579,7 +1751,7 @@ export class VM {
       } finally {
         ctx.fiber = savedFiber;
       }
-      if (result === undefined) throw new Fault(`Undefined property '${name}'.`);
+      if (result === undefined) throw new Fault(`Undefined property ${quoted(name)}.`);
       checkBudgetsAfterHost(fiber);
       return checkHostResult(result, name);
     }
@@ -1641,19 +1813,61 @@ function arityRange(host: ObjHostFunction): string {
   return host.minArity === host.maxArity ? `${host.maxArity}` : `${host.minArity} to ${host.maxArity}`;
 }
 
-function captureUpvalue(fiber: Fiber, slot: number): ObjUpvalue {
+/** The upvalues of a closure with none: shared, never written. */
+const NO_UPVALUES: ObjUpvalue[] = [];
+
+/** Open-upvalue entries the last captureUpvalues walked past (CLOSURE charges them as fuel). */
+let captureWalk = 0;
+
+/**
+ * CLOSURE's captures. The open-upvalue list is sorted by decreasing stack slot, so the
+ * locals are captured in that order (`captureOrder`) in ONE walk down the list: a
+ * closure over n locals costs O(n + the frame's open upvalues), never n² (each capture
+ * restarting the walk, as clox does, was quadratic). New upvalue objects are heap.
+ */
+function captureUpvalues(fiber: Fiber, target: ObjFunction, enclosing: ObjClosure, base: number): ObjUpvalue[] {
+  const descriptors = target.proto.upvalues;
+  const upvalues = new Array<ObjUpvalue>(descriptors.length);
+  const order = target.captureOrder;
   let previous: ObjUpvalue | null = null;
-  let upvalue = fiber.openUpvalues;
-  while (upvalue !== null && upvalue.index > slot) {
-    previous = upvalue;
-    upvalue = upvalue.next;
+  let cursor = fiber.openUpvalues;
+  let walked = 0;
+  for (let k = 0; k < order.length; k++) {
+    const i = order[k]!;
+    const slot = base + descriptors[i]!.index;
+    while (cursor !== null && cursor.index > slot) {
+      previous = cursor;
+      cursor = cursor.next;
+      walked++;
+    }
+    if (cursor === null || cursor.index !== slot) {
+      chargeHeap(fiber, HEAP_COST.upvalue);
+      const created = new ObjUpvalue(fiber.stack, slot);
+      created.next = cursor;
+      if (previous === null) fiber.openUpvalues = created;
+      else previous.next = created;
+      cursor = created;
+    }
+    upvalues[i] = cursor;
   }
-  if (upvalue !== null && upvalue.index === slot) return upvalue;
-  const created = new ObjUpvalue(fiber.stack, slot);
-  created.next = upvalue;
-  if (previous === null) fiber.openUpvalues = created;
-  else previous.next = created;
-  return created;
+  for (let i = 0; i < descriptors.length; i++) {
+    const d = descriptors[i]!;
+    if (!d.isLocal) upvalues[i] = enclosing.upvalues[d.index]!;
+  }
+  captureWalk = walked;
+  return upvalues;
+}
+
+/** Charge the heap budget for an allocation the interpreter makes. */
+function chargeHeap(fiber: Fiber, units: number): void {
+  fiber.heapUsed += units;
+  if (fiber.heapUsed > fiber.budgets.maxHeap) throw new Fault(budgetMessage('heap', fiber.budgets, fiber.runKind), 'heap');
+}
+
+/** Charge the output budget for text sent out (print). */
+function chargeOutput(fiber: Fiber, chars: number): void {
+  fiber.outputUsed += chars;
+  if (fiber.outputUsed > fiber.budgets.maxOutput) throw new Fault(budgetMessage('output', fiber.budgets, fiber.runKind), 'output');
 }
 
 /** Close every open upvalue at or above stack slot `last`. */
@@ -1719,22 +1933,26 @@ function getInstanceProperty(fn: ObjFunction, at: number, object: ObjInstance, n
     if (field !== undefined) return field;
   }
   const method = object.klass.methods.get(name);
-  if (method === undefined) throw new Fault(`Undefined property '${name}'.`);
+  if (method === undefined) throw new Fault(`Undefined property ${quoted(name)}.`);
   return new ObjBoundMethod(object, method);
 }
 
-/** SET_PROPERTY missing the inline cache: store, then cache the (shape, slot, next shape) it took. */
-function setProperty(fn: ObjFunction, at: number, object: Value, name: string, value: Value): void {
+/**
+ * SET_PROPERTY missing the inline cache: store, then cache the (shape, slot, next shape) it took.
+ * Returns the cost of the store (ObjInstance.setField): 0 for an existing field.
+ */
+function setProperty(fn: ObjFunction, at: number, object: Value, name: string, value: Value): number {
   if (!(object instanceof ObjInstance)) {
     setOtherProperty(object, name, value);
-    return;
+    return 0;
   }
   const before = object.shape;
-  object.setField(name, value);
-  if (object.isDictionary) return;
+  const cost = object.setField(name, value);
+  if (object.isDictionary) return cost;
   fn.icShape[at] = before;
   fn.icSlot[at] = before.slotOf(name) >= 0 ? before.slotOf(name) : object.shape.slotOf(name);
   fn.icNext[at] = object.shape;
+  return cost;
 }
 
 function getOtherProperty(object: Value, name: string): Value {
@@ -1745,7 +1963,7 @@ function getOtherProperty(object: Value, name: string): Value {
     } catch (error) {
       throw hostFault(error, `Property '${name}' of ${object.hostType} failed`);
     }
-    if (value === undefined) throw new Fault(`Undefined property '${name}'.`);
+    if (value === undefined) throw new Fault(`Undefined property ${quoted(name)}.`);
     return checkHostResult(value, name);
   }
   const methods = methodsOf(object);
@@ -1762,7 +1980,7 @@ function getOtherProperty(object: Value, name: string): Value {
  * properties.": Lox's field/get_on_string test); lists and maps say which name.
  */
 function noSuchMethod(receiver: Value, name: string, what: 'methods' | 'properties'): string {
-  return typeof receiver === 'string' ? `Only instances have ${what}.` : `Undefined property '${name}'.`;
+  return typeof receiver === 'string' ? `Only instances have ${what}.` : `Undefined property ${quoted(name)}.`;
 }
 
 function setOtherProperty(object: Value, name: string, value: Value): void {
@@ -1820,6 +2038,23 @@ function checkHostResult(result: Value | undefined, name: string): Value {
 function checkBudgetsAfterHost(fiber: Fiber): void {
   if (fiber.fuel < 0) throw new Fault(budgetMessage('fuel', fiber.budgets, fiber.runKind), 'fuel');
   if (fiber.heapUsed > fiber.budgets.maxHeap) throw new Fault(budgetMessage('heap', fiber.budgets, fiber.runKind), 'heap');
+  if (fiber.outputUsed > fiber.budgets.maxOutput) throw new Fault(budgetMessage('output', fiber.budgets, fiber.runKind), 'output');
+}
+
+/**
+ * Before a host call: its base fuel (the spec's `fuel`), and 1 fuel per character of its string
+ * arguments (it may hash, copy or scan them).
+ */
+function chargeBeforeHost(fiber: Fiber, host: ObjHostFunction, stack: readonly Value[], argBase: number, argc: number): void {
+  let chars = host.baseFuel;
+  if (host.takesText) {
+    for (let i = 0; i < argc; i++) {
+      const arg = stack[argBase + i];
+      if (typeof arg === 'string') chars += arg.length;
+    }
+  }
+  fiber.fuel -= chars;
+  if (fiber.fuel < 0) throw new Fault(budgetMessage('fuel', fiber.budgets, fiber.runKind), 'fuel');
 }
 
 function hostFault(error: unknown, context: string): Fault {

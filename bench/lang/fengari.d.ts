@@ -9,6 +9,7 @@ declare module 'fengari' {
     readonly LUA_TBOOLEAN: number;
     readonly LUA_TNUMBER: number;
     readonly LUA_TSTRING: number;
+    readonly LUA_REGISTRYINDEX: number;
     lua_gettop(L: LuaState): number;
     lua_settop(L: LuaState, index: number): void;
     lua_type(L: LuaState, index: number): number;
@@ -21,6 +22,9 @@ declare module 'fengari' {
     lua_setglobal(L: LuaState, name: Uint8Array): void;
     lua_pcall(L: LuaState, nargs: number, nresults: number, msgh: number): number;
     lua_pop(L: LuaState, n: number): void;
+    lua_pushnumber(L: LuaState, n: number): void;
+    lua_getglobal(L: LuaState, name: Uint8Array): number;
+    lua_rawgeti(L: LuaState, index: number, n: number): number;
     lua_close(L: LuaState): void;
   }
 
@@ -28,6 +32,7 @@ declare module 'fengari' {
     luaL_newstate(): LuaState;
     luaL_loadstring(L: LuaState, source: Uint8Array): number;
     luaL_tolstring(L: LuaState, index: number): Uint8Array;
+    luaL_ref(L: LuaState, table: number): number;
   }
 
   interface LualibApi {

@@ -9,14 +9,18 @@ describe('spatial benchmark contenders', () => {
     for (const contender of CONTENDERS) expect(neighbourCounts(contender, 600, 4)).toEqual(expected);
   });
 
-  it('the AOI rig reports the same events on both indexes', () => {
-    const grid = makeAoiRig(400, 'grid');
-    const axis = makeAoiRig(400, 'axis');
-    for (let t = 0; t < 5; t++) {
-      grid.tick();
-      axis.tick();
+  it('the AOI rig reports the same events on both indexes, with the new AOI and the recompute baseline', () => {
+    for (const moverStride of [1, 10]) {
+      const rigs = [
+        makeAoiRig(400, { partition: 'grid', implementation: 'recompute', moverStride }),
+        makeAoiRig(400, { partition: 'grid', moverStride }),
+        makeAoiRig(400, { partition: 'axis', moverStride }),
+        makeAoiRig(400, { partition: 'axis', implementation: 'recompute', moverStride }),
+      ];
+      for (let t = 0; t < 5; t++) for (const rig of rigs) rig.tick();
+      expect(rigs[0]!.events.enter).toBeGreaterThan(0);
+      expect(rigs[0]!.events.move).toBeGreaterThan(0);
+      for (const rig of rigs) expect(rig.events).toEqual(rigs[0]!.events);
     }
-    expect(grid.events.enter).toBeGreaterThan(0);
-    expect(axis.events).toEqual(grid.events);
   });
 });

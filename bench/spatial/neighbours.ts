@@ -41,10 +41,10 @@ export class MovingWorld {
     }
   }
 
-  /** One step of movement, bouncing off the walls. */
-  step(): void {
+  /** One step of movement, bouncing off the walls; with a stride k, only every k-th entity moves. */
+  step(stride = 1): void {
     const { x, y, vx, vy, size } = this;
-    for (let i = 0; i < this.n; i++) {
+    for (let i = 0; i < this.n; i += stride) {
       let nx = x[i]! + vx[i]!;
       let ny = y[i]! + vy[i]!;
       if (nx < 0 || nx >= size) {

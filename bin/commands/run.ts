@@ -51,6 +51,8 @@ export function runModule(file: string, module: Module, fuel: number, io: CliIO)
     vm = new VM(module, {
       hosts: CLI_HOSTS,
       fuel,
+      // A script's stdout is the terminal's, as clox's is: unlimited with unlimited fuel, else the default budget.
+      ...(fuel === Infinity ? { maxOutput: Infinity } : {}),
       print: (text) => {
         printed = true;
         io.stdout(text + '\n');

@@ -36,6 +36,64 @@ describe('cantrip sim', () => {
     expect(text).not.toContain('[tick 11]');
   });
 
+  it('keeps naming an entity in the lines that follow its death', () => {
+    const { io, out } = capture();
+    simulate(TROLLS, { ticks: 40 }, io);
+    const text = out.join('');
+    expect(text).toContain('[tick 6] Troll Archer#3 leaves the range of Troll#2');
+    expect(text).not.toMatch(/ #\d/);
+  });
+
+  it('shows a waiting cast cancelled because its caster died, in text and in JSON', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cantrip-sim-'));
+    writeFileSync(join(dir, 'b.json'), '{ "breeds": [{ "name": "Wizard", "health": 5 }, { "name": "Troll", "health": 30 }] }');
+    writeFileSync(join(dir, 's.spell'), 'spell channel(self, t) { wait(1); damage(t, 10); }\nspell smash(self, t) { damage(t, 99); }');
+    const scenario = join(dir, 'sc.json');
+    writeFileSync(
+      scenario,
+      JSON.stringify({
+        breeds: 'b.json',
+        spells: ['s.spell'],
+        world: { width: 10, height: 10 },
+        entities: [
+          { name: 'hero', breed: 'Wizard', x: 1, y: 1 },
+          { name: 'troll', breed: 'Troll', x: 2, y: 1 },
+        ],
+        casts: [
+          { tick: 1, spell: 'channel', caster: 'hero', target: 'troll' },
+          { tick: 3, spell: 'smash', caster: 'troll', target: 'hero' },
+          { tick: 4, spell: 'channel', caster: 'hero', target: 'troll' },
+        ],
+        ticks: 20,
+      }),
+    );
+    const text = capture();
+    simulate(scenario, {}, text.io);
+    expect(text.out.join('')).toContain(
+      '[tick 3] Wizard#1 takes 5 damage (health 0) from Troll#2\n[tick 3] channel (cast by Wizard#1) is cancelled: Its caster died.\n[tick 3] Wizard#1 dies\n',
+    );
+    // A cast the scenario schedules for a caster already dead is skipped, and says whose it was.
+    expect(text.out.join('')).toContain('[tick 4] channel (cast by Wizard#1) failed: Skipped: the caster or target is gone.\n');
+    const json = capture();
+    simulate(scenario, { json: true }, json.io);
+    const events = json.out.join('').trim().split('\n').map((l) => JSON.parse(l) as { type: string });
+    expect(events.filter((e) => e.type === 'cast-cancelled')).toEqual([
+      { type: 'cast-cancelled', tick: 3, spell: 'channel', caster: 1, reason: 'caster-gone', message: 'Its caster died.' },
+    ]);
+    expect(events.some((e) => e.type === 'damage' && (e as { entity?: number }).entity === 2)).toBe(false);
+  });
+
+  it('a failing output is its own error, not a bad scenario (exit 65)', () => {
+    const broken = new Error('write EPIPE');
+    const io: CliIO = {
+      stdout: () => {
+        throw broken;
+      },
+      stderr: () => {},
+    };
+    expect(() => simulate(TROLLS, { ticks: 2 }, io)).toThrow(broken);
+  });
+
   it('prints JSON lines with --json', () => {
     const { io, out } = capture();
     simulate(TROLLS, { ticks: 3, json: true }, io);

@@ -6,7 +6,7 @@
  * breeds or spells; 66 a file cannot be read.
  */
 import { dirname, isAbsolute, join } from 'node:path';
-import { BreedError, WorldError } from '../../runtime/errors.js';
+import { BreedError, ListenerError, WorldError } from '../../runtime/errors.js';
 import { describeEvent, EntityNames, type WorldEvent } from '../../runtime/events.js';
 import { parseScenario, runScenario, type ScenarioFiles } from '../../runtime/scenario.js';
 import { VerifyError } from '../../vm/errors.js';
@@ -45,6 +45,8 @@ function guard<T>(file: string, body: () => T): T {
   try {
     return body();
   } catch (error) {
+    // The CLI's own printer failed (not the scenario's fault): the original error, reported as ours.
+    if (error instanceof ListenerError) throw error.cause;
     if (error instanceof WorldError || error instanceof BreedError || error instanceof VerifyError) {
       // "Scenario: …" from the runtime becomes "trolls.json: …".
       throw new CliFailure(`cantrip: ${error.message.replace(/^Scenario: /, `${file}: `)}`, EXIT.dataError);

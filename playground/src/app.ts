@@ -11,15 +11,21 @@ import { MAX_LIVE_SOURCE, compileSpell, type CompileOutcome } from './engine.js'
 import { defaultExample, loadExamples, type Example } from './examples.js';
 import { declaredSpells, type LanguageContext } from './language/completions.js';
 import { markerForLine } from './language/markers.js';
-import { shareUrl } from './language/urlState.js';
+import { decodeStateFromHash, shareUrl } from './language/urlState.js';
 import { BytecodePanel, PALETTE_SIZE } from './panels/bytecodePanel.js';
 import { ConsolePanel } from './panels/consolePanel.js';
+import { ExamplesMenu, type MenuChoice } from './panels/examplesMenu.js';
 import { ProblemsPanel } from './panels/problemsPanel.js';
-import { initialState, saveState } from './persistence.js';
+import { initialState, loadDraft, saveDraft, saveState } from './persistence.js';
 import type { PlaygroundBackend } from './backend.js';
+import { registerSignatureHelp } from './editor/signatureProvider.js';
+import { parameterName, readsParameter } from './assist/spellParameters.js';
 
 const COMPILE_DEBOUNCE_MS = 120;
+/** The address hash follows the editor (once it holds a shared link) this long after the last change. */
+const HASH_DEBOUNCE_MS = 300;
 const CAST_TITLE = 'Cast the spell from the caster on the target (Ctrl/Cmd+Enter)';
+const SHARE_PREFIX = '#code/';
 
 function byId<T extends HTMLElement>(id: string): T {
   const el = document.getElementById(id);
@@ -44,6 +50,12 @@ export class PlaygroundApp {
   compileCount = 0;
   /** Set by the world controls: an example was loaded (it may come with a world layout of its own). */
   onExampleLoaded: (name: string) => void = () => {};
+  /** Set by the world controls: is a target picked on the map? */
+  hasTarget: () => boolean = () => true;
+  private readonly examplesMenu: ExamplesMenu;
+  /** The example the editor's text started from (null: the user's own, a link, a draft). */
+  private openedExample: string | null = null;
+  private hashTimer: number | undefined;
 
   constructor(readonly backend: PlaygroundBackend) {
     this.examples = loadExamples();
@@ -54,24 +66,31 @@ export class PlaygroundApp {
       onClickLine: (line) => this.editor.goToLine(line),
     });
     registerCantrip(backend.hostSpecs().map((h) => h.name), () => this.languageContext());
+    registerSignatureHelp(() => backend.hostSpecs());
+    this.examplesMenu = new ExamplesMenu(byId<HTMLSelectElement>('examples'), this.examples, (choice) => this.pickFromMenu(choice));
     const fallback = defaultExample(this.examples);
-    const { state, from } = initialState(location.hash, { source: fallback.source, breeds: backend.defaultBreeds() });
+    const { state, from, keptDraft } = initialState(location.hash, { source: fallback.source, breeds: backend.defaultBreeds() }, (s) => this.isUserWork(s));
+    if (from === 'default') this.openedExample = fallback.name;
     this.editor = new SpellEditor(byId('editor'), state.source, state.breeds ?? backend.defaultBreeds(), {
       onSpellChange: () => this.scheduleCompile(),
       onBreedsChange: () => this.scheduleBreedsCheck(),
       onHoverLine: (line) => this.bytecode.highlightLine(line, true),
       onCursorLine: (line) => this.bytecode.highlightLine(line, true),
       onBreakpointsChange: (lines) => backend.setBreakpoints(lines),
-      onCast: () => this.cast(),
       onTabChange: (tab) => {
         for (const t of document.querySelectorAll<HTMLElement>('.tabs button[data-tab]')) t.classList.toggle('active', t.dataset.tab === tab);
       },
     });
     this.wireToolbar();
-    this.fillExamples();
     this.recompile();
     this.checkBreeds();
-    if (from === 'link') this.console.info('Opened the spell from the shared link.');
+    // Whatever happens next (a reload, closing the tab), the newest text is saved.
+    window.addEventListener('beforeunload', () => this.saveOnLeave());
+    // A link pasted into the address bar of an open page changes only the hash: open it as a link.
+    window.addEventListener('hashchange', () => this.openLinkedState());
+    if (from === 'link') {
+      this.console.info('Opened the spell from the shared link.' + (keptDraft ? ' Your previous spell is kept: pick "↩ Your draft" in Examples.' : ''));
+    }
     else if (from === 'autosave') this.console.info('Restored your last session (autosaved in this browser).');
     else this.console.info(`Loaded example "${fallback.name}". Click a caster, then a target on the map, and press Cast (Ctrl/Cmd+Enter).`);
   }
@@ -89,33 +108,69 @@ export class PlaygroundApp {
     byId('cast').addEventListener('click', () => this.cast());
     byId('share').addEventListener('click', () => void this.share());
     byId('clear-console').addEventListener('click', () => this.console.clear());
-    byId<HTMLSelectElement>('examples').addEventListener('change', (e) => {
-      const select = e.target as HTMLSelectElement;
-      const example = this.examples.find((x) => x.name === select.value);
-      select.value = '';
-      if (example) this.loadExample(example);
-    });
+    byId<HTMLSelectElement>('spell-select').addEventListener('change', () => this.updateCastButton());
     for (const tab of document.querySelectorAll<HTMLButtonElement>('.tabs button[data-tab]')) {
       tab.addEventListener('click', () => this.editor.showTab(tab.dataset.tab === 'breeds' ? 'breeds' : 'spell'));
     }
   }
 
-  private fillExamples(): void {
-    const select = byId<HTMLSelectElement>('examples');
-    select.replaceChildren(new Option('Examples…', ''), ...this.examples.map((e) => new Option(e.name, e.name)));
+  /** Text worth keeping: not empty and not an example left as it was. */
+  isUserWork(source: string): boolean {
+    return source.trim() !== '' && this.examplesMenu.exampleWithSource(source) === undefined;
   }
 
+  private pickFromMenu(choice: MenuChoice): void {
+    if (choice.kind === 'example') this.loadExample(choice.example);
+    else this.restoreDraft();
+  }
+
+  /** Set the user's own text aside as the draft before something replaces it; true when it did. */
+  private keepDraft(): boolean {
+    if (!this.isUserWork(this.editor.source)) return false;
+    saveDraft({ source: this.editor.source, breeds: this.editor.breeds });
+    return true;
+  }
+
+  /** An example replaces the text as one undoable edit (Ctrl+Z brings the text back); the user's own text is also kept as the draft. */
   loadExample(example: Example): void {
-    this.editor.setSource(example.source);
+    const kept = this.keepDraft();
+    this.editor.replaceSource(example.source);
+    this.openedExample = example.name;
     this.editor.setBreakpoints([]);
     this.recompileNow();
     this.onExampleLoaded(example.name);
     const spells = this.lastOutcome.module?.spells.map((s) => s.name) ?? [];
     this.console.info(
-      spells.length === 0
+      (spells.length === 0
         ? `Loaded example "${example.name}": a script with no spell — press Run.`
-        : `Loaded example "${example.name}": pick a spell, a caster and a target, and press Cast.`,
+        : `Loaded example "${example.name}": pick a spell, a caster and a target, and press Cast.`) +
+        (kept ? ' Your spell is kept: Ctrl+Z, or "↩ Your draft" in Examples.' : ''),
     );
+  }
+
+  /** The address now holds another shared link: open it, keeping the user's text as the draft. */
+  private openLinkedState(): void {
+    const linked = decodeStateFromHash(location.hash);
+    if (!linked || (linked.source === this.editor.source && (linked.breeds ?? this.editor.breeds) === this.editor.breeds)) return;
+    const kept = this.keepDraft();
+    this.editor.replaceSource(linked.source);
+    if (linked.breeds !== undefined && linked.breeds !== this.editor.breeds) this.editor.setBreeds(linked.breeds);
+    this.openedExample = null;
+    this.recompileNow();
+    this.console.info('Opened the spell from the shared link.' + (kept ? ' Your previous spell is kept: pick "↩ Your draft" in Examples.' : ''));
+  }
+
+  /** Bring the draft back; the text it replaces, if the user's own, becomes the draft in turn. */
+  restoreDraft(): void {
+    const draft = loadDraft();
+    if (!draft) return;
+    const current = { source: this.editor.source, breeds: this.editor.breeds };
+    if (this.isUserWork(current.source) && current.source !== draft.source) saveDraft(current);
+    this.editor.replaceSource(draft.source);
+    if (draft.breeds !== undefined && draft.breeds !== this.editor.breeds) this.editor.setBreeds(draft.breeds);
+    this.openedExample = null;
+    this.recompileNow();
+    this.console.info('Restored your draft.');
   }
 
   private scheduleCompile(): void {
@@ -180,6 +235,7 @@ export class PlaygroundApp {
     this.updateSpellList(source);
     this.updateStatus();
     this.autosave();
+    this.examplesMenu.update(source, this.openedExample, loadDraft() !== null);
   }
 
   private updateStatus(): void {
@@ -206,9 +262,31 @@ export class PlaygroundApp {
       if (spells.includes(previous)) select.value = previous;
     }
     select.disabled = spells.length === 0;
+    this.updateCastButton();
+  }
+
+  /**
+   * Cast is on when the spell's parameters can be filled: a spell that reads
+   * its target needs one picked on the map (the tooltip says so); a spell
+   * that never reads it casts with a nil target.
+   */
+  updateCastButton(): void {
     const cast = byId<HTMLButtonElement>('cast');
-    cast.disabled = spells.length === 0;
-    cast.title = spells.length === 0 ? 'This source declares no spell: press Run to run its top-level code' : CAST_TITLE;
+    const reason = this.castBlocker();
+    cast.disabled = reason !== null;
+    cast.title = reason ?? CAST_TITLE;
+    cast.classList.toggle('needs-target', reason !== null && this.selectedSpell() !== null);
+  }
+
+  /** Why Cast cannot run now, or null. */
+  castBlocker(): string | null {
+    const spell = this.selectedSpell();
+    if (spell === null) return 'This source declares no spell: press Run to run its top-level code';
+    const module = this.lastGoodModule;
+    if (module && readsParameter(module, spell, 1) && !this.hasTarget()) {
+      return `Pick a target first: ${spell}() uses its ${parameterName(module, spell, 1) ?? 'target'}. Click the caster on the map, then the target.`;
+    }
+    return null;
   }
 
   selectedSpell(): string | null {
@@ -232,7 +310,43 @@ export class PlaygroundApp {
   }
 
   private autosave(): void {
-    saveState({ source: this.editor.source, breeds: this.editor.breeds });
+    saveState({ source: this.editor.source, breeds: this.editor.breeds }, location.hash);
+    if (location.hash.startsWith(SHARE_PREFIX)) {
+      window.clearTimeout(this.hashTimer);
+      this.hashTimer = window.setTimeout(() => this.syncHash(), HASH_DEBOUNCE_MS);
+    }
+  }
+
+  /**
+   * Once the address holds a shared link, it follows the editor (as the
+   * TypeScript Playground's does), so a reload or a copied address bar gives
+   * the newest text, never the text as it was when Share was pressed.
+   */
+  private syncHash(): void {
+    window.clearTimeout(this.hashTimer);
+    this.hashTimer = undefined;
+    if (!location.hash.startsWith(SHARE_PREFIX)) return;
+    const state = { source: this.editor.source, breeds: this.editor.breeds };
+    const tooLarge = state.source.length + state.breeds.length > MAX_LIVE_SOURCE;
+    history.replaceState(null, '', tooLarge ? location.href.split('#')[0]! : shareUrl(location.href, state));
+    saveState(state, location.hash);
+  }
+
+  /**
+   * Leaving (a reload, closing the tab): save under the hash the page has now, which is the one a
+   * reload opens again — the address can no longer change — so the reload finds these edits.
+   */
+  private saveOnLeave(): void {
+    if (this.compileTimer !== undefined) this.recompileNow();
+    window.clearTimeout(this.hashTimer);
+    saveState({ source: this.editor.source, breeds: this.editor.breeds }, location.hash);
+  }
+
+  /** Save now (Ctrl+S): autosave and the shared address, without waiting for the debounce. */
+  saveNow(): void {
+    if (this.compileTimer !== undefined) this.recompileNow();
+    saveState({ source: this.editor.source, breeds: this.editor.breeds }, location.hash);
+    this.syncHash();
   }
 
   /** A module to run, or null after reporting why there is none. */
@@ -259,6 +373,12 @@ export class PlaygroundApp {
       this.backend.runScript(module);
       return;
     }
+    const blocker = this.castBlocker();
+    if (blocker !== null) {
+      // Ctrl/Cmd+Enter reaches here even while the button is off: say why nothing happens.
+      this.console.info(blocker);
+      return;
+    }
     this.backend.cast(module, spell, this.editor.source);
   }
 
@@ -283,6 +403,7 @@ export class PlaygroundApp {
     }
     const url = shareUrl(location.href, { source: this.editor.source, breeds: this.editor.breeds });
     history.replaceState(null, '', url);
+    saveState({ source: this.editor.source, breeds: this.editor.breeds }, location.hash);
     let copied = false;
     try {
       await navigator.clipboard.writeText(url);
@@ -291,7 +412,7 @@ export class PlaygroundApp {
       // Clipboard may be unavailable (insecure context, headless); the address bar holds the link anyway.
     }
     toast(copied ? 'Link copied to the clipboard.' : 'Link is in the address bar.');
-    this.console.info(`Share link: ${url.length > 120 ? url.slice(0, 117) + '…' : url}`);
+    this.console.info(`Share link (the address bar follows your edits from now on): ${url}`);
     return url;
   }
 
@@ -300,7 +421,9 @@ export class PlaygroundApp {
   }
 }
 
-function toast(text: string): void {
+/** A short message in the bottom-right corner, clear of the toolbar and the world's buttons. */
+export function toast(text: string): void {
+  for (const old of document.querySelectorAll('.toast')) old.remove();
   const el = document.createElement('div');
   el.className = 'toast';
   el.textContent = text;

@@ -1,11 +1,11 @@
 /**
  * Wires the debugger: gutter breakpoints → the session, Cast through the
  * debugger while breakpoints are set, the panel's buttons and F5 / F10 /
- * F11, and the current line and instruction in the editor and the bytecode.
+ * F11 / Shift+F11 (anywhere on the page while a cast is paused), and the
+ * current line and instruction in the editor and the bytecode.
  */
 import type { PlaygroundApp } from './app.js';
 import { DebugSession, type DebugView } from './debug/debugSession.js';
-import { monaco } from './editor/monaco.js';
 import { DebugPanel } from './panels/debugPanel.js';
 import type { WorldPanel } from './panels/worldPanel.js';
 import type { PlaygroundSession } from './session.js';
@@ -13,6 +13,8 @@ import type { PlaygroundSession } from './session.js';
 export interface DebuggerHandle {
   readonly session: DebugSession;
   view(): DebugView;
+  /** Step into, or start the selected spell paused at its first line. */
+  stepIntoOrStart(): void;
 }
 
 export function setUpDebugger(app: PlaygroundApp, session: PlaygroundSession, world: WorldPanel): DebuggerHandle {
@@ -22,6 +24,7 @@ export function setUpDebugger(app: PlaygroundApp, session: PlaygroundSession, wo
   const show = (view: DebugView): void => {
     last = view;
     panel?.show(view);
+    world.requestDraw();
     const top = view.frames[0];
     app.editor.setCurrentLine(top ? top.line : null);
     app.bytecode.setCurrent(top ? top.functionIndex : null, top ? top.pc : null);
@@ -41,7 +44,12 @@ export function setUpDebugger(app: PlaygroundApp, session: PlaygroundSession, wo
       debug.stepInto();
       return;
     }
-    // Not debugging yet: cast the selected spell paused at its first line.
+    // Not debugging yet: cast the selected spell paused at its first line (once its target is picked, if it reads one).
+    const blocker = app.castBlocker();
+    if (blocker !== null) {
+      app.console.info(blocker);
+      return;
+    }
     const module = app.lastGoodModule;
     const spell = app.selectedSpell();
     if (!module || spell === null || !session.syncWorld(app.lastGoodSource, module)) return;
@@ -52,6 +60,7 @@ export function setUpDebugger(app: PlaygroundApp, session: PlaygroundSession, wo
     onContinue: () => debug.continue(),
     onStepOver: () => debug.stepOver(),
     onStepInto: stepIntoOrStart,
+    onStepOut: () => debug.stepOut(),
     onStop: () => debug.stop(),
     onSelectFrame: (line, functionIndex, pc) => {
       app.editor.goToLine(line);
@@ -59,10 +68,27 @@ export function setUpDebugger(app: PlaygroundApp, session: PlaygroundSession, wo
     },
   });
   const editor = app.editor.editor;
-  editor.addCommand(monaco.KeyCode.F5, () => debug.continue());
-  editor.addCommand(monaco.KeyCode.F10, () => debug.stepOver());
-  editor.addCommand(monaco.KeyCode.F11, stepIntoOrStart);
-  return { session: debug, view: () => last };
+  // Page-wide, before Monaco or the browser see them: after clicking a debugger button the focus is
+  // not in the editor, and F10 must still step. F5 / F11 keep their browser meaning (reload, full
+  // screen) outside the editor unless a cast is paused.
+  window.addEventListener(
+    'keydown',
+    (e) => {
+      const paused = panel?.state === 'paused';
+      const inEditor = editor.hasTextFocus();
+      let action: (() => void) | null = null;
+      if (e.key === 'F5' && (paused || inEditor)) action = () => debug.continue();
+      else if (e.key === 'F10' && paused) action = () => debug.stepOver();
+      else if (e.key === 'F11' && e.shiftKey && paused) action = () => debug.stepOut();
+      else if (e.key === 'F11' && !e.shiftKey && (paused || inEditor)) action = stepIntoOrStart;
+      if (!action || e.ctrlKey || e.altKey || e.metaKey) return;
+      e.preventDefault();
+      e.stopPropagation();
+      action();
+    },
+    true,
+  );
+  return { session: debug, view: () => last, stepIntoOrStart };
 }
 
 function reporterOf(app: PlaygroundApp) {

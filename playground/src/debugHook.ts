@@ -7,9 +7,12 @@ import type { PlaygroundApp } from './app.js';
 import type { PlaygroundSession } from './session.js';
 import type { WorldPanel } from './panels/worldPanel.js';
 import type { DebuggerHandle } from './debugControls.js';
+import type { ViewControls } from './viewControls.js';
 import type { CantripDebugHook, DebugMarker } from './hookTypes.js';
+import { monaco } from './editor/monaco.js';
+import { shareUrl } from './language/urlState.js';
 
-export function installDebugHook(app: PlaygroundApp, session: PlaygroundSession, world: WorldPanel, debug: DebuggerHandle): CantripDebugHook {
+export function installDebugHook(app: PlaygroundApp, session: PlaygroundSession, world: WorldPanel, debug: DebuggerHandle, view: ViewControls): CantripDebugHook {
   const severity = (s: number): DebugMarker['severity'] => (s >= 8 ? 'error' : s >= 4 ? 'warning' : 'info');
   const hook: CantripDebugHook = {
     ready: true,
@@ -44,6 +47,10 @@ export function installDebugHook(app: PlaygroundApp, session: PlaygroundSession,
       return { state: view.state, line: top?.line ?? null, frames: view.frames.map((f) => ({ name: f.functionName, line: f.line, locals: f.locals.map((l) => ({ ...l })) })) };
     },
     breakpoints: () => app.editor.breakpointLines,
+    framesDrawn: () => world.framesDrawn,
+    view: () => ({ ...view.current }),
+    linkFor: (source) => shareUrl(location.href, { source, breeds: app.editor.breeds }),
+    editorFontSize: () => app.editor.editor.getOption(monaco.editor.EditorOption.fontSize),
     cursor: () => {
       const position = app.editor.editor.getPosition();
       return { tab: app.editor.activeTab, line: position?.lineNumber ?? 1, column: position?.column ?? 1 };

@@ -42,6 +42,13 @@ export interface CantripDebugHook {
     frames: { name: string; line: number; locals: { name: string; value: string }[] }[];
   };
   breakpoints(): number[];
+  /** Canvas frames drawn since the page loaded (an idle page draws none). */
+  framesDrawn(): number;
+  /** The view settings: theme and code font size. */
+  view(): { theme: 'dark' | 'light'; fontSize: number };
+  editorFontSize(): number;
+  /** A share link for this page holding `source` (and the current breeds). */
+  linkFor(source: string): string;
   /** Which editor tab shows and where the cursor is. */
   cursor(): { tab: 'spell' | 'breeds'; line: number; column: number };
 }

@@ -9,6 +9,9 @@ import { errorMessage } from './engine.js';
 import { PlaygroundSession } from './session.js';
 import { setUpWorld } from './worldControls.js';
 import { setUpDebugger } from './debugControls.js';
+import { ViewControls } from './viewControls.js';
+import { setUpCommands } from './pageCommands.js';
+import { ResizablePanes } from './panes.js';
 
 function showFatal(message: string): void {
   const box = document.getElementById('console') ?? document.body;
@@ -45,7 +48,10 @@ try {
   });
   const world = setUpWorld(a, session);
   const debug = setUpDebugger(a, session, world);
-  installDebugHook(a, session, world, debug);
+  const view = new ViewControls(a, world);
+  setUpCommands(a, view, world, debug);
+  new ResizablePanes(document.querySelector<HTMLElement>('.layout')!);
+  installDebugHook(a, session, world, debug, view);
 } catch (e) {
   showFatal(errorMessage(e));
 }

@@ -1,14 +1,39 @@
 /**
  * Where the editor state lives between visits: the URL hash (a shared link)
  * wins over localStorage (autosave), which wins over the default example.
+ *
+ * Nothing a user typed is ever dropped: when a link or an example replaces
+ * text that is the user's own (not an unmodified example), that text is kept
+ * as the draft, which the Examples menu brings back.
  */
 import { decodeStateFromHash, type PlaygroundState } from './language/urlState.js';
 
 const STORAGE_KEY = 'cantrip.playground.v1';
+const DRAFT_KEY = 'cantrip.playground.draft.v1';
 
-export function loadSavedState(): PlaygroundState | null {
+/** An autosaved session: the state, and the address hash the page had when it was saved. */
+interface SavedSession {
+  readonly state: PlaygroundState;
+  readonly hash: string;
+}
+
+function readSession(key: string): SavedSession | null {
   try {
-    const raw = localStorage.getItem(STORAGE_KEY);
+    const raw = localStorage.getItem(key);
+    if (!raw) return null;
+    const data: unknown = JSON.parse(raw);
+    if (typeof data !== 'object' || data === null) return null;
+    const { source, breeds, hash } = data as { source?: unknown; breeds?: unknown; hash?: unknown };
+    if (typeof source !== 'string') return null;
+    return { state: typeof breeds === 'string' ? { source, breeds } : { source }, hash: typeof hash === 'string' ? hash : '' };
+  } catch {
+    return null;
+  }
+}
+
+function readState(key: string): PlaygroundState | null {
+  try {
+    const raw = localStorage.getItem(key);
     if (!raw) return null;
     const data: unknown = JSON.parse(raw);
     if (typeof data !== 'object' || data === null) return null;
@@ -20,18 +45,55 @@ export function loadSavedState(): PlaygroundState | null {
   }
 }
 
-export function saveState(state: PlaygroundState): void {
+function writeState(key: string, state: PlaygroundState, hash = ''): void {
   try {
-    localStorage.setItem(STORAGE_KEY, JSON.stringify(state));
+    localStorage.setItem(key, JSON.stringify({ ...state, hash }));
   } catch {
     // Storage full or disabled (private mode): autosave is best effort.
   }
 }
 
-export function initialState(hash: string, fallback: PlaygroundState): { state: PlaygroundState; from: 'link' | 'autosave' | 'default' } {
+export function loadSavedState(): PlaygroundState | null {
+  return readSession(STORAGE_KEY)?.state ?? null;
+}
+
+/** Autosave; `hash` is the page's address hash now (a shared link the text descends from, or ''). */
+export function saveState(state: PlaygroundState, hash = ''): void {
+  writeState(STORAGE_KEY, state, hash);
+}
+
+/** The user's own spell, set aside when an example or a link replaced it. */
+export function loadDraft(): PlaygroundState | null {
+  return readState(DRAFT_KEY);
+}
+
+export function saveDraft(state: PlaygroundState): void {
+  writeState(DRAFT_KEY, state);
+}
+
+export type InitialSource = 'link' | 'autosave' | 'default';
+
+/**
+ * The state to open with. Reloading a page whose link the user went on
+ * editing reopens the edits (the autosave was made under that same hash),
+ * never the older linked text. Another link's text replaces the autosaved
+ * session only after that session is kept as the draft (when it is the
+ * user's own work and differs from the link); `keptDraft` says so.
+ */
+export function initialState(
+  hash: string,
+  fallback: PlaygroundState,
+  isUserWork: (source: string) => boolean,
+): { state: PlaygroundState; from: InitialSource; keptDraft: boolean } {
   const linked = decodeStateFromHash(hash);
-  if (linked) return { state: linked, from: 'link' };
-  const saved = loadSavedState();
-  if (saved) return { state: saved, from: 'autosave' };
-  return { state: fallback, from: 'default' };
+  const session = readSession(STORAGE_KEY);
+  const saved = session?.state ?? null;
+  if (linked && session !== null && session.hash === hash) return { state: session.state, from: 'autosave', keptDraft: false };
+  if (linked) {
+    const keep = saved !== null && saved.source !== linked.source && isUserWork(saved.source);
+    if (keep) saveDraft(saved);
+    return { state: linked, from: 'link', keptDraft: keep };
+  }
+  if (saved) return { state: saved, from: 'autosave', keptDraft: false };
+  return { state: fallback, from: 'default', keptDraft: false };
 }

@@ -3,7 +3,7 @@
  * runs scripts on a plain VM, casts spells on the live world, and turns
  * world events into console lines and canvas effects.
  */
-import { describeEvent, type EntityId, type WorldEvent } from '../../runtime/events.js';
+import { describeEvent, EntityNames, type EntityId, type WorldEvent } from '../../runtime/events.js';
 import { WORLD_HOST_FUNCTIONS } from '../../runtime/host-api.js';
 import type { BreedRegistry } from '../../runtime/breeds.js';
 import type { HostFunctionSpec } from '../../vm/host.js';
@@ -38,10 +38,11 @@ export class PlaygroundSession implements PlaygroundBackend {
   selection: () => Selection = () => ({ caster: null, target: null });
   /** Observers of every world event (the canvas). */
   onWorldEvent: (event: WorldEvent) => void = () => {};
+  /** Told after a cast or a sync may have changed the world without an event (the canvas draws only on change). */
+  onWorldChanged: () => void = () => {};
   /** The spells of the module the world runs, to tell the editor's lines from the library's. */
   private userSpells = new Set<string>();
   private breedsChanged = false;
-  private toldNoTarget = false;
   private readonly aoiLines = new AoiDigest(AOI_LINES_PER_TICK, (text) => this.reporter.event(text));
 
   constructor() {
@@ -118,6 +119,7 @@ export class PlaygroundSession implements PlaygroundBackend {
     }
     const names = module.spells.map((s) => s.name);
     const result: SyncResult = reset || this.breedsChanged ? this.world.reset(source, names, this.breedsText) : this.world.sync(source, names, this.breedsText);
+    this.onWorldChanged();
     if (!result.ok) {
       this.reporter.runtimeError(explainWorldLoadError(result.message), null);
       return false;
@@ -125,6 +127,7 @@ export class PlaygroundSession implements PlaygroundBackend {
     this.breedsChanged = false;
     this.userSpells = new Set(names);
     if (result.rebuilt) {
+      this.nameEntitiesOf(this.world);
       for (const note of result.notes) this.reporter.info(note);
       if (result.dropped > 0) this.reporter.info(`${result.dropped} waiting cast(s) of the old code were dropped when the spell changed.`);
     }
@@ -135,12 +138,7 @@ export class PlaygroundSession implements PlaygroundBackend {
     if (source === undefined || !this.syncWorld(source, module)) return;
     const world = this.world.world!;
     const { caster, target } = this.resolveSelection();
-    // Said once (until a target is picked): many spells need none, and a line per cast would be noise.
-    if (target === null && !this.toldNoTarget) {
-      this.reporter.info('No target picked: the target is nil. Click an entity for the caster, then another for the target.');
-      this.toldNoTarget = true;
-    }
-    if (target !== null) this.toldNoTarget = false;
+    // A spell that reads its target never gets here without one (the page keeps Cast off); others cast with nil.
     if (this.debugCast && this.shouldDebug()) {
       this.debugCast(spell, caster, target);
       return;
@@ -148,6 +146,7 @@ export class PlaygroundSession implements PlaygroundBackend {
     try {
       const result = world.cast(spell, caster, target);
       world.flush();
+      this.onWorldChanged();
       if (result.state === 'suspended') this.reporter.info(`${spell} is waiting: press Play or Step tick to let game time pass.`);
       else if (result.state === 'done') this.reporter.info(`${spell} finished.`);
     } catch (e) {
@@ -170,10 +169,19 @@ export class PlaygroundSession implements PlaygroundBackend {
     return (entities.find((e) => isHero(e.breed)) ?? entities[0])?.id ?? null;
   }
 
-  /** Names entities by breed in console lines ("Troll#2"); the world knows every living one, even after a rebuild. */
-  private readonly breedOf = (id: EntityId): string | undefined => this.world.entity(id)?.breed;
+  /** Breeds of the entities whose spawn and death the console saw: the dead are named in the lines that follow their death. */
+  private readonly names = new EntityNames();
+  /** Names entities by breed in console lines ("Troll#2"): the world knows every living one (even after a rebuild), the names the recently dead. */
+  private readonly breedOf = (id: EntityId): string | undefined => this.world.entity(id)?.breed ?? this.names.breedOf(id);
+
+  /** A new world: its ids may name other entities than the old one's, and its entities spawned before the console listened. */
+  private nameEntitiesOf(world: PlaygroundWorld): void {
+    this.names.clear();
+    for (const e of world.entities()) this.names.remember(e.id, e.breed);
+  }
 
   private worldEvent(event: WorldEvent): void {
+    this.names.observe(event);
     this.onWorldEvent(event);
     switch (event.type) {
       case 'print':

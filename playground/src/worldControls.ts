@@ -26,11 +26,14 @@ export function setUpWorld(app: PlaygroundApp, session: PlaygroundSession): Worl
       const text = document.createElement('span');
       text.append('caster ', bold(label(caster)), ' → target ', bold(label(target)));
       byId('selection').append(text);
+      app.updateCastButton();
     },
   });
+  app.hasTarget = () => panel.target !== null && session.world.entity(panel.target) !== null;
   panel.onTickError = (message) => app.console.error(`World error: ${message}`);
   session.selection = () => ({ caster: panel.caster, target: panel.target });
   session.onWorldEvent = (event) => panel.observe(event);
+  session.onWorldChanged = () => panel.requestDraw();
 
   /** Play and step use the newest spell that compiled. */
   const sync = (reset = false): boolean => {

@@ -142,6 +142,8 @@ describe.skipIf(!available)('playground in Chromium', () => {
     await page.keyboard.press('Control+End');
     await page.keyboard.type('print "alive";');
     await page.waitForFunction((n) => window.cantrip!.compileCount() > n, before);
+    // The compile of the last keystroke is done (an earlier one may have satisfied the count under load).
+    await page.waitForFunction(() => window.cantrip!.bytecode().includes("'alive'"));
     // Clicking the error jumps to its line, where a runtime marker shows.
     await page.click('#console .entry.error.clickable');
     expect((await markers(page)).some((m) => m.owner === 'runtime' && m.line === error.line)).toBe(true);
@@ -245,6 +247,57 @@ describe.skipIf(!available)('playground in Chromium', () => {
     expect(await consoleText(page)).toMatch(new RegExp(`Troll#${troll.id} takes [0-9.]+ damage \\(health ${after.health}\\)`));
     await page.waitForTimeout(150);
     await screenshot(page, 'fireball');
+    await page.close();
+  });
+
+  it("names an entity in the console after it dies, and says when its death cancels a cast it was waiting in", async () => {
+    const { page } = await openPage();
+    await setSource(page, 'spell channel(caster, target) {\n  wait(5);\n  damage(target, 1);\n}\nspell smite(caster, target) {\n  damage(target, 999);\n}\n');
+    await page.waitForFunction(() => window.cantrip!.bytecode().includes('smite'));
+    const entities = await page.evaluate(() => window.cantrip!.entities());
+    const wizard = entities.find((e) => e.breed === 'Wizard')!;
+    const troll = entities.find((e) => e.breed === 'Troll')!;
+    const canvas = page.locator('#world');
+    const pick = async (caster: number, target: number): Promise<void> => {
+      await canvas.click({ position: { x: 3, y: 3 } }); // nothing there: clears the selection
+      for (const id of [caster, target]) {
+        const p = (await page.evaluate((i) => window.cantrip!.screenPosition(i), id))!;
+        await canvas.click({ position: p });
+      }
+      expect(await page.evaluate(() => window.cantrip!.selection())).toEqual({ caster, target });
+    };
+    // One step first: the AOI knows who sees whom, so the troll's death is followed by leave lines.
+    await page.click('#world-step');
+    await page.waitForFunction(() => window.cantrip!.console().some((e) => e.text.includes('enters the range of')));
+    await pick(troll.id, wizard.id);
+    await page.selectOption('#spell-select', 'channel');
+    await page.click('#cast');
+    await page.waitForFunction(() => window.cantrip!.console().some((e) => e.text.includes('casts channel')));
+    await pick(wizard.id, troll.id);
+    await page.selectOption('#spell-select', 'smite');
+    await page.click('#cast');
+    await page.waitForFunction(() => window.cantrip!.console().some((e) => / dies$/.test(e.text)));
+    for (let i = 0; i < 3; i++) await page.click('#world-step');
+    const text = await consoleText(page);
+    expect(text).toContain(`Wizard#${wizard.id} casts smite on Troll#${troll.id}`);
+    expect(text).toContain(`channel (cast by Troll#${troll.id}) is cancelled: Its caster died.`);
+    expect(text).toContain(`Troll#${troll.id} dies`);
+    expect(text).toMatch(new RegExp(`Troll#${troll.id} leaves the range of `));
+    expect(text).not.toMatch(/(^|[^\w])#\d/m);
+    await page.close();
+  });
+
+  it('says in the console that Stop cancelled the debugged cast', async () => {
+    const { page } = await openPage();
+    await setSource(page, 'spell poke(caster, target) {\n  print "one";\n  print "two";\n}\n');
+    await page.waitForFunction(() => window.cantrip!.bytecode().includes('poke'));
+    await toggleBreakpoint(page, 3);
+    await page.click('#cast');
+    await page.waitForFunction(() => window.cantrip!.debugState().state === 'paused');
+    await page.click('#dbg-stop');
+    await page.waitForFunction(() => window.cantrip!.debugState().state === 'idle');
+    await page.waitForFunction(() => window.cantrip!.console().some((e) => e.text.includes('poke (cast by Wizard#1) is cancelled: Stopped in the debugger.')));
+    expect(await consoleText(page)).not.toContain('two');
     await page.close();
   });
 

@@ -24,6 +24,7 @@ export const SMALL_BUDGETS: Readonly<Budgets> = Object.freeze({
   maxHeap: 20_000,
   maxFibers: 8,
   maxWait: 5,
+  maxOutput: 20_000,
 });
 
 function describeThrown(error: unknown): string {

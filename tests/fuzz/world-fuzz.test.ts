@@ -143,6 +143,8 @@ class Harness {
 
   private kill(id: number): void {
     this.live.delete(id);
+    // Its own waiting fade is cancelled with it (a cast-cancelled event), not left to wake.
+    for (let i = this.fades.length - 1; i >= 0; i--) if (this.fades[i]!.id === id) this.fades.splice(i, 1);
   }
 
   apply(o: Op): void {
@@ -161,13 +163,10 @@ class Harness {
       }
       case 'tick': {
         w.tick(o.dt);
-        const now = w.time + 1e-9;
-        for (let i = 0; i < this.fades.length; ) {
-          const fade = this.fades[i]!;
-          if (fade.wakeAt <= now) {
-            this.kill(fade.id);
-            this.fades.splice(i, 1);
-          } else i++;
+        const now = w.time + w.options.step * 1e-6;
+        for (let i = this.fades.findIndex((f) => f.wakeAt <= now); i >= 0; i = this.fades.findIndex((f) => f.wakeAt <= now)) {
+          const [fade] = this.fades.splice(i, 1);
+          this.kill(fade!.id); // and its other fades, cancelled with it
         }
         return;
       }

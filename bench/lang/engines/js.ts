@@ -4,16 +4,21 @@
  * wrapped in a function so top-level declarations can be re-run in one context.
  */
 
-import { newQuickJSWASMModule, RELEASE_SYNC } from 'quickjs-emscripten';
+import { newQuickJSWASMModule, RELEASE_SYNC, type QuickJSContext } from 'quickjs-emscripten';
 import { formatPrinted, type Engine } from '../engine.js';
 
 function wrapProgram(source: string): string {
   return `(function () {\n${source}\n})();`;
 }
 
-export async function createQuickJsEngine(): Promise<Engine> {
+/** A QuickJS context from quickjs-emscripten's release sync build (bench/embedding calls into it by handle). */
+export async function newQuickJsContext(): Promise<QuickJSContext> {
   const quickjs = await newQuickJSWASMModule(RELEASE_SYNC);
-  const context = quickjs.newContext();
+  return quickjs.newContext();
+}
+
+export async function createQuickJsEngine(): Promise<Engine> {
+  const context = await newQuickJsContext();
   let lines: string[] = [];
   const print = context.newFunction('print', (...args) => {
     lines.push(args.map((handle) => formatPrinted(context.dump(handle))).join('\t'));

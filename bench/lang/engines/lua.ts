@@ -5,11 +5,23 @@
  */
 
 import fengari, { type LuaState } from 'fengari';
-import { LuaFactory } from 'wasmoon';
+import { LuaFactory, type LuaEngine } from 'wasmoon';
 import { formatPrinted, type Engine } from '../engine.js';
 
+/** A wasmoon Lua 5.4 engine with the standard libraries (bench/embedding drives it through its raw C API too). */
+export function newWasmoonEngine(): Promise<LuaEngine> {
+  return new LuaFactory().createEngine();
+}
+
+/** A fengari Lua 5.3 state with the standard libraries. */
+export function newFengariState(): LuaState {
+  const L = fengari.lauxlib.luaL_newstate();
+  fengari.lualib.luaL_openlibs(L);
+  return L;
+}
+
 export async function createWasmoonEngine(): Promise<Engine> {
-  const lua = await new LuaFactory().createEngine();
+  const lua = await newWasmoonEngine();
   let lines: string[] = [];
   lua.global.set('print', (...args: unknown[]) => {
     lines.push(args.map(formatPrinted).join('\t'));
@@ -32,9 +44,8 @@ export async function createWasmoonEngine(): Promise<Engine> {
 }
 
 export function createFengariEngine(): Engine {
-  const { lua, lauxlib, lualib, to_luastring } = fengari;
-  const L = lauxlib.luaL_newstate();
-  lualib.luaL_openlibs(L);
+  const { lua, lauxlib, to_luastring } = fengari;
+  const L = newFengariState();
   let lines: string[] = [];
 
   const valueText = (index: number): string => {

@@ -170,6 +170,7 @@ export class DebugSession {
     const c = this.current;
     if (c) {
       c.world.cancelCast(c.fiber, 'Stopped in the debugger.');
+      c.world.flush(); // the cast-cancelled line now, not at the next step
       this.release(c.vm, c.debugger);
       this.current = null;
     }

@@ -22,6 +22,9 @@ import 'monaco-editor/features/linesOperations/register.js';
 import 'monaco-editor/features/multicursor/register.js';
 import 'monaco-editor/features/cursorUndo/register.js';
 import 'monaco-editor/features/wordOperations/register.js';
+import 'monaco-editor/features/parameterHints/register.js';
+import 'monaco-editor/features/quickCommand/register.js';
+import 'monaco-editor/features/gotoLine/register.js';
 import EditorWorker from 'monaco-editor/editor/editor.worker.js?worker';
 
 declare global {

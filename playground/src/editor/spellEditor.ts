@@ -21,7 +21,6 @@ export interface SpellEditorEvents {
   onHoverLine(line: number | null): void;
   onCursorLine(line: number): void;
   onBreakpointsChange(lines: readonly number[]): void;
-  onCast(): void;
   /** The editor switched between the spell and the breeds (a tab click, a jump to a line, the debugger). */
   onTabChange(tab: EditorTab): void;
 }
@@ -35,6 +34,9 @@ export class SpellEditor {
   private readonly linkedLine: monaco.editor.IEditorDecorationsCollection;
   private readonly currentLine: monaco.editor.IEditorDecorationsCollection;
   private readonly breakpointDecorations: monaco.editor.IEditorDecorationsCollection;
+  /** The faint dot where a click in the gutter would set a breakpoint. */
+  private readonly breakpointHint: monaco.editor.IEditorDecorationsCollection;
+  private hintLine: number | null = null;
   private readonly breakpoints = new Set<number>();
   private colourLines: readonly number[] = [];
   private paletteSize = 8;
@@ -57,11 +59,15 @@ export class SpellEditor {
       renderLineHighlight: 'line',
       fixedOverflowWidgets: true,
       hover: { delay: 250 },
+      // In a shadow root the context menu cannot see the theme's colour variables (they are set by a
+      // document style sheet on .monaco-component) and draws with no background: render it in the page.
+      useShadowDOM: false,
     });
     this.lineColours = this.editor.createDecorationsCollection();
     this.linkedLine = this.editor.createDecorationsCollection();
     this.currentLine = this.editor.createDecorationsCollection();
     this.breakpointDecorations = this.editor.createDecorationsCollection();
+    this.breakpointHint = this.editor.createDecorationsCollection();
     this.wireEvents();
   }
 
@@ -74,8 +80,14 @@ export class SpellEditor {
     this.editor.onMouseMove((e) => {
       if (this.tab !== 'spell') return;
       this.events.onHoverLine(e.target.position?.lineNumber ?? null);
+      const T = monaco.editor.MouseTargetType;
+      const inGutter = e.target.type === T.GUTTER_GLYPH_MARGIN || e.target.type === T.GUTTER_LINE_DECORATIONS;
+      this.showBreakpointHint(inGutter ? (e.target.position?.lineNumber ?? null) : null);
     });
-    this.editor.onMouseLeave(() => this.events.onHoverLine(null));
+    this.editor.onMouseLeave(() => {
+      this.events.onHoverLine(null);
+      this.showBreakpointHint(null);
+    });
     this.editor.onDidScrollChange((e) => {
       if (e.scrollTopChanged && this.tab === 'spell') this.renderLineColours();
     });
@@ -89,7 +101,6 @@ export class SpellEditor {
       const line = e.target.position?.lineNumber;
       if (line !== undefined) this.toggleBreakpoint(line);
     });
-    this.editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.Enter, () => this.events.onCast());
   }
 
   get activeTab(): EditorTab {
@@ -118,6 +129,16 @@ export class SpellEditor {
 
   setSource(text: string): void {
     this.spellModel.setValue(text);
+  }
+
+  /** Replace the whole spell as one edit on the undo stack (Ctrl+Z brings the old text back). */
+  replaceSource(text: string): void {
+    this.showTab('spell');
+    this.spellModel.pushStackElement();
+    this.spellModel.pushEditOperations([], [{ range: this.spellModel.getFullModelRange(), text }], () => [new monaco.Selection(1, 1, 1, 1)]);
+    this.spellModel.pushStackElement();
+    this.editor.setPosition({ lineNumber: 1, column: 1 });
+    this.editor.revealLine(1);
   }
 
   /** An edit at the start of `line` (as typing there would make). */
@@ -213,7 +234,17 @@ export class SpellEditor {
     this.renderBreakpoints();
   }
 
+  private showBreakpointHint(line: number | null): void {
+    const shown = line !== null && !this.breakpoints.has(line) ? line : null;
+    if (shown === this.hintLine) return;
+    this.hintLine = shown;
+    if (shown === null) this.breakpointHint.clear();
+    else this.breakpointHint.set([{ range: new monaco.Range(shown, 1, shown, 1), options: { glyphMarginClassName: 'cantrip-breakpoint-hint', glyphMarginHoverMessage: { value: 'Click to set a breakpoint' } } }]);
+  }
+
   private renderBreakpoints(): void {
+    this.hintLine = null;
+    this.breakpointHint.clear();
     this.breakpointDecorations.set(
       this.breakpointLines.map((line) => ({
         range: new monaco.Range(line, 1, line, 1),

@@ -11,7 +11,7 @@ const NEEDS_CAST = /^(\w+)\(\) can only be used in a spell cast on a world\.$/;
 const SCRIPT_FAILED = /^.*?: the top-level script (?:failed: (.*)|may not wait\.)$/s;
 
 /** The VM's budget messages ("Out of fuel: the cast ran more than 5000000 instructions."; the VM names the script, cast or call). */
-const BUDGET = /^(Out of fuel|Stack overflow|Out of memory): (the (?:script|cast|call) .*)$/;
+const BUDGET = /^(Out of fuel|Stack overflow|Out of memory|Too much output): (the (?:script|cast|call) .*)$/;
 
 /** A budget error in words for the playground: readable numbers, and why there is a budget at all. */
 export function explainBudgetError(text: string): string {

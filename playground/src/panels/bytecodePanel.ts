@@ -9,10 +9,10 @@
  * the spell's length.
  */
 import type { Module } from '../../../vm/module.js';
+import { opcodeHelp } from '../assist/opcodeDocs.js';
 import { LineInstructionMap, buildListing, colourIndexForLine, instructionText, rowText, type ListingRow } from '../language/bytecodeMap.js';
 
 export const PALETTE_SIZE = 8;
-const ROW_HEIGHT = 17;
 /** Rows drawn above and below the viewport, so fast scrolling shows no gaps. */
 const OVERSCAN = 20;
 
@@ -28,6 +28,11 @@ export class BytecodePanel {
   private current: number | null = null;
   private readonly inner: HTMLDivElement;
   private frameRequested = false;
+  /** Row height in CSS pixels; follows the code font size. */
+  private rowHeight = 17;
+  /** The listing is of an older source (the current one has errors): no linking to the editor's lines. */
+  private stale = false;
+  private readonly tip: HTMLDivElement;
 
   constructor(
     private readonly element: HTMLElement,
@@ -39,12 +44,61 @@ export class BytecodePanel {
     element.replaceChildren(this.inner);
     element.addEventListener('scroll', () => this.requestRender());
     new ResizeObserver(() => this.requestRender()).observe(element);
-    element.addEventListener('mouseover', (e) => this.events.onHoverLine(this.lineAt(e.target)));
-    element.addEventListener('mouseleave', () => this.events.onHoverLine(null));
+    this.tip = document.createElement('div');
+    this.tip.className = 'opcode-tip';
+    this.tip.hidden = true;
+    element.parentElement?.append(this.tip);
+    element.addEventListener('mouseover', (e) => {
+      this.showTip(e.target);
+      if (!this.stale) this.events.onHoverLine(this.lineAt(e.target));
+    });
+    element.addEventListener('mouseleave', () => {
+      this.tip.hidden = true;
+      this.events.onHoverLine(null);
+    });
+    element.addEventListener('scroll', () => (this.tip.hidden = true));
     element.addEventListener('click', (e) => {
       const line = this.lineAt(e.target);
-      if (line !== null) this.events.onClickLine(line);
+      if (line !== null && !this.stale) this.events.onClickLine(line);
     });
+  }
+
+  /** The module the listing shows (null before the first compile). */
+  get shownModule(): Module | null {
+    return this.module;
+  }
+
+  get isStale(): boolean {
+    return this.stale;
+  }
+
+  setRowHeight(pixels: number): void {
+    if (pixels === this.rowHeight) return;
+    this.rowHeight = pixels;
+    this.element.style.setProperty('--row-height', `${pixels}px`);
+    this.inner.style.height = `${this.map.rows.length * pixels + 8}px`;
+    this.render();
+  }
+
+  /** Hovering an instruction says what it does, from the opcode table's docs. */
+  private showTip(target: EventTarget | null): void {
+    const row = (target as HTMLElement | null)?.closest?.<HTMLElement>('.row[data-row]');
+    const listed = row ? this.map.rows[Number(row.dataset.row)] : undefined;
+    const help = listed?.kind === 'instruction' ? opcodeHelp(listed.opcode) : null;
+    if (!row || !help) {
+      this.tip.hidden = true;
+      return;
+    }
+    this.tip.replaceChildren();
+    const name = document.createElement('b');
+    name.textContent = help.name;
+    const operands = help.operands === '' ? '' : ` (${help.operands})`;
+    this.tip.append(name, `${operands} — ${help.doc}`);
+    const host = this.tip.parentElement!.getBoundingClientRect();
+    const box = row.getBoundingClientRect();
+    this.tip.style.top = `${box.bottom - host.top + 2}px`;
+    this.tip.style.left = `${Math.max(4, box.left - host.left + 40)}px`;
+    this.tip.hidden = false;
   }
 
   get lineMap(): LineInstructionMap {
@@ -54,18 +108,23 @@ export class BytecodePanel {
   /** Show a fresh module; `null` keeps the last listing, dimmed, while the source has errors. */
   show(module: Module | null): void {
     if (module === null) {
-      this.element.classList.toggle('stale', this.map.rows.length > 0);
+      this.stale = this.map.rows.length > 0;
+      this.element.classList.toggle('stale', this.stale);
+      // The old listing's rows belong to other lines: drop the highlight instead of pointing at wrong rows.
+      this.linked.clear();
+      this.requestRender();
       this.info.textContent = this.map.rows.length > 0 ? 'stale: the source has errors' : 'the source has errors';
       if (this.map.rows.length === 0) this.inner.innerHTML = '<div class="empty">Fix the errors to see the bytecode.</div>';
       return;
     }
+    this.stale = false;
     this.element.classList.remove('stale');
     const rows = buildListing(module);
     this.module = module;
     this.map = new LineInstructionMap(rows);
     this.linked.clear();
     this.current = null;
-    this.inner.style.height = `${rows.length * ROW_HEIGHT + 8}px`;
+    this.inner.style.height = `${rows.length * this.rowHeight + 8}px`;
     this.render();
     const count = rows.length - module.functions.length;
     this.info.textContent = `${count} instructions · ${module.functions.length} functions`;
@@ -73,7 +132,7 @@ export class BytecodePanel {
 
   /** Rows of `line` get the linked highlight (editor hover/cursor). */
   highlightLine(line: number | null, reveal = false): void {
-    this.linked = new Set(line === null ? [] : this.map.rowsForLine(line));
+    this.linked = new Set(line === null || this.stale ? [] : this.map.rowsForLine(line));
     if (reveal && this.linked.size > 0) this.revealRow(Math.min(...this.linked));
     this.requestRender();
   }
@@ -92,9 +151,9 @@ export class BytecodePanel {
   }
 
   private revealRow(index: number): void {
-    const top = index * ROW_HEIGHT;
+    const top = index * this.rowHeight;
     const view = this.element;
-    if (top < view.scrollTop || top + ROW_HEIGHT > view.scrollTop + view.clientHeight) {
+    if (top < view.scrollTop || top + this.rowHeight > view.scrollTop + view.clientHeight) {
       view.scrollTop = Math.max(0, top - view.clientHeight / 3);
     }
   }
@@ -117,8 +176,8 @@ export class BytecodePanel {
   private render(): void {
     const rows = this.map.rows;
     if (rows.length === 0) return;
-    const first = Math.max(0, Math.floor(this.element.scrollTop / ROW_HEIGHT) - OVERSCAN);
-    const visible = Math.ceil((this.element.clientHeight || 600) / ROW_HEIGHT);
+    const first = Math.max(0, Math.floor(this.element.scrollTop / this.rowHeight) - OVERSCAN);
+    const visible = Math.ceil((this.element.clientHeight || 600) / this.rowHeight);
     const last = Math.min(rows.length, first + visible + 2 * OVERSCAN);
     const html: string[] = [];
     for (let i = first; i < last; i++) html.push(this.rowHtml(rows, i));
@@ -127,7 +186,7 @@ export class BytecodePanel {
 
   private rowHtml(rows: readonly ListingRow[], i: number): string {
     const row = rows[i]!;
-    const top = `style="top:${i * ROW_HEIGHT}px"`;
+    const top = `style="top:${i * this.rowHeight}px"`;
     if (row.kind === 'header') return `<div class="row header" ${top}>${escapeHtml(row.text)}</div>`;
     const previous = rows[i - 1];
     const sameLine = previous !== undefined && previous.kind === 'instruction' && previous.line === row.line;
@@ -135,7 +194,7 @@ export class BytecodePanel {
     if (this.linked.has(i)) classes.push('linked');
     if (this.current === i) classes.push('current');
     return (
-      `<div class="${classes.join(' ')}" data-row="${i}" ${top} title="line ${row.line}">` +
+      `<div class="${classes.join(' ')}" data-row="${i}" ${top}>` +
       `<span class="off">${String(row.offset).padStart(4, '0')}</span><span class="line">${sameLine ? '|' : row.line}</span>${escapeHtml(this.module ? instructionText(this.module, row) : row.opcode)}</div>`
     );
   }

@@ -9,6 +9,7 @@ export interface DebugPanelEvents {
   onContinue(): void;
   onStepOver(): void;
   onStepInto(): void;
+  onStepOut(): void;
   onStop(): void;
   onSelectFrame(line: number, functionIndex: number, pc: number): void;
 }
@@ -28,6 +29,7 @@ export class DebugPanel {
     continue: byId<HTMLButtonElement>('dbg-continue'),
     over: byId<HTMLButtonElement>('dbg-over'),
     into: byId<HTMLButtonElement>('dbg-into'),
+    out: byId<HTMLButtonElement>('dbg-out'),
     stop: byId<HTMLButtonElement>('dbg-stop'),
   };
 
@@ -35,6 +37,7 @@ export class DebugPanel {
     this.buttons.continue.addEventListener('click', () => events.onContinue());
     this.buttons.over.addEventListener('click', () => events.onStepOver());
     this.buttons.into.addEventListener('click', () => events.onStepInto());
+    this.buttons.out.addEventListener('click', () => events.onStepOut());
     this.buttons.stop.addEventListener('click', () => events.onStop());
     this.stack.addEventListener('click', (e) => {
       const li = (e.target as HTMLElement).closest<HTMLLIElement>('li[data-frame]');
@@ -62,6 +65,7 @@ export class DebugPanel {
     const paused = state === 'paused';
     this.buttons.continue.disabled = !paused;
     this.buttons.over.disabled = !paused;
+    this.buttons.out.disabled = !paused;
     // Step into also starts a cast paused at its first line.
     this.buttons.into.disabled = state === 'waiting' || state === 'running';
     this.buttons.stop.disabled = state === 'idle';

@@ -7,6 +7,7 @@ import type { EntityId, WorldEvent } from '../../../runtime/events.js';
 import type { EntityView } from '../../../runtime/world.js';
 import { EffectList } from '../world/effects.js';
 import type { PlaygroundWorld } from '../world/playgroundWorld.js';
+import { layoutBubbles, type Bubble } from '../world/bubbles.js';
 
 export interface WorldPanelEvents {
   onSelectionChange(caster: EntityId | null, target: EntityId | null): void;
@@ -24,14 +25,50 @@ const GLYPH_LIMIT = 400;
 const AOI_LIMIT = 200;
 /** Real time per frame is capped so a background tab coming back does not fast-forward the world. */
 const MAX_FRAME_DT = 0.1;
+/** At the starting zoom, the closest entities are drawn at least this far apart (edge to edge, px): room for glyphs and health bars. */
+const START_GAP_PX = 10;
+/** The starting zoom goes at most this far past "everything in view" (the rest of the world stays a wheel turn away). */
+const MAX_START_ZOOM = 2.5;
+
+/** Canvas colours, read from the page's CSS variables so the light theme reaches the world too. */
+interface CanvasColours {
+  background: string;
+  ground: string;
+  grid: string;
+  border: string;
+  glyph: string;
+  text: string;
+  bubble: string;
+  bubbleText: string;
+}
+
+function readColours(): CanvasColours {
+  const css = getComputedStyle(document.documentElement);
+  const v = (name: string, fallback: string) => css.getPropertyValue(name).trim() || fallback;
+  return {
+    background: v('--canvas-bg', '#12141a'),
+    ground: v('--canvas-ground', '#191c24'),
+    grid: v('--canvas-grid', 'rgba(255,255,255,0.06)'),
+    border: v('--border', '#2d3240'),
+    glyph: v('--canvas-glyph', '#0d0f14'),
+    text: v('--muted', '#8a90a0'),
+    bubble: v('--canvas-bubble', 'rgba(20, 22, 28, 0.88)'),
+    bubbleText: v('--canvas-bubble-text', '#e6e6e6'),
+  };
+}
 
 export class WorldPanel {
   caster: EntityId | null = null;
   target: EntityId | null = null;
   playing = false;
-  showGrid = true;
-  showAoi = true;
+  private gridShown = true;
+  private aoiShown = true;
   readonly effects = new EffectList();
+  /** A frame is requested (the canvas draws only when something changed: idle costs nothing). */
+  private frameRequested = false;
+  /** Frames drawn so far (the end-to-end tests check that an idle page draws none). */
+  framesDrawn = 0;
+  private colours: CanvasColours = readColours();
   private hovered: EntityId | null = null;
   private viewport: Viewport = { scale: 1, ox: 0, oy: 0 };
   private lastFrame = 0;
@@ -54,45 +91,93 @@ export class WorldPanel {
     this.ctx = ctx;
     canvas.addEventListener('click', (e) => this.click(e));
     canvas.addEventListener('mousemove', (e) => {
-      this.hovered = this.entityAt(e.offsetX, e.offsetY);
+      const hovered = this.entityAt(e.offsetX, e.offsetY);
+      if (hovered === this.hovered) return;
+      this.hovered = hovered;
       this.updateReadout();
+      this.requestDraw();
     });
     canvas.addEventListener(
       'wheel',
       (e) => {
         e.preventDefault();
         this.zoom(e.deltaY > 0 ? 1.15 : 1 / 1.15, e.offsetX, e.offsetY);
+        this.requestDraw();
       },
       { passive: false },
     );
     canvas.addEventListener('dblclick', () => {
       this.camera = null;
+      this.requestDraw();
     });
     canvas.addEventListener('mouseleave', () => {
+      if (this.hovered === null) return;
       this.hovered = null;
       this.updateReadout();
+      this.requestDraw();
     });
+    new ResizeObserver(() => this.requestDraw()).observe(canvas);
+    this.requestDraw();
+  }
+
+  get showGrid(): boolean {
+    return this.gridShown;
+  }
+
+  set showGrid(on: boolean) {
+    this.gridShown = on;
+    this.requestDraw();
+  }
+
+  get showAoi(): boolean {
+    return this.aoiShown;
+  }
+
+  set showAoi(on: boolean) {
+    this.aoiShown = on;
+    this.requestDraw();
+  }
+
+  /** The theme changed: read the canvas colours again. */
+  refreshColours(): void {
+    this.colours = readColours();
+    this.requestDraw();
+  }
+
+  /**
+   * Something on the canvas changed (the world, the selection, the view):
+   * draw in the next frame. While the world plays or effects fade, frames
+   * follow one another; then the loop stops until the next change.
+   */
+  requestDraw(): void {
+    if (this.frameRequested) return;
+    this.frameRequested = true;
     requestAnimationFrame((t) => this.frame(t));
   }
 
   /** A world event: effects for the canvas. */
   observe(event: WorldEvent): void {
     this.effects.add(event, (id) => this.world.entity(id) ?? this.lastPositions.get(id) ?? null);
+    this.requestDraw();
   }
 
   play(): void {
     this.playing = true;
+    this.requestDraw();
   }
 
   pause(): void {
     this.playing = false;
+    this.requestDraw();
   }
 
   /** One fixed step of the world. */
   stepTick(): void {
     this.guard(() => this.world.world?.step());
     this.guard(() => this.afterStep());
+    this.pruneSelection();
     this.updateReadout();
+    this.requestDraw();
   }
 
   setSelection(caster: EntityId | null, target: EntityId | null): void {
@@ -100,6 +185,7 @@ export class WorldPanel {
     this.target = target;
     this.events.onSelectionChange(caster, target);
     this.updateReadout();
+    this.requestDraw();
   }
 
   /** Drop selections of entities that no longer exist (after a reset or a death). */
@@ -128,11 +214,15 @@ export class WorldPanel {
   }
 
   private frame(time: number): void {
+    this.frameRequested = false;
     const dt = this.lastFrame === 0 ? 0 : Math.min(MAX_FRAME_DT, (time - this.lastFrame) / 1000);
     this.lastFrame = time;
     if (this.playing && this.world.world) {
       this.guard(() => {
-        if (this.world.world!.tick(dt) > 0) this.afterStep();
+        if (this.world.world!.tick(dt) > 0) {
+          this.afterStep();
+          this.pruneSelection();
+        }
       });
     }
     this.effects.advance(dt);
@@ -142,7 +232,8 @@ export class WorldPanel {
       this.onTickError(e instanceof Error ? e.message : String(e));
     }
     this.updateReadout();
-    requestAnimationFrame((t) => this.frame(t));
+    if (this.playing || this.effects.effects.length > 0) this.requestDraw();
+    else this.lastFrame = 0; // idle: the next frame starts afresh, with no time to catch up
   }
 
   private click(e: MouseEvent): void {
@@ -190,6 +281,57 @@ export class WorldPanel {
     x1 = Math.min(o.width, x1 + pad);
     y1 = Math.min(o.height, y1 + pad);
     this.camera = { x0, y0, x1, y1 };
+    this.spreadCrowd(entities);
+    this.requestDraw();
+  }
+
+  /**
+   * Zoom in (around the first hero, else the crowd's middle) until the
+   * closest entities are drawn apart, so their glyphs and health bars do not
+   * overlap; entities farther off may then be out of view (the wheel zooms
+   * out, a double click shows the whole world, the hint says so).
+   */
+  private spreadCrowd(entities: readonly EntityView[]): void {
+    if (entities.length < 2 || entities.length > 200) return;
+    this.computeViewport();
+    const fit = this.viewport.scale;
+    const apart = (scale: number): boolean => {
+      for (let i = 0; i < entities.length; i++) {
+        for (let j = i + 1; j < entities.length; j++) {
+          const a = entities[i]!;
+          const b = entities[j]!;
+          const d = Math.hypot(a.x - b.x, a.y - b.y);
+          if (d <= a.radius + b.radius) continue; // they overlap in the world itself: no zoom separates them
+          const ra = Math.max(8, a.radius * scale);
+          const rb = Math.max(8, b.radius * scale);
+          if (d * scale < ra + rb + START_GAP_PX) return false;
+        }
+      }
+      return true;
+    };
+    let scale = fit;
+    while (!apart(scale) && scale * 1.15 <= fit * MAX_START_ZOOM) scale *= 1.15;
+    if (scale <= fit * 1.01) return;
+    const w = this.canvas.clientWidth - 2 * MARGIN;
+    const h = this.canvas.clientHeight - 2 * MARGIN;
+    if (w <= 0 || h <= 0) return;
+    const focus = this.focusPoint(entities);
+    const cw = w / scale;
+    const ch = h / scale;
+    const o = this.world.setup.options;
+    // Keep the view inside the world where it fits (no empty band past its edge).
+    const x0 = cw >= o.width ? focus.x - cw / 2 : Math.max(0, Math.min(o.width - cw, focus.x - cw / 2));
+    const y0 = ch >= o.height ? focus.y - ch / 2 : Math.max(0, Math.min(o.height - ch, focus.y - ch / 2));
+    this.camera = { x0, y0, x1: x0 + cw, y1: y0 + ch };
+  }
+
+  /** Where a designer looks first: the middle of the entities near the caster (or the first entity). */
+  private focusPoint(entities: readonly EntityView[]): { x: number; y: number } {
+    const anchor = entities.find((e) => e.id === this.caster) ?? entities[0]!;
+    const near = entities.filter((e) => Math.hypot(e.x - anchor.x, e.y - anchor.y) <= 8);
+    const x = near.reduce((sum, e) => sum + e.x, 0) / near.length;
+    const y = near.reduce((sum, e) => sum + e.y, 0) / near.length;
+    return { x, y };
   }
 
   private zoom(factor: number, px: number, py: number): void {
@@ -230,6 +372,7 @@ export class WorldPanel {
 
   /** Draw everything once (the frame loop calls it; the benchmark times it). */
   render(): void {
+    this.framesDrawn++;
     const dpr = window.devicePixelRatio || 1;
     const w = this.canvas.clientWidth;
     const h = this.canvas.clientHeight;
@@ -239,7 +382,7 @@ export class WorldPanel {
     }
     const ctx = this.ctx;
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    ctx.fillStyle = '#12141a';
+    ctx.fillStyle = this.colours.background;
     ctx.fillRect(0, 0, w, h);
     this.computeViewport();
     this.drawGround();
@@ -259,11 +402,11 @@ export class WorldPanel {
     ctx.beginPath();
     ctx.rect(0, 0, this.canvas.clientWidth, this.canvas.clientHeight);
     ctx.clip();
-    ctx.fillStyle = '#191c24';
+    ctx.fillStyle = this.colours.ground;
     ctx.fillRect(this.sx(0), this.sy(0), o.width * this.viewport.scale, o.height * this.viewport.scale);
     if (this.showGrid) {
       const cell = o.cellSize ?? 8;
-      ctx.strokeStyle = 'rgba(255,255,255,0.06)';
+      ctx.strokeStyle = this.colours.grid;
       ctx.lineWidth = 1;
       ctx.beginPath();
       for (let x = 0; x <= o.width + 1e-9; x += cell) {
@@ -276,7 +419,7 @@ export class WorldPanel {
       }
       ctx.stroke();
     }
-    ctx.strokeStyle = '#2d3240';
+    ctx.strokeStyle = this.colours.border;
     ctx.strokeRect(this.sx(0), this.sy(0), o.width * this.viewport.scale, o.height * this.viewport.scale);
     ctx.restore();
   }
@@ -341,7 +484,7 @@ export class WorldPanel {
     const r = this.entityPixels(e);
     if (r < 7) return;
     const ctx = this.ctx;
-    ctx.fillStyle = '#0d0f14';
+    ctx.fillStyle = this.colours.glyph;
     ctx.font = `bold ${Math.round(r * 1.1)}px system-ui, sans-serif`;
     ctx.textAlign = 'center';
     ctx.textBaseline = 'middle';
@@ -393,6 +536,7 @@ export class WorldPanel {
     const ctx = this.ctx;
     ctx.textAlign = 'center';
     ctx.textBaseline = 'middle';
+    const speech: Bubble[] = [];
     for (const fx of this.effects.effects) {
       const fade = 1 - fx.age / fx.life;
       ctx.globalAlpha = Math.max(0, fade);
@@ -413,19 +557,41 @@ export class WorldPanel {
         ctx.fillStyle = '#7dcfff';
         ctx.fillText(fx.text, this.sx(fx.x), this.sy(fx.y) + 22);
       } else if (fx.kind === 'say') {
-        const p = this.world.entity(fx.entity) ?? this.lastPositions.get(fx.entity);
+        const live = this.world.entity(fx.entity);
+        const p = live ?? this.lastPositions.get(fx.entity);
         if (!p) continue;
-        ctx.font = 'italic 12px system-ui, sans-serif';
-        ctx.fillStyle = '#e6e6e6';
-        ctx.fillText(`“${fx.text}”`, this.sx(p.x), this.sy(p.y) - 30);
+        // Above the health bar (drawn at r + 8 above the centre).
+        const above = (live ? this.entityPixels(live) : 8) + 12;
+        speech.push({ entity: fx.entity, text: `“${fx.text}”`, x: this.sx(p.x), y: this.sy(p.y) - above, age: fx.age, life: fx.life });
       }
+    }
+    ctx.globalAlpha = 1;
+    this.drawBubbles(speech);
+  }
+
+  /** Speech as bubbles laid out so none overlaps another (older lines stack above, the oldest fade out). */
+  private drawBubbles(speech: readonly Bubble[]): void {
+    if (speech.length === 0) return;
+    const ctx = this.ctx;
+    ctx.font = 'italic 12px system-ui, sans-serif';
+    const placed = layoutBubbles(speech, (text) => ctx.measureText(text).width, this.canvas.clientWidth);
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'middle';
+    for (const b of placed) {
+      ctx.globalAlpha = b.alpha;
+      ctx.fillStyle = this.colours.bubble;
+      ctx.beginPath();
+      ctx.roundRect(b.left, b.top, b.width, b.height, 4);
+      ctx.fill();
+      ctx.fillStyle = this.colours.bubbleText;
+      ctx.fillText(b.text, b.left + b.width / 2, b.top + b.height / 2 + 0.5);
     }
     ctx.globalAlpha = 1;
   }
 
   private drawMessage(text: string): void {
     const ctx = this.ctx;
-    ctx.fillStyle = '#8a90a0';
+    ctx.fillStyle = this.colours.text;
     ctx.font = '13px system-ui, sans-serif';
     ctx.textAlign = 'center';
     ctx.fillText(text, this.canvas.clientWidth / 2, this.canvas.clientHeight / 2);

@@ -1,0 +1,30 @@
+/** The embedding suite's contenders compute what they claim (checked on small inputs; no timing). */
+import { describe, expect, it } from 'vitest';
+import { callContenders, expectedAdd, expectedFields } from './host-calls.js';
+import { checkTickAgreement } from './index.js';
+import { cantripWorld } from './world-tick.js';
+
+describe('bench/embedding contenders', () => {
+  it('every engine returns the expected sums for add and fields', async () => {
+    const { contenders, missing } = await callContenders();
+    expect(missing).toEqual([]);
+    for (const c of contenders) {
+      expect([c.engine, c.add(2000)]).toEqual([c.engine, expectedAdd(2000)]);
+      expect([c.engine, c.fields(300)]).toEqual([c.engine, expectedFields(300)]);
+      c.dispose();
+    }
+  }, 60_000);
+
+  it('the per-entity loops of every engine end with the same positions, and the World runs its tick spell', async () => {
+    expect(await checkTickAgreement(200, 4)).toEqual([
+      'Cantrip VM (castFast per entity)',
+      'fengari',
+      'wasmoon (raw C API)',
+      'QuickJS',
+      'plain JS',
+    ]);
+    const world = cantripWorld(300);
+    for (let i = 0; i < 4; i++) world.step();
+    world.dispose();
+  }, 60_000);
+});

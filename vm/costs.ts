@@ -1,0 +1,27 @@
+/**
+ * The cost table: what each allocation charges the heap budget, in units of
+ * about one value slot (8 bytes; a string character is one unit). The VM,
+ * the builtins and the runtime read these numbers here and nowhere else, and
+ * docs/security.md ("The accounting rules") explains them.
+ */
+
+export const HEAP_COST = {
+  /** A list object, on top of one unit per element. */
+  list: 4,
+  /** A closure object, on top of one unit per upvalue slot. */
+  closure: 4,
+  /** Each upvalue object a closure creates (an open variable captured for the first time). */
+  upvalue: 4,
+  /** A class, its method table and its root shape. */
+  class: 32,
+  /** Each method table entry (METHOD, and every method INHERIT copies down). */
+  method: 2,
+  /** An instance, on top of one unit per field. */
+  instance: 4,
+  /** Each field an instance gains. */
+  field: 1,
+  /** A new shape (hidden class), per field it lists (its slot map and name list). */
+  shapeField: 2,
+  /** A bound method (`obj.method` read without calling it). */
+  boundMethod: 4,
+} as const;
