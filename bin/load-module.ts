@@ -26,12 +26,13 @@ export async function compileSource(
   text: string,
   sourceName: string,
   hosts: readonly HostFunctionSpec[],
+  entityProperties?: readonly string[],
 ): Promise<CompileOutcome> {
   // Loaded on demand: building the parser is most of the CLI's start-up time,
   // and --help, --version and running .spb files do not need it.
   const { compile } = await import('../compiler/index.js');
   try {
-    return compile(text, { sourceName, hosts });
+    return compile(text, { sourceName, hosts, ...(entityProperties === undefined ? {} : { entityProperties }) });
   } catch (error) {
     if (!isJsStackOverflow(error)) throw error;
     const diagnostic: Diagnostic = {

@@ -134,6 +134,23 @@ export interface ListExpr {
   readonly elements: readonly Expr[];
   readonly loc: SourceSpan;
 }
+/** `{key: value, …}` in expression position (a statement starting with `{` is a block). */
+export interface MapExpr {
+  readonly kind: 'Map';
+  readonly entries: readonly { readonly key: Expr; readonly value: Expr }[];
+  readonly loc: SourceSpan;
+}
+/**
+ * `` `text ${expr} text` ``: `strings` has one more element than
+ * `expressions` (text before, between and after them; possibly empty).
+ * A template with no substitution is parsed as a string Literal.
+ */
+export interface TemplateExpr {
+  readonly kind: 'Template';
+  readonly strings: readonly string[];
+  readonly expressions: readonly Expr[];
+  readonly loc: SourceSpan;
+}
 /** What error recovery leaves where an expression should have been. */
 export interface ErrorExpr {
   readonly kind: 'ErrorExpr';
@@ -156,6 +173,8 @@ export type Expr =
   | ThisExpr
   | SuperExpr
   | ListExpr
+  | MapExpr
+  | TemplateExpr
   | ErrorExpr;
 
 // ---- statements --------------------------------------------------------

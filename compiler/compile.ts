@@ -9,6 +9,7 @@ import type { HostFunctionSpec } from '../vm/host.js';
 import type { Module } from '../vm/module.js';
 import type { Diagnostic } from './diagnostics.js';
 import { emitModule } from './emitter.js';
+import { checkEntityProperties } from './entity-property-check.js';
 import { parseSource } from './parse.js';
 import { diagnosticAt } from './parse-errors.js';
 import { resolve } from './resolver.js';
@@ -20,6 +21,13 @@ export interface CompileOptions {
   sourceName?: string;
   /** Host functions visible to the spell; default CORE_HOST_FUNCTIONS from vm/builtins.ts. */
   hosts?: readonly HostFunctionSpec[];
+  /**
+   * The property names an entity can have: every loaded breed's attributes
+   * plus the built-in ones (runtime: `entityPropertyNames(breeds)`). When
+   * given, reading a property no breed defines from a spell's entity
+   * parameter is a warning with the nearest known name.
+   */
+  entityProperties?: Iterable<string>;
 }
 
 export interface CompileResult {
@@ -49,6 +57,7 @@ function compileUnguarded(source: string, options: CompileOptions): CompileResul
   const diagnostics = parsed.diagnostics;
   const resolution = resolve(parsed.ast, { hosts: options.hosts ?? CORE_HOST_FUNCTIONS });
   diagnostics.push(...resolution.diagnostics);
+  if (options.entityProperties !== undefined) diagnostics.push(...checkEntityProperties(parsed.ast, options.entityProperties));
   let module: Module | null = null;
   if (!diagnostics.some(isError)) {
     const emitted = emitModule(parsed.ast, resolution, options.sourceName ?? '<input>');

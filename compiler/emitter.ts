@@ -10,7 +10,7 @@ import { Op } from '../vm/opcodes.js';
 import type * as A from './ast.js';
 import type { Diagnostic } from './diagnostics.js';
 import { FunctionBuilder } from './function-builder.js';
-import { MAX_CODE_WORDS, MAX_CONSTANTS, MAX_FUNCTIONS, MAX_LIST_ELEMENTS, MAX_TOTAL_CODE_WORDS } from './limits.js';
+import { MAX_CODE_WORDS, MAX_CONSTANTS, MAX_FUNCTIONS, MAX_LIST_ELEMENTS, MAX_MAP_ENTRIES, MAX_TEMPLATE_PARTS, MAX_TOTAL_CODE_WORDS } from './limits.js';
 import { diagnosticAt } from './parse-errors.js';
 import { finishHostImports, type DeclarationTarget, type Resolution, type VariableRef } from './resolver.js';
 
@@ -389,6 +389,10 @@ class Emitter {
         return this.superAccess(expr);
       case 'List':
         return this.list(expr);
+      case 'Map':
+        return this.map(expr);
+      case 'Template':
+        return this.template(expr);
       case 'ErrorExpr':
         return this.fn.emit(Op.NIL);
     }
@@ -556,5 +560,36 @@ class Emitter {
     for (const element of expr.elements) this.expression(element);
     this.fn.line = expr.loc.endLine;
     this.fn.emit1(Op.BUILD_LIST, expr.elements.length);
+  }
+
+  /** Keys and values in source order (a later duplicate key wins, as when assigning in order), then BUILD_MAP. */
+  private map(expr: A.MapExpr): void {
+    if (expr.entries.length > MAX_MAP_ENTRIES) this.limit('Too many entries in map literal.', expr.loc, null);
+    for (const entry of expr.entries) {
+      this.expression(entry.key);
+      this.expression(entry.value);
+    }
+    this.fn.line = expr.loc.endLine;
+    this.fn.emit1(Op.BUILD_MAP, expr.entries.length);
+  }
+
+  /** The non-empty text pieces and the expressions, in order, then TEMPLATE (which converts as str() does). */
+  private template(expr: A.TemplateExpr): void {
+    let parts = 0;
+    expr.strings.forEach((text, i) => {
+      if (text !== '') {
+        this.fn.line = expr.loc.line;
+        this.fn.emit1(Op.CONSTANT, this.constant(text, expr.loc));
+        parts++;
+      }
+      const part = expr.expressions[i];
+      if (part !== undefined) {
+        this.expression(part);
+        parts++;
+      }
+    });
+    if (parts > MAX_TEMPLATE_PARTS) this.limit('Too many parts in template string.', expr.loc, null);
+    this.fn.line = expr.loc.endLine;
+    this.fn.emit1(Op.TEMPLATE, parts);
   }
 }

@@ -7,7 +7,18 @@
 import type { IToken, TokenType } from 'chevrotain';
 import { Lexer } from './chevrotain.js';
 import type { Diagnostic } from './diagnostics.js';
-import { ALL_TOKENS, Comment, tokenKind, UnexpectedCharacter, UnterminatedString, type TokenKind } from './tokens.js';
+import {
+  ALL_TOKENS,
+  Comment,
+  tokenKind,
+  UnexpectedCharacter,
+  UnterminatedString,
+  UnterminatedTemplate,
+  UnterminatedTemplateRest,
+  type TokenKind,
+} from './tokens.js';
+
+const ERROR_TOKENS: ReadonlySet<TokenType> = new Set([UnexpectedCharacter, UnterminatedString, UnterminatedTemplate, UnterminatedTemplateRest]);
 
 const lexer = new Lexer(ALL_TOKENS as TokenType[], {
   positionTracking: 'full',
@@ -32,7 +43,7 @@ export function lex(source: string): LexResult {
   const diagnostics: Diagnostic[] = [];
   for (const tok of result.tokens) {
     const type = tok.tokenType;
-    if (type === UnexpectedCharacter || type === UnterminatedString) {
+    if (ERROR_TOKENS.has(type)) {
       errorTokens.push(tok);
       diagnostics.push(lexicalDiagnostic(tok));
     } else {
@@ -57,14 +68,14 @@ export function lex(source: string): LexResult {
 }
 
 function lexicalDiagnostic(tok: IToken): Diagnostic {
-  const unterminated = tok.tokenType === UnterminatedString;
+  const unterminated = tok.tokenType !== UnexpectedCharacter;
   // clox reports an unterminated string on the line where the file ends
   // (after every newline the string swallowed).
   const startLine = tok.startLine ?? 1;
   const line = unterminated ? startLine + countNewlines(tok.image) : startLine;
   return {
     severity: 'error',
-    message: unterminated ? 'Unterminated string.' : 'Unexpected character.',
+    message: !unterminated ? 'Unexpected character.' : tok.tokenType === UnterminatedString ? 'Unterminated string.' : 'Unterminated template string.',
     line,
     column: tok.startColumn ?? 1,
     endLine: tok.endLine ?? line,

@@ -31,3 +31,7 @@ export const MAX_CODE_WORDS = VERIFIER_LIMITS.codeWordsPerFunction;
 export const MAX_TOTAL_CODE_WORDS = VERIFIER_LIMITS.codeWordsTotal;
 /** Elements in one list literal (they all sit on the stack at once): "Too many elements in list literal." */
 export const MAX_LIST_ELEMENTS = 65535;
+/** Entries in one map literal (BUILD_MAP's operand; each entry is two stack slots). */
+export const MAX_MAP_ENTRIES = 32767;
+/** Text pieces and expressions in one template string (TEMPLATE's operand). */
+export const MAX_TEMPLATE_PARTS = 65535;

@@ -23,9 +23,10 @@ export function findTooDeep(tokens: readonly IToken[]): IToken | null {
   let controlRun = 0;
   for (const tok of tokens) {
     const type = tok.tokenType;
-    if (type === T.LeftParen || type === T.LeftBracket || type === T.LeftBrace) {
+    // A template's head opens a nesting level (`${` … `${` …) and its tail closes it.
+    if (type === T.LeftParen || type === T.LeftBracket || type === T.LeftBrace || type === T.TemplateHead) {
       if (++depth + controlRun > MAX_NESTING) return tok;
-    } else if (type === T.RightParen || type === T.RightBracket || type === T.RightBrace) {
+    } else if (type === T.RightParen || type === T.RightBracket || type === T.RightBrace || type === T.TemplateTail) {
       if (depth > 0) depth--;
     }
     if (type === T.Bang || type === T.Minus) {

@@ -44,6 +44,10 @@ function show(e: Expr): string {
       return 'this';
     case 'Super':
       return `(super ${e.method.name})`;
+    case 'Map':
+      return `{${e.entries.map((en) => `${show(en.key)}: ${show(en.value)}`).join(' ')}}`;
+    case 'Template':
+      return `(template ${e.strings.map((t, i) => JSON.stringify(t) + (i < e.expressions.length ? ' ' + show(e.expressions[i]!) : '')).join(' ')})`;
     case 'ErrorExpr':
       return '<error>';
   }
@@ -77,6 +81,26 @@ describe('parser: expressions', () => {
     expect(show(firstExpression('f(1, g(2))(3).x[0].y(z);'))).toBe('(call (. ([] (. (call (call f 1 (call g 2)) 3) x) 0) y) z)');
     expect(show(firstExpression('[1, [2], []];'))).toBe('[1 [2] []]');
     expect(show(firstExpression('print "s" + nil;'))).toBe('(+ "s" null)');
+  });
+
+  it('parses map literals in expression position; a statement starting with { stays a block', () => {
+    expect(show(firstExpression('print {"fire": 3, 2: [1], true: {}};'))).toBe('{"fire": 3 2: [1] true: {}}');
+    expect(show(firstExpression('print {};'))).toBe('{}');
+    expect(show(firstExpression('m = {"a": 1}["a"];'))).toBe('(= m ([] {"a": 1} "a"))');
+    expect(kinds(parse('{ print 1; } {}').ast.body)).toEqual(['Block', 'Block']);
+  });
+
+  it('parses template strings with nested expressions, braces and templates', () => {
+    expect(show(firstExpression('print `hi`;'))).toBe('"hi"');
+    expect(show(firstExpression('print `a${x}b${y + 1}c`;'))).toBe('(template "a" x "b" (+ y 1) "c")');
+    expect(show(firstExpression('print `${ {"k": `in${v}`}["k"] }`;'))).toBe('(template "" ([] {"k": (template "in" v "")} "k") "")');
+    expect(show(firstExpression('print `$ {x} $x {}`;'))).toBe('"$ {x} $x {}"');
+  });
+
+  it('reports unterminated templates and a missing key colon', () => {
+    expect(parse('print `abc').diagnostics.map((d) => d.message)).toContain('Unterminated template string.');
+    expect(parse('print `a${1} b').diagnostics.map((d) => d.message)).toContain('Unterminated template string.');
+    expect(parse('print {"a" 1};').diagnostics.map((d) => d.message)).toContain("Expect ':' after map key.");
   });
 
   it('gives every node a span with end positions', () => {
@@ -155,7 +179,7 @@ describe('parser: errors and recovery', () => {
   it('reports one error per mistake, as clox panic mode does', () => {
     expect(errors('var false = 1;')).toEqual(["[line 1] Error at 'false': Expect variable name."]);
     expect(errors('print "unterminated')).toEqual(['[line 1] Error: Unterminated string.']);
-    expect(errors('print `a` + `b`;')).toEqual(['[line 1] Error: Unexpected character.']);
+    expect(errors('print @a + @b;')).toEqual(['[line 1] Error: Unexpected character.']);
   });
 
   it('reports too many parameters and arguments at the 256th', () => {

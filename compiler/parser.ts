@@ -361,7 +361,8 @@ export class SpellParser extends EmbeddedActionsParser {
             { ALT: () => this.SUBRULE(this.whileStatement) },
             { ALT: () => this.SUBRULE(this.forStatement) },
             { ALT: () => this.SUBRULE(this.returnStatement) },
-            { ALT: () => this.SUBRULE(this.block) },
+            // A statement starting with `{` is a block, never a map literal (chosen first, as in JavaScript).
+            { ALT: () => this.SUBRULE(this.block), IGNORE_AMBIGUITIES: true },
             { ALT: () => this.SUBRULE(this.expressionStatement) },
           ],
           ERR_MSG: 'Expect expression.',
@@ -836,10 +837,58 @@ export class SpellParser extends EmbeddedActionsParser {
                 return { kind: 'List', elements, loc: spanFrom(this.span(open), this.span(close)) };
               },
             },
+            { ALT: () => this.SUBRULE(this.mapLiteral) },
+            {
+              ALT: () => {
+                const tok = this.CONSUME(T.TemplateString);
+                return { kind: 'Literal', value: (tok.image ?? '``').slice(1, -1), loc: this.span(tok) };
+              },
+            },
+            { ALT: () => this.SUBRULE(this.template) },
           ],
           ERR_MSG: 'Expect expression.',
         }),
       ),
+    { recoveryValueFunc: this.errorExpr },
+  );
+
+  /** `{` ( expression `:` expression ( `,` … )* )? `}` */
+  private mapLiteral = this.RULE(
+    'mapLiteral',
+    (): Expr => {
+      const open = this.CONSUME(T.LeftBrace);
+      const entries: { key: Expr; value: Expr }[] = [];
+      this.MANY_SEP({
+        SEP: T.Comma,
+        DEF: () => {
+          const key = this.SUBRULE(this.expression);
+          this.CONSUME(T.Colon, { ERR_MSG: "Expect ':' after map key." });
+          const value = this.SUBRULE2(this.expression);
+          entries.push({ key, value });
+        },
+      });
+      const close = this.CONSUME(T.RightBrace, { ERR_MSG: "Expect '}' after map entries." });
+      return { kind: 'Map', entries, loc: spanFrom(this.span(open), this.span(close)) };
+    },
+    { recoveryValueFunc: this.errorExpr },
+  );
+
+  /** `` `text${`` expression ( `}text${` expression )* `` }text` `` (compiler/template-lexing.ts). */
+  private template = this.RULE(
+    'template',
+    (): Expr => {
+      const head = this.CONSUME(T.TemplateHead);
+      const strings: string[] = [(head.image ?? '`${').slice(1, -2)];
+      const expressions: Expr[] = [this.SUBRULE(this.expression)];
+      this.MANY(() => {
+        const middle = this.CONSUME(T.TemplateMiddle);
+        strings.push((middle.image ?? '}${').slice(1, -2));
+        expressions.push(this.SUBRULE2(this.expression));
+      });
+      const tail = this.CONSUME(T.TemplateTail, { ERR_MSG: "Expect '}' after template expression." });
+      strings.push((tail.image ?? '}`').slice(1, -1));
+      return { kind: 'Template', strings, expressions, loc: spanFrom(this.span(head), this.span(tail)) };
+    },
     { recoveryValueFunc: this.errorExpr },
   );
 }

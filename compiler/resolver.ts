@@ -12,6 +12,8 @@
  */
 
 import type { HostFunctionSpec } from '../vm/host.js';
+import { describeType } from '../vm/objects.js';
+import type { ValueType } from '../vm/value.js';
 import { hostArity, hostArityMessage } from '../vm/host.js';
 import type { HostImport, UpvalueDescriptor } from '../vm/module.js';
 import type * as A from './ast.js';
@@ -492,6 +494,15 @@ class Resolver {
       case 'List':
         for (const element of expr.elements) this.expression(element);
         return;
+      case 'Map':
+        for (const entry of expr.entries) {
+          this.expression(entry.key);
+          this.expression(entry.value);
+        }
+        return;
+      case 'Template':
+        for (const part of expr.expressions) this.expression(part);
+        return;
     }
   }
 
@@ -519,6 +530,20 @@ class Resolver {
     }
     const arities = this.result.hostImports[index]!.arities;
     if (!arities.includes(count)) arities.push(count);
+    this.checkLiteralArguments(spec, expr);
+  }
+
+  /**
+   * A literal of the wrong type (`damage(target, "lots")`) can never work:
+   * it is a compile error, worded as the run-time check words it.
+   */
+  private checkLiteralArguments(spec: HostFunctionSpec, expr: A.CallExpr): void {
+    expr.args.forEach((arg, i) => {
+      const type = spec.params[i]?.type;
+      const literal = literalType(arg);
+      if (type === undefined || type === 'any' || literal === null || literal === type) return;
+      this.error(`Argument ${i + 1} of ${spec.name}() must be ${describeType(type)}.`, arg.loc, literalText(arg));
+    });
   }
 
   private superExpression(expr: A.SuperExpr): void {
@@ -534,6 +559,33 @@ class Resolver {
     const superclass = this.lookupHidden('super', expr.keywordLoc);
     this.result.superRefs.set(expr, { self, superclass });
   }
+}
+
+/** The type of a literal argument (`3`, `-3`, `"x"`, `[…]`, `{…}`, a template), or null when only running it can tell. */
+function literalType(expr: A.Expr): ValueType | null {
+  switch (expr.kind) {
+    case 'Literal':
+      return expr.value === null ? 'nil' : typeof expr.value === 'number' ? 'number' : typeof expr.value === 'string' ? 'string' : 'bool';
+    case 'Unary':
+      return expr.operator === '-' && literalType(expr.operand) === 'number' ? 'number' : null;
+    case 'Grouping':
+      return literalType(expr.expression);
+    case 'List':
+      return 'list';
+    case 'Map':
+      return 'map';
+    case 'Template':
+      return 'string';
+    default:
+      return null;
+  }
+}
+
+/** The token a literal-argument error is "at": the literal as written, or '' when it is more than one token. */
+function literalText(expr: A.Expr): string {
+  if (expr.kind !== 'Literal') return '';
+  if (typeof expr.value === 'string') return expr.loc.end - expr.loc.start === expr.value.length + 2 ? `"${expr.value}"` : '';
+  return expr.value === null ? 'nil' : String(expr.value);
 }
 
 /** Sort host imports' arities for a stable module (verifier and .spb readers like determinism). */

@@ -11,6 +11,15 @@
 
 import type { TokenType } from 'chevrotain';
 import { createToken, Lexer } from './chevrotain.js';
+import {
+  matchTemplateMiddle,
+  matchTemplateTail,
+  matchUnterminatedTemplateRest,
+  registerTemplateTokenTypes,
+  TEMPLATE_HEAD,
+  TEMPLATE_STRING,
+  UNTERMINATED_TEMPLATE,
+} from './template-lexing.js';
 
 /** Broad kinds, for highlighters and `tokenize()` consumers. */
 export type TokenKind =
@@ -77,6 +86,30 @@ export const StringLiteral = token('string', {
   start_chars_hint: ['"'],
 });
 
+/** Template strings (compiler/template-lexing.ts): `` `text` ``, or head, expression, middle …, tail. */
+export const TemplateString = token('string', {
+  name: 'TemplateString',
+  pattern: TEMPLATE_STRING,
+  line_breaks: true,
+  start_chars_hint: ['`'],
+});
+export const TemplateHead = token('string', {
+  name: 'TemplateHead',
+  pattern: TEMPLATE_HEAD,
+  line_breaks: true,
+  start_chars_hint: ['`'],
+});
+export const TemplateMiddle = token(
+  'string',
+  { name: 'TemplateMiddle', pattern: { exec: matchTemplateMiddle }, line_breaks: true, start_chars_hint: ['}'] },
+  true,
+);
+export const TemplateTail = token(
+  'string',
+  { name: 'TemplateTail', pattern: { exec: matchTemplateTail }, line_breaks: true, start_chars_hint: ['}'] },
+  true,
+);
+
 // ---- keywords ------------------------------------------------------------
 function keyword(word: string, extra: Partial<TokenConfig> = {}, stray = false): TokenType {
   return token(
@@ -127,6 +160,8 @@ export const RightBrace = punct('RightBrace', '}', false);
 export const LeftBracket = punct('LeftBracket', '[', false, 'punctuation', [CallSuffixStart]);
 export const RightBracket = punct('RightBracket', ']', true);
 export const Comma = punct('Comma', ',', true);
+/** Between a key and its value in a map literal. */
+export const Colon = punct('Colon', ':', true);
 export const Dot = punct('Dot', '.', true, 'punctuation', [CallSuffixStart]);
 export const Semicolon = punct('Semicolon', ';', true);
 
@@ -182,6 +217,19 @@ export const UnterminatedString = token('error', {
   line_breaks: true,
   start_chars_hint: ['"'],
 });
+/** A template string with no closing backtick (from its start, or from a substitution's `}`). */
+export const UnterminatedTemplate = token('error', {
+  name: 'UnterminatedTemplate',
+  pattern: UNTERMINATED_TEMPLATE,
+  line_breaks: true,
+  start_chars_hint: ['`'],
+});
+export const UnterminatedTemplateRest = token('error', {
+  name: 'UnterminatedTemplateRest',
+  pattern: { exec: matchUnterminatedTemplateRest },
+  line_breaks: true,
+  start_chars_hint: ['}'],
+});
 /** Any other single character (clox: "Unexpected character."). */
 export const UnexpectedCharacter = token('error', {
   name: 'UnexpectedCharacter',
@@ -197,6 +245,12 @@ export const ALL_TOKENS: readonly TokenType[] = [
   Comment,
   NumberLiteral,
   StringLiteral,
+  TemplateString,
+  TemplateHead,
+  UnterminatedTemplate,
+  TemplateMiddle,
+  TemplateTail,
+  UnterminatedTemplateRest,
   And,
   Class,
   Else,
@@ -223,6 +277,7 @@ export const ALL_TOKENS: readonly TokenType[] = [
   LeftBracket,
   RightBracket,
   Comma,
+  Colon,
   Dot,
   Semicolon,
   PlusEqual,
@@ -256,6 +311,14 @@ export const ALL_TOKENS: readonly TokenType[] = [
   UnterminatedString,
   UnexpectedCharacter,
 ];
+
+registerTemplateTokenTypes({
+  head: TemplateHead,
+  middle: TemplateMiddle,
+  tail: TemplateTail,
+  leftBrace: LeftBrace,
+  rightBrace: RightBrace,
+});
 
 /** Tokens that begin a statement: where clox's panic mode stops skipping (its synchronize()). */
 export const STATEMENT_KEYWORDS: ReadonlySet<TokenType> = new Set([Class, Fun, Var, For, If, While, Print, Return]);

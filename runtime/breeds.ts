@@ -162,6 +162,13 @@ export class BreedRegistry {
     return breed;
   }
 
+  /** Every property name an entity of these breeds can have: the built-in ones and every breed's attributes (for the compiler's warnings). */
+  entityPropertyNames(): string[] {
+    const names = new Set(BUILTIN_ENTITY_PROPERTIES);
+    for (const breed of this.breeds) for (const name of breed.attributes.keys()) names.add(name);
+    return [...names];
+  }
+
   /** True when the breed is `name` or descends from it — `e.is("Troll")`. */
   isA(breedIndex: number, name: string): boolean {
     return this.ancestrySets[breedIndex]?.has(name) ?? false;

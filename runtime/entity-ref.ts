@@ -50,4 +50,9 @@ export class EntityRef implements HostObject {
   equals(other: HostObject): boolean {
     return other instanceof EntityRef && other.world === this.world && other.id === this.id;
   }
+
+  /** Map key: equal for every handle to this entity (see equals). */
+  mapKey(): string {
+    return `entity#${this.id}`;
+  }
 }

@@ -158,7 +158,9 @@ export class World implements GameHost, EntityAccess {
    * says what changed (also queued as a `spells-reload` event).
    */
   loadSpells(source: string, sourceName = '<spells>'): Diagnostic[] {
-    const { module, diagnostics } = compile(source, { sourceName, hosts: this.hostTable });
+    // With breeds loaded, the compiler also warns about entity properties no breed defines.
+    const entityProperties = this.state.breedRegistry?.entityPropertyNames();
+    const { module, diagnostics } = compile(source, { sourceName, hosts: this.hostTable, entityProperties });
     if (!module) throw new SpellsCompileError(sourceName, diagnostics, source);
     this.adoptModule(module, sourceName, source);
     return diagnostics;

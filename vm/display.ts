@@ -4,6 +4,7 @@
  * `Name instance`; lists (an extension) as `[1, 2]`.
  */
 
+import { ObjMap } from './map-object.js';
 import {
   ObjBoundMethod,
   ObjClass,
@@ -38,7 +39,7 @@ export function displayBounded(value: Value, maxChars: number): string | null {
   if (typeof value === 'number') return displayNumber(value);
   if (typeof value === 'boolean') return value ? 'true' : 'false';
   if (value === null) return 'nil';
-  if (!(value instanceof ObjList)) {
+  if (!(value instanceof ObjList) && !(value instanceof ObjMap)) {
     const text = displayAtom(value);
     return text.length <= maxChars ? text : null;
   }
@@ -46,7 +47,7 @@ export function displayBounded(value: Value, maxChars: number): string | null {
   // (joining per level copied the text once per level).
   const out: Output = { pieces: [], left: maxChars };
   try {
-    displayList(value, 0, out);
+    displayElement(value, 0, out);
   } catch (error) {
     if (error === TOO_LONG) return null;
     throw error;
@@ -75,7 +76,7 @@ function displayAtom(value: Exclude<Value, number | string | boolean | null>): s
   if (value instanceof ObjClosure) return displayFunctionName(value.fn);
   if (value instanceof ObjFunction) return displayFunctionName(value);
   if (value instanceof ObjBoundMethod) {
-    return typeof value.method === 'string' ? '<native fn>' : displayFunctionName(value.method.fn);
+    return value.method instanceof ObjClosure ? displayFunctionName(value.method.fn) : '<native fn>';
   }
   if (value instanceof ObjHostFunction) return '<native fn>';
   if (value instanceof ObjClass) return value.name;
@@ -101,13 +102,37 @@ function displayList(list: ObjList, depth: number, out: Output): void {
     const items = list.items;
     for (let i = 0; i < items.length; i++) {
       if (i > 0) emit(', ', out);
-      const item = items[i]!;
-      if (item instanceof ObjList) displayList(item, depth + 1, out);
-      else if (typeof item === 'object' && item !== null) emit(displayAtom(item), out);
-      else emit(typeof item === 'string' ? item : displayValue(item), out);
+      displayElement(items[i]!, depth + 1, out);
     }
     emit(']', out);
   } finally {
     list.displaying = false;
+  }
+}
+
+function displayElement(item: Value, depth: number, out: Output): void {
+  if (item instanceof ObjList) displayList(item, depth, out);
+  else if (item instanceof ObjMap) displayMap(item, depth, out);
+  else if (typeof item === 'object' && item !== null) emit(displayAtom(item), out);
+  else emit(typeof item === 'string' ? item : displayValue(item), out);
+}
+
+/** Maps show `{key: value, …}` in insertion order; a map inside itself shows `{...}` there (as lists do). */
+function displayMap(map: ObjMap, depth: number, out: Output): void {
+  if (map.displaying || depth >= MAX_DISPLAY_DEPTH) return emit('{...}', out);
+  map.displaying = true;
+  try {
+    emit('{', out);
+    let first = true;
+    for (const [key, value] of map.pairs()) {
+      if (!first) emit(', ', out);
+      first = false;
+      displayElement(key, depth + 1, out);
+      emit(': ', out);
+      displayElement(value, depth + 1, out);
+    }
+    emit('}', out);
+  } finally {
+    map.displaying = false;
   }
 }

@@ -28,6 +28,8 @@
 
 import { VerifyError } from './errors.js';
 import type { HostObject } from './host.js';
+import { ObjMap, mapKeyProblem } from './map-object.js';
+import { findMethod } from './method-dispatch.js';
 import { ObjBoundMethod, ObjClass, ObjClosure, ObjFunction, ObjHostFunction, ObjInstance, ObjList, ObjUpvalue, isHostObject } from './objects.js';
 import type { Value, VmObject } from './value.js';
 
@@ -39,7 +41,9 @@ export type ObjectJson =
   | { readonly t: 'class'; readonly name: string; readonly sup: number | null; readonly methods: readonly (readonly [string, number])[] }
   | { readonly t: 'instance'; readonly cls: number; readonly fields: readonly (readonly [string, ValueJson])[] }
   | { readonly t: 'list'; readonly items: readonly ValueJson[] }
-  | { readonly t: 'bound'; readonly recv: ValueJson; readonly method: number | 'append' | 'remove' }
+  | { readonly t: 'map'; readonly entries: readonly (readonly [ValueJson, ValueJson])[] }
+  /** `method`: a closure's reference, or the name of a built-in method of the receiver (a string, list or map). */
+  | { readonly t: 'bound'; readonly recv: ValueJson; readonly method: number | string }
   | { readonly t: 'host'; readonly name: string }
   | { readonly t: 'object'; readonly data: unknown };
 
@@ -140,8 +144,9 @@ export class HeapWriter {
       return { t: 'instance', cls: this.ref(o.klass), fields: o.fieldNames().map((name) => [name, this.value(o.getField(name)!)] as const) };
     }
     if (o instanceof ObjList) return { t: 'list', items: o.items.map((v) => this.value(v)) };
+    if (o instanceof ObjMap) return { t: 'map', entries: [...o.pairs()].map(([k, v]) => [this.value(k), this.value(v)] as const) };
     if (o instanceof ObjBoundMethod) {
-      return { t: 'bound', recv: this.value(o.receiver), method: typeof o.method === 'string' ? o.method : this.ref(o.method) };
+      return { t: 'bound', recv: this.value(o.receiver), method: o.method instanceof ObjClosure ? this.ref(o.method) : o.method.name };
     }
     if (o instanceof ObjHostFunction) return { t: 'host', name: o.name };
     if (isHostObject(o as Value)) {
@@ -238,6 +243,8 @@ export class HeapReader {
         return { pendingInstance: true };
       case 'list':
         return new ObjList([]);
+      case 'map':
+        return new ObjMap();
       case 'bound':
         return { pendingBound: true };
       case 'host': {
@@ -314,12 +321,17 @@ export class HeapReader {
   private bind(o: Record<string, unknown>, i: number): void {
     if (o['t'] !== 'bound') return;
     const method = o['method'];
-    const m = method === 'append' || method === 'remove' ? method : this.closureAt(method);
     const recv = o['recv'];
     const receiver = recv !== null && typeof recv === 'object' && 'r' in recv ? this.objectAt((recv as { r: unknown }).r) : this.value(recv);
-    if (!(receiver instanceof ObjInstance || receiver instanceof ObjList || isHostObject(receiver as Value))) bad(`bound method ${i} has no receiver.`);
-    if (typeof m === 'string' && !(receiver instanceof ObjList)) bad(`bound method ${i} binds a list method to something else.`);
-    this.built[i] = new ObjBoundMethod(receiver as Value, m);
+    if (typeof method === 'string') {
+      // A built-in method: it must be one the receiver (a string, list or map) really has.
+      const row = findMethod(receiver as Value, method);
+      if (row === undefined) bad(`bound method ${i} names a built-in method its receiver does not have.`);
+      this.built[i] = new ObjBoundMethod(receiver as Value, row);
+      return;
+    }
+    if (!(receiver instanceof ObjInstance || isHostObject(receiver as Value))) bad(`bound method ${i} has no receiver.`);
+    this.built[i] = new ObjBoundMethod(receiver as Value, this.closureAt(method));
   }
 
   /** Fill what holds values (which may be any object): closed upvalues, instances' fields, lists' items. Called once all objects exist. */
@@ -347,6 +359,18 @@ export class HeapReader {
           for (const item of items) list.items.push(this.value(item));
           return;
         }
+        case 'map': {
+          const entries = o['entries'];
+          if (!Array.isArray(entries)) bad(`map ${i} has no entries.`);
+          const map = this.built[i] as ObjMap;
+          for (const entry of entries) {
+            if (!Array.isArray(entry) || entry.length !== 2) bad(`map ${i} has a malformed entry.`);
+            const key = this.value(entry[0]);
+            if (mapKeyProblem(key) !== null || map.has(key)) bad(`map ${i} has a key that cannot be one, or twice.`);
+            map.set(key, this.value(entry[1]));
+          }
+          return;
+        }
       }
     });
   }
@@ -358,6 +382,7 @@ function isValueObject(o: unknown): boolean {
     o instanceof ObjClass ||
     o instanceof ObjInstance ||
     o instanceof ObjList ||
+    o instanceof ObjMap ||
     o instanceof ObjBoundMethod ||
     o instanceof ObjHostFunction ||
     isHostObject(o as Value)

@@ -142,6 +142,12 @@ export interface HostObject {
   display(): string;
   /** Identity for `==`: two handles to the same entity compare equal. */
   equals(other: HostObject): boolean;
+  /**
+   * Optional: a string equal for two handles that `equals` each other, so a
+   * map finds one entry for both (e.g. 'entity#12'). Without it a map keys
+   * the object by reference.
+   */
+  mapKey?(): string;
 }
 
 /** Accepted argument counts of a host function. */

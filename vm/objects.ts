@@ -10,6 +10,8 @@
 import type { FunctionProto } from './module.js';
 import { fuseSuperinstructions } from './superinstructions.js';
 import { hostArity, type HostFunction, type HostObject } from './host.js';
+import type { MethodRow } from './builtin-method.js';
+import { ObjMap } from './map-object.js';
 import { HEAP_COST } from './costs.js';
 import type { Value, VmObject, ValueType } from './value.js';
 
@@ -230,15 +232,12 @@ export class ObjInstance implements VmObject {
   }
 }
 
-/** The built-in methods of lists. */
-export type ListMethodName = 'append' | 'remove';
-
 export class ObjBoundMethod implements VmObject {
   readonly objectType = 'bound method';
   constructor(
     readonly receiver: Value,
-    /** A spell method, or the name of a built-in list method. */
-    readonly method: ObjClosure | ListMethodName,
+    /** A spell method, or a built-in method of a string, list or map (vm/method-dispatch.ts). */
+    readonly method: ObjClosure | MethodRow<never>,
   ) {}
 }
 
@@ -259,6 +258,7 @@ export const ParamCheck = {
   Entity: 5,
   Function: 6,
   Nil: 7,
+  Map: 8,
 } as const;
 export type ParamCheck = (typeof ParamCheck)[keyof typeof ParamCheck];
 
@@ -271,7 +271,12 @@ const PARAM_CHECKS: Record<ValueType, ParamCheck> = {
   entity: ParamCheck.Entity,
   function: ParamCheck.Function,
   nil: ParamCheck.Nil,
+  map: ParamCheck.Map,
 };
+
+export function paramCheckOf(type: ValueType): ParamCheck {
+  return PARAM_CHECKS[type] ?? ParamCheck.Any;
+}
 
 /** A host function as a first-class spell value, with its checks precomputed. */
 export class ObjHostFunction implements VmObject {
@@ -344,6 +349,8 @@ export function matchesParam(check: ParamCheck, value: Value): boolean {
       return isCallable(value);
     case ParamCheck.Nil:
       return value === null;
+    case ParamCheck.Map:
+      return value instanceof ObjMap;
     default:
       return true;
   }
@@ -358,6 +365,7 @@ const TYPE_NAMES: Record<ValueType, string> = {
   entity: 'an entity',
   function: 'a function',
   nil: 'nil',
+  map: 'a map',
 };
 
 /** "a number", "an entity" … for argument-type messages. */

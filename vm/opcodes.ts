@@ -66,8 +66,8 @@ export const OPCODES = [
   op('GET_PROPERTY', ['name'], 1, 0, 'replace object with its field or bound method'),
   op('SET_PROPERTY', ['name'], 2, -1, 'object value -> value, storing the field'),
   op('GET_SUPER', ['name'], 2, -1, 'instance superclass -> bound super method'),
-  op('GET_INDEX', [], 2, -1, 'list index -> element'),
-  op('SET_INDEX', [], 3, -2, 'list index value -> value, storing the element'),
+  op('GET_INDEX', [], 2, -1, 'list index -> element, or map key -> value'),
+  op('SET_INDEX', [], 3, -2, 'list index value -> value, storing the element (or map key value -> value, storing the entry)'),
   op('EQUAL', [], 2, -1, 'a b -> a == b'),
   op('GREATER', [], 2, -1, 'a b -> a > b (numbers)'),
   op('LESS', [], 2, -1, 'a b -> a < b (numbers)'),
@@ -99,12 +99,15 @@ export const OPCODES = [
     ['local', 'jump'],
     0,
     +1,
-    'locals[s] is a list and locals[s+1] an index: push list[index] and advance, or jump to target when done',
+    'locals[s] is a list (a map is replaced by a list of its keys at index 0) and locals[s+1] an index: push list[index] and advance, or jump to target when done',
     { branchStack: 0 },
   ),
   // Internal: the debugger patches it over the first instruction of a line while attached (vm/debugger.ts).
   // It never appears in a compiled module; the verifier rejects it.
   op('BREAK', [], 0, 0, 'debugger breakpoint: pause, or run the instruction it replaced'),
+  // Added after BREAK so every older opcode keeps its number: .spb files of older versions still load.
+  op('BUILD_MAP', ['count'], (o) => 2 * o[0]!, (o) => 1 - 2 * o[0]!, 'key value … (count pairs) -> map; a later duplicate key wins'),
+  op('TEMPLATE', ['count'], (o) => o[0]!, (o) => 1 - o[0]!, 'parts… -> one string, each part converted as str() converts it'),
 ] as const satisfies readonly OpcodeInfo[];
 
 type OpcodeName = (typeof OPCODES)[number]['name'];

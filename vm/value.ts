@@ -14,4 +14,4 @@ export interface VmObject {
 export type Value = number | string | boolean | null | VmObject | HostObject;
 
 /** The value types host function signatures declare. */
-export type ValueType = 'number' | 'string' | 'bool' | 'list' | 'entity' | 'function' | 'any' | 'nil';
+export type ValueType = 'number' | 'string' | 'bool' | 'list' | 'entity' | 'function' | 'any' | 'nil' | 'map';

@@ -199,7 +199,7 @@ describe('lists', () => {
     expect(run('var l = [1]; print l[1];').error!.message).toBe('List index out of range.');
     expect(run('var l = [1]; print l[-1];').error!.message).toBe('List index out of range.');
     expect(run('var l = [1]; print l[0.5];').error!.message).toBe('List index must be a whole number.');
-    expect(run('for (x in "abc") print x;').error!.message).toBe('Can only iterate over a list.');
+    expect(run('for (x in "abc") print x;').error!.message).toBe('Can only iterate over a list or a map.');
   });
 });
 
@@ -316,7 +316,7 @@ describe('host functions end to end', () => {
   });
 
   it('checks argument types at run time', () => {
-    expect(run('print sqrt("nine");').error!.message).toBe('Argument 1 of sqrt() must be a number.');
+    expect(run('var nine = "nine"; print sqrt(nine);').error!.message).toBe('Argument 1 of sqrt() must be a number.');
     expect(run('print floor(2.7) + abs(-1) + min(1, 2) + max(1, 2) + sqrt(16);').out).toEqual(['10']);
   });
 

@@ -349,7 +349,7 @@ describe('lists', () => {
     expect(index(6)).toBe('List index out of range.');
     expect(index(7)).toBe('List index must be a whole number.');
     expect(index(3)).toBe('List index must be a number.');
-    expect(listProgram('TRUE\nCONSTANT 0\nGET_INDEX').fiber.error?.message).toBe('Only lists can be indexed.');
+    expect(listProgram('TRUE\nCONSTANT 0\nGET_INDEX').fiber.error?.message).toBe('Only lists and maps can be indexed.');
   });
 
   it('iterates with FOR_ITER and rejects non-lists', () => {
@@ -363,7 +363,7 @@ describe('lists', () => {
         LOOP top
         done:`);
     expect(loop('CONSTANT 0\nCONSTANT 1\nBUILD_LIST 2').out).toEqual(['10', '20']);
-    expect(loop('TRUE').fiber.error?.message).toBe('Can only iterate over a list.');
+    expect(loop('TRUE').fiber.error?.message).toBe('Can only iterate over a list or a map.');
   }, 10_000);
 });
 
@@ -531,7 +531,7 @@ describe('host functions', () => {
     const crash = call('crash', '')!;
     expect(crash.message).toBe("Host function 'crash' failed: x is undefined");
     expect(crash.trace).toEqual([{ functionName: '', line: 4 }]);
-    expect(call('len', 'CONSTANT 0')!.message).toBe('Argument 1 of len() must be a list or a string.');
+    expect(call('len', 'CONSTANT 0')!.message).toBe('Argument 1 of len() must be a list, a map or a string.');
   });
 
   it('fails to load a module whose host imports the host does not provide', () => {

@@ -48,8 +48,12 @@ import {
   describeType,
   isHostObject,
   matchesParam,
-  type ListMethodName,
 } from './objects.js';
+import type { MethodRow } from './builtin-method.js';
+import { ObjMap, mapKeyProblem } from './map-object.js';
+import { missingKeyMessage } from './map-methods.js';
+import { callMethod, methodsOf } from './method-dispatch.js';
+import { templateText } from './template.js';
 import { OPCODES, Op, instructionSize } from './opcodes.js';
 import { RunOutcome } from './run-outcome.js';
 import type { Value, VmObject } from './value.js';
@@ -553,7 +557,7 @@ export class VM {
               if (list instanceof ObjList && typeof index === 'number' && (index | 0) === index && index >= 0 && index < list.items.length) {
                 stack[sp - 1] = list.items[index]!;
               } else {
-                stack[sp - 1] = list instanceof ObjList ? list.items[checkIndex(list, index)]! : indexError(list);
+                stack[sp - 1] = list instanceof ObjList ? list.items[checkIndex(list, index)]! : getMapEntry(list, index);
               }
               break;
             }
@@ -561,8 +565,11 @@ export class VM {
               const value = stack[--sp]!;
               const index = stack[--sp]!;
               const list = stack[sp - 1]!;
-              if (!(list instanceof ObjList)) indexError(list);
-              list.items[checkIndex(list, index)] = value;
+              if (list instanceof ObjList) list.items[checkIndex(list, index)] = value;
+              else if (setMapEntry(list, index, value)) {
+                fiber.heapUsed += 1;
+                if (fiber.heapUsed > maxHeap) throw new Fault(budgetMessage('heap', fiber.budgets, fiber.runKind), 'heap');
+              }
               stack[sp - 1] = value;
               break;
             }
@@ -769,7 +776,7 @@ export class VM {
                   continue dispatch;
                 }
                 fiber.fuel = fuel;
-                const result = this.callListMethod(fiber, callee.receiver as ObjList, callee.method, calleeSlot + 1, argc);
+                const result = this.callBuiltinMethod(fiber, callee.method, callee.receiver, calleeSlot + 1, argc);
                 fuel = fiber.fuel;
                 sp = calleeSlot;
                 stack[sp++] = result;
@@ -960,9 +967,20 @@ export class VM {
             case 45 /* FOR_ITER */: {
               const slot = base + code[ip++]!;
               const target = code[ip++]!;
-              const list = stack[slot]!;
+              const iterable = stack[slot]!;
               const index = stack[slot + 1]!;
-              if (!(list instanceof ObjList)) throw new Fault('Can only iterate over a list.');
+              let list: ObjList;
+              if (iterable instanceof ObjList) list = iterable;
+              else {
+                // A map is iterated over a snapshot of its keys taken as the loop starts: the body may
+                // add or remove entries and the loop stays deterministic. The snapshot is heap.
+                if (!(iterable instanceof ObjMap)) throw new Fault('Can only iterate over a list or a map.');
+                fiber.heapUsed += iterable.size;
+                if (fiber.heapUsed > maxHeap) throw new Fault(budgetMessage('heap', fiber.budgets, fiber.runKind), 'heap');
+                fuel -= iterable.size;
+                if (fuel < 0) throw new Fault(budgetMessage('fuel', fiber.budgets, fiber.runKind), 'fuel');
+                stack[slot] = list = new ObjList(iterable.keys());
+              }
               // Lists never hold `undefined`, so a missing element (past the end, or a bogus
               // index from hand-made bytecode) ends the loop.
               const item = typeof index === 'number' ? list.items[index] : undefined;
@@ -972,6 +990,31 @@ export class VM {
               } else {
                 ip = target;
               }
+              break;
+            }
+            case 47 /* BUILD_MAP */: {
+              const count = code[ip++]!;
+              const first = sp - 2 * count;
+              const map = new ObjMap();
+              for (let i = first; i < sp; i += 2) setMapEntry(map, stack[i]!, stack[i + 1]!);
+              fiber.heapUsed += map.size;
+              if (fiber.heapUsed > maxHeap) throw new Fault(budgetMessage('heap', fiber.budgets, fiber.runKind), 'heap');
+              sp = first;
+              stack[sp++] = map;
+              break;
+            }
+            case 48 /* TEMPLATE */: {
+              const count = code[ip++]!;
+              const first = sp - count;
+              // Converting is work and the text is heap, as str() and `+` charge them.
+              const text = templateText(stack, first, count, fuel);
+              if (text === null) throw new Fault(budgetMessage('fuel', fiber.budgets, fiber.runKind), 'fuel');
+              fuel -= count + text.length;
+              if (fuel < 0) throw new Fault(budgetMessage('fuel', fiber.budgets, fiber.runKind), 'fuel');
+              fiber.heapUsed += text.length;
+              if (fiber.heapUsed > maxHeap) throw new Fault(budgetMessage('heap', fiber.budgets, fiber.runKind), 'heap');
+              sp = first;
+              stack[sp++] = text;
               break;
             }
             // ---- superinstructions (vm/superinstructions.ts): the common case in one dispatch, else
@@ -1720,11 +1763,13 @@ export class VM {
     return checkHostResult(result, host.name);
   }
 
-  /** INVOKE on something other than an instance: list methods, host object methods. */
+  /** INVOKE on something other than an instance: string / list / map methods, host object methods. */
   private invokeOther(fiber: Fiber, receiver: Value, name: string, argBase: number, argc: number): Value {
-    if (receiver instanceof ObjList) {
-      if (name !== 'append' && name !== 'remove') throw new Fault(`Undefined property ${quoted(name)}.`);
-      return this.callListMethod(fiber, receiver, name, argBase, argc);
+    const methods = methodsOf(receiver);
+    if (methods !== null) {
+      const method = methods.get(name);
+      if (method === undefined) throw new Fault(noSuchMethod(receiver, name, 'methods'));
+      return this.callBuiltinMethod(fiber, method, receiver, argBase, argc);
     }
     if (isHostObject(receiver)) {
       const ctx = this.ctx;
@@ -1747,21 +1792,24 @@ export class VM {
     throw new Fault('Only instances have methods.');
   }
 
-  private callListMethod(fiber: Fiber, list: ObjList, name: ListMethodName, argBase: number, argc: number): Value {
-    if (argc !== 1) throw new Fault(`Expected 1 arguments but got ${argc}.`);
-    const arg = fiber.stack[argBase]!;
-    const items = list.items;
-    if (name === 'append') {
-      chargeHeap(fiber, 1);
-      items.push(arg);
-      return null;
+  /** A built-in method of a string, list or map (vm/method-dispatch.ts), charged like a host call. */
+  private callBuiltinMethod(fiber: Fiber, method: MethodRow<never>, receiver: Value, argBase: number, argc: number): Value {
+    const stack = fiber.stack;
+    const ctx = this.ctx;
+    const savedFiber = ctx.fiber;
+    ctx.fiber = fiber;
+    let result: Value;
+    try {
+      result = callMethod(ctx, method, receiver, argc, argc > 0 ? stack[argBase]! : undefined, argc > 1 ? stack[argBase + 1]! : undefined);
+    } catch (error) {
+      throw hostFault(error, `Method '${method.name}' failed`);
+    } finally {
+      ctx.fiber = savedFiber;
     }
-    const index = checkIndex(list, arg);
-    // Removing shifts the tail: charge for the work.
-    fiber.fuel -= items.length - index;
-    if (fiber.fuel < 0) throw new Fault(budgetMessage('fuel', fiber.budgets, fiber.runKind), 'fuel');
-    return items.splice(index, 1)[0]!;
+    checkBudgetsAfterHost(fiber);
+    return result;
   }
+
 }
 
 // -------------------------------------------------------------------- helpers
@@ -1884,7 +1932,24 @@ function checkIndex(list: ObjList, index: Value): number {
 }
 
 function indexError(_value: Value): never {
-  throw new Fault('Only lists can be indexed.');
+  throw new Fault('Only lists and maps can be indexed.');
+}
+
+/** `map[key]`: the value, or a Fault naming the missing key (docs/decisions.md: why not nil). */
+function getMapEntry(map: Value, key: Value): Value {
+  if (!(map instanceof ObjMap)) indexError(map);
+  const value = map.get(key);
+  if (value !== undefined) return value;
+  const problem = mapKeyProblem(key);
+  throw new Fault(problem ?? missingKeyMessage(key));
+}
+
+/** `map[key] = value` (and map literals): true when the key is new (one more entry of heap). */
+function setMapEntry(map: Value, key: Value, value: Value): boolean {
+  if (!(map instanceof ObjMap)) indexError(map);
+  const problem = mapKeyProblem(key);
+  if (problem !== null) throw new Fault(problem);
+  return map.set(key, value);
 }
 
 /** GET_PROPERTY on an instance, missing the inline cache: look up, then cache a field hit. */
@@ -1935,11 +2000,21 @@ function getOtherProperty(object: Value, name: string): Value {
     if (value === undefined) throw new Fault(`Undefined property ${quoted(name)}.`);
     return checkHostResult(value, name);
   }
-  if (object instanceof ObjList) {
-    if (name === 'append' || name === 'remove') return new ObjBoundMethod(object, name);
-    throw new Fault(`Undefined property ${quoted(name)}.`);
+  const methods = methodsOf(object);
+  if (methods !== null) {
+    const method = methods.get(name);
+    if (method !== undefined) return new ObjBoundMethod(object, method);
+    throw new Fault(noSuchMethod(object, name, 'properties'));
   }
   throw new Fault('Only instances have properties.');
+}
+
+/**
+ * An unknown name on a string keeps the book's message ("Only instances have
+ * properties.": Lox's field/get_on_string test); lists and maps say which name.
+ */
+function noSuchMethod(receiver: Value, name: string, what: 'methods' | 'properties'): string {
+  return typeof receiver === 'string' ? `Only instances have ${what}.` : `Undefined property ${quoted(name)}.`;
 }
 
 function setOtherProperty(object: Value, name: string, value: Value): void {

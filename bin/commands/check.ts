@@ -13,7 +13,9 @@ import type { HostFunctionSpec } from '../../vm/host.js';
 import { formatCodeFrame } from '../../compiler/code-frame.js';
 import type { CliCommand, CommandContext } from '../command.js';
 import { CliFailure, EXIT } from '../exit-codes.js';
-import { readSpellInput } from '../input.js';
+import { decodeSourceText, readInputBytes, readSpellInput } from '../input.js';
+import { BreedRegistry } from '../../runtime/breeds.js';
+import { BreedError } from '../../runtime/errors.js';
 import type { CliIO } from '../io.js';
 import { compileSource, loadBytecode } from '../load-module.js';
 
@@ -23,6 +25,7 @@ interface CheckOptions {
   readonly json?: boolean;
   readonly api?: string;
   readonly format: Format;
+  readonly breeds?: string;
 }
 
 /** The outcome for one file: its diagnostics, or a problem that stopped it being checked at all. */
@@ -44,13 +47,15 @@ export const checkCommand: CliCommand = {
       .argument('<files...>', '.spell or .spb files')
       .option('--json', 'print machine-readable diagnostics (same as --format json)')
       .option(API_OPTION_FLAGS, API_OPTION_HELP)
+      .option('--breeds <file>', "a breeds JSON file: warn about entity properties no breed defines ('did you mean …?')")
       .addOption(
         new Option('--format <format>', 'output format').choices(['pretty', 'clox', 'json']).default('pretty'),
       )
       .action(async (files: string[], options: CheckOptions) => {
         const hosts = cliHostSpecs(options.api, context.io);
+        const entityProperties = options.breeds === undefined ? undefined : loadEntityProperties(options.breeds, context.io);
         const reports: FileReport[] = [];
-        for (const file of files) reports.push(await checkFile(file, context.io, hosts));
+        for (const file of files) reports.push(await checkFile(file, context.io, hosts, entityProperties));
         const format: Format = options.json ? 'json' : options.format;
         context.io.stdout(renderReports(reports, format));
         context.setExitCode(exitCodeFor(reports));
@@ -58,14 +63,25 @@ export const checkCommand: CliCommand = {
   },
 };
 
-export async function checkFile(file: string, io: CliIO, hosts: readonly HostFunctionSpec[]): Promise<FileReport> {
+/** The property names the breeds file gives entities (plus the built-in ones); a bad file is a CliFailure. */
+function loadEntityProperties(path: string, io: CliIO): string[] {
+  const text = decodeSourceText(path, readInputBytes(path, io));
+  try {
+    return BreedRegistry.fromJson(text).entityPropertyNames();
+  } catch (error) {
+    if (error instanceof BreedError) throw new CliFailure(`${path}: ${error.message}`, EXIT.dataError);
+    throw error;
+  }
+}
+
+export async function checkFile(file: string, io: CliIO, hosts: readonly HostFunctionSpec[], entityProperties?: readonly string[]): Promise<FileReport> {
   try {
     const input = readSpellInput(file, io);
     if (input.kind === 'bytecode') {
       loadBytecode(file, input.bytes, hosts);
       return { file, kind: 'bytecode', diagnostics: [] };
     }
-    const { diagnostics } = await compileSource(input.text, file, hosts);
+    const { diagnostics } = await compileSource(input.text, file, hosts, entityProperties);
     return { file, kind: 'source', diagnostics, source: input.text };
   } catch (error) {
     if (!(error instanceof CliFailure)) throw error;

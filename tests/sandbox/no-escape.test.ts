@@ -73,6 +73,21 @@ describe.each(JS_NAMES)('%s in spell code', (name) => {
     expect(r).toEqual({ printed: [`A.${name}`, `B>A.${name}`, `B>A.${name}`, `A.${name}`], error: null });
   });
 
+  it('is an ordinary map key: absent until set, then stored, counted, listed and removed', () => {
+    const r = run(
+      `var m = {"${name}": 1};\nm["${name}"] += 1;\nprint m["${name}"];\nprint len(m);\nprint m.keys();\n` +
+        `print m.has("${name}");\nprint {}.has("${name}");\nprint {}.get("${name}", "none");\nprint m.remove("${name}");\nprint m;\nprint {}["${name}"];`,
+    );
+    expect(r).toEqual({ printed: ['2', '1', `[${name}]`, 'true', 'false', 'none', '2', '{}'], error: `Undefined key '${name}'.` });
+  });
+
+  it('is not a method of strings, lists or maps', () => {
+    expect(run(`"s".${name}();`).error).toBe('Only instances have methods.');
+    expect(run(`[].${name}();`).error).toBe(`Undefined property '${name}'.`);
+    expect(run(`({}).${name}();`).error).toBe(`Undefined property '${name}'.`);
+    expect(run(`print {}.${name};`).error).toBe(`Undefined property '${name}'.`);
+  });
+
   it('a field shadows a method of the same name (as in clox)', () => {
     const r = run(`class A { ${name}() { return "method"; } }\nvar a = A();\nfun f() { return "field"; }\na.${name} = f;\nprint a.${name}();`);
     expect(r).toEqual({ printed: ['field'], error: null });

@@ -5,7 +5,7 @@
  */
 import type { HostFunctionSpec } from '../../../vm/host.js';
 import { hostArity } from '../../../vm/host.js';
-import { ALL_KEYWORDS, KEYWORD_DOCS, LIST_METHODS } from './keywords.js';
+import { ALL_KEYWORDS, BUILTIN_METHODS, KEYWORD_DOCS } from './keywords.js';
 
 export type CompletionKind = 'keyword' | 'host' | 'breed' | 'property' | 'method' | 'spell' | 'variable' | 'function' | 'class';
 
@@ -140,9 +140,17 @@ function breedsWithField(ctx: LanguageContext, field: string): string[] {
   return ctx.breeds.filter((b) => field in b.fields).map((b) => `${b.name} = ${JSON.stringify(b.fields[field])}`);
 }
 
-function listMethodEntries(): CompletionEntry[] {
-  return LIST_METHODS.map((m) => ({
-    label: m.name, kind: 'method', detail: m.signature, documentation: m.doc, insertText: m.name, isSnippet: false,
+/** String, list and map methods; a name several receivers share (`slice`, `contains`) is one entry listing each signature. */
+function builtinMethodEntries(): CompletionEntry[] {
+  const byName = new Map<string, (typeof BUILTIN_METHODS)[number][]>();
+  for (const m of BUILTIN_METHODS) byName.set(m.name, [...(byName.get(m.name) ?? []), m]);
+  return [...byName.entries()].map(([name, rows]) => ({
+    label: name,
+    kind: 'method',
+    detail: rows.map((m) => m.signature).join(' | '),
+    documentation: rows.map((m) => `\`${m.receiver}\`: ${m.doc}`).join('\n\n'),
+    insertText: name,
+    isSnippet: false,
   }));
 }
 
@@ -165,7 +173,7 @@ function breedDocumentation(b: BreedSummary): string {
 /** Everything that makes sense at `offset` in `source`. */
 export function completionsAt(source: string, offset: number, ctx: LanguageContext): CompletionEntry[] {
   if (isInsideStringOrComment(source, offset)) return isInsideString(source, offset) ? breedEntries(ctx) : [];
-  if (isMemberAccess(source, offset)) return [...entityPropertyEntries(ctx), ...listMethodEntries()];
+  if (isMemberAccess(source, offset)) return [...entityPropertyEntries(ctx), ...builtinMethodEntries()];
   const hostNames = new Set(ctx.hosts.map((h) => h.name));
   const locals: CompletionEntry[] = [...declaredNames(source)]
     .filter(([name]) => !hostNames.has(name))
@@ -173,19 +181,39 @@ export function completionsAt(source: string, offset: number, ctx: LanguageConte
   return [...ALL_KEYWORDS.map(keywordEntry), ...ctx.hosts.map(hostEntry), ...locals];
 }
 
-/** Scan from the start so `//` inside a string and `"` inside a comment are handled. */
+/**
+ * Scan from the start so `//` inside a string and `"` inside a comment are
+ * handled. Template text counts as a string and its `${ … }` as code: a stack
+ * holds, per open substitution, the braces opened inside it.
+ */
 function lexicalStateAt(source: string, offset: number): 'code' | 'string' | 'comment' {
-  let state: 'code' | 'string' | 'comment' = 'code';
+  let state: 'code' | 'string' | 'template' | 'comment' = 'code';
+  const substitutions: number[] = [];
   for (let i = 0; i < offset && i < source.length; i++) {
     const c = source[i];
     if (state === 'code') {
       if (c === '"') state = 'string';
+      else if (c === '`') state = 'template';
       else if (c === '/' && source[i + 1] === '/') state = 'comment';
+      else if (substitutions.length > 0 && c === '{') substitutions[substitutions.length - 1]!++;
+      else if (substitutions.length > 0 && c === '}') {
+        if (substitutions[substitutions.length - 1] === 0) {
+          substitutions.pop();
+          state = 'template';
+        } else substitutions[substitutions.length - 1]!--;
+      }
     } else if (state === 'string') {
       if (c === '"') state = 'code';
+    } else if (state === 'template') {
+      if (c === '`') state = 'code';
+      else if (c === '$' && source[i + 1] === '{') {
+        substitutions.push(0);
+        state = 'code';
+        i++;
+      }
     } else if (c === '\n') state = 'code';
   }
-  return state;
+  return state === 'template' ? 'string' : state;
 }
 
 function isInsideStringOrComment(source: string, offset: number): boolean {
@@ -222,7 +250,7 @@ function hoverContents(source: string, start: number, word: string, ctx: Languag
   }
   const afterDot = start > 0 && /\.\s*$/.test(source.slice(Math.max(0, start - 20), start));
   if (afterDot) {
-    const entry = [...entityPropertyEntries(ctx), ...listMethodEntries()].find((e) => e.label === word);
+    const entry = [...entityPropertyEntries(ctx), ...builtinMethodEntries()].find((e) => e.label === word);
     return entry ? ['```\n' + `.${word}: ${entry.detail}` + '\n```', entry.documentation] : null;
   }
   const host = ctx.hosts.find((h) => h.name === word);

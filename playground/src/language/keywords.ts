@@ -3,6 +3,9 @@
  * Lox's reserved words plus the two contextual spell keywords.
  */
 
+import { BUILTIN_METHODS as VM_METHODS } from '../../../vm/method-dispatch.js';
+import type { HostFunctionSpec } from '../../../vm/host.js';
+
 export const LOX_KEYWORDS = [
   'and', 'class', 'else', 'false', 'for', 'fun', 'if', 'nil', 'or',
   'print', 'return', 'super', 'this', 'true', 'var', 'while',
@@ -31,11 +34,17 @@ export const KEYWORD_DOCS: Readonly<Record<string, string>> = {
   var: 'Declares a variable: `var name = value;` (nil when uninitialised).',
   while: 'Loop while a condition is truthy: `while (cond) stmt`.',
   spell: 'Declares a named entry point the host can cast: `spell fireball(caster, target) { … }`.',
-  in: 'Used in `for (x in list)` to iterate over a list.',
+  in: 'Used in `for (x in list)` to iterate over a list (or a map\'s keys).',
 };
 
-/** Methods the VM provides on lists (handled by INVOKE, not host functions). */
-export const LIST_METHODS: readonly { name: string; signature: string; doc: string }[] = [
-  { name: 'append', signature: 'list.append(x) -> nil', doc: 'Adds x at the end of the list.' },
-  { name: 'remove', signature: 'list.remove(i) -> any', doc: 'Removes the element at index i and returns it.' },
-];
+/** Methods the VM provides on strings, lists and maps: one table in the VM (vm/method-dispatch.ts), read here. */
+export const BUILTIN_METHODS: readonly { name: string; receiver: string; signature: string; doc: string }[] = (
+  Object.entries(VM_METHODS) as [string, readonly HostFunctionSpec[]][]
+).flatMap(([receiver, rows]) =>
+  rows.map((m) => ({
+    name: m.name,
+    receiver,
+    signature: `${receiver}.${m.name}(${m.params.map((p) => `${p.name}${p.optional ? '?' : ''}: ${p.type}`).join(', ')}) -> ${m.returns}`,
+    doc: m.doc,
+  })),
+);

@@ -37,10 +37,28 @@ export function cantripMonarch(hostFunctionNames: readonly string[]): MonarchGra
         [/[;,.]/, 'delimiter'],
         // Lox strings have no escapes and may span lines.
         [/"/, { token: 'string.quote', next: '@string' }],
+        [/`/, { token: 'string.quote', next: '@template' }],
       ],
       string: [
         [/[^"]+/, 'string'],
         [/"/, { token: 'string.quote', next: '@pop' }],
+      ],
+      // Template strings: text, and `${ … }` substitutions holding ordinary code (maps and templates nest).
+      template: [
+        [/[^`$]+/, 'string'],
+        [/\$\{/, { token: 'delimiter.bracket', next: '@substitution' }],
+        [/\$/, 'string'],
+        [/`/, { token: 'string.quote', next: '@pop' }],
+      ],
+      substitution: [
+        [/\{/, { token: 'delimiter.bracket', next: '@braces' }],
+        [/\}/, { token: 'delimiter.bracket', next: '@pop' }],
+        { include: 'root' },
+      ],
+      braces: [
+        [/\{/, { token: 'delimiter.bracket', next: '@braces' }],
+        [/\}/, { token: 'delimiter.bracket', next: '@pop' }],
+        { include: 'root' },
       ],
       whitespace: [
         [/[ \t\r\n]+/, 'white'],

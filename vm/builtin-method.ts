@@ -1,0 +1,71 @@
+/**
+ * The shape of a built-in method (`"abc".upper()`, `list.sort()`,
+ * `map.keys()`): a row like a host function's — name, typed parameters,
+ * return type, one line of docs — plus an implementation that receives the
+ * receiver. The tables are in vm/string-methods.ts, vm/list-methods.ts and
+ * vm/map-methods.ts; the VM dispatches through `methodsOf`, and the
+ * playground's completion and the docs read the same rows.
+ *
+ * Every built-in method takes at most two arguments, so the VM passes them
+ * in place (no argument array per call); a missing optional one is
+ * `undefined`. Work that grows with the input is charged through the
+ * context (fuel, heap), as host functions do.
+ */
+
+import { HostError } from './errors.js';
+import { hostArity, type HostContext, type HostFunctionSpec } from './host.js';
+import type { Value } from './value.js';
+
+export interface BuiltinMethod<Self = Value> extends HostFunctionSpec {
+  readonly impl: (ctx: HostContext, self: Self, a: Value | undefined, b: Value | undefined) => Value;
+}
+
+/** A row with its accepted argument counts worked out once (the VM checks them on every call). */
+export interface MethodRow<Self = Value> extends BuiltinMethod<Self> {
+  readonly minArity: number;
+  readonly maxArity: number;
+}
+
+/** A method table, by name (a Map, so `constructor` or `__proto__` are never found by accident). */
+export type MethodTable<Self = Value> = ReadonlyMap<string, MethodRow<Self>>;
+
+export function methodTable<Self>(rows: readonly BuiltinMethod<Self>[]): MethodTable<Self> {
+  return new Map(rows.map((row) => [row.name, { ...row, ...hostArityOf(row) }]));
+}
+
+function hostArityOf(row: HostFunctionSpec): { minArity: number; maxArity: number } {
+  const { min, max } = hostArity(row);
+  return { minArity: min, maxArity: max };
+}
+
+/** The most arguments any built-in method takes. */
+export const MAX_METHOD_ARGS = 2;
+
+/** A whole number, or a HostError naming the method and what it wanted. */
+export function wholeNumber(value: Value | undefined, method: string, what: string): number {
+  if (typeof value !== 'number' || !Number.isInteger(value)) throw new HostError(`${method}() ${what} must be a whole number.`);
+  return value;
+}
+
+/** `start`/`end` of a slice, as JavaScript's slice reads them: negative counts from the end, clamped to [0, length]. */
+export function sliceBounds(length: number, start: Value | undefined, end: Value | undefined, method: string): [number, number] {
+  const from = clampIndex(wholeNumber(start, method, 'start'), length);
+  const to = end === undefined || end === null ? length : clampIndex(wholeNumber(end, method, 'end'), length);
+  return [from, Math.max(from, to)];
+}
+
+function clampIndex(index: number, length: number): number {
+  if (index < 0) return Math.max(0, length + index);
+  return Math.min(index, length);
+}
+
+/** Charge fuel for scanning `units` elements or characters (at least one unit per call). */
+export function chargeWork(ctx: HostContext, units: number): void {
+  ctx.chargeFuel(1 + units);
+}
+
+/** Charge fuel and heap for creating `units` elements or characters. */
+export function chargeAllocation(ctx: HostContext, units: number): void {
+  ctx.chargeFuel(1 + units);
+  ctx.chargeHeap(units);
+}
