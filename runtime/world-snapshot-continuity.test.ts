@@ -83,8 +83,12 @@ spell storm(caster, target) {
   var list = [1, 2, 3];
   list.append(list);                           // a cycle
   var ledger = Ledger();
+  var tally = {"fire": 1};                     // a map, keyed by an entity too
+  tally[target] = 2;
+  var shout = "storm".upper;                   // a bound built-in method
   var r = inner(target, next, list, ledger);
-  print "storm " + str(r) + " " + str(ledger.add(casts)) + " alive " + str(target.alive);
+  tally["fire"] += r;
+  print \`\${shout()} \${r} \${ledger.add(casts)} alive \${target.alive} tally \${tally["fire"]} \${tally[target]} \${len(tally)}\`;
 }
 spell selfDestruct(caster, target) { wait(0.6); damage(caster, 999); wait(0.2); print "never"; }
 `;
@@ -119,7 +123,7 @@ function run(k: number | null): WorldEvent[] {
   return events;
 }
 
-describe('casts in wait, in nested calls, holding closures, lists and instances, whose caster or target died', () => {
+describe('casts in wait, in nested calls, holding closures, lists, maps, bound methods and instances, whose caster or target died', () => {
   it('continue identically after a snapshot at any tick', () => {
     const straight = run(null);
     expect(straight.filter((e) => e.type === 'damage').length, JSON.stringify(straight.filter((e) => e.type !== 'aoi'))).toBeGreaterThan(2);
