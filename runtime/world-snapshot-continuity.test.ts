@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { WorldEvent } from './events.js';
 import { parseScenario, startScenario, type ScenarioFiles } from './scenario.js';
+import { WorldError } from './errors.js';
 import { World } from './world.js';
 
 const SCENARIOS = resolve(dirname(fileURLToPath(import.meta.url)), '../spells/scenarios');
@@ -128,7 +129,47 @@ describe('casts in wait, in nested calls, holding closures, lists, maps, bound m
     const straight = run(null);
     expect(straight.filter((e) => e.type === 'damage').length, JSON.stringify(straight.filter((e) => e.type !== 'aoi'))).toBeGreaterThan(2);
     for (let k = 0; k < 12; k++) {
-      expect(run(k), `snapshot before tick ${k + 1}`).toEqual(straight.filter((e) => e.tick > k));
+      // Events queued before the snapshot (tick ≤ k: the despawn at t = 4) are delivered by the restored world too.
+      expect(run(k).filter((e) => e.tick > k), `snapshot before tick ${k + 1}`).toEqual(straight.filter((e) => e.tick > k));
     }
+  });
+});
+
+describe('events queued but not yet delivered when the snapshot is taken', () => {
+  // Found by tests/fuzz/snapshot-continuity-fuzz: a cast (or spawn) between steps queues its events until the
+  // next flush; a snapshot taken before it used to drop them, so the restored world never reported them.
+  function castThenSave(): { events: WorldEvent[]; restoredEvents: WorldEvent[] } {
+    const { world, mage, dummy } = mageWorld();
+    world.flush();
+    world.cast('selfDestruct', mage, dummy);
+    world.spawn('Dummy', 5, 5);
+    const restored = World.restore(JSON.parse(JSON.stringify(world.snapshot())));
+    const events: WorldEvent[] = [];
+    const restoredEvents: WorldEvent[] = [];
+    world.on((e) => events.push(e));
+    restored.on((e) => restoredEvents.push(e));
+    for (let t = 0; t < 10; t++) {
+      world.step();
+      restored.step();
+    }
+    return { events, restoredEvents };
+  }
+
+  it('are delivered by the restored world at its first flush, as the original delivers them', () => {
+    const { events, restoredEvents } = castThenSave();
+    expect(events.slice(0, 2).map((e) => e.type)).toEqual(['cast', 'spawn']);
+    expect(restoredEvents).toEqual(events);
+  });
+
+  it('are checked on restore: something that is not a world event is refused with a WorldError', () => {
+    const { world } = mageWorld();
+    world.spawn('Dummy', 5, 5);
+    const data = JSON.parse(JSON.stringify(world.snapshot()));
+    for (const bad of [{ type: 'nonsense', tick: 0 }, { type: 'print', tick: 'x' }, 'print', [], { type: 'print', tick: 0, text: { a: { b: { c: { d: { e: { f: { g: { h: 1 } } } } } } } } }]) {
+      expect(() => World.restore({ ...data, queued: [bad] }), JSON.stringify(bad)).toThrow(WorldError);
+    }
+    expect(() => World.restore({ ...data, queued: {} })).toThrow(WorldError);
+    expect(() => World.restore({ ...data, dropped: { events: -1, casts: 0 } })).toThrow(WorldError);
+    expect(World.restore({ ...data, queued: undefined, dropped: undefined }).snapshot().queued).toEqual([]);
   });
 });

@@ -8,7 +8,8 @@ import { writeSpb } from '../vm/spb.js';
 import type { AoiState } from './aoi.js';
 import { EntityPool, type EntityPoolState } from './entity-pool.js';
 import { EntityState, type FieldValue, type Modifier } from './entity-state.js';
-import type { DespawnReason, EntityId } from './events.js';
+import type { DespawnReason, EntityId, WorldEvent } from './events.js';
+import { captureQueuedEvents, restoreCounter, restoreQueuedEvents } from './queued-events-snapshot.js';
 import { WorldError } from './errors.js';
 import type { WorldBuffs } from './world-buffs.js';
 import type { LoadedSpells, WorldCasting } from './world-casting.js';
@@ -58,6 +59,10 @@ export interface WorldSnapshot {
   readonly aoi: AoiState;
   /** Every module's globals and the casts waiting in `wait`, with the heap they reach (runtime/world-casts-snapshot.ts). */
   readonly spellState: SpellStateSnapshot;
+  /** Events queued and not yet delivered (runtime/queued-events-snapshot.ts); absent in older snapshots. */
+  readonly queued?: readonly WorldEvent[];
+  /** The per-step overload counters not yet reported in an `overload` event. */
+  readonly dropped?: { readonly events: number; readonly casts: number };
   /** Casts a debugger had paused: not saved, so not restored. */
   readonly pendingCasts: number;
 }
@@ -90,7 +95,7 @@ export function base64ToBytes(text: string): Uint8Array {
 }
 
 /** The snapshot data of a world's state (see World.snapshot). */
-export function captureSnapshot(s: WorldState, casting: WorldCasting, accumulator: number): WorldSnapshot {
+export function captureSnapshot(s: WorldState, casting: WorldCasting, accumulator: number, droppedCasts: number): WorldSnapshot {
   const loaded = casting.loaded;
   // Measured as it is built: a world too large to serialize is refused before JSON.stringify tries.
   const size = new SnapshotSize(s.options.maxSnapshotChars);
@@ -128,6 +133,8 @@ export function captureSnapshot(s: WorldState, casting: WorldCasting, accumulato
     aoi: size.add(s.aoi.exportState()),
     spellState,
     pendingCasts: casting.pausedCount,
+    queued: size.add(captureQueuedEvents(s.queue)),
+    dropped: { events: s.droppedEvents, casts: droppedCasts },
   };
 }
 
@@ -143,8 +150,9 @@ function spellSource(l: LoadedSpells): SpellSourceSnapshot {
  * hang together.
  */
 export function restoreSnapshot(s: WorldState, entities: WorldEntities, buffs: WorldBuffs, snapshot: WorldSnapshot): void {
-  // Loading the spells may have queued prints: the restored world starts with none.
-  s.queue = [];
+  // Loading the spells may have queued prints: the restored world starts with the snapshot's queue instead.
+  s.queue = restoreQueuedEvents(snapshot.queued);
+  s.droppedEvents = restoreCounter(snapshot.dropped?.events);
   entities.adoptPool(EntityPool.fromState(snapshot.pool, { policy: snapshot.options.policy, maxCapacity: s.options.maxCapacity }));
   for (const e of snapshot.entities) {
     if (!s.pool.isLiveSlot(e.slot)) throw new WorldError('The world snapshot is malformed.');

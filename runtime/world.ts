@@ -50,6 +50,7 @@ import { WorldEntities, type EntityView } from './world-entities.js';
 import { WorldGameHost } from './world-game-host.js';
 import { resolveOptions, type ResolvedWorldOptions, type WorldOptions } from './world-options.js';
 import { WorldProperties } from './world-properties.js';
+import { restoreCounter } from './queued-events-snapshot.js';
 import { SNAPSHOT_FORMAT, base64ToBytes, captureSnapshot, restoreSnapshot, type WorldSnapshot } from './world-snapshot.js';
 import { restoreSpellState } from './world-casts-snapshot.js';
 import { NONE, WorldState, clamp } from './world-state.js';
@@ -654,7 +655,7 @@ export class World implements GameHost, EntityAccess {
    * counts them.
    */
   snapshot(): WorldSnapshot {
-    return captureSnapshot(this.state, this.casting, this.accumulator);
+    return captureSnapshot(this.state, this.casting, this.accumulator, this.droppedCasts);
   }
 
   /**
@@ -686,6 +687,7 @@ export class World implements GameHost, EntityAccess {
     if (snapshot.breeds !== null) world.loadBreeds(snapshot.breeds as BreedData);
     world.accumulator = snapshot.accumulator;
     restoreSnapshot(world.state, world.entityLife, world.buffs, snapshot);
+    world.droppedCasts = restoreCounter(snapshot.dropped?.casts);
     restoreSpellState(world.state, world.casting, snapshot.spellState, (retired) => {
       const module = retired.source !== undefined ? compileOrThrow(retired.source, retired.sourceName, world.hostTable) : readSpb(base64ToBytes(retired.spb ?? ''));
       verifyModule(module, world.hostTable);
