@@ -91,9 +91,10 @@ describe('the game’s own host functions', () => {
   });
 
   it('checks argument types before the implementation runs, with the built-ins’ wording', () => {
+    // Through variables: a literal of the wrong type is already a compile error (next test).
     const { world, events, calls } = makeWorld(`
-      spell badItem(caster, target) { giveItem(target, 42); }
-      spell notEntity(caster, target) { giveItem("troll", "potion"); }
+      spell badItem(caster, target) { var n = 42; giveItem(target, n); }
+      spell notEntity(caster, target) { var name = "troll"; giveItem(name, "potion"); }
     `);
     const hero = world.spawn('Hero', 1, 1);
     world.cast('badItem', hero, hero);
@@ -102,6 +103,10 @@ describe('the game’s own host functions', () => {
     expect(calls.gifts).toEqual([]);
     const messages = events.filter((e) => e.type === 'cast-error').map((e) => (e.type === 'cast-error' ? e.message : ''));
     expect(messages).toEqual(['Argument 2 of giveItem() must be a string.', 'Argument 1 of giveItem() must be an entity.']);
+  });
+
+  it('a literal of the wrong type for a game function is a compile error', () => {
+    expect(() => makeWorld('spell s(caster, target) { giveItem(target, 42); }')).toThrow(/Argument 2 of giveItem\(\) must be a string/);
   });
 
   it('refuses an entity of another world', () => {
