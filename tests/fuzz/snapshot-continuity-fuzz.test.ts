@@ -11,14 +11,16 @@
  * of a string), template strings, buffs, spawned entities, the seeded
  * `random()` — and casts whose caster or target dies during the wait; steps
  * by `step()` or `tick(dt)`, and live reloads of the spells while casts of
- * the old code wait. Breeds carry tick and onEnter / onLeave spells that
+ * the old code wait; spells loaded as source or as .spb bytes. Breeds carry tick and onEnter / onLeave spells that
  * wait too. Besides every single k, the world is also restored before every
  * step (a restored world snapshots again).
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { WorldEvent } from '../../runtime/events.js';
+import { compile } from '../../compiler/compile.js';
 import { World } from '../../runtime/world.js';
+import { writeSpb } from '../../vm/spb.js';
 import { checkProperty } from './fuzz-settings.js';
 
 const SIZE = 16;
@@ -166,6 +168,8 @@ interface Game {
   readonly placement: readonly { breed: (typeof BREED_NAMES)[number]; x: number; y: number }[];
   /** ops[t] run just before step t. */
   readonly ops: readonly (readonly Op[])[];
+  /** Load the spells as compiled .spb bytes (the snapshot carries them as base64) instead of source. */
+  readonly binary: boolean;
   /** clock[t]: null runs step t with step(); a number runs it with tick(dt) (zero or more fixed steps). */
   readonly clock: readonly (number | null)[];
 }
@@ -173,6 +177,7 @@ interface Game {
 const gameArb: fc.Arbitrary<Game> = fc.record({
   seed: fc.integer({ min: 1, max: 1_000_000 }),
   partition: fc.constantFrom('grid' as const, 'axis' as const),
+  binary: fc.boolean(),
   placement: fc.array(fc.record({ breed: fc.constantFrom(...BREED_NAMES), x: coord, y: coord }), { minLength: 2, maxLength: 6 }),
   ops: fc.array(fc.array(opArb, { maxLength: 3 }), { minLength: 4, maxLength: 18 }),
   clock: fc.array(fc.constantFrom(null, null, 0, 0.04, 0.1, 0.17, 0.25), { minLength: 18, maxLength: 18 }),
@@ -187,11 +192,20 @@ class Run {
 
   constructor(readonly game: Game) {
     this.world = new World({ width: SIZE, height: SIZE, seed: game.seed, partition: game.partition });
-    this.world.loadSpells(SPELLS, 'continuity.spell');
+    this.load(SPELLS);
     this.world.loadBreeds(BREEDS);
     this.world.on((e) => this.events.push(e));
     for (const p of game.placement) this.ids.push(this.world.spawn(p.breed, p.x, p.y));
     this.world.flush();
+  }
+
+  private load(source: string): void {
+    if (!this.game.binary) {
+      this.world.loadSpells(source, 'continuity.spell');
+      return;
+    }
+    const { module } = compile(source, { sourceName: 'continuity.spell', hosts: this.world.hosts });
+    this.world.loadModule(writeSpb(module!), 'continuity.spell');
   }
 
   /** A living entity chosen by `pick`, or null when none is alive. */
@@ -222,7 +236,7 @@ class Run {
         return;
       }
       case 'reload':
-        w.loadSpells(SOURCES[op.edited], 'continuity.spell');
+        this.load(SOURCES[op.edited]);
         return;
       case 'velocity': {
         const id = this.living(op.pick);
@@ -293,6 +307,7 @@ describe('snapshot + JSON + restore of random worlds with random casts in flight
       const chain = new Run(game);
       const every = new Set(Array.from({ length: n - 1 }, (_, i) => i + 1));
       expect(chain.play(every), 'restored before every step').toEqual(straight[n - 1]);
+      expect(chain.world.snapshot().spells.every((l) => (l.spb !== undefined) === game.binary)).toBe(true);
     });
     checkProperty('snapshot-continuity', property, 20);
     // The property is about casts in flight: most snapshots must catch some.
