@@ -11,9 +11,10 @@
  * of a string), template strings, buffs, spawned entities, the seeded
  * `random()` — and casts whose caster or target dies during the wait; steps
  * by `step()` or `tick(dt)`, and live reloads of the spells while casts of
- * the old code wait; spells loaded as source or as .spb bytes. Breeds carry tick and onEnter / onLeave spells that
- * wait too. Besides every single k, the world is also restored before every
- * step (a restored world snapshots again).
+ * the old code wait; spells loaded as source or as .spb bytes. Breeds
+ * carry tick and onEnter / onLeave spells that wait too. Besides every
+ * single k, the world is also restored before every step (a restored world
+ * snapshots again).
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
