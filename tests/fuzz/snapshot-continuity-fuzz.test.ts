@@ -313,5 +313,5 @@ describe('snapshot + JSON + restore of random worlds with random casts in flight
     checkProperty('snapshot-continuity', property, 20);
     // The property is about casts in flight: most snapshots must catch some.
     expect(snapshotsInFlight).toBeGreaterThan(snapshots / 2);
-  }, 120_000);
+  });
 });
