@@ -91,9 +91,12 @@ describe('the game’s own host functions', () => {
   });
 
   it('checks argument types before the implementation runs, with the built-ins’ wording', () => {
+    // Literals of the wrong type are compile errors (the compiler reads the same table) …
+    expect(() => makeWorld('spell s(c, t) { giveItem(t, 42); }')).toThrow('Argument 2 of giveItem() must be a string.');
+    // … values only known at run time are checked at the call.
     const { world, events, calls } = makeWorld(`
-      spell badItem(caster, target) { giveItem(target, 42); }
-      spell notEntity(caster, target) { giveItem("troll", "potion"); }
+      spell badItem(caster, target) { var item = 42; giveItem(target, item); }
+      spell notEntity(caster, target) { var who = "troll"; giveItem(who, "potion"); }
     `);
     const hero = world.spawn('Hero', 1, 1);
     world.cast('badItem', hero, hero);
