@@ -29,6 +29,8 @@ export class GridInterest implements MoverEngine {
   private readonly classes: (GridIndex | null)[] = new Array<GridIndex | null>(CLASSES).fill(null);
   private classOf: Int8Array = new Int8Array(0);
   private capacity = 0;
+  /** What subjectsOf() found. */
+  found: Int32Array = new Int32Array(64);
   // The pair being looked for, read by the visitors (created once).
   private current = 0;
   private consider: (o: number, s: number) => void = () => {};
@@ -117,6 +119,46 @@ export class GridInterest implements MoverEngine {
       const g = this.classes[k];
       if (g && g.count > 0) this.look(g, px, py, this.reachOf(k), this.visitObserver);
     }
+  }
+
+  /**
+   * The ids within `slot`'s range (a hair wider on both axes), written into
+   * `found`: the same candidates collectFor(slot, …, true) visits, without a
+   * call per id. Returns how many, or -1 when the index cannot list them
+   * this way (then use collectFor).
+   */
+  subjectsOf(slot: number): number {
+    const grid = this.index instanceof GridIndex ? this.index : null;
+    const r = this.frame.range[slot]!;
+    if (grid === null || !(r > 0)) return -1;
+    return this.idsAround(grid, slot, r);
+  }
+
+  /**
+   * For a changed entity when ranges are alike (collectFor's one-look case):
+   * the ids around it that may pair with it either way, written into
+   * `found`. Returns how many, or -1 when collectFor must be used instead.
+   */
+  neighboursOf(slot: number): number {
+    const grid = this.index instanceof GridIndex ? this.index : null;
+    if (grid === null) return -1;
+    const r = this.frame.range[slot]!;
+    const widest = this.widestClass();
+    if (widest === NONE || !(this.reachOf(widest) <= 2 * Math.max(r, this.cell))) return -1;
+    return this.idsAround(grid, slot, Math.max(r, this.reachOf(widest)));
+  }
+
+  private idsAround(grid: GridIndex, slot: number, reach: number): number {
+    const px = this.frame.pool.x[slot]!;
+    const py = this.frame.pool.y[slot]!;
+    const sx = reach + slackFor(px, reach);
+    const sy = reach + slackFor(py, reach);
+    let count = grid.idsInRect(px - sx, py - sy, px + sx, py + sy, this.found);
+    while (count < 0) {
+      this.found = new Int32Array(this.found.length * 2);
+      count = grid.idsInRect(px - sx, py - sy, px + sx, py + sy, this.found);
+    }
+    return count;
   }
 
   /** Every id within `reach` of (px, py) on both axes (a hair wider, so rounding never loses one). */

@@ -32,6 +32,9 @@ export class AoiOutbox {
   private sortKinds: Uint8Array = new Uint8Array(64);
   private order: Int32Array = new Int32Array(64);
   private epoch = 0;
+  /** The observer open() collects for, and how many of its notifications the sort buffer holds. */
+  private openSlot = NONE;
+  private openCount = 0;
 
   ensureSlots(capacity: number): void {
     if (capacity <= this.head.length) return;
@@ -48,6 +51,8 @@ export class AoiOutbox {
     this.epoch = epoch;
     this.observerCount = 0;
     this.recCount = 0;
+    this.openSlot = NONE;
+    this.openCount = 0;
   }
 
   get pending(): number {
@@ -55,6 +60,10 @@ export class AoiOutbox {
   }
 
   push(observer: number, subjectKey: number, kind: number): void {
+    if (observer === this.openSlot) {
+      this.append(this.openCount++, subjectKey, kind);
+      return;
+    }
     if (this.touched[observer] !== this.epoch) {
       this.touched[observer] = this.epoch;
       this.head[observer] = NONE;
@@ -100,21 +109,54 @@ export class AoiOutbox {
     }
   }
 
-  private deliverTo(slot: number, key: number, emit: (kind: AoiEventKind, observer: number, subject: number) => void): void {
+  /**
+   * Collect one observer's news straight into the sort buffer (an update
+   * that visits observers in delivery order, touching only the open
+   * observer's pairs): no records, no second pass. What was pushed for it
+   * before comes along. close() sorts and delivers it.
+   */
+  open(slot: number): void {
     let k = 0;
-    for (let r = this.head[slot]!; r !== NONE; r = this.recNext[r]!) {
-      if (k === this.sortKeys.length) {
-        this.sortKeys = copyFloat(this.sortKeys, k * 2);
-        const kinds = new Uint8Array(k * 2);
-        kinds.set(this.sortKinds);
-        this.sortKinds = kinds;
+    if (this.touched[slot] === this.epoch) {
+      for (let r = this.head[slot]!; r !== NONE; r = this.recNext[r]!) {
+        this.append(k++, this.recKey[r]!, this.recKind[r]!);
       }
-      this.sortKeys[k] = this.recKey[r]!;
-      this.sortKinds[k] = this.recKind[r]!;
-      k++;
+      this.head[slot] = NONE;
+      this.touched[slot] = 0;
     }
+    this.openSlot = slot;
+    this.openCount = k;
+  }
+
+  /** Deliver the open observer's news (in key order) and close it. */
+  close(key: number, emit: (kind: AoiEventKind, observer: number, subject: number) => void): void {
+    const k = this.openCount;
+    this.openSlot = NONE;
+    this.openCount = 0;
+    this.emitSorted(k, key, emit);
+  }
+
+  private append(k: number, subjectKey: number, kind: number): void {
+    if (k === this.sortKeys.length) {
+      this.sortKeys = copyFloat(this.sortKeys, k * 2);
+      const kinds = new Uint8Array(k * 2);
+      kinds.set(this.sortKinds);
+      this.sortKinds = kinds;
+    }
+    this.sortKeys[k] = subjectKey;
+    this.sortKinds[k] = kind;
+  }
+
+  private emitSorted(k: number, key: number, emit: (kind: AoiEventKind, observer: number, subject: number) => void): void {
+    if (k === 0) return;
     sortByKey(this.sortKeys, this.sortKinds, 0, k - 1);
     for (let i = 0; i < k; i++) emit(KINDS[this.sortKinds[i]!]!, key, this.sortKeys[i]!);
+  }
+
+  private deliverTo(slot: number, key: number, emit: (kind: AoiEventKind, observer: number, subject: number) => void): void {
+    let k = 0;
+    for (let r = this.head[slot]!; r !== NONE; r = this.recNext[r]!) this.append(k++, this.recKey[r]!, this.recKind[r]!);
+    this.emitSorted(k, key, emit);
   }
 
   private growRecords(): void {

@@ -68,6 +68,18 @@ export class AoiPairs {
   private table: Int32Array = new Int32Array(64).fill(NONE);
   private tableUsed = 0;
   private edgesMade = 0;
+  /** Scratch of compact(): the other buffer of records, and old edge → new edge. */
+  private spare: Int32Array = new Int32Array(0);
+  private spareKey: Float64Array = new Float64Array(0);
+  private renumber: Int32Array = new Int32Array(0);
+  private run: Int32Array = new Int32Array(64);
+  /** Edges made since the last compact(): how far the layout has drifted from list order. */
+  private madeSinceCompact = 0;
+
+  /** True once enough edges were made since the last compact() that their scatter costs more than a compaction. */
+  get scattered(): boolean {
+    return this.madeSinceCompact * 8 > this.used;
+  }
 
   get size(): number {
     return this.used;
@@ -90,6 +102,7 @@ export class AoiPairs {
     this.freeHead = NONE;
     this.used = 0;
     this.edgesMade = 0;
+    this.madeSinceCompact = 0;
     this.table.fill(NONE);
     this.tableUsed = 0;
   }
@@ -160,8 +173,86 @@ export class AoiPairs {
     this.used--;
   }
 
+  /**
+   * Renumber the edges so that each observer's out-list is one contiguous
+   * run in ascending subject key, observers in the order given
+   * (`order[0..count)`, which must hold every slot that has an out-list): a
+   * later walk of an observer's pairs then reads memory in order instead of
+   * hopping over records scattered by frees and reuses, and meets subjects in
+   * delivery order. In-lists keep their order; the hash (if any) is rebuilt.
+   */
+  compact(order: Int32Array, count: number): void {
+    const n = this.used;
+    if (n === 0) return;
+    if (this.spare.length < this.rec.length) {
+      this.spare = new Int32Array(this.rec.length);
+      this.spareKey = new Float64Array(this.subKey.length);
+    }
+    if (this.renumber.length < this.edgesMade) this.renumber = new Int32Array(this.subKey.length);
+    const from = this.rec;
+    const to = this.spare;
+    const fromKey = this.subKey;
+    const toKey = this.spareKey;
+    const renumber = this.renumber;
+    let next = 0;
+    for (let i = 0; i < count; i++) {
+      const o = order[i]!;
+      let e = this.outHead[o]!;
+      if (e === NONE) continue;
+      // The run in ascending subject key: a walk then meets the subjects in the order notifications are delivered.
+      let runLength = 0;
+      for (; e !== NONE; e = from[e * STRIDE + OUT_NEXT]!) {
+        if (runLength === this.run.length) this.run = copyInto(this.run, new Int32Array(runLength * 2));
+        const key = fromKey[e]!;
+        let m = runLength++;
+        while (m > 0 && fromKey[this.run[m - 1]!]! > key) {
+          this.run[m] = this.run[m - 1]!;
+          m--;
+        }
+        this.run[m] = e;
+      }
+      this.outHead[o] = next;
+      for (let j = 0; j < runLength; j++) {
+        const a = this.run[j]! * STRIDE;
+        const b = next * STRIDE;
+        renumber[this.run[j]!] = next;
+        to[b + OBS] = from[a + OBS]!;
+        to[b + SUB] = from[a + SUB]!;
+        to[b + OUT_PREV] = j === 0 ? NONE : next - 1;
+        to[b + OUT_NEXT] = j === runLength - 1 ? NONE : next + 1;
+        to[b + IN_NEXT] = from[a + IN_NEXT]!;
+        to[b + IN_PREV] = from[a + IN_PREV]!;
+        to[b + SEEN] = from[a + SEEN]!;
+        to[b + ENTERED] = from[a + ENTERED]!;
+        toKey[next] = fromKey[this.run[j]!]!;
+        next++;
+      }
+    }
+    for (let f = 0; f < n; f++) {
+      const b = f * STRIDE;
+      const inn = to[b + IN_NEXT]!;
+      if (inn !== NONE) to[b + IN_NEXT] = renumber[inn]!;
+      const ip = to[b + IN_PREV]!;
+      if (ip !== NONE) to[b + IN_PREV] = renumber[ip]!;
+      else this.inHead[to[b + SUB]!] = f;
+    }
+    this.spare = from;
+    this.spareKey = fromKey;
+    this.rec = to;
+    this.subKey = toKey;
+    this.freeHead = NONE;
+    this.edgesMade = n;
+    this.madeSinceCompact = 0;
+    if (this.hashed) {
+      this.table.fill(NONE);
+      this.tableUsed = 0;
+      for (let e = 0; e < n; e++) this.hashInsert(e);
+    }
+  }
+
   private allocate(): number {
     this.used++;
+    this.madeSinceCompact++;
     if (this.freeHead !== NONE) {
       const e = this.freeHead;
       this.freeHead = this.outNextOf(e);

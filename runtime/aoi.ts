@@ -210,7 +210,7 @@ export class AreaOfInterest implements AoiFrame {
     const engine = this.engine;
     engine.place(changed, count);
     if (engine.candidates === 'mover' && count * 3 > pool.count) {
-      this.sweepObservers(engine);
+      this.sweepObservers(engine, emit);
     } else if (engine.candidates === 'mover') {
       // One mover at a time, its pairs still in cache: re-test and mark them, then look for new ones.
       for (let i = 0; i < count; i++) {
@@ -218,7 +218,7 @@ export class AreaOfInterest implements AoiFrame {
         this.mover = slot;
         this.token++;
         this.retest(slot);
-        engine.collectFor(slot, this.considerMarked, false);
+        this.lookBoth(slot, engine);
       }
     } else {
       for (let i = 0; i < count; i++) this.retest(changed[i]!);
@@ -230,6 +230,8 @@ export class AreaOfInterest implements AoiFrame {
       this.lastY[slot] = pool.y[slot]!;
       this.lastR[slot] = this.range[slot]!;
     }
+    // Keep each observer's pairs contiguous, in the active order sweeps walk (gone slots' lists are dropped already).
+    if (this.pairs.scattered) this.pairs.compact(pool.activeSlots, pool.count);
     this.rebuilding = false;
     this.outbox.deliver(pool.activeSlots, pool.count, this.activePos, this.ownerKey, emit);
   }
@@ -440,13 +442,18 @@ export class AreaOfInterest implements AoiFrame {
    * looks at its own range once (about what the old recompute-and-diff did,
    * without the sort and copy), and moves are found from the observer's side.
    */
-  private sweepObservers(engine: InterestEngine & { candidates: 'mover' }): void {
+  private sweepObservers(engine: InterestEngine & { candidates: 'mover' }, emit: AoiListener): void {
     const p = this.pairs;
+    const outbox = this.outbox;
     const active = this.pool.activeSlots;
     const n = this.pool.count;
     for (let i = 0; i < n; i++) {
       const o = active[i]!;
-      if (!(this.range[o]! > 0) && p.outHead[o] === NONE) continue;
+      outbox.open(o);
+      if (!(this.range[o]! > 0) && p.outHead[o] === NONE) {
+        outbox.close(this.owner[o]!, emit);
+        continue;
+      }
       this.mover = o;
       this.token++;
       for (let e = p.outHead[o]!; e !== NONE; ) {
@@ -454,7 +461,49 @@ export class AreaOfInterest implements AoiFrame {
         if (this.retestEdge(e) && this.moveEvents && this.movedSinceLast(p.subOf(e))) this.outbox.push(o, p.subKey[e]!, MOVE);
         e = next;
       }
-      if (this.range[o]! > 0) engine.collectFor(o, this.considerMarked, true);
+      if (this.range[o]! > 0) this.lookAround(o, engine);
+      // Only o's own pairs were touched: its news is complete, and the observers go in delivery order.
+      outbox.close(this.owner[o]!, emit);
+    }
+  }
+
+  /** The sweep's look at an observer's own range: new pairs are those not marked by the re-test of its set. */
+  private lookAround(o: number, engine: InterestEngine & { candidates: 'mover' }): void {
+    const count = engine instanceof GridInterest ? engine.subjectsOf(o) : -1;
+    if (count < 0) {
+      engine.collectFor(o, this.considerMarked, true);
+      return;
+    }
+    const found = (engine as GridInterest).found;
+    const owner = this.owner;
+    const mark = this.markSubject;
+    const token = this.token;
+    for (let i = 0; i < count; i++) {
+      const s = found[i]!;
+      // Kept already (marked), itself, or no live subject: nothing new.
+      if (mark[s] === token || s === o || owner[s] === 0 || !this.inside(o, s)) continue;
+      const e = this.pairs.add(o, s, owner[s]!);
+      this.pairs.setSeen(e, 1);
+      this.pairs.setEntered(e, this.epoch);
+      this.outbox.push(o, owner[s]!, ENTER);
+    }
+  }
+
+  /** A mover's look for new pairs, as observer and as subject; its kept pairs are marked (retest). */
+  private lookBoth(slot: number, engine: InterestEngine & { candidates: 'mover' }): void {
+    const count = engine instanceof GridInterest ? engine.neighboursOf(slot) : -1;
+    if (count < 0) {
+      engine.collectFor(slot, this.considerMarked, false);
+      return;
+    }
+    const found = (engine as GridInterest).found;
+    const range = this.range;
+    const observes = range[slot]! > 0;
+    for (let i = 0; i < count; i++) {
+      const e = found[i]!;
+      if (e === slot) continue;
+      if (observes) this.considerMarkedPair(slot, e);
+      if (range[e]! > 0) this.considerMarkedPair(e, slot);
     }
   }
 

@@ -153,6 +153,37 @@ export class GridIndex extends PositionStore implements SpatialIndex {
     this.forEachInRadius(this.xs[id]!, this.ys[id]!, r, visit);
   }
 
+  /**
+   * forEachInRect without the callback: writes the ids into `out` and returns
+   * how many, or -1 when `out` is too short to hold them all (then its
+   * contents are meaningless). For hot loops that would otherwise pay a call
+   * per id.
+   */
+  idsInRect(minX: number, minY: number, maxX: number, maxY: number, out: Int32Array): number {
+    if (!(minX <= maxX && minY <= maxY)) return 0;
+    const x0 = this.cellX(minX);
+    const x1 = this.cellX(maxX);
+    const y0 = this.cellY(minY);
+    const y1 = this.cellY(maxY);
+    const { xy, next, cellHead, cols } = this;
+    const room = out.length;
+    let count = 0;
+    for (let cy = y0; cy <= y1; cy++) {
+      const row = cy * cols;
+      for (let cx = x0; cx <= x1; cx++) {
+        for (let id = cellHead[row + cx]!; id !== NONE; id = next[id]!) {
+          const x = xy[2 * id]!;
+          const y = xy[2 * id + 1]!;
+          if (x >= minX && x <= maxX && y >= minY && y <= maxY) {
+            if (count === room) return -1;
+            out[count++] = id;
+          }
+        }
+      }
+    }
+    return count;
+  }
+
   forEachInRect(minX: number, minY: number, maxX: number, maxY: number, visit: SpatialVisitor): void {
     this.visits = 0;
     if (!(minX <= maxX && minY <= maxY)) return;
