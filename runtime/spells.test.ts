@@ -46,7 +46,7 @@ describe('spells/', () => {
   it('has at least 8 spells that use the game API', () => {
     const world = exampleWorld();
     expect(world.spellNames().length).toBeGreaterThanOrEqual(8);
-    for (const spell of ['wizardHeal', 'fireball', 'chainLightning', 'summon', 'healingAura', 'haste', 'stoneskin', 'wander', 'spikeTrap']) {
+    for (const spell of ['wizardHeal', 'fireball', 'chainLightning', 'summon', 'healingAura', 'haste', 'stoneskin', 'wander', 'spikeTrap', 'coneOfCold', 'slayAndLoot']) {
       expect(world.spellNames()).toContain(spell);
     }
   });
@@ -107,6 +107,96 @@ describe('the example spells do what they say', () => {
     expect(world.entity(far)!.health).toBe(25);
     for (let i = 0; i < 5; i++) world.step();
     expect(events.filter((e) => e.type === 'sound').map((e) => e.tick)).toEqual([5]);
+  });
+
+  it('cone of cold chills only the creatures inside the 60° cone towards the target, within its range', () => {
+    const world = exampleWorld();
+    const wizard = world.spawn('Wizard', 10, 10);
+    const aimed = world.spawn('Troll', 14, 10); // dead ahead, 4 away
+    const edge = world.spawn('Imp', 13, 11.5); // 26.6° off the aim: inside
+    const wide = world.spawn('Troll', 14, 13); // 36.9° off the aim: outside
+    const behind = world.spawn('Troll Archer', 6, 10);
+    const far = world.spawn('Troll', 18, 10); // in line, 8 away: past the range
+    const events: WorldEvent[] = [];
+    world.on((e) => events.push(e));
+    world.cast('coneOfCold', wizard, aimed);
+    world.flush();
+    const damaged = events.flatMap((e) => (e.type === 'damage' ? [e.entity] : []));
+    expect(damaged.sort()).toEqual([aimed, edge].sort());
+    for (const spared of [wide, behind, far]) expect(world.entity(spared)!.health).toBe(25);
+    // Colder close up: lerp(8, 4, 4/7) minus the troll's armour 2.
+    expect(world.entity(aimed)!.health).toBeCloseTo(25 - (8 - (4 * 4) / 7 - 2));
+    expect(events.filter((e) => e.type === 'buff').map((e) => (e as { entity: number }).entity).sort()).toEqual([aimed, edge].sort());
+    expect(events).toContainEqual(expect.objectContaining({ type: 'say', text: 'Cone of cold: 2 chilled.' }));
+    // Aimed the other way, the cone finds the archer behind.
+    world.cast('coneOfCold', wizard, behind);
+    world.flush();
+    expect(world.entity(behind)!.health).toBeLessThan(25);
+  });
+
+  it('the loot table rolls weighted drops from a map: as many rolls as the breed is worth, items by weight', () => {
+    const counts = new Map<string, number>();
+    let casts = 0;
+    for (let seed = 1; seed <= 60; seed++) {
+      const world = exampleWorld({ seed });
+      const wizard = world.spawn('Wizard', 5, 5);
+      const troll = world.spawn('Troll', 6, 5);
+      const says: string[] = [];
+      world.on((e) => {
+        if (e.type === 'say') says.push(e.text);
+      });
+      world.cast('slayAndLoot', wizard, troll);
+      world.flush();
+      expect(world.entity(troll)).toBeNull();
+      const line = says.find((t) => t.startsWith('Loot: '))!;
+      expect(line).toMatch(/^Loot: \d+ \w+(, \d+ \w+)*\.$/);
+      let rolls = 0;
+      for (const [, n, item] of line.matchAll(/(\d+) (\w+)/g)) {
+        expect(['gold', 'potion', 'dagger', 'crown']).toContain(item);
+        counts.set(item!, (counts.get(item!) ?? 0) + Number(n));
+        rolls += Number(n);
+      }
+      expect(rolls).toBe(2); // a troll's lootRolls
+      casts++;
+    }
+    // 120 rolls at weights 60/25/13/2: gold is the commonest by far.
+    const gold = counts.get('gold') ?? 0;
+    expect(gold).toBeGreaterThan(casts * 2 * 0.4);
+    expect(gold).toBeGreaterThan(counts.get('potion') ?? 0);
+    expect(gold).toBeGreaterThan(counts.get('dagger') ?? 0);
+  });
+
+  it('the loot table heals the looter for every potion found, and refuses what has no table', () => {
+    const world = exampleWorld({ seed: 3 });
+    const wizard = world.spawn('Wizard', 5, 5);
+    const imp = world.spawn('Imp', 6, 5);
+    const says: string[] = [];
+    world.on((e) => {
+      if (e.type === 'say') says.push(e.text);
+    });
+    world.cast('slayAndLoot', wizard, imp);
+    world.flush();
+    expect(says).toEqual(['Nothing worth looting there.']);
+    expect(world.entity(imp)).not.toBeNull();
+    let potions = 0;
+    for (let seed = 1; seed <= 20; seed++) {
+      const w = exampleWorld({ seed });
+      const looter = w.spawn('Wizard', 5, 5);
+      const brute = w.spawn('Troll', 4, 5);
+      for (let i = 0; i < 4; i++) w.cast('trollAttack', brute, looter); // 4 damage each
+      const before = w.entity(looter)!.health;
+      expect(before).toBeLessThanOrEqual(40 - 15);
+      const lines: string[] = [];
+      w.on((e) => {
+        if (e.type === 'say') lines.push(e.text);
+      });
+      w.cast('slayAndLoot', looter, w.spawn('Troll Wizard', 6, 5));
+      w.flush();
+      const found = Number(/(\d+) potion/.exec(lines.find((t) => t.startsWith('Loot: '))!)?.[1] ?? 0);
+      expect(w.entity(looter)!.health).toBe(before + 5 * found);
+      potions += found;
+    }
+    expect(potions).toBeGreaterThan(0);
   });
 
   it('chain lightning jumps to new victims with less power each time', () => {

@@ -12,6 +12,7 @@
  * context (fuel, heap), as host functions do.
  */
 
+import { HEAP_COST } from './costs.js';
 import { HostError } from './errors.js';
 import { hostArity, type HostContext, type HostFunctionSpec } from './host.js';
 import type { Value } from './value.js';
@@ -64,8 +65,14 @@ export function chargeWork(ctx: HostContext, units: number): void {
   ctx.chargeFuel(1 + units);
 }
 
-/** Charge fuel and heap for creating `units` elements or characters. */
+/** Charge fuel and heap for creating `units` characters (a new string) or elements added to a list. */
 export function chargeAllocation(ctx: HostContext, units: number): void {
   ctx.chargeFuel(1 + units);
   ctx.chargeHeap(units);
+}
+
+/** Charge fuel and heap for a new list of `elements` (the list object, by HEAP_COST, and one unit each). */
+export function chargeNewList(ctx: HostContext, elements: number): void {
+  ctx.chargeFuel(1 + elements);
+  ctx.chargeHeap(HEAP_COST.list + elements);
 }

@@ -8,6 +8,10 @@
 export const HEAP_COST = {
   /** A list object, on top of one unit per element. */
   list: 4,
+  /** A map object, on top of `mapEntry` per entry. */
+  map: 4,
+  /** Each entry a map gains (its key and its value). */
+  mapEntry: 2,
   /** A closure object, on top of one unit per upvalue slot. */
   closure: 4,
   /** Each upvalue object a closure creates (an open variable captured for the first time). */

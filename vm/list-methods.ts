@@ -5,7 +5,7 @@
  * visits or moves (before the work) and heap for what it creates.
  */
 
-import { chargeAllocation, chargeWork, methodTable, sliceBounds, wholeNumber, type BuiltinMethod } from './builtin-method.js';
+import { chargeNewList, chargeWork, methodTable, sliceBounds, wholeNumber, type BuiltinMethod } from './builtin-method.js';
 import { displayBounded } from './display.js';
 import { HostError } from './errors.js';
 import type { HostContext } from './host.js';
@@ -147,7 +147,7 @@ const LIST_METHODS: readonly BuiltinMethod<ObjList>[] = [
     doc: 'A new list of the elements from start up to (not including) end.',
     impl: (ctx, self, start, end) => {
       const [from, to] = sliceBounds(self.items.length, start, end, 'slice');
-      chargeAllocation(ctx, to - from);
+      chargeNewList(ctx, to - from);
       return new ObjList(self.items.slice(from, to));
     },
   },

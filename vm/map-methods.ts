@@ -5,7 +5,7 @@
  * reads with a fallback (docs/decisions.md says why).
  */
 
-import { chargeAllocation, methodTable, type BuiltinMethod } from './builtin-method.js';
+import { chargeNewList, methodTable, type BuiltinMethod } from './builtin-method.js';
 import { displayBounded } from './display.js';
 import { HostError } from './errors.js';
 import { ObjMap, mapKeyProblem } from './map-object.js';
@@ -66,7 +66,7 @@ const MAP_METHODS: readonly BuiltinMethod<ObjMap>[] = [
     returns: 'list',
     doc: 'A new list of the keys, in the order they were first added.',
     impl: (ctx, self) => {
-      chargeAllocation(ctx, self.size);
+      chargeNewList(ctx, self.size);
       return new ObjList(self.keys());
     },
   },
@@ -76,7 +76,7 @@ const MAP_METHODS: readonly BuiltinMethod<ObjMap>[] = [
     returns: 'list',
     doc: 'A new list of the values, in the order of their keys.',
     impl: (ctx, self) => {
-      chargeAllocation(ctx, self.size);
+      chargeNewList(ctx, self.size);
       return new ObjList(self.values());
     },
   },

@@ -6,7 +6,7 @@
  * UTF-16 code units, as `len()` does.
  */
 
-import { chargeAllocation, chargeWork, methodTable, sliceBounds, type BuiltinMethod } from './builtin-method.js';
+import { chargeAllocation, chargeNewList, chargeWork, methodTable, sliceBounds, type BuiltinMethod } from './builtin-method.js';
 import type { HostContext } from './host.js';
 import { ObjList } from './objects.js';
 import type { Value } from './value.js';
@@ -116,7 +116,8 @@ const STRING_METHODS: readonly BuiltinMethod<string>[] = [
       // Reading the string is the work; the parts hold its characters again, plus one element each.
       chargeWork(ctx, self.length);
       const parts = self.split(sep);
-      chargeAllocation(ctx, parts.length + self.length);
+      chargeNewList(ctx, parts.length);
+      chargeAllocation(ctx, self.length);
       return new ObjList(parts);
     },
   },

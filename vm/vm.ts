@@ -417,7 +417,6 @@ export class VM {
     const globals = this.globals;
     const functions = this.functions;
     const stack = fiber.stack;
-    const maxHeap = fiber.budgets.maxHeap;
     let frameIps = fiber.frameIps;
     let frameBases = fiber.frameBases;
     let frameClosures = fiber.frameClosures;
@@ -566,10 +565,7 @@ export class VM {
               const index = stack[--sp]!;
               const list = stack[sp - 1]!;
               if (list instanceof ObjList) list.items[checkIndex(list, index)] = value;
-              else if (setMapEntry(list, index, value)) {
-                fiber.heapUsed += 1;
-                if (fiber.heapUsed > maxHeap) throw new Fault(budgetMessage('heap', fiber.budgets, fiber.runKind), 'heap');
-              }
+              else if (setMapEntry(list, index, value)) chargeHeap(fiber, HEAP_COST.mapEntry);
               stack[sp - 1] = value;
               break;
             }
@@ -605,8 +601,7 @@ export class VM {
               if (typeof a === 'number' && typeof b === 'number') {
                 stack[sp - 1] = a + b;
               } else if (typeof a === 'string' && typeof b === 'string') {
-                fiber.heapUsed += a.length + b.length;
-                if (fiber.heapUsed > maxHeap) throw new Fault(budgetMessage('heap', fiber.budgets, fiber.runKind), 'heap');
+                chargeHeap(fiber, a.length + b.length);
                 stack[sp - 1] = concatStrings(a, b);
               } else {
                 throw new Fault('Operands must be two numbers or two strings.');
@@ -957,8 +952,7 @@ export class VM {
             }
             case 44 /* BUILD_LIST */: {
               const count = code[ip++]!;
-              fiber.heapUsed += HEAP_COST.list + count;
-              if (fiber.heapUsed > maxHeap) throw new Fault(budgetMessage('heap', fiber.budgets, fiber.runKind), 'heap');
+              chargeHeap(fiber, HEAP_COST.list + count);
               const items = stack.slice(sp - count, sp);
               sp -= count;
               stack[sp++] = new ObjList(items);
@@ -973,10 +967,9 @@ export class VM {
               if (iterable instanceof ObjList) list = iterable;
               else {
                 // A map is iterated over a snapshot of its keys taken as the loop starts: the body may
-                // add or remove entries and the loop stays deterministic. The snapshot is heap.
+                // add or remove entries and the loop stays deterministic. The snapshot is a list on the heap.
                 if (!(iterable instanceof ObjMap)) throw new Fault('Can only iterate over a list or a map.');
-                fiber.heapUsed += iterable.size;
-                if (fiber.heapUsed > maxHeap) throw new Fault(budgetMessage('heap', fiber.budgets, fiber.runKind), 'heap');
+                chargeHeap(fiber, HEAP_COST.list + iterable.size);
                 fuel -= iterable.size;
                 if (fuel < 0) throw new Fault(budgetMessage('fuel', fiber.budgets, fiber.runKind), 'fuel');
                 stack[slot] = list = new ObjList(iterable.keys());
@@ -997,8 +990,7 @@ export class VM {
               const first = sp - 2 * count;
               const map = new ObjMap();
               for (let i = first; i < sp; i += 2) setMapEntry(map, stack[i]!, stack[i + 1]!);
-              fiber.heapUsed += map.size;
-              if (fiber.heapUsed > maxHeap) throw new Fault(budgetMessage('heap', fiber.budgets, fiber.runKind), 'heap');
+              chargeHeap(fiber, HEAP_COST.map + HEAP_COST.mapEntry * map.size);
               sp = first;
               stack[sp++] = map;
               break;
@@ -1011,8 +1003,7 @@ export class VM {
               if (text === null) throw new Fault(budgetMessage('fuel', fiber.budgets, fiber.runKind), 'fuel');
               fuel -= count + text.length;
               if (fuel < 0) throw new Fault(budgetMessage('fuel', fiber.budgets, fiber.runKind), 'fuel');
-              fiber.heapUsed += text.length;
-              if (fiber.heapUsed > maxHeap) throw new Fault(budgetMessage('heap', fiber.budgets, fiber.runKind), 'heap');
+              chargeHeap(fiber, text.length);
               sp = first;
               stack[sp++] = text;
               break;

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compile } from '../../compiler/index.js';
+import { VM } from '../../vm/vm.js';
+import { createCantripEngine } from './engines/cantrip.js';
 import { createNodeEngine } from './engines/js.js';
 import { createWasmoonEngine } from './engines/lua.js';
 import { generateSpellSource } from './generate-spell.js';
@@ -23,6 +25,10 @@ describe('benchmark programs', () => {
 
   it.each(BENCHMARKS.map((b) => b.name))('%s.spell compiles without diagnostics', (name) => {
     expect(compile(readProgram(name, 'spell')).diagnostics).toEqual([]);
+  });
+
+  it('maps.spell prints the expected checksum on the Cantrip VM', () => {
+    expect(createCantripEngine({ compile, VM }).run(readProgram('maps', 'spell'))).toEqual(readExpected('maps'));
   });
 });
 

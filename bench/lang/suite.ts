@@ -25,6 +25,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
   { name: 'binary_trees', stresses: 'allocation, recursion, nil checks (the book)' },
   { name: 'string_equality', stresses: 'equal / unequal string comparison (the book)' },
   { name: 'closures', stresses: 'closure creation, upvalue reads and writes' },
+  { name: 'maps', stresses: 'map reads with a default, has, stores, removes, for-in (Lua tables, JS Map)' },
 ];
 
 export function programPath(name: string, language: Language): string {

@@ -82,8 +82,9 @@ export class PlaygroundApp {
       },
     });
     this.wireToolbar();
-    this.recompile();
+    // Breeds first: the compiler warns about entity properties they do not define.
     this.checkBreeds();
+    this.recompile();
     // Whatever happens next (a reload, closing the tab), the newest text is saved.
     window.addEventListener('beforeunload', () => this.saveOnLeave());
     // A link pasted into the address bar of an open page changes only the hash: open it as a link.
@@ -193,7 +194,7 @@ export class PlaygroundApp {
   private recompile(deferPanels = false): { compile: number; total: number } {
     const t0 = performance.now();
     const source = this.editor.source;
-    const outcome = compileSpell(source, this.backend.hostSpecs());
+    const outcome = compileSpell(source, this.backend.hostSpecs(), this.backend.entityPropertyNames() ?? undefined);
     this.compileCount++;
     this.lastOutcome = outcome;
     this.editor.setSpellMarkers('compiler', outcome.markers);
@@ -300,7 +301,10 @@ export class PlaygroundApp {
   }
 
   private checkBreeds(): void {
+    const known = this.backend.entityPropertyNames()?.join(',');
     const markers = this.backend.loadBreeds(this.editor.breeds);
+    // New attributes change which `entity.property` reads the compiler warns about.
+    if (this.backend.entityPropertyNames()?.join(',') !== known && this.compileCount > 0) this.recompileNow();
     this.editor.setBreedsMarkers(markers);
     this.problems.setBreeds(markers);
     this.breedsErrors = markers.filter((m) => m.severity === 'error').length;

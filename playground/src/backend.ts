@@ -21,6 +21,8 @@ export interface PlaygroundBackend {
   defaultBreeds(): string;
   breedSummaries(): readonly BreedSummary[];
   entityProperties(): readonly PropertyDoc[];
+  /** Every entity property name the last valid breeds define (built-ins and attributes), for the compiler's property check; null before any valid breeds. */
+  entityPropertyNames(): readonly string[] | null;
   /** Validate and, when valid, apply the breeds JSON; the markers say what is wrong and where. */
   loadBreeds(json: string): MarkerData[];
   setBreakpoints(lines: readonly number[]): void;

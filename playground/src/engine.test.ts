@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { WORLD_HOST_FUNCTIONS } from '../../runtime/host-api.js';
+import { DEFAULT_BREEDS_JSON, loadBreedsJson } from './breedsData.js';
 import { MAX_LIVE_SOURCE, compileSpell, createVm, describeFailure } from './engine.js';
 
 describe('the playground engine', () => {
@@ -27,5 +28,21 @@ describe('the playground engine', () => {
     const failure = describeFailure(fiber.error);
     expect(failure.message).toMatch(/fuel/i);
     expect(failure.line).toBe(2);
+  });
+
+  it('warns about an entity property the loaded breeds do not define, with a suggestion', () => {
+    const loaded = loadBreedsJson(DEFAULT_BREEDS_JSON);
+    if (!loaded.ok) throw new Error('the default breeds should load');
+    const source = 'spell f(caster, target) {\n  print(caster.wisdm);\n}\n';
+    const outcome = compileSpell(source, WORLD_HOST_FUNCTIONS, loaded.registry.entityPropertyNames());
+    expect(outcome.module).not.toBeNull();
+    const warning = outcome.diagnostics.find((d) => d.message.includes('wisdm'));
+    expect(warning).toMatchObject({ severity: 'warning', line: 2 });
+    expect(warning!.message).toMatch(/did you mean 'wisdom'\?/);
+    expect(outcome.markers).toContainEqual(expect.objectContaining({ severity: 'warning', startLineNumber: 2 }));
+    // A property the breeds define, and no breeds at all, give no such warning.
+    const known = compileSpell(source.replace('wisdm', 'wisdom'), WORLD_HOST_FUNCTIONS, loaded.registry.entityPropertyNames());
+    expect(known.diagnostics.filter((d) => d.message.includes('No breed'))).toEqual([]);
+    expect(compileSpell(source, WORLD_HOST_FUNCTIONS).diagnostics.filter((d) => d.message.includes('wisdm'))).toEqual([]);
   });
 });

@@ -41,12 +41,18 @@ function errorAtStart(message: string, source: string): CompileOutcome {
   return { module: null, diagnostics: [diagnostic], markers: markersFromDiagnostics([diagnostic], source.slice(0, 10_000)) };
 }
 
-export function compileSpell(source: string, hosts: readonly HostFunctionSpec[]): CompileOutcome {
+/**
+ * `entityProperties` are the entity property names the loaded breeds define
+ * (BreedRegistry.entityPropertyNames()); with them the compiler warns about a
+ * property no breed has (`caster.wisdm` — did you mean 'wisdom'?), as
+ * World.loadSpells does. Left out (no valid breeds), that check is skipped.
+ */
+export function compileSpell(source: string, hosts: readonly HostFunctionSpec[], entityProperties?: Iterable<string>): CompileOutcome {
   if (source.length > MAX_LIVE_SOURCE) {
     return errorAtStart(`This source is ${megabytes(source.length)}; the playground compiles up to ${megabytes(MAX_LIVE_SOURCE)} (use the CLI: npx cantrip check).`, source);
   }
   try {
-    const { module, diagnostics } = compile(source, { sourceName: 'spell.cantrip', hosts });
+    const { module, diagnostics } = compile(source, { sourceName: 'spell.cantrip', hosts, entityProperties });
     return { module, diagnostics, markers: markersFromDiagnostics(diagnostics, source) };
   } catch (e) {
     // compile() promises never to throw; if it does, say so on line 1 rather than blanking the page.

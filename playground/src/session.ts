@@ -73,6 +73,10 @@ export class PlaygroundSession implements PlaygroundBackend {
     return ENTITY_PROPERTIES;
   }
 
+  entityPropertyNames(): readonly string[] | null {
+    return this.breeds?.entityPropertyNames() ?? null;
+  }
+
   loadBreeds(json: string): MarkerData[] {
     const loaded = loadBreedsJson(json);
     if (!loaded.ok) return loaded.markers;

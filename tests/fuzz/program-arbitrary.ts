@@ -1,8 +1,11 @@
 /**
  * A fast-check arbitrary of Cantrip programs built from the grammar: globals,
- * arithmetic, strings, lists, loops (infinite ones too), recursion, closures,
- * classes with inheritance, for-in, host calls — with JS's special names
- * (`__proto__`, `constructor` …) as fields, methods and variables.
+ * arithmetic, strings, lists, maps (literals, keys of every kind, for-in),
+ * template strings, loops (infinite ones too), recursion, closures, classes
+ * with inheritance, for-in, host calls (every core builtin, the math library
+ * among them, with the arities of its table), string/list/map methods —
+ * with JS's special names (`__proto__`, `constructor` …) as fields, methods,
+ * map keys and variables.
  *
  * The tree is generated with fc.letrec (so counterexamples shrink) and then
  * rendered with the context the grammar needs: `this` only inside methods,
@@ -12,11 +15,18 @@
  */
 
 import fc from 'fast-check';
+import { CORE_HOST_FUNCTIONS } from '../../vm/builtins.js';
+import { hostArity } from '../../vm/host.js';
+import { LIST_METHOD_TABLE } from '../../vm/list-methods.js';
+import { MAP_METHOD_TABLE } from '../../vm/map-methods.js';
+import { STRING_METHOD_TABLE } from '../../vm/string-methods.js';
 
 export type Expr =
   | { k: 'lit'; v: string }
   | { k: 'var'; name: string }
   | { k: 'list'; items: Expr[] }
+  | { k: 'map'; entries: [Expr, Expr][] }
+  | { k: 'template'; parts: Expr[] }
   | { k: 'index'; obj: Expr; idx: Expr }
   | { k: 'bin'; op: string; l: Expr; r: Expr }
   | { k: 'un'; op: string; e: Expr }
@@ -50,7 +60,7 @@ export interface Program {
 }
 
 /** Global variables every program declares first, so most reads find something. */
-const GLOBALS = ['a', 'b', 's', 'l', 'n'];
+const GLOBALS = ['a', 'b', 's', 'l', 'n', 'm'];
 /** Names blocks declare locally (shadowing globals sometimes). */
 const LOCALS = ['p', 'q', 'a', 'l'];
 const FUNCTIONS = ['f', 'g', 'h'];
@@ -60,6 +70,7 @@ const PARAMS = ['x', 'y', 'z'];
 export const MEMBER_NAMES = [
   'x', 'hp', 'next', 'init', 'm', 'append', 'remove', 'health', 'alive', 'id',
   '__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'valueOf', '__defineGetter__',
+  'has', 'get', 'keys', 'values', 'upper', 'split', 'slice', 'join', 'sort', 'contains', 'indexOf', 'insert',
 ];
 const LITERALS = [
   '0', '1', '2', '3', '10', '0.5', '2.5', '1000000', '1e308'.replace('e308', '0'.repeat(20)),
@@ -68,10 +79,16 @@ const LITERALS = [
 const BINARY = ['+', '-', '*', '/', '%', '==', '!=', '<', '<=', '>', '>=', 'and', 'or'];
 const COMPOUND = ['=', '=', '=', '+=', '-=', '*=', '/=', '%='];
 
-/** Host functions with the arities their specs accept; `world` ones only compile against the game API. */
-const CORE_HOSTS: readonly [string, number][] = [
-  ['len', 1], ['str', 1], ['floor', 1], ['abs', 1], ['sqrt', 1], ['min', 2], ['max', 2], ['clock', 0],
-];
+/** Every core builtin (the math library among them) with each arity its table accepts; `world` ones only compile against the game API. */
+const CORE_HOSTS: readonly [string, number][] = CORE_HOST_FUNCTIONS.flatMap((spec) => arities(spec.name, hostArity(spec)));
+/** The built-in methods of strings, lists and maps, each with every arity it accepts. */
+const STRING_METHODS = [...STRING_METHOD_TABLE.values()].flatMap((row) => arities(row.name, { min: row.minArity, max: row.maxArity }));
+const LIST_METHODS = [...LIST_METHOD_TABLE.values()].flatMap((row) => arities(row.name, { min: row.minArity, max: row.maxArity }));
+const MAP_METHODS = [...MAP_METHOD_TABLE.values()].flatMap((row) => arities(row.name, { min: row.minArity, max: row.maxArity }));
+
+function arities(name: string, { min, max }: { min: number; max: number }): [string, number][] {
+  return Array.from({ length: max - min + 1 }, (_, i): [string, number] => [name, min + i]);
+}
 const WORLD_HOSTS: readonly [string, number][] = [
   ['damage', 2], ['heal', 2], ['spawn', 3], ['despawn', 1], ['move', 3], ['setVelocity', 3], ['nearby', 2],
   ['nearest', 2], ['nearest', 3], ['within', 3], ['distance', 2], ['sound', 1], ['particles', 4], ['say', 2],
@@ -107,6 +124,7 @@ export function programArbitrary(options: ProgramOptions): fc.Arbitrary<Program>
       text: fc.oneof(
         { depthSize: 'small', withCrossShrink: true },
         { arbitrary: fc.constantFrom('"a"', '""', '"hello"', '"__proto__"').map((v): Expr => ({ k: 'lit', v })), weight: 3 },
+        { arbitrary: fc.array(expr, { maxLength: 2 }).map((parts): Expr => ({ k: 'template', parts })), weight: 1 },
         { arbitrary: fc.constant<Expr>({ k: 'var', name: 's' }), weight: 2 },
         { arbitrary: fc.record({ k: fc.constant('bin' as const), op: fc.constant('+'), l: text, r: text }), weight: 2 },
         { arbitrary: expr.map((e): Expr => ({ k: 'host', name: 'str', args: [e] })), weight: 1 },
@@ -122,6 +140,29 @@ export function programArbitrary(options: ProgramOptions): fc.Arbitrary<Program>
         { arbitrary: fc.constantFrom(...LITERALS).map((v): Expr => ({ k: 'lit', v })), weight: 6 },
         { arbitrary: fc.constantFrom(...names).map((name): Expr => ({ k: 'var', name })), weight: 6 },
         { arbitrary: fc.array(expr, { maxLength: 4 }).map((items): Expr => ({ k: 'list', items })), weight: 2 },
+        // Map literals: keys of every kind (numbers, strings, JS's special names, nil and lists are errors at run time).
+        { arbitrary: fc.array(fc.tuple(expr, expr), { maxLength: 3 }).map((entries): Expr => ({ k: 'map', entries })), weight: 2 },
+        { arbitrary: fc.array(expr, { maxLength: 3 }).map((parts): Expr => ({ k: 'template', parts })), weight: 2 },
+        // Typed method calls on the values that have them, so most of them run.
+        {
+          arbitrary: fc
+            .tuple(fc.constantFrom(...STRING_METHODS), text, fc.array(fc.oneof(text, num), { minLength: 2, maxLength: 2 }))
+            .map(([[name, arity], obj, all]): Expr => ({ k: 'invoke', obj, name, args: all.slice(0, arity) })),
+          weight: 2,
+        },
+        {
+          arbitrary: fc
+            .tuple(fc.constantFrom(...LIST_METHODS), fc.array(fc.oneof(num, expr), { minLength: 2, maxLength: 2 }))
+            .map(([[name, arity], all]): Expr => ({ k: 'invoke', obj: { k: 'var', name: 'l' }, name, args: all.slice(0, arity) })),
+          weight: 2,
+        },
+        {
+          arbitrary: fc
+            .tuple(fc.constantFrom(...MAP_METHODS), fc.array(fc.oneof(text, num, expr), { minLength: 2, maxLength: 2 }))
+            .map(([[name, arity], all]): Expr => ({ k: 'invoke', obj: { k: 'var', name: 'm' }, name, args: all.slice(0, arity) })),
+          weight: 2,
+        },
+        { arbitrary: fc.record({ k: fc.constant('index' as const), obj: fc.constant<Expr>({ k: 'var', name: 'm' }), idx: fc.oneof(text, num) }), weight: 1 },
         { arbitrary: fc.record({ k: fc.constant('index' as const), obj: expr, idx: expr }), weight: 1 },
         { arbitrary: fc.record({ k: fc.constant('bin' as const), op: fc.constantFrom(...BINARY), l: expr, r: expr }), weight: 4 },
         { arbitrary: fc.record({ k: fc.constant('un' as const), op: fc.constantFrom('-', '!'), e: expr }), weight: 1 },
@@ -150,6 +191,11 @@ export function programArbitrary(options: ProgramOptions): fc.Arbitrary<Program>
         { arbitrary: fc.record({ k: fc.constant('assign' as const), name: fc.constantFrom('a', 'p'), op: fc.constantFrom('+=', '-=', '*=', '='), value: num }).map((e): Stmt => ({ k: 'expr', e })), weight: 3 },
         { arbitrary: text.map((t): Stmt => ({ k: 'expr', e: { k: 'assign', name: 's', op: '+=', value: t } })), weight: 2 },
         { arbitrary: expr.map((e): Stmt => ({ k: 'expr', e: { k: 'invoke', obj: { k: 'var', name: 'l' }, name: 'append', args: [e] } })), weight: 2 },
+        // Maps growing by new keys (and overwriting old ones).
+        {
+          arbitrary: fc.tuple(fc.oneof(num, text), expr).map(([idx, value]): Stmt => ({ k: 'expr', e: { k: 'setIndex', obj: { k: 'var', name: 'm' }, idx, value } })),
+          weight: 2,
+        },
         { arbitrary: fc.record({ k: fc.constant('var' as const), name: fc.constantFrom(...LOCALS), e: expr }), weight: 3 },
         { arbitrary: expr.map((e): Stmt => ({ k: 'expr', e })), weight: 4 },
         { arbitrary: tie('block').map((body): Stmt => ({ k: 'block', body })), weight: 1 },
@@ -163,7 +209,10 @@ export function programArbitrary(options: ProgramOptions): fc.Arbitrary<Program>
           weight: 2,
         },
         { arbitrary: fc.record({ k: fc.constant('for' as const), n: fc.oneof(num, expr), body: stmt }), weight: 2 },
-        { arbitrary: fc.record({ k: fc.constant('forin' as const), e: fc.oneof(fc.constant<Expr>({ k: 'var', name: 'l' }), expr), body: stmt }), weight: 2 },
+        {
+          arbitrary: fc.record({ k: fc.constant('forin' as const), e: fc.oneof(fc.constant<Expr>({ k: 'var', name: 'l' }), fc.constant<Expr>({ k: 'var', name: 'm' }), expr), body: stmt }),
+          weight: 2,
+        },
         {
           arbitrary: fc.record({ k: fc.constant('fun' as const), name: fc.constantFrom(...FUNCTIONS), params: fc.nat({ max: 3 }), body: tie('block') }),
           weight: 2,
@@ -204,7 +253,7 @@ interface Context {
 const TOP: Context = { scopes: [], inFunction: false, inInitializer: false, inMethod: false, inSubclass: false, declaring: null };
 
 export function renderProgram(program: Program): string {
-  const prelude = 'var a = 1;\nvar b = "b";\nvar s = "s";\nvar l = [1, 2, 3];\nvar n = nil;\nvar i = 0;\nvar x = 2;\nvar p = 0;\nvar it = 1;\n' +
+  const prelude = 'var a = 1;\nvar b = "b";\nvar s = "s";\nvar l = [1, 2, 3];\nvar n = nil;\nvar i = 0;\nvar x = 2;\nvar p = 0;\nvar it = 1;\nvar m = {"a": 1, 2: "two", "__proto__": l};\n' +
     'fun f(x) { return x; }\nfun g(x, y) { return x; }\nfun h() { return h; }\nclass C { init() { this.x = 1; } m() { return this; } }\nclass D < C {}\n';
   const body = program.statements.map((s) => renderStmt(s, TOP, 0)).join('\n');
   const spells = program.spells
@@ -318,6 +367,11 @@ function renderExpr(e: Expr, ctx: Context): string {
       return e.name;
     case 'list':
       return `[${renderArgs(e.items, ctx)}]`;
+    case 'map':
+      // In parentheses: a statement starting with `{` is a block.
+      return `({${e.entries.map(([k, v]) => `${renderExpr(k, ctx)}: ${renderExpr(v, ctx)}`).join(', ')}})`;
+    case 'template':
+      return `\`t${e.parts.map((part, i) => `\${${renderExpr(part, ctx)}}${i}`).join('')}\``;
     case 'index':
       return `${renderPrimary(e.obj, ctx)}[${renderExpr(e.idx, ctx)}]`;
     case 'bin':

@@ -49,6 +49,17 @@ describe('programs from the grammar', () => {
     expect(compiled.length, `most common errors: ${[...new Set(errors)].slice(0, 5).join(' | ')}`).toBeGreaterThan(sample.length * 0.8);
   });
 
+  it('cover the issue 11 language: map literals, templates, the math library and string/list/map methods, in programs that compile', () => {
+    const compiled = fc.sample(corePrograms, { numRuns: 300, seed: 5 }).filter((source) => compile(source, { hosts: CORE_HOST_FUNCTIONS }).module !== null);
+    const share = (pattern: RegExp) => compiled.filter((source) => pattern.test(source)).length;
+    expect(share(/\(\{[^}]/)).toBeGreaterThan(compiled.length * 0.1); // a map literal with entries
+    expect(share(/`t[^`]*\$\{/)).toBeGreaterThan(compiled.length * 0.1); // a template with a hole
+    expect(share(/\bm\[[^\]]+\] = /)).toBeGreaterThan(compiled.length * 0.1); // a store into the map
+    for (const call of ['atan2(', 'lerp(', 'clamp(', 'pi()', '.upper(', '.split(', '.join(', '.sort(', '.keys(', '.get(', '.has(']) {
+      expect(share(new RegExp(call.replace(/[.()]/g, '\\$&'))), call).toBeGreaterThan(0);
+    }
+  });
+
   it('in a bare VM: finish or fail cleanly under small budgets', () => {
     checkProperty(
       'program/core-vm',

@@ -312,6 +312,13 @@ describe('every allocation is charged to the heap budget', () => {
     { what: 'an instance and its fields', setup: 'class K {} var k0 = K(); k0.x = 1; k0.y = 2;', body: 'var k = K(); k.x = 1; k.y = 2;', atLeast: HEAP_COST.instance + 2 * HEAP_COST.field },
     { what: 'a bound method', setup: 'class K { m() {} } var k = K();', body: 'var b = k.m;', atLeast: HEAP_COST.boundMethod },
     { what: 'str() of a list', setup: 'var l = [1, 2, 3];', body: 'var t = str(l);', atLeast: 9 },
+    { what: 'a map literal', body: 'var m = {"a": 1, "b": 2, "c": 3};', atLeast: HEAP_COST.map + 3 * HEAP_COST.mapEntry },
+    { what: 'a new map key', setup: 'var m = {};', body: 'm["k"] = 1;', atLeast: HEAP_COST.mapEntry },
+    { what: 'for-in over a map (its key snapshot)', setup: 'var m = {"a": 1, "b": 2, "c": 3};', body: 'for (k in m) {}', atLeast: HEAP_COST.list + 3 },
+    { what: 'keys() of a map', setup: 'var m = {"a": 1, "b": 2, "c": 3};', body: 'var l = m.keys();', atLeast: HEAP_COST.list + 3 },
+    { what: 'a template string', setup: 'var n = 12345;', body: 'var t = `n=${n}`;', atLeast: 7 },
+    { what: 'split of a string', setup: 'var s = "a,b,c";', body: 'var l = s.split(",");', atLeast: HEAP_COST.list + 3 + 3 },
+    { what: 'slice of a list', setup: 'var l = [1, 2, 3, 4];', body: 'var p = l.slice(1);', atLeast: HEAP_COST.list + 3 },
   ];
   for (const { what, setup = '', body, atLeast } of rows) {
     it(`${what}: at least ${atLeast} units`, () => {
@@ -319,8 +326,14 @@ describe('every allocation is charged to the heap budget', () => {
     });
   }
 
+  it('a map charges by the table: the map, each entry once, and an overwrite nothing', () => {
+    expect(extraCost('', 'var m = {"a": 1, "b": 2};').heap).toBe(HEAP_COST.map + 2 * HEAP_COST.mapEntry);
+    expect(extraCost('var m = {};', 'm["a"] = 1; m["b"] = 2; m["a"] = 3;').heap).toBe(2 * HEAP_COST.mapEntry);
+    expect(extraCost('var m = {"a": 1};', 'for (k in m) {} for (k in m) {}').heap).toBe(2 * (HEAP_COST.list + 1));
+  });
+
   it('keeping any of them in a loop ends the cast with the heap budget, not the process', () => {
-    const keepers = ['keep.append(K());', 'keep.append(fun_());', 'class C < K {} keep.append(C);', 'keep.append(k.m);', 'keep.append([]);'];
+    const keepers = ['keep.append(K());', 'keep.append(fun_());', 'class C < K {} keep.append(C);', 'keep.append(k.m);', 'keep.append([]);', 'keep.append({});', 'keep.append(`${k}`);'];
     for (const keeper of keepers) {
       const source = `class K { m() {} } var k = K(); var keep = [];\nfun fun_() { var x = 1; fun g() { return x; } return g; }\nspell go() { while (true) { ${keeper} } }`;
       const { module } = compile(source, { sourceName: 'k.spell' });
