@@ -26,7 +26,8 @@ type Op =
 const small = fc.integer({ min: 0, max: 60 });
 const range = fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 25 }), fc.double({ min: 0, max: 25, noNaN: true }));
 const step = fc.integer({ min: -5, max: 5 });
-const opArb: fc.Arbitrary<Op> = fc.oneof(
+/** The operations of one tick, with interest ranges drawn from `range`. */
+const opsWith = (range: fc.Arbitrary<number>): fc.Arbitrary<Op> => fc.oneof(
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('spawn' as const), x: small, y: small, r: range }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('despawn' as const), pick: fc.nat() }) },
   { weight: 4, arbitrary: fc.record({ kind: fc.constant('move' as const), pick: fc.nat(), dx: step, dy: step }) },
@@ -40,6 +41,9 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('spawnDespawn' as const), x: small, y: small, r: range }) },
   { weight: 1, arbitrary: fc.constant({ kind: 'restore' as const }) },
 );
+const opArb = opsWith(range);
+/** Mostly nobody observes (an update then skips its work), now and then somebody starts to. */
+const quietOpArb = opsWith(fc.oneof({ weight: 8, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: 25 }) }));
 
 const inside = (shape: InterestShape, dx: number, dy: number, r: number): boolean =>
   shape === 'square' ? Math.abs(dx) <= r && Math.abs(dy) <= r : dx * dx + dy * dy <= r * r;
@@ -186,6 +190,7 @@ const indexes: Record<string, (capacity: number) => SpatialIndex> = {
 };
 
 const ticksArb = fc.array(fc.array(opArb, { maxLength: 10 }), { minLength: 1, maxLength: 20 });
+const quietTicksArb = fc.array(fc.array(quietOpArb, { maxLength: 10 }), { minLength: 1, maxLength: 30 });
 
 describe('AreaOfInterest against brute force', () => {
   for (const [name, make] of Object.entries(indexes)) {
@@ -194,6 +199,12 @@ describe('AreaOfInterest against brute force', () => {
         fc.assert(
           fc.property(ticksArb, (ticks) => run(make, shape, ticks, { policy: 'recycle-oldest', moveEvents: true })),
           { seed: 7, numRuns: 200 },
+        );
+      });
+      it(`${name} index, ${shape} interest: worlds where mostly nobody observes (idle updates are skipped)`, () => {
+        fc.assert(
+          fc.property(quietTicksArb, (ticks) => run(make, shape, ticks, { policy: 'recycle-oldest', moveEvents: true })),
+          { seed: 9, numRuns: 150 },
         );
       });
       it(`${name} index, ${shape} interest: a growing pool, and no move events when they are off`, () => {
@@ -226,6 +237,43 @@ describe('AreaOfInterest against brute force', () => {
       expect(count).toBe(2);
       for (let t = 0; t < 3; t++) aoi.update(() => count++);
       expect(count).toBe(2);
+    }
+  });
+
+  it('a last observer that stops observing still hears its leaves; then the world is idle until one starts again', () => {
+    for (const make of Object.values(indexes)) {
+      const pool = new EntityPool({ capacity: 4 });
+      const index = make(4);
+      const aoi = new AreaOfInterest(pool, index, 'square');
+      const [watcher, thief] = [pool.spawn(), pool.spawn()];
+      for (const [h, x] of [
+        [watcher, 10],
+        [thief, 12],
+      ] as const) {
+        pool.x[pool.indexOf(h)] = x;
+        pool.y[pool.indexOf(h)] = 10;
+        index.insert(pool.indexOf(h), x, 10);
+      }
+      pool.interest[pool.indexOf(watcher)] = 5;
+      const events: string[] = [];
+      const listen = (k: AoiEventKind, o: EntityHandle, s: EntityHandle): void => {
+        events.push(`${k} ${o === watcher ? 'W' : 'T'} ${s === watcher ? 'W' : 'T'}`);
+      };
+      aoi.update(listen);
+      pool.interest[pool.indexOf(watcher)] = 0;
+      aoi.update(listen);
+      // Nobody observes: the thief wanders off and back, unseen.
+      for (const x of [40, 13]) {
+        pool.x[pool.indexOf(thief)] = x;
+        index.move(pool.indexOf(thief), x, 10);
+        aoi.update(listen);
+      }
+      pool.interest[pool.indexOf(watcher)] = 5;
+      aoi.update(listen);
+      pool.x[pool.indexOf(thief)] = 14;
+      index.move(pool.indexOf(thief), 14, 10);
+      aoi.update(listen);
+      expect(events).toEqual(['enter W T', 'leave W T', 'enter W T', 'move W T']);
     }
   });
 

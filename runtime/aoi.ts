@@ -199,6 +199,7 @@ export class AreaOfInterest implements AoiFrame {
   /** Find what changed since the last update and emit the differences. */
   update(emit: AoiListener): void {
     const pool = this.pool;
+    if (this.idle()) return;
     this.fitCapacity(pool.capacity);
     this.epoch++;
     this.outbox.begin(this.epoch);
@@ -322,6 +323,21 @@ export class AreaOfInterest implements AoiFrame {
     this.ghosts.length = 0;
     this.tracked = 0;
     this.rebuilding = false;
+  }
+
+  /**
+   * Nobody observes anything and nobody is set to: the update could only
+   * report nothing, so it is skipped (a world without interest ranges pays
+   * one read per entity). The structures stay as the last real update left
+   * them; the next one finds everything that changed since, as it would
+   * after any tick (no pair exists whose move or leave could be lost).
+   */
+  private idle(): boolean {
+    if (this.pairs.size !== 0 || this.ghosts.length !== 0) return false;
+    const { interest, activeSlots } = this.pool;
+    const n = this.pool.count;
+    for (let i = 0; i < n; i++) if (interest[activeSlots[i]!]! > 0) return false;
+    return true;
   }
 
   private makeEngine(index: SpatialIndex): InterestEngine {
