@@ -1,55 +1,93 @@
 /**
- * The grid engine of the area of interest: the pairs it keeps are exactly
- * the observed ones, and a changed entity finds its new pairs by looking at
- * cells near it only —
- *   - as an observer: the cells of the world's grid under its range;
- *   - as a subject: the observers whose ranges reach it. Observers are kept
- *     in small grids of their own, one per range class (ranges up to
- *     cell·2^k go in a grid of cell size cell·2^k), so whatever the mix of
- *     ranges, a subject looks at no more than 3 × 3 cells per class.
- * Entities that did not change are never looked at.
+ * The grid engine of the area of interest. Each observer keeps its observed
+ * set as sorted subject keys (ObserverSets); nothing else is stored per
+ * pair. An update visits only what changed:
+ *
+ *   - a changed entity (moved, range changed, new) recomputes its own set
+ *     from the cells under its range, and, as a subject, is looked up in the
+ *     sets of the unchanged observers near where it was and where it is:
+ *     only those can have gained or lost it, or need a move;
+ *   - a gone entity is taken out of the sets of the unchanged observers near
+ *     where it was last;
+ *   - pairs between two changed entities are settled by the observer's
+ *     recompute, so every pair is looked at once.
+ *
+ * A set is exactly the subjects inside the observer's range at their
+ * positions of the last update (the same test on the same numbers), so
+ * whether an observer held a subject is a test on last positions, and the
+ * observers that may hold a subject are found around that subject's last
+ * position. A changed observer whose every member turned up in its look
+ * needs no recompute of its set: its news was found pair by pair.
+ *
+ * The engine keeps the live entities in a grid of its own (BucketGrid,
+ * cells of the world grid's size), each cell's entries side by side, so a
+ * look reads a few short runs of memory. Observers are also kept in small
+ * grids, one per range class (ranges up to cell·2^k go in a grid of cell
+ * size cell·2^k), so whatever the mix of ranges a subject looks at no more
+ * than 3 × 3 cells per class; when the ranges are alike (the common case)
+ * one look around the mover serves both directions.
+ *
+ * When most entities changed, every observer recomputes its set in the
+ * pool's active order and its news goes out at once, already in delivery
+ * order (the recompute-and-diff pass, on typed arrays and without a call
+ * per id).
  */
 
-import type { AoiFrame, InterestEngine } from './aoi.js';
-
-type MoverEngine = InterestEngine & { readonly candidates: 'mover' };
+import type { AoiFrame, AoiListener } from './aoi.js';
+import { sortByKey, type AoiOutbox, ENTER, LEAVE, MOVE } from './aoi-outbox.js';
+import { BucketGrid } from './aoi-buckets.js';
+import { ObserverSets } from './aoi-sets.js';
 import { GridIndex } from './grid-index.js';
-import { slackFor, type SpatialIndex, type SpatialVisitor } from './spatial-index.js';
+import { copyInto, slackFor, type SpatialIndex } from './spatial-index.js';
 
 const NONE = -1;
 /** Range classes: cell · 2^0 … cell · 2^(CLASSES-2), then one for anything larger (even infinite). */
 const CLASSES = 32;
+const KINDS = ['enter', 'move', 'leave'] as const;
 
-export class GridInterest implements MoverEngine {
-  readonly candidates = 'mover' as const;
-  readonly bandIsShape = true;
+/** What the grid engine reads of the area of interest, besides the frame. */
+export interface GridFrame extends AoiFrame {
+  /** The identity key of the live entity in each slot (0: none). */
+  readonly owner: Float64Array;
+  /** `movedAt[slot] === epoch`: a tracked entity found away from its last position in this update. */
+  readonly movedAt: Uint32Array;
+  readonly moveEvents: boolean;
+  inside(o: number, s: number): boolean;
+  /** inside(), for a subject at (sx, sy). */
+  insideFrom(o: number, sx: number, sy: number): boolean;
+}
+
+export class GridSets {
+  readonly sets = new ObserverSets();
   private readonly cell: number;
   private readonly width: number;
   private readonly height: number;
   private readonly classes: (GridIndex | null)[] = new Array<GridIndex | null>(CLASSES).fill(null);
   private classOf: Int8Array = new Int8Array(0);
   private capacity = 0;
-  /** What subjectsOf() found. */
-  found: Int32Array = new Int32Array(64);
-  // The pair being looked for, read by the visitors (created once).
-  private current = 0;
-  private consider: (o: number, s: number) => void = () => {};
-  private readonly visitSubject: SpatialVisitor = (s) => {
-    if (s !== this.current) this.consider(this.current, s);
-  };
-  private readonly visitObserver: SpatialVisitor = (o) => {
-    if (o !== this.current) this.consider(o, this.current);
-  };
-  private readonly visitBoth: SpatialVisitor = (e) => {
-    const c = this.current;
-    if (e === c) return;
-    const range = this.frame.range;
-    if (range[c]! > 0) this.consider(c, e);
-    if (range[e]! > 0) this.consider(e, c);
-  };
+  /** Every live entity at its current position. */
+  private readonly entities: BucketGrid;
+  /** What the last look at `entities` found: runs of its slab, and the rectangle looked at. */
+  private runs: Int32Array = new Int32Array(64);
+  private minX = 0;
+  private minY = 0;
+  private maxX = 0;
+  private maxY = 0;
+  /** Ids a look at an observer grid found. */
+  private found: Int32Array = new Int32Array(64);
+  /** An observer's set as recomputed: keys ascending, and each subject's slot. */
+  private newKeys: Float64Array = new Float64Array(64);
+  private newSlots: Int32Array = new Int32Array(64);
+  private outbox: AoiOutbox | null = null;
+  /** The widest non-empty range class in this update. */
+  private widest = NONE;
+  /** The news of one changed observer's own set, found pair by pair: subject keys and kinds. */
+  private noteKeys: Float64Array = new Float64Array(64);
+  private noteKinds: Int32Array = new Int32Array(64);
+  private emit: AoiListener | null = null;
 
   constructor(
-    private readonly frame: AoiFrame & { inside(o: number, s: number): boolean },
+    private readonly frame: GridFrame,
     private readonly index: SpatialIndex,
   ) {
     // The observer grids cover the world's grid when there is one; anything outside lands in border cells (still exact).
@@ -57,6 +95,7 @@ export class GridInterest implements MoverEngine {
     this.cell = grid?.cellSize ?? 8;
     this.width = grid ? grid.cols * grid.cellSize : 1024;
     this.height = grid ? grid.rows * grid.cellSize : 1024;
+    this.entities = new BucketGrid(this.width, this.height, this.cell);
   }
 
   grow(capacity: number): void {
@@ -65,26 +104,25 @@ export class GridInterest implements MoverEngine {
     classOf.set(this.classOf);
     this.classOf = classOf;
     this.capacity = capacity;
+    this.sets.ensureSlots(capacity);
+    this.entities.ensureSlots(capacity);
     for (const g of this.classes) g?.ensureCapacity(capacity);
   }
 
   clear(): void {
     for (const g of this.classes) g?.clear();
     this.classOf.fill(NONE);
+    this.sets.clear();
+    this.entities.clear();
   }
 
-  remove(slot: number): void {
-    const k = this.classOf[slot]!;
-    if (k === NONE) return;
-    this.classes[k]!.remove(slot);
-    this.classOf[slot] = NONE;
-  }
-
+  /** Bring the grids to the changed slots' current positions and ranges. */
   place(changed: Int32Array, count: number): void {
     const { x, y } = this.frame.pool;
     const range = this.frame.range;
     for (let i = 0; i < count; i++) {
       const slot = changed[i]!;
+      this.entities.set(slot, x[slot]!, y[slot]!);
       const r = range[slot]!;
       const k = r > 0 ? this.classFor(r) : NONE;
       const was = this.classOf[slot]!;
@@ -98,74 +136,344 @@ export class GridInterest implements MoverEngine {
     }
   }
 
-  collectFor(slot: number, consider: (o: number, s: number) => void, observerOnly: boolean): void {
-    this.consider = consider;
-    this.current = slot;
-    const px = this.frame.pool.x[slot]!;
-    const py = this.frame.pool.y[slot]!;
-    const r = this.frame.range[slot]!;
-    if (observerOnly) {
-      if (r > 0) this.look(this.index, px, py, r, this.visitSubject);
-      return;
+  /**
+   * One update. `gone` lists the slots whose entity is gone
+   * (`goneKeys` their keys; `lastX`/`lastY` still hold where they were).
+   * `sweep`: most entities changed, so every observer recomputes its set and
+   * its news is emitted at once; otherwise news goes to the outbox.
+   */
+  update(
+    changed: Int32Array,
+    count: number,
+    gone: Int32Array,
+    goneKeys: Float64Array,
+    goneCount: number,
+    sweep: boolean,
+    outbox: AoiOutbox,
+    emit: AoiListener,
+  ): void {
+    this.outbox = outbox;
+    this.emit = emit;
+    // The gone first: a reused slot's new entity is then placed afresh.
+    for (let i = 0; i < goneCount; i++) this.dropGone(gone[i]!, goneKeys[i]!, !sweep);
+    this.place(changed, count);
+    this.widest = this.widestClass();
+    if (sweep) this.sweep();
+    else for (let i = 0; i < count; i++) this.settle(changed[i]!);
+    this.emit = null;
+  }
+
+  /** The keys `slot` observed at the last update, ascending. */
+  observedBy(slot: number): number[] {
+    const { keys, start, length } = this.sets;
+    return Array.from(keys.subarray(start[slot]!, start[slot]! + length[slot]!));
+  }
+
+  /** Load a saved set (for importState): `keys` any order, no duplicates. */
+  load(slot: number, keys: readonly number[]): void {
+    const sorted = Float64Array.from(keys).sort();
+    this.sets.write(slot, sorted, sorted.length);
+  }
+
+  /**
+   * A gone entity: its own set goes silently; `tell` (not a sweep, which
+   * recomputes every set anyway): the unchanged observers that held it get
+   * a leave.
+   */
+  private dropGone(g: number, key: number, tell: boolean): void {
+    this.sets.empty(g);
+    this.entities.remove(g);
+    const k = this.classOf[g]!;
+    if (k !== NONE) {
+      this.classes[k]!.remove(g);
+      this.classOf[g] = NONE;
     }
-    const widest = this.widestClass();
+    if (!tell || this.sets.total === 0) return;
+    const { lastX, lastY, changedAt, epoch } = this.frame;
+    const gx = lastX[g]!;
+    const gy = lastY[g]!;
+    for (let c = 0; c < CLASSES; c++) {
+      const grid = this.classes[c];
+      if (!grid || grid.count === 0) continue;
+      const n = this.observersAround(grid, gx, gy, gx, gy, this.reachOf(c));
+      for (let i = 0; i < n; i++) {
+        const o = this.found[i]!;
+        // An unchanged observer held it exactly when its last position was in range (see settleSubject).
+        if (changedAt[o] === epoch || !this.frame.insideFrom(o, gx, gy)) continue;
+        const at = this.sets.find(o, key);
+        if (at >= 0) {
+          this.sets.removeAt(o, at);
+          this.outbox!.push(o, key, LEAVE);
+        }
+      }
+    }
+  }
+
+  /** A changed entity, when few changed: its own set, and its place in the sets of the unchanged observers near it. */
+  private settle(c: number): void {
+    const f = this.frame;
+    const { x, y } = f.pool;
+    const { range, owner, changedAt, epoch } = f;
+    const key = owner[c]!;
+    const r = range[c]!;
+    const cx = x[c]!;
+    const cy = y[c]!;
+    // Where it was, if it was tracked: observers near there may hold it.
+    const tracked = f.bornAt[c] !== epoch;
+    const lx = tracked ? f.lastX[c]! : cx;
+    const ly = tracked ? f.lastY[c]! : cy;
+    let fresh = 0;
+    // What c's own set gains and loses, found pair by pair (news), and how many of its members were met.
+    let news = 0;
+    let met = 0;
+    const widest = this.widest;
     if (widest !== NONE && this.reachOf(widest) <= 2 * Math.max(r, this.cell)) {
-      // Ranges alike (the common case): one look at the cells around the mover serves both directions.
-      this.look(this.index, px, py, Math.max(r, this.reachOf(widest)), this.visitBoth);
+      // Ranges alike: one look at the world's grid around both places serves both directions.
+      const reach = Math.max(r, this.reachOf(widest));
+      const runCount = this.look(cx, cy, lx, ly, reach);
+      const { runs, minX, minY, maxX, maxY } = this;
+      const { xy, slot } = this.entities;
+      const circle = f.shape === 'circle';
+      const moves = f.moveEvents;
+      const { movedAt, lastX, lastY, bornAt } = f;
+      const moved = moves && movedAt[c] === epoch;
+      // c's range at the last update: it held e exactly when e's last position was inside it then.
+      const lr = tracked ? f.lastR[c]! : 0;
+      // The interest tests below are inside() written out, on the same numbers (a − b is exactly −(b − a)).
+      for (let q = 0; q < runCount; q += 2) {
+       for (let j = runs[q]!, end = runs[q + 1]!; j < end; j++) {
+        const ex = xy[2 * j]!;
+        const ey = xy[2 * j + 1]!;
+        if (ex < minX || ex > maxX || ey < minY || ey > maxY) continue;
+        const e = slot[j]!;
+        if (e === c) continue;
+        const dx = ex - cx;
+        const dy = ey - cy;
+        const d2 = dx * dx + dy * dy;
+        const ax = Math.abs(dx);
+        const ay = Math.abs(dy);
+        const sees = r > 0 && (circle ? d2 <= r * r : ax <= r && ay <= r);
+        if (sees) fresh = this.collect(fresh, owner[e]!, e);
+        let saw = false;
+        if (lr > 0 && bornAt[e] !== epoch) {
+          const hx = lastX[e]! - lx;
+          const hy = lastY[e]! - ly;
+          saw = circle ? hx * hx + hy * hy <= lr * lr : Math.abs(hx) <= lr && Math.abs(hy) <= lr;
+          if (saw) met++;
+        }
+        if (saw !== sees) news = this.note(news, owner[e]!, sees ? ENTER : LEAVE);
+        else if (sees && moves && movedAt[e] === epoch) news = this.note(news, owner[e]!, MOVE);
+        const re = range[e]!;
+        if (!(re > 0) || changedAt[e] === epoch) continue;
+        // e is unchanged: it held c exactly when c's last position was in its range (see settleSubject).
+        const now = circle ? d2 <= re * re : ax <= re && ay <= re;
+        let held = false;
+        if (tracked) {
+          const hx = lx - ex;
+          const hy = ly - ey;
+          held = circle ? hx * hx + hy * hy <= re * re : Math.abs(hx) <= re && Math.abs(hy) <= re;
+        }
+        if (held !== now) this.changeMembership(e, key, now);
+        else if (now && moved) this.outbox!.push(e, key, MOVE);
+       }
+      }
+    } else {
+      if (r > 0) fresh = this.gather(c, r);
+      for (let k = 0; k <= widest; k++) {
+        const grid = this.classes[k];
+        if (!grid || grid.count === 0) continue;
+        const n = this.observersAround(grid, cx, cy, lx, ly, this.reachOf(k));
+        for (let i = 0; i < n; i++) {
+          const o = this.found[i]!;
+          if (o !== c && changedAt[o] !== epoch && owner[o] !== 0) this.settleSubject(o, c, key, tracked);
+        }
+      }
+    }
+    if (!(r > 0) && this.sets.length[c] === 0) return;
+    if (met === this.sets.length[c] && widest !== NONE && this.reachOf(widest) <= 2 * Math.max(r, this.cell)) {
+      // Every member of c's set was met (none lies out of the look, none is gone): the news is complete.
+      for (let i = 0; i < news; i++) {
+        const subject = this.noteKeys[i]!;
+        const kind = this.noteKinds[i]!;
+        if (kind !== MOVE) this.changeOwnMembership(c, subject, kind === ENTER);
+        this.outbox!.push(c, subject, kind);
+      }
       return;
     }
-    if (r > 0) this.look(this.index, px, py, r, this.visitSubject);
-    for (let k = 0; k <= widest; k++) {
-      const g = this.classes[k];
-      if (g && g.count > 0) this.look(g, px, py, this.reachOf(k), this.visitObserver);
+    if (fresh > 1) sortByKey(this.newKeys, this.newSlots, 0, fresh - 1);
+    this.diff(c, fresh, false);
+  }
+
+  private note(at: number, key: number, kind: number): number {
+    if (at === this.noteKeys.length) {
+      this.noteKeys = copyInto(this.noteKeys, new Float64Array(at * 2));
+      this.noteKinds = copyInto(this.noteKinds, new Int32Array(at * 2));
+    }
+    this.noteKeys[at] = key;
+    this.noteKinds[at] = kind;
+    return at + 1;
+  }
+
+  private changeOwnMembership(o: number, key: number, now: boolean): void {
+    const at = this.sets.find(o, key);
+    if (now) this.sets.insertAt(o, -at - 1, key);
+    else this.sets.removeAt(o, at);
+  }
+
+  /**
+   * An unchanged observer o and a changed subject s (`tracked`: s was there
+   * at the last update): enter, leave or move, and o's set kept in step.
+   * Whether o held s needs no look at the set: o has not changed since its
+   * set was computed, so it held s exactly when s's last position was
+   * inside its range (the same test, on the same numbers).
+   */
+  private settleSubject(o: number, s: number, key: number, tracked: boolean): void {
+    const f = this.frame;
+    const held = tracked && f.insideFrom(o, f.lastX[s]!, f.lastY[s]!);
+    const now = f.inside(o, s);
+    if (held !== now) this.changeMembership(o, key, now);
+    else if (now && f.moveEvents && f.movedAt[s] === f.epoch) this.outbox!.push(o, key, MOVE);
+  }
+
+  /** The subject `key` came into o's range (`now`) or left it: o's set and news follow. */
+  private changeMembership(o: number, key: number, now: boolean): void {
+    this.changeOwnMembership(o, key, now);
+    this.outbox!.push(o, key, now ? ENTER : LEAVE);
+  }
+
+  /** Every observer, in the pool's active order, recomputes its set; news is emitted as it goes. */
+  private sweep(): void {
+    const { activeSlots: active, count: n } = this.frame.pool;
+    const range = this.frame.range;
+    const length = this.sets.length;
+    for (let i = 0; i < n; i++) {
+      const o = active[i]!;
+      const r = range[o]!;
+      if (!(r > 0) && length[o] === 0) continue;
+      const fresh = r > 0 ? this.gather(o, r) : 0;
+      if (fresh > 1) sortByKey(this.newKeys, this.newSlots, 0, fresh - 1);
+      this.diff(o, fresh, true);
     }
   }
 
-  /**
-   * The ids within `slot`'s range (a hair wider on both axes), written into
-   * `found`: the same candidates collectFor(slot, …, true) visits, without a
-   * call per id. Returns how many, or -1 when the index cannot list them
-   * this way (then use collectFor).
-   */
-  subjectsOf(slot: number): number {
-    const grid = this.index instanceof GridIndex ? this.index : null;
-    const r = this.frame.range[slot]!;
-    if (grid === null || !(r > 0)) return -1;
-    return this.idsAround(grid, slot, r);
+  /** The subjects inside o's range now, into newKeys / newSlots (unsorted); returns how many. */
+  private gather(o: number, r: number): number {
+    const f = this.frame;
+    const ox = f.pool.x[o]!;
+    const oy = f.pool.y[o]!;
+    const runCount = this.look(ox, oy, ox, oy, r);
+    const runs = this.runs;
+    const { xy, slot } = this.entities;
+    const owner = f.owner;
+    const circle = f.shape === 'circle';
+    const r2 = r * r;
+    let fresh = 0;
+    // inside(o, s) written out, on the same numbers.
+    for (let q = 0; q < runCount; q += 2) {
+      for (let j = runs[q]!, end = runs[q + 1]!; j < end; j++) {
+        const dx = xy[2 * j]! - ox;
+        const dy = xy[2 * j + 1]! - oy;
+        if (!(circle ? dx * dx + dy * dy <= r2 : Math.abs(dx) <= r && Math.abs(dy) <= r)) continue;
+        const s = slot[j]!;
+        if (s !== o) fresh = this.collect(fresh, owner[s]!, s);
+      }
+    }
+    return fresh;
+  }
+
+  private collect(at: number, key: number, slot: number): number {
+    if (at === this.newKeys.length) {
+      this.newKeys = copyInto(this.newKeys, new Float64Array(at * 2));
+      this.newSlots = copyInto(this.newSlots, new Int32Array(at * 2));
+    }
+    this.newKeys[at] = key;
+    this.newSlots[at] = slot;
+    return at + 1;
   }
 
   /**
-   * For a changed entity when ranges are alike (collectFor's one-look case):
-   * the ids around it that may pair with it either way, written into
-   * `found`. Returns how many, or -1 when collectFor must be used instead.
+   * Merge o's recomputed set (newKeys, ascending) with its stored one:
+   * enter, leave, and move for a kept subject that moved. `direct`: emit in
+   * key order now (the sweep); otherwise queue in the outbox.
    */
-  neighboursOf(slot: number): number {
-    const grid = this.index instanceof GridIndex ? this.index : null;
-    if (grid === null) return -1;
-    const r = this.frame.range[slot]!;
-    const widest = this.widestClass();
-    if (widest === NONE || !(this.reachOf(widest) <= 2 * Math.max(r, this.cell))) return -1;
-    return this.idsAround(grid, slot, Math.max(r, this.reachOf(widest)));
+  private diff(o: number, fresh: number, direct: boolean): void {
+    const sets = this.sets;
+    const keys = sets.keys;
+    const base = sets.start[o]!;
+    const old = sets.length[o]!;
+    const newKeys = this.newKeys;
+    const moves = this.frame.moveEvents;
+    const movedAt = this.frame.movedAt;
+    const epoch = this.frame.epoch;
+    const observerKey = this.frame.owner[o]!;
+    let same = old === fresh;
+    let i = 0;
+    let j = 0;
+    while (i < old || j < fresh) {
+      const a = i < old ? keys[base + i]! : Infinity;
+      const b = j < fresh ? newKeys[j]! : Infinity;
+      let kind: number;
+      let subject: number;
+      if (a < b) {
+        kind = LEAVE;
+        subject = a;
+        i++;
+        same = false;
+      } else if (b < a) {
+        kind = ENTER;
+        subject = b;
+        j++;
+        same = false;
+      } else {
+        const moved = moves && movedAt[this.newSlots[j]!] === epoch;
+        i++;
+        j++;
+        if (!moved) continue;
+        kind = MOVE;
+        subject = b;
+      }
+      if (direct) this.emit!(KINDS[kind]!, observerKey, subject);
+      else this.outbox!.push(o, subject, kind);
+    }
+    if (!same) sets.write(o, newKeys, fresh);
   }
 
-  private idsAround(grid: GridIndex, slot: number, reach: number): number {
-    const px = this.frame.pool.x[slot]!;
-    const py = this.frame.pool.y[slot]!;
-    const sx = reach + slackFor(px, reach);
-    const sy = reach + slackFor(py, reach);
-    let count = grid.idsInRect(px - sx, py - sy, px + sx, py + sy, this.found);
-    while (count < 0) {
+  /**
+   * Look at the live entities within `reach` of (x1, y1) or of (x2, y2) on
+   * both axes (a hair wider, so rounding never loses one): the rectangle
+   * goes to minX … maxY, the runs of the bucket grid to `runs`. Returns how
+   * many run bounds.
+   */
+  private look(x1: number, y1: number, x2: number, y2: number, reach: number): number {
+    this.rectAround(x1, y1, x2, y2, reach);
+    for (;;) {
+      const k = this.entities.runsInRect(this.minX, this.minY, this.maxX, this.maxY, this.runs);
+      if (k >= 0) return k;
+      this.runs = new Int32Array(this.runs.length * 2);
+    }
+  }
+
+  /** The observers in an observer grid within `reach` of (x1, y1) or of (x2, y2), into `found`. */
+  private observersAround(grid: GridIndex, x1: number, y1: number, x2: number, y2: number, reach: number): number {
+    this.rectAround(x1, y1, x2, y2, reach);
+    for (;;) {
+      const n = grid.idsInRect(this.minX, this.minY, this.maxX, this.maxY, this.found);
+      if (n >= 0) return n;
       this.found = new Int32Array(this.found.length * 2);
-      count = grid.idsInRect(px - sx, py - sy, px + sx, py + sy, this.found);
     }
-    return count;
   }
 
-  /** Every id within `reach` of (px, py) on both axes (a hair wider, so rounding never loses one). */
-  private look(index: SpatialIndex, px: number, py: number, reach: number, visit: SpatialVisitor): void {
-    const sx = reach + slackFor(px, reach);
-    const sy = reach + slackFor(py, reach);
-    index.forEachInRect(px - sx, py - sy, px + sx, py + sy, visit);
+  private rectAround(x1: number, y1: number, x2: number, y2: number, reach: number): void {
+    const lowX = Math.min(x1, x2);
+    const highX = Math.max(x1, x2);
+    const lowY = Math.min(y1, y2);
+    const highY = Math.max(y1, y2);
+    const sx = reach + slackFor(Math.max(Math.abs(lowX), Math.abs(highX)), reach);
+    const sy = reach + slackFor(Math.max(Math.abs(lowY), Math.abs(highY)), reach);
+    this.minX = lowX - sx;
+    this.minY = lowY - sy;
+    this.maxX = highX + sx;
+    this.maxY = highY + sy;
   }
 
   /** The widest non-empty range class, or -1 when nobody observes. */
@@ -175,10 +483,6 @@ export class GridInterest implements MoverEngine {
       if (g && g.count > 0) return k;
     }
     return NONE;
-  }
-
-  keeps(o: number, s: number): boolean {
-    return this.frame.inside(o, s);
   }
 
   /** The smallest class whose reach covers r. */

@@ -12,6 +12,7 @@
  */
 
 import type { AoiEventKind } from './aoi.js';
+import { copyInto } from './spatial-index.js';
 
 const NONE = -1;
 const KINDS: readonly AoiEventKind[] = ['enter', 'move', 'leave'];
@@ -29,7 +30,7 @@ export class AoiOutbox {
   private recKind: Uint8Array = new Uint8Array(256);
   private recCount = 0;
   private sortKeys: Float64Array = new Float64Array(64);
-  private sortKinds: Uint8Array = new Uint8Array(64);
+  private sortKinds: Int32Array = new Int32Array(64);
   private order: Int32Array = new Int32Array(64);
   private epoch = 0;
   /** The observer open() collects for, and how many of its notifications the sort buffer holds. */
@@ -139,9 +140,7 @@ export class AoiOutbox {
   private append(k: number, subjectKey: number, kind: number): void {
     if (k === this.sortKeys.length) {
       this.sortKeys = copyFloat(this.sortKeys, k * 2);
-      const kinds = new Uint8Array(k * 2);
-      kinds.set(this.sortKinds);
-      this.sortKinds = kinds;
+      this.sortKinds = copyInto(this.sortKinds, new Int32Array(k * 2));
     }
     this.sortKeys[k] = subjectKey;
     this.sortKinds[k] = kind;
@@ -169,8 +168,8 @@ export class AoiOutbox {
   }
 }
 
-/** In-place sort of keys[lo..hi] ascending, moving kinds[] along; quicksort with insertion sort for short ranges. */
-export function sortByKey(keys: Float64Array, kinds: Uint8Array, lo: number, hi: number): void {
+/** In-place sort of keys[lo..hi] ascending, moving along[] with them; quicksort with insertion sort for short ranges. */
+export function sortByKey(keys: Float64Array, along: Int32Array, lo: number, hi: number): void {
   while (hi - lo > 16) {
     const pivot = median3(keys[lo]!, keys[(lo + hi) >> 1]!, keys[hi]!);
     let i = lo;
@@ -179,39 +178,39 @@ export function sortByKey(keys: Float64Array, kinds: Uint8Array, lo: number, hi:
       while (keys[i]! < pivot) i++;
       while (keys[j]! > pivot) j--;
       if (i <= j) {
-        swap(keys, kinds, i++, j--);
+        swap(keys, along, i++, j--);
       }
     }
     // Recurse into the smaller half, loop on the larger: stack depth stays O(log n).
     if (j - lo < hi - i) {
-      sortByKey(keys, kinds, lo, j);
+      sortByKey(keys, along, lo, j);
       lo = i;
     } else {
-      sortByKey(keys, kinds, i, hi);
+      sortByKey(keys, along, i, hi);
       hi = j;
     }
   }
   for (let k = lo + 1; k <= hi; k++) {
     const v = keys[k]!;
-    const kind = kinds[k]!;
+    const a = along[k]!;
     let m = k - 1;
     while (m >= lo && keys[m]! > v) {
       keys[m + 1] = keys[m]!;
-      kinds[m + 1] = kinds[m]!;
+      along[m + 1] = along[m]!;
       m--;
     }
     keys[m + 1] = v;
-    kinds[m + 1] = kind;
+    along[m + 1] = a;
   }
 }
 
-function swap(keys: Float64Array, kinds: Uint8Array, i: number, j: number): void {
+function swap(keys: Float64Array, along: Int32Array, i: number, j: number): void {
   const k = keys[i]!;
   keys[i] = keys[j]!;
   keys[j] = k;
-  const t = kinds[i]!;
-  kinds[i] = kinds[j]!;
-  kinds[j] = t;
+  const t = along[i]!;
+  along[i] = along[j]!;
+  along[j] = t;
 }
 
 function median3(a: number, b: number, c: number): number {

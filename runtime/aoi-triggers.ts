@@ -20,9 +20,7 @@
  * `anchorSpacing` units let it start there without walking the whole list.
  */
 
-import type { AoiFrame, InterestEngine } from './aoi.js';
-
-type PairsEngine = InterestEngine & { readonly candidates: 'pairs' };
+import type { AoiFrame, PairsEngine } from './aoi.js';
 import { AxisListIndex } from './axis-list-index.js';
 import { slackFor, type SpatialIndex } from './spatial-index.js';
 
@@ -187,7 +185,6 @@ class TriggerList {
 }
 
 export class RangeTriggers implements PairsEngine {
-  readonly candidates = 'pairs' as const;
   readonly bandIsShape = false;
   private xs: TriggerList;
   private ys: TriggerList;

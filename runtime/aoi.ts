@@ -12,18 +12,19 @@
  * Cost follows change, not size. An update first finds what changed (one
  * pass of comparisons over the packed positions: spawned, despawned, moved,
  * range changed); an entity that did not change and whose neighbours did
- * not change costs nothing more. The observed pairs are kept as a
- * cross-linked matrix of edges (AoiPairs); only the edges of changed
- * entities are re-tested, and new pairs come from an engine chosen by the
- * index's kind:
- *   - 'axis' (RangeTriggers): KBEngine's range triggers — every observer has
- *     boundary nodes at x ± r and y ± r in sorted axis lists; a node that
- *     walks past another entity's boundary node makes the pair a candidate,
- *     confirmed on the other axis;
- *   - 'grid' (GridInterest): a changed entity looks at the cells around it
- *     only (its own range, and the observers whose ranges reach it); when
- *     most entities changed, each observer re-tests its set and looks at its
- *     own range once instead (sweepObservers).
+ * not change costs nothing more, and a world where nobody observes skips
+ * the update. The engine is chosen by the index's kind:
+ *   - 'grid' (GridSets, aoi-grid.ts): each observer keeps its set as sorted
+ *     keys; a changed entity recomputes its own set from the cells under its
+ *     range and is looked up in the sets of the observers near where it was
+ *     and where it is; when most entities changed, every observer
+ *     recomputes its set in one pass instead;
+ *   - 'axis' (RangeTriggers, aoi-triggers.ts): KBEngine's range triggers —
+ *     every observer has boundary nodes at x ± r and y ± r in sorted axis
+ *     lists; a node that walks past another entity's boundary node makes the
+ *     pair a candidate, confirmed on the other axis. The pairs are kept as a
+ *     cross-linked matrix of edges (AoiPairs), and only the edges of changed
+ *     entities are re-tested.
  * Notifications go through AoiOutbox, which delivers them in one canonical
  * order. Both engines are checked against brute force (runtime/aoi.test.ts).
  *
@@ -34,7 +35,7 @@
  */
 
 import type { EntityPool } from './entity-pool.js';
-import { GridInterest } from './aoi-grid.js';
+import { GridSets, type GridFrame } from './aoi-grid.js';
 import { AoiOutbox, ENTER, LEAVE, MOVE } from './aoi-outbox.js';
 import { AoiPairs } from './aoi-pairs.js';
 import { RangeTriggers } from './aoi-triggers.js';
@@ -95,8 +96,12 @@ export interface AoiFrame {
   readonly rebuilding: boolean;
 }
 
-/** What both engines do: keep their structures in step with the entities, and say which pairs are kept. */
-interface EngineBase {
+/**
+ * The range-trigger engine (axis lists): keeps its structures in step with
+ * the entities, says which pairs are kept (its band), and reports every
+ * pair that may have come into the band in an update.
+ */
+export interface PairsEngine {
   grow(capacity: number): void;
   clear(): void;
   /** The entity in `slot` is gone (despawned, or the slot reused): drop its nodes. */
@@ -107,30 +112,13 @@ interface EngineBase {
   keeps(o: number, s: number): boolean;
   /** True when keeps() is the interest test itself (no wider band): then inside() alone decides. */
   readonly bandIsShape: boolean;
+  /** Call `consider(o, s)` for every pair that may have come into the kept set; run after place(). */
+  collect(consider: (o: number, s: number) => void): void;
 }
-
-/**
- * How an engine finds the pairs that may have changed. A 'mover' engine
- * finds, for one changed entity, every pair it may newly take part in (the
- * core then needs no pair lookups: it marks the mover's own pairs). A
- * 'pairs' engine reports pairs from anywhere, once per update, and the core
- * looks each up.
- */
-export type InterestEngine =
-  | (EngineBase & {
-      readonly candidates: 'mover';
-      /** Call `consider` for every pair `slot` may newly take part in: as observer, and (unless `observerOnly`) as subject. */
-      collectFor(slot: number, consider: (o: number, s: number) => void, observerOnly: boolean): void;
-    })
-  | (EngineBase & {
-      readonly candidates: 'pairs';
-      /** Call `consider(o, s)` for every pair that may have come into the kept set; run after place(). */
-      collect(consider: (o: number, s: number) => void): void;
-    });
 
 const NONE = -1;
 
-export class AreaOfInterest implements AoiFrame {
+export class AreaOfInterest implements GridFrame {
   readonly moveEvents: boolean;
   epoch = 0;
   changedAt: Uint32Array = new Uint32Array(0);
@@ -141,20 +129,24 @@ export class AreaOfInterest implements AoiFrame {
   range: Float64Array = new Float64Array(0);
   rebuilding = false;
 
-  private pairs: AoiPairs;
+  /** The engine: observer sets on a grid, or range triggers and their pairs on axis lists. */
+  private grid: GridSets | null = null;
+  private triggers: PairsEngine | null = null;
+  private pairs = new AoiPairs(true);
   private readonly outbox = new AoiOutbox();
-  private engine: InterestEngine;
   private readonly identity: AoiIdentity;
   /** The key of the entity a slot's state belongs to (0: none tracked). */
-  private owner: Float64Array = new Float64Array(0);
+  owner: Float64Array = new Float64Array(0);
   private scannedAt: Uint32Array = new Uint32Array(0);
   /** The update in which a tracked entity (not a newborn) was last found away from its last position. */
-  private movedAt: Uint32Array = new Uint32Array(0);
+  movedAt: Uint32Array = new Uint32Array(0);
   private activePos: Int32Array = new Int32Array(0);
   private tracked = 0;
   private changed: Int32Array = new Int32Array(64);
   private changedCount = 0;
   private gone: Int32Array = new Int32Array(64);
+  /** The keys the gone slots' entities had. */
+  private goneKeys: Float64Array = new Float64Array(64);
   private goneCount = 0;
   /**
    * Restored pairs whose subject no longer exists, flattened as observer key,
@@ -163,12 +155,6 @@ export class AreaOfInterest implements AoiFrame {
    */
   private ghosts: number[] = [];
   private readonly consider = (o: number, s: number): void => this.considerPair(o, s);
-  private readonly considerMarked = (o: number, s: number): void => this.considerMarkedPair(o, s);
-  /** The mover being handled (candidates 'mover'), and the marks of its pairs: its subjects, its observers. */
-  private mover = NONE;
-  private token = 0;
-  private markSubject: Uint32Array = new Uint32Array(0);
-  private markObserver: Uint32Array = new Uint32Array(0);
   private readonly ownerKey = (slot: number): number => this.owner[slot]!;
 
   constructor(
@@ -180,8 +166,7 @@ export class AreaOfInterest implements AoiFrame {
   ) {
     this.identity = identity ?? { keyOf: (slot) => pool.handleAt(slot), slotOf: (key) => pool.indexOf(key) };
     this.moveEvents = options.moveEvents ?? true;
-    this.engine = this.makeEngine(index);
-    this.pairs = new AoiPairs(this.engine.candidates === 'pairs');
+    this.useEngineFor(index);
     this.fitCapacity(pool.capacity);
   }
 
@@ -189,10 +174,10 @@ export class AreaOfInterest implements AoiFrame {
   setIndex(index: SpatialIndex): void {
     const state = this.exportState();
     this.index = index;
-    this.engine = this.makeEngine(index);
-    this.pairs = new AoiPairs(this.engine.candidates === 'pairs');
+    this.useEngineFor(index);
     this.pairs.ensureSlots(this.owner.length);
-    this.engine.grow(this.owner.length);
+    this.grid?.grow(this.owner.length);
+    this.triggers?.grow(this.owner.length);
     this.importState(state);
   }
 
@@ -204,26 +189,21 @@ export class AreaOfInterest implements AoiFrame {
     this.epoch++;
     this.outbox.begin(this.epoch);
     this.scan();
-    this.dropGone();
-    this.leaveGhosts();
     const changed = this.changed;
     const count = this.changedCount;
-    const engine = this.engine;
-    engine.place(changed, count);
-    if (engine.candidates === 'mover' && count * 3 > pool.count) {
-      this.sweepObservers(engine, emit);
-    } else if (engine.candidates === 'mover') {
-      // One mover at a time, its pairs still in cache: re-test and mark them, then look for new ones.
-      for (let i = 0; i < count; i++) {
-        const slot = changed[i]!;
-        this.mover = slot;
-        this.token++;
-        this.retest(slot);
-        this.lookBoth(slot, engine);
-      }
+    if (this.grid !== null) {
+      // Most entities changed: every observer recomputes its set, cheaper than looking from both ends of each pair.
+      const sweep = count * 3 > pool.count;
+      this.grid.update(changed, count, this.gone, this.goneKeys, this.goneCount, sweep, this.outbox, emit);
     } else {
+      const triggers = this.triggers!;
+      this.dropGone(triggers);
+      this.leaveGhosts();
+      triggers.place(changed, count);
       for (let i = 0; i < count; i++) this.retest(changed[i]!);
-      engine.collect(this.consider);
+      triggers.collect(this.consider);
+      // Keep each observer's pairs contiguous, in the active order (gone slots' lists are dropped already).
+      if (this.pairs.scattered) this.pairs.compact(pool.activeSlots, pool.count);
     }
     for (let i = 0; i < count; i++) {
       const slot = changed[i]!;
@@ -231,8 +211,6 @@ export class AreaOfInterest implements AoiFrame {
       this.lastY[slot] = pool.y[slot]!;
       this.lastR[slot] = this.range[slot]!;
     }
-    // Keep each observer's pairs contiguous, in the active order sweeps walk (gone slots' lists are dropped already).
-    if (this.pairs.scattered) this.pairs.compact(pool.activeSlots, pool.count);
     this.rebuilding = false;
     this.outbox.deliver(pool.activeSlots, pool.count, this.activePos, this.ownerKey, emit);
   }
@@ -241,6 +219,7 @@ export class AreaOfInterest implements AoiFrame {
   observedBy(key: number): number[] {
     const slot = this.identity.slotOf(key);
     if (slot < 0 || slot >= this.owner.length || this.owner[slot] !== key) return [];
+    if (this.grid !== null) return this.grid.observedBy(slot);
     const out: number[] = [];
     const p = this.pairs;
     for (let e = p.outHead[slot]!; e !== NONE; e = p.outNextOf(e)) if (p.seenOf(e) === 1) out.push(p.subKey[e]!);
@@ -290,14 +269,24 @@ export class AreaOfInterest implements AoiFrame {
       this.changedAt[slot] = this.epoch;
       this.pushChanged(slot);
     }
-    this.engine.place(this.changed, this.changedCount);
+    if (this.grid !== null) {
+      this.grid.place(this.changed, this.changedCount);
+      for (const { key, seen } of state.observers) {
+        const o = this.identity.slotOf(key);
+        if (o < 0 || o >= this.owner.length || this.owner[o] !== key) continue;
+        // Subjects gone since are kept: the next update, a sweep, reports them leaving.
+        this.grid.load(o, [...new Set(seen)].filter((k) => k !== key));
+      }
+      this.rebuilding = true;
+      return;
+    }
+    const triggers = this.triggers!;
+    triggers.place(this.changed, this.changedCount);
     const keep = (o: number, s: number): void => {
       if (o === s || this.owner[o] === 0 || this.owner[s] === 0) return;
-      if (this.engine.keeps(o, s) && this.pairs.find(o, s) === NONE) this.pairs.add(o, s, this.owner[s]!);
+      if (triggers.keeps(o, s) && this.pairs.find(o, s) === NONE) this.pairs.add(o, s, this.owner[s]!);
     };
-    const engine = this.engine;
-    if (engine.candidates === 'pairs') engine.collect(keep);
-    else for (let i = 0; i < this.changedCount; i++) engine.collectFor(this.changed[i]!, keep, true);
+    triggers.collect(keep);
     for (const { key, seen } of state.observers) {
       const o = this.identity.slotOf(key);
       if (o < 0 || o >= this.owner.length || this.owner[o] !== key) continue;
@@ -318,7 +307,8 @@ export class AreaOfInterest implements AoiFrame {
   /** Forget everything: the next update reports every pair as entering. */
   reset(): void {
     this.pairs.clear();
-    this.engine.clear();
+    this.grid?.clear();
+    this.triggers?.clear();
     this.owner.fill(0);
     this.ghosts.length = 0;
     this.tracked = 0;
@@ -333,15 +323,17 @@ export class AreaOfInterest implements AoiFrame {
    * after any tick (no pair exists whose move or leave could be lost).
    */
   private idle(): boolean {
-    if (this.pairs.size !== 0 || this.ghosts.length !== 0) return false;
+    if (this.grid !== null ? this.grid.sets.total !== 0 : this.pairs.size !== 0 || this.ghosts.length !== 0) return false;
     const { interest, activeSlots } = this.pool;
     const n = this.pool.count;
     for (let i = 0; i < n; i++) if (interest[activeSlots[i]!]! > 0) return false;
     return true;
   }
 
-  private makeEngine(index: SpatialIndex): InterestEngine {
-    return index.kind === 'axis' ? new RangeTriggers(this, index) : new GridInterest(this, index);
+  private useEngineFor(index: SpatialIndex): void {
+    this.grid = index.kind === 'axis' ? null : new GridSets(this, index);
+    this.triggers = index.kind === 'axis' ? new RangeTriggers(this, index) : null;
+    this.pairs = new AoiPairs(true);
   }
 
   /**
@@ -375,7 +367,7 @@ export class AreaOfInterest implements AoiFrame {
         }
         continue;
       }
-      if (this.owner[slot] !== 0) this.pushGone(slot);
+      if (this.owner[slot] !== 0) this.pushGone(slot, this.owner[slot]!);
       this.owner[slot] = key;
       this.bornAt[slot] = epoch;
       this.changedAt[slot] = epoch;
@@ -384,8 +376,8 @@ export class AreaOfInterest implements AoiFrame {
     if (met + this.goneCount < this.tracked) {
       for (let slot = 0; slot < this.owner.length; slot++) {
         if (this.owner[slot] !== 0 && this.scannedAt[slot] !== epoch) {
+          this.pushGone(slot, this.owner[slot]!);
           this.owner[slot] = 0;
-          this.pushGone(slot);
         }
       }
     }
@@ -398,7 +390,7 @@ export class AreaOfInterest implements AoiFrame {
    * silently (a despawned observer is told nothing), and each observer that
    * saw them gets a leave.
    */
-  private dropGone(): void {
+  private dropGone(triggers: PairsEngine): void {
     const p = this.pairs;
     // What the gone observed first, so that no leave below is addressed to a gone observer.
     for (let i = 0; i < this.goneCount; i++) {
@@ -417,7 +409,7 @@ export class AreaOfInterest implements AoiFrame {
         p.remove(e);
         e = next;
       }
-      this.engine.remove(slot);
+      triggers.remove(slot);
     }
   }
 
@@ -452,77 +444,6 @@ export class AreaOfInterest implements AoiFrame {
     }
   }
 
-  /**
-   * When most entities changed, looking from both ends of every pair costs
-   * more than looking from one: every observer re-tests what it saw and
-   * looks at its own range once (about what the old recompute-and-diff did,
-   * without the sort and copy), and moves are found from the observer's side.
-   */
-  private sweepObservers(engine: InterestEngine & { candidates: 'mover' }, emit: AoiListener): void {
-    const p = this.pairs;
-    const outbox = this.outbox;
-    const active = this.pool.activeSlots;
-    const n = this.pool.count;
-    for (let i = 0; i < n; i++) {
-      const o = active[i]!;
-      outbox.open(o);
-      if (!(this.range[o]! > 0) && p.outHead[o] === NONE) {
-        outbox.close(this.owner[o]!, emit);
-        continue;
-      }
-      this.mover = o;
-      this.token++;
-      for (let e = p.outHead[o]!; e !== NONE; ) {
-        const next = p.outNextOf(e);
-        if (this.retestEdge(e) && this.moveEvents && this.movedSinceLast(p.subOf(e))) this.outbox.push(o, p.subKey[e]!, MOVE);
-        e = next;
-      }
-      if (this.range[o]! > 0) this.lookAround(o, engine);
-      // Only o's own pairs were touched: its news is complete, and the observers go in delivery order.
-      outbox.close(this.owner[o]!, emit);
-    }
-  }
-
-  /** The sweep's look at an observer's own range: new pairs are those not marked by the re-test of its set. */
-  private lookAround(o: number, engine: InterestEngine & { candidates: 'mover' }): void {
-    const count = engine instanceof GridInterest ? engine.subjectsOf(o) : -1;
-    if (count < 0) {
-      engine.collectFor(o, this.considerMarked, true);
-      return;
-    }
-    const found = (engine as GridInterest).found;
-    const owner = this.owner;
-    const mark = this.markSubject;
-    const token = this.token;
-    for (let i = 0; i < count; i++) {
-      const s = found[i]!;
-      // Kept already (marked), itself, or no live subject: nothing new.
-      if (mark[s] === token || s === o || owner[s] === 0 || !this.inside(o, s)) continue;
-      const e = this.pairs.add(o, s, owner[s]!);
-      this.pairs.setSeen(e, 1);
-      this.pairs.setEntered(e, this.epoch);
-      this.outbox.push(o, owner[s]!, ENTER);
-    }
-  }
-
-  /** A mover's look for new pairs, as observer and as subject; its kept pairs are marked (retest). */
-  private lookBoth(slot: number, engine: InterestEngine & { candidates: 'mover' }): void {
-    const count = engine instanceof GridInterest ? engine.neighboursOf(slot) : -1;
-    if (count < 0) {
-      engine.collectFor(slot, this.considerMarked, false);
-      return;
-    }
-    const found = (engine as GridInterest).found;
-    const range = this.range;
-    const observes = range[slot]! > 0;
-    for (let i = 0; i < count; i++) {
-      const e = found[i]!;
-      if (e === slot) continue;
-      if (observes) this.considerMarkedPair(slot, e);
-      if (range[e]! > 0) this.considerMarkedPair(e, slot);
-    }
-  }
-
   /** Re-test one kept pair; true when its subject stays seen since the last update (the pair a move is about). */
   private retestEdge(e: number): boolean {
     const p = this.pairs;
@@ -530,13 +451,11 @@ export class AreaOfInterest implements AoiFrame {
     const s = p.subOf(e);
     // The band is never narrower than the shape: inside() first answers both questions in the common case.
     const now = this.inside(o, s) ? 1 : 0;
-    if (now === 0 && (this.engine.bandIsShape || !this.engine.keeps(o, s))) {
+    if (now === 0 && !this.triggers!.keeps(o, s)) {
       if (p.seenOf(e) === 1) this.outbox.push(o, p.subKey[e]!, LEAVE);
       p.remove(e);
       return false;
     }
-    this.markSubject[s] = this.token;
-    this.markObserver[o] = this.token;
     if (now !== p.seenOf(e)) {
       p.setSeen(e, now);
       if (now === 1) p.setEntered(e, this.epoch);
@@ -553,7 +472,7 @@ export class AreaOfInterest implements AoiFrame {
   /** A pair the engine found: keep it if it is in the band and not kept yet. */
   private considerPair(o: number, s: number): void {
     // An id in the index the pool does not hold live (owner 0) is no subject.
-    if (o === s || this.owner[s] === 0 || !this.engine.keeps(o, s) || this.pairs.find(o, s) !== NONE) return;
+    if (o === s || this.owner[s] === 0 || !this.triggers!.keeps(o, s) || this.pairs.find(o, s) !== NONE) return;
     const e = this.pairs.add(o, s, this.owner[s]!);
     if (this.inside(o, s)) {
       this.pairs.setSeen(e, 1);
@@ -562,27 +481,17 @@ export class AreaOfInterest implements AoiFrame {
     }
   }
 
-  /** A pair the engine found for the current mover; its kept pairs are marked (retest), so no lookup is needed. */
-  private considerMarkedPair(o: number, s: number): void {
-    if (o === s || this.owner[s] === 0) return;
-    if (o === this.mover ? this.markSubject[s] === this.token : this.markObserver[o] === this.token) return;
-    const seen = this.inside(o, s);
-    if (!seen && (this.engine.bandIsShape || !this.engine.keeps(o, s))) return;
-    const e = this.pairs.add(o, s, this.owner[s]!);
-    if (seen) {
-      this.pairs.setSeen(e, 1);
-      this.pairs.setEntered(e, this.epoch);
-      this.outbox.push(o, this.owner[s]!, ENTER);
-    }
-  }
-
   /** The interest test itself, computed exactly as brute force does. */
   inside(o: number, s: number): boolean {
+    return this.insideFrom(o, this.pool.x[s]!, this.pool.y[s]!);
+  }
+
+  /** The interest test for a subject at (sx, sy). */
+  insideFrom(o: number, sx: number, sy: number): boolean {
     const r = this.range[o]!;
     if (!(r > 0)) return false;
-    const { x, y } = this.pool;
-    const dx = x[s]! - x[o]!;
-    const dy = y[s]! - y[o]!;
+    const dx = sx - this.pool.x[o]!;
+    const dy = sy - this.pool.y[o]!;
     return this.shape === 'circle' ? dx * dx + dy * dy <= r * r : Math.abs(dx) <= r && Math.abs(dy) <= r;
   }
 
@@ -591,8 +500,14 @@ export class AreaOfInterest implements AoiFrame {
     this.changed[this.changedCount++] = slot;
   }
 
-  private pushGone(slot: number): void {
-    if (this.goneCount === this.gone.length) this.gone = grow32(this.gone);
+  private pushGone(slot: number, key: number): void {
+    if (this.goneCount === this.gone.length) {
+      this.gone = grow32(this.gone);
+      const keys = new Float64Array(this.gone.length);
+      keys.set(this.goneKeys);
+      this.goneKeys = keys;
+    }
+    this.goneKeys[this.goneCount] = key;
     this.gone[this.goneCount++] = slot;
   }
 
@@ -617,14 +532,13 @@ export class AreaOfInterest implements AoiFrame {
     this.bornAt = u32(this.bornAt);
     this.scannedAt = u32(this.scannedAt);
     this.movedAt = u32(this.movedAt);
-    this.markSubject = u32(this.markSubject);
-    this.markObserver = u32(this.markObserver);
     const pos = new Int32Array(capacity);
     pos.set(this.activePos);
     this.activePos = pos;
     this.pairs.ensureSlots(capacity);
     this.outbox.ensureSlots(capacity);
-    this.engine.grow(capacity);
+    this.grid?.grow(capacity);
+    this.triggers?.grow(capacity);
   }
 }
 

@@ -1,0 +1,128 @@
+/**
+ * Each observer's observed set, as its subjects' identity keys in ascending
+ * order (the order notifications are delivered in), kept in one slab of
+ * Float64s: an observer owns a block of the slab, sized a power of two, and
+ * moves to a bigger block at the slab's end when its set outgrows it. When
+ * the blocks left behind are more than half of the slab, the live blocks
+ * are packed again (into a second buffer kept for that). Steady state, a
+ * set that changes by a few keys allocates nothing.
+ */
+
+import { copyInto } from './spatial-index.js';
+
+const MIN_BLOCK = 4;
+
+export class ObserverSets {
+  /** The keys of every block; observer o's set is keys[start[o] .. start[o] + length[o]). */
+  keys: Float64Array = new Float64Array(1024);
+  start: Int32Array = new Int32Array(0);
+  length: Int32Array = new Int32Array(0);
+  private room: Int32Array = new Int32Array(0);
+  private spare: Float64Array = new Float64Array(0);
+  /** The end of the used part of the slab, and how much of it lies in blocks nobody owns any more. */
+  private top = 0;
+  private abandoned = 0;
+  /** The sum of every set's length: 0 when nobody observes anything. */
+  total = 0;
+
+  ensureSlots(capacity: number): void {
+    if (capacity <= this.start.length) return;
+    this.start = copyInto(this.start, new Int32Array(capacity));
+    this.length = copyInto(this.length, new Int32Array(capacity));
+    this.room = copyInto(this.room, new Int32Array(capacity));
+  }
+
+  clear(): void {
+    this.length.fill(0);
+    this.room.fill(0);
+    this.top = 0;
+    this.abandoned = 0;
+    this.total = 0;
+  }
+
+  /** Forget o's set (its block stays o's, for the next occupant of the slot). */
+  empty(o: number): void {
+    this.total -= this.length[o]!;
+    this.length[o] = 0;
+  }
+
+  /** Replace o's set with keys[0 .. count), which must be ascending. */
+  write(o: number, keys: Float64Array, count: number): void {
+    if (count > this.room[o]!) this.relocate(o, count);
+    this.keys.set(keys.subarray(0, count), this.start[o]!);
+    this.total += count - this.length[o]!;
+    this.length[o] = count;
+  }
+
+  /** The position of `key` in o's set, or −(insertion point) − 1 when it is not there. */
+  find(o: number, key: number): number {
+    const keys = this.keys;
+    const base = this.start[o]!;
+    let lo = 0;
+    let hi = this.length[o]! - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const k = keys[base + mid]!;
+      if (k < key) lo = mid + 1;
+      else if (k > key) hi = mid - 1;
+      else return mid;
+    }
+    return -lo - 1;
+  }
+
+  /** Put `key` at position i of o's set (the insertion point find() gave). */
+  insertAt(o: number, i: number, key: number): void {
+    const n = this.length[o]!;
+    if (n === this.room[o]!) this.relocate(o, n + 1);
+    const base = this.start[o]!;
+    this.keys.copyWithin(base + i + 1, base + i, base + n);
+    this.keys[base + i] = key;
+    this.length[o] = n + 1;
+    this.total++;
+  }
+
+  removeAt(o: number, i: number): void {
+    const n = this.length[o]!;
+    const base = this.start[o]!;
+    this.keys.copyWithin(base + i, base + i + 1, base + n);
+    this.length[o] = n - 1;
+    this.total--;
+  }
+
+  /** Give o a block with room for `need` keys at the slab's end, its keys moved along. */
+  private relocate(o: number, need: number): void {
+    let room = MIN_BLOCK;
+    while (room < need) room *= 2;
+    if (this.abandoned > 4096 && this.abandoned * 2 > this.top) this.pack();
+    if (this.top + room > this.keys.length) {
+      let size = this.keys.length * 2;
+      while (size < this.top + room) size *= 2;
+      this.keys = copyInto(this.keys, new Float64Array(size));
+    }
+    const from = this.start[o]!;
+    this.keys.copyWithin(this.top, from, from + this.length[o]!);
+    this.abandoned += this.room[o]!;
+    this.start[o] = this.top;
+    this.room[o] = room;
+    this.top += room;
+  }
+
+  /** Move every owned block to the front of the other buffer, in slot order. */
+  private pack(): void {
+    if (this.spare.length < this.keys.length) this.spare = new Float64Array(this.keys.length);
+    const to = this.spare;
+    let top = 0;
+    for (let o = 0; o < this.start.length; o++) {
+      const room = this.room[o]!;
+      if (room === 0) continue;
+      const from = this.start[o]!;
+      to.set(this.keys.subarray(from, from + this.length[o]!), top);
+      this.start[o] = top;
+      top += room;
+    }
+    this.spare = this.keys;
+    this.keys = to;
+    this.top = top;
+    this.abandoned = 0;
+  }
+}
