@@ -65,6 +65,51 @@ export class BucketGrid {
     this.size = 0;
   }
 
+  /**
+   * Put exactly the entities `slots[0 .. n)` in, at (x[slot], y[slot]),
+   * each cell's block sized to what it holds and the blocks in cell order:
+   * a row of cells is then one run of the slab. For when most entities
+   * moved (a counting sort costs less than that many moves).
+   */
+  rebuild(slots: Int32Array, n: number, x: Float64Array, y: Float64Array): void {
+    if (this.slot.length < n) {
+      let size = this.slot.length;
+      while (size < n) size *= 2;
+      this.xy = new Float64Array(2 * size);
+      this.slot = new Int32Array(size);
+    }
+    const { start, count, room, cellOf, offset } = this;
+    cellOf.fill(NONE);
+    count.fill(0);
+    for (let i = 0; i < n; i++) {
+      const s = slots[i]!;
+      const cell = this.cellY(y[s]!) * this.cols + this.cellX(x[s]!);
+      cellOf[s] = cell;
+      count[cell]!++;
+    }
+    let top = 0;
+    for (let c = 0; c < start.length; c++) {
+      start[c] = top;
+      room[c] = count[c]!;
+      top += count[c]!;
+      count[c] = 0;
+    }
+    for (let i = 0; i < n; i++) {
+      const s = slots[i]!;
+      const cell = cellOf[s]!;
+      const k = count[cell]!;
+      const at = start[cell]! + k;
+      this.xy[2 * at] = x[s]!;
+      this.xy[2 * at + 1] = y[s]!;
+      this.slot[at] = s;
+      offset[s] = k;
+      count[cell] = k + 1;
+    }
+    this.top = top;
+    this.abandoned = 0;
+    this.size = n;
+  }
+
   has(slot: number): boolean {
     return this.cellOf[slot] !== NONE;
   }
@@ -96,8 +141,8 @@ export class BucketGrid {
    * The entries of the cells under a rectangle, as runs of the slab: for
    * each row of cells, [from, to) written to `runs` (pairs). Returns how
    * many pairs; the runs hold every entry in the rectangle, and others near
-   * it (callers test exactly). A row's cells are adjacent blocks only when
-   * they were made in order, so each cell is its own run.
+   * it (callers test exactly). Cells whose blocks lie end to end (as
+   * rebuild() lays them) make one run.
    */
   runsInRect(minX: number, minY: number, maxX: number, maxY: number, runs: Int32Array): number {
     if (!(minX <= maxX && minY <= maxY)) return 0;
@@ -112,8 +157,12 @@ export class BucketGrid {
       for (let c = cy * cols + x0, end = cy * cols + x1; c <= end; c++) {
         const n = count[c]!;
         if (n === 0) continue;
-        runs[k++] = start[c]!;
-        runs[k++] = start[c]! + n;
+        const from = start[c]!;
+        if (k > 0 && runs[k - 1] === from) runs[k - 1] = from + n;
+        else {
+          runs[k++] = from;
+          runs[k++] = from + n;
+        }
       }
     }
     return k;

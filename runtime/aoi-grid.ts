@@ -116,13 +116,17 @@ export class GridSets {
     this.entities.clear();
   }
 
-  /** Bring the grids to the changed slots' current positions and ranges. */
-  place(changed: Int32Array, count: number): void {
+  /**
+   * Bring the grids to the changed slots' current positions and ranges
+   * (`all`: most entities changed; the entity grid is laid out afresh).
+   */
+  place(changed: Int32Array, count: number, all = false): void {
     const { x, y } = this.frame.pool;
     const range = this.frame.range;
+    if (all) this.entities.rebuild(this.frame.pool.activeSlots, this.frame.pool.count, x, y);
     for (let i = 0; i < count; i++) {
       const slot = changed[i]!;
-      this.entities.set(slot, x[slot]!, y[slot]!);
+      if (!all) this.entities.set(slot, x[slot]!, y[slot]!);
       const r = range[slot]!;
       const k = r > 0 ? this.classFor(r) : NONE;
       const was = this.classOf[slot]!;
@@ -156,7 +160,7 @@ export class GridSets {
     this.emit = emit;
     // The gone first: a reused slot's new entity is then placed afresh.
     for (let i = 0; i < goneCount; i++) this.dropGone(gone[i]!, goneKeys[i]!, !sweep);
-    this.place(changed, count);
+    this.place(changed, count, sweep);
     this.widest = this.widestClass();
     if (sweep) this.sweep();
     else for (let i = 0; i < count; i++) this.settle(changed[i]!);
@@ -222,12 +226,12 @@ export class GridSets {
     const tracked = f.bornAt[c] !== epoch;
     const lx = tracked ? f.lastX[c]! : cx;
     const ly = tracked ? f.lastY[c]! : cy;
-    let fresh = 0;
     // What c's own set gains and loses, found pair by pair (news), and how many of its members were met.
     let news = 0;
     let met = 0;
     const widest = this.widest;
-    if (widest !== NONE && this.reachOf(widest) <= 2 * Math.max(r, this.cell)) {
+    const alike = widest !== NONE && this.reachOf(widest) <= 2 * Math.max(r, this.cell);
+    if (alike) {
       // Ranges alike: one look at the world's grid around both places serves both directions.
       const reach = Math.max(r, this.reachOf(widest));
       const runCount = this.look(cx, cy, lx, ly, reach);
@@ -253,7 +257,6 @@ export class GridSets {
         const ax = Math.abs(dx);
         const ay = Math.abs(dy);
         const sees = r > 0 && (circle ? d2 <= r * r : ax <= r && ay <= r);
-        if (sees) fresh = this.collect(fresh, owner[e]!, e);
         let saw = false;
         if (lr > 0 && bornAt[e] !== epoch) {
           const hx = lastX[e]! - lx;
@@ -278,7 +281,6 @@ export class GridSets {
        }
       }
     } else {
-      if (r > 0) fresh = this.gather(c, r);
       for (let k = 0; k <= widest; k++) {
         const grid = this.classes[k];
         if (!grid || grid.count === 0) continue;
@@ -290,7 +292,7 @@ export class GridSets {
       }
     }
     if (!(r > 0) && this.sets.length[c] === 0) return;
-    if (met === this.sets.length[c] && widest !== NONE && this.reachOf(widest) <= 2 * Math.max(r, this.cell)) {
+    if (alike && met === this.sets.length[c]) {
       // Every member of c's set was met (none lies out of the look, none is gone): the news is complete.
       for (let i = 0; i < news; i++) {
         const subject = this.noteKeys[i]!;
@@ -300,6 +302,8 @@ export class GridSets {
       }
       return;
     }
+    // Some member was not met (gone, or out of the look), or the ranges differ: recompute c's set and compare.
+    const fresh = r > 0 ? this.gather(c, r) : 0;
     if (fresh > 1) sortByKey(this.newKeys, this.newSlots, 0, fresh - 1);
     this.diff(c, fresh, false);
   }

@@ -153,6 +153,12 @@ export class AoiOutbox {
   }
 
   private deliverTo(slot: number, key: number, emit: (kind: AoiEventKind, observer: number, subject: number) => void): void {
+    const first = this.head[slot]!;
+    if (this.recNext[first] === NONE) {
+      // One notification (the common case when few moved): nothing to sort.
+      emit(KINDS[this.recKind[first]!]!, key, this.recKey[first]!);
+      return;
+    }
     let k = 0;
     for (let r = this.head[slot]!; r !== NONE; r = this.recNext[r]!) this.append(k++, this.recKey[r]!, this.recKind[r]!);
     this.emitSorted(k, key, emit);
