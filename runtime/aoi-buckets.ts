@@ -37,6 +37,7 @@ export class BucketGrid {
   private spareXy: Float64Array = new Float64Array(0);
   private spareSlot: Int32Array = new Int32Array(0);
   size = 0;
+  private readonly tally: Int32Array;
 
   constructor(width: number, height: number, cellSize: number) {
     this.inverseCell = 1 / cellSize;
@@ -46,6 +47,7 @@ export class BucketGrid {
     this.start = new Int32Array(cells);
     this.count = new Int32Array(cells);
     this.room = new Int32Array(cells);
+    this.tally = new Int32Array(cells + 1);
   }
 
   ensureSlots(capacity: number): void {
@@ -108,6 +110,23 @@ export class BucketGrid {
     this.top = top;
     this.abandoned = 0;
     this.size = n;
+  }
+
+  /**
+   * Write slots[0 .. n) to `out` ordered by cell (a counting sort; every
+   * slot must be here): neighbours then come one after another, and the
+   * memory one look reads is warm for the next.
+   */
+  orderByCell(slots: Int32Array, n: number, out: Int32Array): void {
+    const tally = this.tally;
+    tally.fill(0);
+    const cellOf = this.cellOf;
+    for (let i = 0; i < n; i++) tally[cellOf[slots[i]!]! + 1]!++;
+    for (let c = 1; c < tally.length; c++) tally[c]! += tally[c - 1]!;
+    for (let i = 0; i < n; i++) {
+      const s = slots[i]!;
+      out[tally[cellOf[s]!]!++] = s;
+    }
   }
 
   has(slot: number): boolean {

@@ -73,6 +73,8 @@ export class GridSets {
   private minY = 0;
   private maxX = 0;
   private maxY = 0;
+  /** The changed slots in cell order. */
+  private order: Int32Array = new Int32Array(64);
   /** Ids a look at an observer grid found. */
   private found: Int32Array = new Int32Array(64);
   /** An observer's set as recomputed: keys ascending, and each subject's slot. */
@@ -163,7 +165,12 @@ export class GridSets {
     this.place(changed, count, sweep);
     this.widest = this.widestClass();
     if (sweep) this.sweep();
-    else for (let i = 0; i < count; i++) this.settle(changed[i]!);
+    else if (count > 0) {
+      // In cell order: a look's memory is then mostly warm from the look before.
+      if (this.order.length < count) this.order = new Int32Array(changed.length);
+      this.entities.orderByCell(changed, count, this.order);
+      for (let i = 0; i < count; i++) this.settle(this.order[i]!);
+    }
     this.emit = null;
   }
 
