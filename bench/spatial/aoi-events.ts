@@ -29,6 +29,8 @@ export interface AoiRig {
   readonly pool: EntityPool;
   readonly index: SpatialIndex;
   readonly events: Record<AoiEventKind, number>;
+  /** Milliseconds spent in the AOI pass itself (not the movement or the index update), summed over ticks. */
+  aoiMs: number;
   /** Move the movers one step, update the index and run the AOI pass. */
   tick(): void;
 }
@@ -61,6 +63,7 @@ export function makeAoiRig(n: number, options: AoiRigOptions): AoiRig {
     pool,
     index,
     events,
+    aoiMs: 0,
     tick() {
       world.step(moverStride);
       // Slots were spawned in order 0..n-1, so slot i is world entity i.
@@ -69,7 +72,9 @@ export function makeAoiRig(n: number, options: AoiRigOptions): AoiRig {
         pool.y[i] = world.y[i]!;
         index.move(i, world.x[i]!, world.y[i]!);
       }
+      const start = performance.now();
       aoi.update(listen);
+      this.aoiMs += performance.now() - start;
     },
   };
 }
