@@ -3,21 +3,23 @@
  * set as sorted subject keys (ObserverSets); nothing else is stored per
  * pair. An update visits only what changed:
  *
- *   - a changed entity (moved, range changed, new) recomputes its own set
- *     from the cells under its range, and, as a subject, is looked up in the
- *     sets of the unchanged observers near where it was and where it is:
- *     only those can have gained or lost it, or need a move;
+ *   - a changed entity (moved, range changed, new) looks at the entities
+ *     near where it was and where it is: as an observer, each of them may
+ *     have entered, left or moved in its set; as a subject, it may have
+ *     entered or left the set of each unchanged observer among them, or
+ *     moved in it — only those can have;
  *   - a gone entity is taken out of the sets of the unchanged observers near
  *     where it was last;
- *   - pairs between two changed entities are settled by the observer's
- *     recompute, so every pair is looked at once.
+ *   - a pair of two changed entities is settled from its observer's side,
+ *     so every pair is looked at once.
  *
  * A set is exactly the subjects inside the observer's range at their
  * positions of the last update (the same test on the same numbers), so
  * whether an observer held a subject is a test on last positions, and the
  * observers that may hold a subject are found around that subject's last
  * position. A changed observer whose every member turned up in its look
- * needs no recompute of its set: its news was found pair by pair.
+ * has its news complete, pair by pair; otherwise (a member gone, or moved
+ * out of the look, or ranges not alike) its set is recomputed and compared.
  *
  * The engine keeps the live entities in a grid of its own (BucketGrid,
  * cells of the world grid's size), each cell's entries side by side, so a
@@ -88,9 +90,10 @@ export class GridSets {
   private noteKinds: Int32Array = new Int32Array(64);
   private emit: AoiListener | null = null;
 
+  /** `index`: the world's index, whose grid (if it is one) sets the cell size and the extent. */
   constructor(
     private readonly frame: GridFrame,
-    private readonly index: SpatialIndex,
+    index: SpatialIndex,
   ) {
     // The observer grids cover the world's grid when there is one; anything outside lands in border cells (still exact).
     const grid = index instanceof GridIndex ? index : null;
@@ -239,7 +242,7 @@ export class GridSets {
     const widest = this.widest;
     const alike = widest !== NONE && this.reachOf(widest) <= 2 * Math.max(r, this.cell);
     if (alike) {
-      // Ranges alike: one look at the world's grid around both places serves both directions.
+      // Ranges alike: one look at the live entities around both places serves both directions.
       const reach = Math.max(r, this.reachOf(widest));
       const runCount = this.look(cx, cy, lx, ly, reach);
       const { runs, minX, minY, maxX, maxY } = this;
@@ -252,40 +255,40 @@ export class GridSets {
       const lr = tracked ? f.lastR[c]! : 0;
       // The interest tests below are inside() written out, on the same numbers (a − b is exactly −(b − a)).
       for (let q = 0; q < runCount; q += 2) {
-       for (let j = runs[q]!, end = runs[q + 1]!; j < end; j++) {
-        const ex = xy[2 * j]!;
-        const ey = xy[2 * j + 1]!;
-        if (ex < minX || ex > maxX || ey < minY || ey > maxY) continue;
-        const e = slot[j]!;
-        if (e === c) continue;
-        const dx = ex - cx;
-        const dy = ey - cy;
-        const d2 = dx * dx + dy * dy;
-        const ax = Math.abs(dx);
-        const ay = Math.abs(dy);
-        const sees = r > 0 && (circle ? d2 <= r * r : ax <= r && ay <= r);
-        let saw = false;
-        if (lr > 0 && bornAt[e] !== epoch) {
-          const hx = lastX[e]! - lx;
-          const hy = lastY[e]! - ly;
-          saw = circle ? hx * hx + hy * hy <= lr * lr : Math.abs(hx) <= lr && Math.abs(hy) <= lr;
-          if (saw) met++;
+        for (let j = runs[q]!, end = runs[q + 1]!; j < end; j++) {
+          const ex = xy[2 * j]!;
+          const ey = xy[2 * j + 1]!;
+          if (ex < minX || ex > maxX || ey < minY || ey > maxY) continue;
+          const e = slot[j]!;
+          if (e === c) continue;
+          const dx = ex - cx;
+          const dy = ey - cy;
+          const d2 = dx * dx + dy * dy;
+          const ax = Math.abs(dx);
+          const ay = Math.abs(dy);
+          const sees = r > 0 && (circle ? d2 <= r * r : ax <= r && ay <= r);
+          let saw = false;
+          if (lr > 0 && bornAt[e] !== epoch) {
+            const hx = lastX[e]! - lx;
+            const hy = lastY[e]! - ly;
+            saw = circle ? hx * hx + hy * hy <= lr * lr : Math.abs(hx) <= lr && Math.abs(hy) <= lr;
+            if (saw) met++;
+          }
+          if (saw !== sees) news = this.note(news, owner[e]!, sees ? ENTER : LEAVE);
+          else if (sees && moves && movedAt[e] === epoch) news = this.note(news, owner[e]!, MOVE);
+          const re = range[e]!;
+          if (!(re > 0) || changedAt[e] === epoch) continue;
+          // e is unchanged: it held c exactly when c's last position was in its range (see settleSubject).
+          const now = circle ? d2 <= re * re : ax <= re && ay <= re;
+          let held = false;
+          if (tracked) {
+            const hx = lx - ex;
+            const hy = ly - ey;
+            held = circle ? hx * hx + hy * hy <= re * re : Math.abs(hx) <= re && Math.abs(hy) <= re;
+          }
+          if (held !== now) this.changeMembership(e, key, now);
+          else if (now && moved) this.outbox!.push(e, key, MOVE);
         }
-        if (saw !== sees) news = this.note(news, owner[e]!, sees ? ENTER : LEAVE);
-        else if (sees && moves && movedAt[e] === epoch) news = this.note(news, owner[e]!, MOVE);
-        const re = range[e]!;
-        if (!(re > 0) || changedAt[e] === epoch) continue;
-        // e is unchanged: it held c exactly when c's last position was in its range (see settleSubject).
-        const now = circle ? d2 <= re * re : ax <= re && ay <= re;
-        let held = false;
-        if (tracked) {
-          const hx = lx - ex;
-          const hy = ly - ey;
-          held = circle ? hx * hx + hy * hy <= re * re : Math.abs(hx) <= re && Math.abs(hy) <= re;
-        }
-        if (held !== now) this.changeMembership(e, key, now);
-        else if (now && moved) this.outbox!.push(e, key, MOVE);
-       }
       }
     } else {
       for (let k = 0; k <= widest; k++) {

@@ -33,9 +33,6 @@ export class AoiOutbox {
   private sortKinds: Int32Array = new Int32Array(64);
   private order: Int32Array = new Int32Array(64);
   private epoch = 0;
-  /** The observer open() collects for, and how many of its notifications the sort buffer holds. */
-  private openSlot = NONE;
-  private openCount = 0;
 
   ensureSlots(capacity: number): void {
     if (capacity <= this.head.length) return;
@@ -52,19 +49,9 @@ export class AoiOutbox {
     this.epoch = epoch;
     this.observerCount = 0;
     this.recCount = 0;
-    this.openSlot = NONE;
-    this.openCount = 0;
-  }
-
-  get pending(): number {
-    return this.recCount;
   }
 
   push(observer: number, subjectKey: number, kind: number): void {
-    if (observer === this.openSlot) {
-      this.append(this.openCount++, subjectKey, kind);
-      return;
-    }
     if (this.touched[observer] !== this.epoch) {
       this.touched[observer] = this.epoch;
       this.head[observer] = NONE;
@@ -108,33 +95,6 @@ export class AoiOutbox {
       const slot = active[order[i]!]!;
       this.deliverTo(slot, keyOf(slot), emit);
     }
-  }
-
-  /**
-   * Collect one observer's news straight into the sort buffer (an update
-   * that visits observers in delivery order, touching only the open
-   * observer's pairs): no records, no second pass. What was pushed for it
-   * before comes along. close() sorts and delivers it.
-   */
-  open(slot: number): void {
-    let k = 0;
-    if (this.touched[slot] === this.epoch) {
-      for (let r = this.head[slot]!; r !== NONE; r = this.recNext[r]!) {
-        this.append(k++, this.recKey[r]!, this.recKind[r]!);
-      }
-      this.head[slot] = NONE;
-      this.touched[slot] = 0;
-    }
-    this.openSlot = slot;
-    this.openCount = k;
-  }
-
-  /** Deliver the open observer's news (in key order) and close it. */
-  close(key: number, emit: (kind: AoiEventKind, observer: number, subject: number) => void): void {
-    const k = this.openCount;
-    this.openSlot = NONE;
-    this.openCount = 0;
-    this.emitSorted(k, key, emit);
   }
 
   private append(k: number, subjectKey: number, kind: number): void {

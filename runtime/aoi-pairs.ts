@@ -6,9 +6,10 @@
  * "is this pair kept?" in O(1). All storage is typed arrays reused from tick
  * to tick; a steady world allocates nothing here.
  *
- * An edge may be kept without being seen: the cross-linked-list engine keeps
- * every pair inside the observer's square band (a superset), and `seen`
- * marks the pairs inside the interest shape itself — the observed set.
+ * An edge may be kept without being seen: the range-trigger engine (axis
+ * lists, the only one that keeps pairs this way) keeps every pair inside the
+ * observer's square band (a superset), and `seen` marks the pairs inside the
+ * interest shape itself — the observed set.
  */
 
 import { copyInto } from './spatial-index.js';
@@ -107,19 +108,8 @@ export class AoiPairs {
     this.tableUsed = 0;
   }
 
-  /**
-   * @param hashed keep the (observer, subject) hash: engines that look pairs
-   *   up out of order need it; one that visits a mover's own lists can mark
-   *   them instead and save the hash's upkeep (and its cache misses).
-   */
-  constructor(private readonly hashed: boolean) {}
-
   /** The edge (observer o, subject s), or -1. */
   find(o: number, s: number): number {
-    if (!this.hashed) {
-      for (let e = this.outHead[o]!; e !== NONE; e = this.outNextOf(e)) if (this.subOf(e) === s) return e;
-      return NONE;
-    }
     const table = this.table;
     const mask = table.length - 1;
     for (let h = hash(o, s) & mask; ; h = (h + 1) & mask) {
@@ -149,7 +139,7 @@ export class AoiPairs {
     r[b + IN_NEXT] = ih;
     if (ih !== NONE) r[ih * STRIDE + IN_PREV] = e;
     this.inHead[s] = e;
-    if (this.hashed) this.hashInsert(e);
+    this.hashInsert(e);
     return e;
   }
 
@@ -166,7 +156,7 @@ export class AoiPairs {
     if (ip !== NONE) r[ip * STRIDE + IN_NEXT] = inn;
     else this.inHead[r[b + SUB]!] = inn;
     if (inn !== NONE) r[inn * STRIDE + IN_PREV] = ip;
-    if (this.hashed) this.hashDelete(e);
+    this.hashDelete(e);
     r[b + OBS] = NONE;
     r[b + OUT_NEXT] = this.freeHead;
     this.freeHead = e;
@@ -243,11 +233,9 @@ export class AoiPairs {
     this.freeHead = NONE;
     this.edgesMade = n;
     this.madeSinceCompact = 0;
-    if (this.hashed) {
-      this.table.fill(NONE);
-      this.tableUsed = 0;
-      for (let e = 0; e < n; e++) this.hashInsert(e);
-    }
+    this.table.fill(NONE);
+    this.tableUsed = 0;
+    for (let e = 0; e < n; e++) this.hashInsert(e);
   }
 
   private allocate(): number {

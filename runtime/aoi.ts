@@ -132,7 +132,7 @@ export class AreaOfInterest implements GridFrame {
   /** The engine: observer sets on a grid, or range triggers and their pairs on axis lists. */
   private grid: GridSets | null = null;
   private triggers: PairsEngine | null = null;
-  private pairs = new AoiPairs(true);
+  private pairs = new AoiPairs();
   private readonly outbox = new AoiOutbox();
   private readonly identity: AoiIdentity;
   /** The key of the entity a slot's state belongs to (0: none tracked). */
@@ -333,7 +333,7 @@ export class AreaOfInterest implements GridFrame {
   private useEngineFor(index: SpatialIndex): void {
     this.grid = index.kind === 'axis' ? null : new GridSets(this, index);
     this.triggers = index.kind === 'axis' ? new RangeTriggers(this, index) : null;
-    this.pairs = new AoiPairs(true);
+    this.pairs = new AoiPairs();
   }
 
   /**
