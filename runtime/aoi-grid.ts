@@ -261,6 +261,8 @@ export class GridSets {
           if (ex < minX || ex > maxX || ey < minY || ey > maxY) continue;
           const e = slot[j]!;
           if (e === c) continue;
+          // e changed in this update too: its last position is elsewhere (an unchanged e's is where it is).
+          const changedToo = changedAt[e] === epoch;
           const dx = ex - cx;
           const dy = ey - cy;
           const d2 = dx * dx + dy * dy;
@@ -268,16 +270,16 @@ export class GridSets {
           const ay = Math.abs(dy);
           const sees = r > 0 && (circle ? d2 <= r * r : ax <= r && ay <= r);
           let saw = false;
-          if (lr > 0 && bornAt[e] !== epoch) {
-            const hx = lastX[e]! - lx;
-            const hy = lastY[e]! - ly;
+          if (lr > 0 && (!changedToo || bornAt[e] !== epoch)) {
+            const hx = (changedToo ? lastX[e]! : ex) - lx;
+            const hy = (changedToo ? lastY[e]! : ey) - ly;
             saw = circle ? hx * hx + hy * hy <= lr * lr : Math.abs(hx) <= lr && Math.abs(hy) <= lr;
             if (saw) met++;
           }
           if (saw !== sees) news = this.note(news, owner[e]!, sees ? ENTER : LEAVE);
-          else if (sees && moves && movedAt[e] === epoch) news = this.note(news, owner[e]!, MOVE);
+          else if (sees && moves && changedToo && movedAt[e] === epoch) news = this.note(news, owner[e]!, MOVE);
           const re = range[e]!;
-          if (!(re > 0) || changedAt[e] === epoch) continue;
+          if (!(re > 0) || changedToo) continue;
           // e is unchanged: it held c exactly when c's last position was in its range (see settleSubject).
           const now = circle ? d2 <= re * re : ax <= re && ay <= re;
           let held = false;
