@@ -64,8 +64,16 @@ export class GridSets {
   private readonly cell: number;
   private readonly width: number;
   private readonly height: number;
-  private readonly classes: (GridIndex | null)[] = new Array<GridIndex | null>(CLASSES).fill(null);
+  /**
+   * The observers by range class: each slot's class, how many are in each,
+   * and a grid per class — kept only while some range is wide (over two
+   * cells), the only time a look needs them (built afresh when one becomes
+   * wide, dropped when none is).
+   */
   private classOf: Int8Array = new Int8Array(0);
+  private readonly classCount = new Int32Array(CLASSES);
+  private readonly classes: (GridIndex | null)[] = new Array<GridIndex | null>(CLASSES).fill(null);
+  private classGridsKept = false;
   private capacity = 0;
   /** Every live entity at its current position. */
   private readonly entities: BucketGrid;
@@ -116,6 +124,8 @@ export class GridSets {
 
   clear(): void {
     for (const g of this.classes) g?.clear();
+    this.classGridsKept = false;
+    this.classCount.fill(0);
     this.classOf.fill(NONE);
     this.sets.clear();
     this.entities.clear();
@@ -133,15 +143,41 @@ export class GridSets {
       const slot = changed[i]!;
       if (!all) this.entities.set(slot, x[slot]!, y[slot]!);
       const r = range[slot]!;
-      const k = r > 0 ? this.classFor(r) : NONE;
-      const was = this.classOf[slot]!;
-      if (was === k) {
-        if (k !== NONE) this.classes[k]!.move(slot, x[slot]!, y[slot]!);
-        continue;
-      }
-      if (was !== NONE) this.classes[was]!.remove(slot);
-      if (k !== NONE) this.grid(k).insert(slot, x[slot]!, y[slot]!);
-      this.classOf[slot] = k;
+      this.setClass(slot, r > 0 ? this.classFor(r) : NONE, x[slot]!, y[slot]!);
+    }
+  }
+
+  /** File `slot` (at x, y) under range class k (NONE: it observes nothing). */
+  private setClass(slot: number, k: number, x: number, y: number): void {
+    const was = this.classOf[slot]!;
+    const kept = this.classGridsKept;
+    if (was === k) {
+      if (kept && k !== NONE) this.classes[k]!.move(slot, x, y);
+      return;
+    }
+    if (was !== NONE) {
+      this.classCount[was]!--;
+      if (kept) this.classes[was]!.remove(slot);
+    }
+    if (k !== NONE) {
+      this.classCount[k]!++;
+      if (kept) this.grid(k).insert(slot, x, y);
+    }
+    this.classOf[slot] = k;
+  }
+
+  /** Keep the class grids while some range is wide (over two cells), and only then. */
+  private fitClassGrids(): void {
+    const wide = this.widest !== NONE && this.reachOf(this.widest) > 2 * this.cell;
+    if (wide === this.classGridsKept) return;
+    for (const g of this.classes) g?.clear();
+    this.classGridsKept = wide;
+    if (!wide) return;
+    const { x, y, activeSlots, count } = this.frame.pool;
+    for (let i = 0; i < count; i++) {
+      const s = activeSlots[i]!;
+      const k = this.classOf[s]!;
+      if (k !== NONE) this.grid(k).insert(s, x[s]!, y[s]!);
     }
   }
 
@@ -164,9 +200,12 @@ export class GridSets {
     this.outbox = outbox;
     this.emit = emit;
     // The gone first: a reused slot's new entity is then placed afresh.
-    for (let i = 0; i < goneCount; i++) this.dropGone(gone[i]!, goneKeys[i]!, !sweep);
+    for (let i = 0; i < goneCount; i++) this.forget(gone[i]!);
     this.place(changed, count, sweep);
     this.widest = this.widestClass();
+    this.fitClassGrids();
+    // A sweep recomputes every set anyway; otherwise the unchanged observers that held a gone entity are told.
+    if (!sweep) for (let i = 0; i < goneCount; i++) this.tellGone(gone[i]!, goneKeys[i]!);
     if (sweep) this.sweep();
     else if (count > 0) {
       // In cell order: a look's memory is then mostly warm from the look before.
@@ -189,37 +228,50 @@ export class GridSets {
     this.sets.write(slot, sorted, sorted.length);
   }
 
-  /**
-   * A gone entity: its own set goes silently; `tell` (not a sweep, which
-   * recomputes every set anyway): the unchanged observers that held it get
-   * a leave.
-   */
-  private dropGone(g: number, key: number, tell: boolean): void {
+  /** A gone entity: its own set goes silently; a slot left empty leaves the grids (a reused one is placed afresh). */
+  private forget(g: number): void {
     this.sets.empty(g);
+    if (this.frame.owner[g] !== 0) return;
     this.entities.remove(g);
-    const k = this.classOf[g]!;
-    if (k !== NONE) {
-      this.classes[k]!.remove(g);
-      this.classOf[g] = NONE;
+    this.setClass(g, NONE, 0, 0);
+  }
+
+  /** The unchanged observers that held the gone entity `key` (last at g's last position) get a leave. */
+  private tellGone(g: number, key: number): void {
+    if (this.sets.total === 0 || this.widest === NONE) return;
+    const f = this.frame;
+    const { range, changedAt, epoch } = f;
+    const gx = f.lastX[g]!;
+    const gy = f.lastY[g]!;
+    // An unchanged observer held it exactly when its last position was in range (see settleSubject).
+    if (!this.classGridsKept) {
+      const runCount = this.look(gx, gy, gx, gy, this.reachOf(this.widest));
+      const slot = this.entities.slot;
+      for (let q = 0; q < runCount; q += 2) {
+        for (let j = this.runs[q]!, end = this.runs[q + 1]!; j < end; j++) {
+          const o = slot[j]!;
+          if (range[o]! > 0 && changedAt[o] !== epoch && f.insideFrom(o, gx, gy)) this.leave(o, key);
+        }
+      }
+      return;
     }
-    if (!tell || this.sets.total === 0) return;
-    const { lastX, lastY, changedAt, epoch } = this.frame;
-    const gx = lastX[g]!;
-    const gy = lastY[g]!;
-    for (let c = 0; c < CLASSES; c++) {
+    for (let c = 0; c <= this.widest; c++) {
       const grid = this.classes[c];
       if (!grid || grid.count === 0) continue;
       const n = this.observersAround(grid, gx, gy, gx, gy, this.reachOf(c));
       for (let i = 0; i < n; i++) {
         const o = this.found[i]!;
-        // An unchanged observer held it exactly when its last position was in range (see settleSubject).
-        if (changedAt[o] === epoch || !this.frame.insideFrom(o, gx, gy)) continue;
-        const at = this.sets.find(o, key);
-        if (at >= 0) {
-          this.sets.removeAt(o, at);
-          this.outbox!.push(o, key, LEAVE);
-        }
+        if (changedAt[o] !== epoch && f.insideFrom(o, gx, gy)) this.leave(o, key);
       }
+    }
+  }
+
+  /** o held `key` (if it still does, after a slot reuse): it leaves. */
+  private leave(o: number, key: number): void {
+    const at = this.sets.find(o, key);
+    if (at >= 0) {
+      this.sets.removeAt(o, at);
+      this.outbox!.push(o, key, LEAVE);
     }
   }
 
@@ -494,10 +546,7 @@ export class GridSets {
 
   /** The widest non-empty range class, or -1 when nobody observes. */
   private widestClass(): number {
-    for (let k = CLASSES - 1; k >= 0; k--) {
-      const g = this.classes[k];
-      if (g && g.count > 0) return k;
-    }
+    for (let k = CLASSES - 1; k >= 0; k--) if (this.classCount[k]! > 0) return k;
     return NONE;
   }
 
