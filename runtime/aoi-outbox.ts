@@ -21,8 +21,8 @@ export const MOVE = 1;
 export const LEAVE = 2;
 
 export class AoiOutbox {
-  private head: Int32Array = new Int32Array(0);
-  private touched: Uint32Array = new Uint32Array(0);
+  /** Per observer slot, side by side (one cache line for both): the update it last got news in, and its first record. */
+  private perSlot: Int32Array = new Int32Array(0);
   private observers: Int32Array = new Int32Array(64);
   private observerCount = 0;
   private recNext: Int32Array = new Int32Array(256);
@@ -35,26 +35,23 @@ export class AoiOutbox {
   private epoch = 0;
 
   ensureSlots(capacity: number): void {
-    if (capacity <= this.head.length) return;
-    const head = new Int32Array(capacity).fill(NONE);
-    head.set(this.head);
-    this.head = head;
-    const touched = new Uint32Array(capacity);
-    touched.set(this.touched);
-    this.touched = touched;
+    if (2 * capacity <= this.perSlot.length) return;
+    this.perSlot = copyInto(this.perSlot, new Int32Array(2 * capacity));
   }
 
   /** Start collecting for one update. */
   begin(epoch: number): void {
-    this.epoch = epoch;
+    this.epoch = epoch | 0;
     this.observerCount = 0;
     this.recCount = 0;
   }
 
   push(observer: number, subjectKey: number, kind: number): void {
-    if (this.touched[observer] !== this.epoch) {
-      this.touched[observer] = this.epoch;
-      this.head[observer] = NONE;
+    const at = 2 * observer;
+    const perSlot = this.perSlot;
+    if (perSlot[at] !== this.epoch) {
+      perSlot[at] = this.epoch;
+      perSlot[at + 1] = NONE;
       if (this.observerCount === this.observers.length) this.observers = grow32(this.observers);
       this.observers[this.observerCount++] = observer;
     }
@@ -62,8 +59,8 @@ export class AoiOutbox {
     const r = this.recCount++;
     this.recKey[r] = subjectKey;
     this.recKind[r] = kind;
-    this.recNext[r] = this.head[observer]!;
-    this.head[observer] = r;
+    this.recNext[r] = perSlot[at + 1]!;
+    perSlot[at + 1] = r;
   }
 
   /**
@@ -83,7 +80,7 @@ export class AoiOutbox {
     if (n * 8 > count) {
       for (let i = 0; i < count; i++) {
         const slot = active[i]!;
-        if (this.touched[slot] === this.epoch) this.deliverTo(slot, keyOf(slot), emit);
+        if (this.perSlot[2 * slot] === this.epoch) this.deliverTo(slot, keyOf(slot), emit);
       }
       return;
     }
@@ -113,14 +110,14 @@ export class AoiOutbox {
   }
 
   private deliverTo(slot: number, key: number, emit: (kind: AoiEventKind, observer: number, subject: number) => void): void {
-    const first = this.head[slot]!;
+    const first = this.perSlot[2 * slot + 1]!;
     if (this.recNext[first] === NONE) {
       // One notification (the common case when few moved): nothing to sort.
       emit(KINDS[this.recKind[first]!]!, key, this.recKey[first]!);
       return;
     }
     let k = 0;
-    for (let r = this.head[slot]!; r !== NONE; r = this.recNext[r]!) this.append(k++, this.recKey[r]!, this.recKind[r]!);
+    for (let r = this.perSlot[2 * slot + 1]!; r !== NONE; r = this.recNext[r]!) this.append(k++, this.recKey[r]!, this.recKind[r]!);
     this.emitSorted(k, key, emit);
   }
 
