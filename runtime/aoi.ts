@@ -137,10 +137,8 @@ export class AreaOfInterest implements GridFrame {
   private readonly identity: AoiIdentity;
   /** The key of the entity a slot's state belongs to (0: none tracked). */
   owner: Float64Array = new Float64Array(0);
-  private scannedAt: Uint32Array = new Uint32Array(0);
   /** The update in which a tracked entity (not a newborn) was last found away from its last position. */
   movedAt: Uint32Array = new Uint32Array(0);
-  private activePos: Int32Array = new Int32Array(0);
   private tracked = 0;
   private changed: Int32Array = new Int32Array(64);
   private changedCount = 0;
@@ -212,7 +210,7 @@ export class AreaOfInterest implements GridFrame {
       this.lastR[slot] = this.range[slot]!;
     }
     this.rebuilding = false;
-    this.outbox.deliver(pool.activeSlots, pool.count, this.activePos, this.ownerKey, emit);
+    this.outbox.deliver(pool.activeSlots, pool.count, pool.activePositions, this.ownerKey, emit);
   }
 
   /** The keys an observer saw at the last update, ascending (a copy, for tests and tools). */
@@ -352,8 +350,6 @@ export class AreaOfInterest implements GridFrame {
     let met = 0;
     for (let i = 0; i < n; i++) {
       const slot = active[i]!;
-      this.activePos[slot] = i;
-      this.scannedAt[slot] = epoch;
       const key = this.identity.keyOf(slot);
       const r = rangeOf(interest[slot]!);
       this.range[slot] = r;
@@ -375,7 +371,8 @@ export class AreaOfInterest implements GridFrame {
     }
     if (met + this.goneCount < this.tracked) {
       for (let slot = 0; slot < this.owner.length; slot++) {
-        if (this.owner[slot] !== 0 && this.scannedAt[slot] !== epoch) {
+        // Tracked, and not live: every live slot was met above.
+        if (this.owner[slot] !== 0 && !pool.isLiveSlot(slot)) {
           this.pushGone(slot, this.owner[slot]!);
           this.owner[slot] = 0;
         }
@@ -530,11 +527,7 @@ export class AreaOfInterest implements GridFrame {
     this.range = f64(this.range);
     this.changedAt = u32(this.changedAt);
     this.bornAt = u32(this.bornAt);
-    this.scannedAt = u32(this.scannedAt);
     this.movedAt = u32(this.movedAt);
-    const pos = new Int32Array(capacity);
-    pos.set(this.activePos);
-    this.activePos = pos;
     this.pairs.ensureSlots(capacity);
     this.outbox.ensureSlots(capacity);
     this.grid?.grow(capacity);

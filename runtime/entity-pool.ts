@@ -139,6 +139,14 @@ export class EntityPool {
     return this.active;
   }
 
+  /**
+   * For each live slot, its index in activeSlots (entries of other slots
+   * mean nothing). For hot loops; replaced when the pool grows.
+   */
+  get activePositions(): Int32Array {
+    return this.link;
+  }
+
   /** The slot of the i-th live entity, 0 <= i < count. Order changes when entities despawn. */
   activeAt(i: number): number {
     return this.active[i]!;
