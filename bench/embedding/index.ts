@@ -19,6 +19,7 @@ import { RESULTS_DIR } from '../lang/paths.js';
 import { fmt, formatTable, timePerRun } from '../spatial/table.js';
 import { callContenders, expectedAdd, expectedFields, type CallContender } from './host-calls.js';
 import { TICK_MAKERS, type TickContender } from './world-tick.js';
+import { median } from '../lang/measure.js';
 
 export interface CallRow {
   readonly engine: string;
@@ -75,11 +76,6 @@ function timeCalls(run: (n: number) => number, n: number, expected: number, what
   if (Math.abs(sum - expected) > 1e-6 * Math.abs(expected)) throw new Error(`${what}: sum ${sum}, expected ${expected}`);
   return ns;
 }
-
-const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[sorted.length >> 1]!;
-};
 
 async function measureHostCalls(quick: boolean): Promise<{ rows: CallRow[]; missing: { engine: string; reason: string }[] }> {
   const target = quick ? 100_000 : 1_000_000;
