@@ -151,9 +151,9 @@ async function measureWorldTick(
           if (round === 0 && n === sizes[0]) missing.push({ engine, reason: error instanceof Error ? error.message : String(error) });
           continue;
         }
-        // Warm up to steady state (a game steps for minutes): at least 3 steps, up to 100 or 300 ms.
+        // Warm up to steady state (a game steps for minutes; V8 takes a few hundred steps to settle): at least 3 steps, up to 500 or 2 s.
         const warmStart = performance.now();
-        for (let i = 0; i < 100 && (i < 3 || performance.now() - warmStart < (quick ? 50 : 300)); i++) contender.step();
+        for (let i = 0; i < 500 && (i < 3 || performance.now() - warmStart < (quick ? 100 : 2000)); i++) contender.step();
         const ms = timePerRun(() => contender.step(), { warmup: 0, minMs: quick ? 200 : 1000, maxRuns: 2000 });
         contender.dispose();
         best.set(engine, Math.min(best.get(engine) ?? Infinity, ms));
