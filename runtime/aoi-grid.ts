@@ -88,14 +88,12 @@ export class GridSets {
   /** Ids a look at an observer grid found. */
   private found: Int32Array = new Int32Array(64);
   /** An observer's set as recomputed: keys ascending, and each subject's slot. */
-  private newKeys: Float64Array = new Float64Array(64);
-  private newSlots: Int32Array = new Int32Array(64);
+  private readonly fresh = new KeyedInts();
   private outbox: AoiOutbox | null = null;
   /** The widest non-empty range class in this update. */
   private widest = NONE;
   /** The news of one changed observer's own set, found pair by pair: subject keys and kinds. */
-  private noteKeys: Float64Array = new Float64Array(64);
-  private noteKinds: Int32Array = new Int32Array(64);
+  private readonly news = new KeyedInts();
   private emit: AoiListener | null = null;
 
   /** `index`: the world's index, whose grid (if it is one) sets the cell size and the extent. */
@@ -328,8 +326,8 @@ export class GridSets {
             saw = circle ? hx * hx + hy * hy <= lr * lr : Math.abs(hx) <= lr && Math.abs(hy) <= lr;
             if (saw) met++;
           }
-          if (saw !== sees) news = this.note(news, owner[e]!, sees ? ENTER : LEAVE);
-          else if (sees && moves && changedToo && movedAt[e] === epoch) news = this.note(news, owner[e]!, MOVE);
+          if (saw !== sees) news = this.news.put(news, owner[e]!, sees ? ENTER : LEAVE);
+          else if (sees && moves && changedToo && movedAt[e] === epoch) news = this.news.put(news, owner[e]!, MOVE);
           const re = range[e]!;
           if (!(re > 0) || changedToo) continue;
           // e is unchanged: it held c exactly when c's last position was in its range (see settleSubject).
@@ -359,8 +357,8 @@ export class GridSets {
     if (alike && met === this.sets.length[c]) {
       // Every member of c's set was met (none lies out of the look, none is gone): the news is complete.
       for (let i = 0; i < news; i++) {
-        const subject = this.noteKeys[i]!;
-        const kind = this.noteKinds[i]!;
+        const subject = this.news.keys[i]!;
+        const kind = this.news.ints[i]!;
         if (kind !== MOVE) this.changeOwnMembership(c, subject, kind === ENTER);
         this.outbox!.push(c, subject, kind);
       }
@@ -368,18 +366,8 @@ export class GridSets {
     }
     // Some member was not met (gone, or out of the look), or the ranges differ: recompute c's set and compare.
     const fresh = r > 0 ? this.gather(c, r) : 0;
-    if (fresh > 1) sortByKey(this.newKeys, this.newSlots, 0, fresh - 1);
+    if (fresh > 1) sortByKey(this.fresh.keys, this.fresh.ints, 0, fresh - 1);
     this.diff(c, fresh, false);
-  }
-
-  private note(at: number, key: number, kind: number): number {
-    if (at === this.noteKeys.length) {
-      this.noteKeys = copyInto(this.noteKeys, new Float64Array(at * 2));
-      this.noteKinds = copyInto(this.noteKinds, new Int32Array(at * 2));
-    }
-    this.noteKeys[at] = key;
-    this.noteKinds[at] = kind;
-    return at + 1;
   }
 
   private changeOwnMembership(o: number, key: number, now: boolean): void {
@@ -419,12 +407,12 @@ export class GridSets {
       const r = range[o]!;
       if (!(r > 0) && length[o] === 0) continue;
       const fresh = r > 0 ? this.gather(o, r) : 0;
-      if (fresh > 1) sortByKey(this.newKeys, this.newSlots, 0, fresh - 1);
+      if (fresh > 1) sortByKey(this.fresh.keys, this.fresh.ints, 0, fresh - 1);
       this.diff(o, fresh, true);
     }
   }
 
-  /** The subjects inside o's range now, into newKeys / newSlots (unsorted); returns how many. */
+  /** The subjects inside o's range now, into `fresh` (keys and slots, unsorted); returns how many. */
   private gather(o: number, r: number): number {
     const f = this.frame;
     const ox = f.pool.x[o]!;
@@ -443,24 +431,14 @@ export class GridSets {
         const dy = xy[2 * j + 1]! - oy;
         if (!(circle ? dx * dx + dy * dy <= r2 : Math.abs(dx) <= r && Math.abs(dy) <= r)) continue;
         const s = slot[j]!;
-        if (s !== o) fresh = this.collect(fresh, owner[s]!, s);
+        if (s !== o) fresh = this.fresh.put(fresh, owner[s]!, s);
       }
     }
     return fresh;
   }
 
-  private collect(at: number, key: number, slot: number): number {
-    if (at === this.newKeys.length) {
-      this.newKeys = copyInto(this.newKeys, new Float64Array(at * 2));
-      this.newSlots = copyInto(this.newSlots, new Int32Array(at * 2));
-    }
-    this.newKeys[at] = key;
-    this.newSlots[at] = slot;
-    return at + 1;
-  }
-
   /**
-   * Merge o's recomputed set (newKeys, ascending) with its stored one:
+   * Merge o's recomputed set (`fresh`, ascending) with its stored one:
    * enter, leave, and move for a kept subject that moved. `direct`: emit in
    * key order now (the sweep); otherwise queue in the outbox.
    */
@@ -469,7 +447,7 @@ export class GridSets {
     const keys = sets.keys;
     const base = sets.start[o]!;
     const old = sets.length[o]!;
-    const newKeys = this.newKeys;
+    const newKeys = this.fresh.keys;
     const moves = this.frame.moveEvents;
     const movedAt = this.frame.movedAt;
     const epoch = this.frame.epoch;
@@ -493,7 +471,7 @@ export class GridSets {
         j++;
         same = false;
       } else {
-        const moved = moves && movedAt[this.newSlots[j]!] === epoch;
+        const moved = moves && movedAt[this.fresh.ints[j]!] === epoch;
         i++;
         j++;
         if (!moved) continue;
@@ -569,5 +547,22 @@ export class GridSets {
       this.classes[k] = g;
     }
     return g;
+  }
+}
+
+/** Keys with an int each (a subject's key and its slot, or its key and a notification kind), grown as needed. */
+class KeyedInts {
+  keys: Float64Array = new Float64Array(64);
+  ints: Int32Array = new Int32Array(64);
+
+  /** Write entry `at`; returns at + 1. */
+  put(at: number, key: number, value: number): number {
+    if (at === this.keys.length) {
+      this.keys = copyInto(this.keys, new Float64Array(at * 2));
+      this.ints = copyInto(this.ints, new Int32Array(at * 2));
+    }
+    this.keys[at] = key;
+    this.ints[at] = value;
+    return at + 1;
   }
 }

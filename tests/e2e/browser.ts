@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type BrowserContext } from 'playwright-core';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { serveDirectory, type StaticServer } from './static-server.js';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -76,4 +76,18 @@ export async function startPlayground(prebuilt?: string): Promise<PlaygroundHarn
       rmSync(outDir, { recursive: true, force: true });
     },
   };
+}
+
+/** Click in the glyph margin, left of a line number: toggles a breakpoint there. */
+export async function toggleBreakpoint(page: Page, line: number): Promise<void> {
+  const number = page.locator('#editor .line-numbers', { hasText: new RegExp(`^${line}$`) });
+  // Monaco re-renders its lines after an edit: wait until this one is laid out (boundingBox is null in between).
+  let box = null;
+  for (let tries = 0; box === null && tries < 50; tries++) {
+    await number.waitFor({ state: 'visible' });
+    box = await number.boundingBox();
+    if (box === null) await page.waitForTimeout(50);
+  }
+  if (box === null) throw new Error(`line ${line}'s number never got a box in the editor`);
+  await page.mouse.click(box.x - 12, box.y + box.height / 2);
 }

@@ -9,7 +9,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readSpb } from '../../vm/spb.js';
-import { CHROMIUM_PATH, chromiumAvailable, startPlayground, type PlaygroundHarness } from './browser.js';
+import { CHROMIUM_PATH, chromiumAvailable, startPlayground, toggleBreakpoint, type PlaygroundHarness } from './browser.js';
 import type {} from '../../playground/src/hookTypes.js';
 
 const SCREENS = new URL('../../.tmp/screens/', import.meta.url).pathname;
@@ -55,12 +55,6 @@ async function screenshot(page: Page, name: string): Promise<void> {
 
 async function pick(page: Page, id: number): Promise<void> {
   await page.locator('#world').click({ position: (await page.evaluate((i) => window.cantrip!.screenPosition(i), id))! });
-}
-
-async function toggleBreakpoint(page: Page, line: number): Promise<void> {
-  const number = page.locator('#editor .line-numbers', { hasText: new RegExp(`^${line}$`) });
-  const box = (await number.boundingBox())!;
-  await page.mouse.click(box.x - 12, box.y + box.height / 2);
 }
 
 describe.skipIf(!available)('playground in Chromium: issue 12', () => {

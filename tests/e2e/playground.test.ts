@@ -6,7 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM_PATH, chromiumAvailable, startPlayground, type PlaygroundHarness } from './browser.js';
+import { CHROMIUM_PATH, chromiumAvailable, startPlayground, toggleBreakpoint, type PlaygroundHarness } from './browser.js';
 import type {} from '../../playground/src/hookTypes.js';
 
 const SCREENS = new URL('../../.tmp/screens/', import.meta.url).pathname;
@@ -53,13 +53,6 @@ async function markers(page: Page): Promise<DebugMarker[]> {
 
 async function consoleText(page: Page): Promise<string> {
   return (await page.evaluate(() => window.cantrip!.console())).map((e) => e.text).join('\n');
-}
-
-/** Click in the glyph margin, left of a line number: toggles a breakpoint there. */
-async function toggleBreakpoint(page: Page, line: number): Promise<void> {
-  const number = page.locator('#editor .line-numbers', { hasText: new RegExp(`^${line}$`) });
-  const box = (await number.boundingBox())!;
-  await page.mouse.click(box.x - 12, box.y + box.height / 2);
 }
 
 async function screenshot(page: Page, name: string): Promise<void> {
