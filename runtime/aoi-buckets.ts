@@ -6,8 +6,11 @@
  * chase id by id). Moving within a cell rewrites the entry; moving to
  * another cell swaps the last entry of the old cell into the hole and
  * appends to the new one, growing its block at the slab's end when full.
- * Blocks left behind are reclaimed by packing the slab once they are more
- * than half of it. Steady state, nothing is allocated.
+ * A cell keeps its block when it empties, so the slab can only hold what
+ * the cells once held at their fullest (a crowd crossing the world would
+ * leave a big block in every cell it passed): once the slab holds more than
+ * twice the live entries (plus `packAfter`), it is packed, each block cut
+ * to what its cell holds now. Steady state, nothing is allocated.
  *
  * Positions outside the world are clamped into the border cells; queries
  * clamp the same way, and callers test every entry they get exactly.
@@ -30,16 +33,22 @@ export class BucketGrid {
   xy: Float64Array = new Float64Array(2 * 256);
   slot: Int32Array = new Int32Array(256);
   private top = 0;
-  private abandoned = 0;
+  /** Live entries. */
+  private live = 0;
   /** Per slot: its cell (−1: not here) and its entry's offset within the cell. */
   private cellOf: Int32Array = new Int32Array(0);
   private offset: Int32Array = new Int32Array(0);
   private spareXy: Float64Array = new Float64Array(0);
   private spareSlot: Int32Array = new Int32Array(0);
-  size = 0;
   private readonly tally: Int32Array;
 
-  constructor(width: number, height: number, cellSize: number) {
+  /** `packAfter`: how many entries of slack, beyond the live entries, the slab may hold before it is packed. */
+  constructor(
+    width: number,
+    height: number,
+    cellSize: number,
+    private readonly packAfter = 1024,
+  ) {
     this.inverseCell = 1 / cellSize;
     this.cols = Math.max(1, Math.ceil(width / cellSize));
     this.rows = Math.max(1, Math.ceil(height / cellSize));
@@ -63,8 +72,7 @@ export class BucketGrid {
     this.room.fill(0);
     this.cellOf.fill(NONE);
     this.top = 0;
-    this.abandoned = 0;
-    this.size = 0;
+    this.live = 0;
   }
 
   /**
@@ -108,8 +116,7 @@ export class BucketGrid {
       count[cell] = k + 1;
     }
     this.top = top;
-    this.abandoned = 0;
-    this.size = n;
+    this.live = n;
   }
 
   /**
@@ -129,10 +136,6 @@ export class BucketGrid {
     }
   }
 
-  has(slot: number): boolean {
-    return this.cellOf[slot] !== NONE;
-  }
-
   /** Put `slot` at (x, y), whether it is here already or not. */
   set(slot: number, x: number, y: number): void {
     const cell = this.cellY(y) * this.cols + this.cellX(x);
@@ -144,7 +147,7 @@ export class BucketGrid {
       return;
     }
     if (was !== NONE) this.unlink(slot, was);
-    else this.size++;
+    else this.live++;
     this.append(slot, cell, x, y);
   }
 
@@ -153,7 +156,7 @@ export class BucketGrid {
     if (was === NONE) return;
     this.unlink(slot, was);
     this.cellOf[slot] = NONE;
-    this.size--;
+    this.live--;
   }
 
   /**
@@ -218,9 +221,8 @@ export class BucketGrid {
 
   /** Give `cell` a block with room for `need` entries at the slab's end, its entries moved along. */
   private relocate(cell: number, need: number): void {
-    let room = MIN_BLOCK;
-    while (room < need) room *= 2;
-    if (this.abandoned > 1024 && this.abandoned * 2 > this.top) this.pack();
+    const room = blockFor(need);
+    if (this.top > 2 * this.live + this.packAfter) this.pack();
     if (this.top + room > this.slot.length) {
       let size = this.slot.length * 2;
       while (size < this.top + room) size *= 2;
@@ -231,13 +233,12 @@ export class BucketGrid {
     const n = this.count[cell]!;
     this.xy.copyWithin(2 * this.top, 2 * from, 2 * (from + n));
     this.slot.copyWithin(this.top, from, from + n);
-    this.abandoned += this.room[cell]!;
     this.start[cell] = this.top;
     this.room[cell] = room;
     this.top += room;
   }
 
-  /** Move every cell's block to the front of the other buffers, in cell order; empty cells give theirs up. */
+  /** Move every cell's block to the front of the other buffers, in cell order, cut to what the cell holds (empty cells give theirs up). */
   private pack(): void {
     if (this.spareSlot.length < this.slot.length) {
       this.spareSlot = new Int32Array(this.slot.length);
@@ -248,10 +249,8 @@ export class BucketGrid {
     let top = 0;
     for (let c = 0; c < this.start.length; c++) {
       const n = this.count[c]!;
-      if (n === 0) {
-        this.room[c] = 0;
-        continue;
-      }
+      this.room[c] = n === 0 ? 0 : blockFor(n);
+      if (n === 0) continue;
       const from = this.start[c]!;
       toXy.set(this.xy.subarray(2 * from, 2 * (from + n)), 2 * top);
       toSlot.set(this.slot.subarray(from, from + n), top);
@@ -263,7 +262,6 @@ export class BucketGrid {
     this.xy = toXy;
     this.slot = toSlot;
     this.top = top;
-    this.abandoned = 0;
   }
 
   private cellX(x: number): number {
@@ -275,4 +273,11 @@ export class BucketGrid {
     const c = Math.floor(y * this.inverseCell);
     return c >= 0 ? (c < this.rows ? c : this.rows - 1) : 0;
   }
+}
+
+/** The block size for `n` entries: a power of two, at least MIN_BLOCK. */
+export function blockFor(n: number): number {
+  let room = MIN_BLOCK;
+  while (room < n) room *= 2;
+  return room;
 }

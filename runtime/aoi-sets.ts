@@ -2,15 +2,15 @@
  * Each observer's observed set, as its subjects' identity keys in ascending
  * order (the order notifications are delivered in), kept in one slab of
  * Float64s: an observer owns a block of the slab, sized a power of two, and
- * moves to a bigger block at the slab's end when its set outgrows it. When
- * the blocks left behind are more than half of the slab, the live blocks
- * are packed again (into a second buffer kept for that). Steady state, a
- * set that changes by a few keys allocates nothing.
+ * moves to a bigger block at the slab's end when its set outgrows it. A
+ * block is kept when its set shrinks, so once the slab holds more than
+ * twice the live keys (plus `packAfter`) it is packed into a second buffer
+ * kept for that, each block cut to its set's size. Steady state, a set that
+ * changes by a few keys allocates nothing.
  */
 
+import { blockFor } from './aoi-buckets.js';
 import { copyInto } from './spatial-index.js';
-
-const MIN_BLOCK = 4;
 
 export class ObserverSets {
   /** The keys of every block; observer o's set is keys[start[o] .. start[o] + length[o]). */
@@ -21,9 +21,11 @@ export class ObserverSets {
   private spare: Float64Array = new Float64Array(0);
   /** The end of the used part of the slab, and how much of it lies in blocks nobody owns any more. */
   private top = 0;
-  private abandoned = 0;
   /** The sum of every set's length: 0 when nobody observes anything. */
   total = 0;
+
+  /** `packAfter`: how many keys of slack, beyond the live keys, the slab may hold before it is packed. */
+  constructor(private readonly packAfter = 4096) {}
 
   ensureSlots(capacity: number): void {
     if (capacity <= this.start.length) return;
@@ -36,7 +38,6 @@ export class ObserverSets {
     this.length.fill(0);
     this.room.fill(0);
     this.top = 0;
-    this.abandoned = 0;
     this.total = 0;
   }
 
@@ -49,7 +50,7 @@ export class ObserverSets {
   /** Replace o's set with keys[0 .. count), which must be ascending. */
   write(o: number, keys: Float64Array, count: number): void {
     if (count > this.room[o]!) this.relocate(o, count);
-    this.keys.set(keys.subarray(0, count), this.start[o]!);
+    if (count > 0) this.keys.set(keys.subarray(0, count), this.start[o]!);
     this.total += count - this.length[o]!;
     this.length[o] = count;
   }
@@ -91,9 +92,8 @@ export class ObserverSets {
 
   /** Give o a block with room for `need` keys at the slab's end, its keys moved along. */
   private relocate(o: number, need: number): void {
-    let room = MIN_BLOCK;
-    while (room < need) room *= 2;
-    if (this.abandoned > 4096 && this.abandoned * 2 > this.top) this.pack();
+    const room = blockFor(need);
+    if (this.top > 2 * this.total + this.packAfter) this.pack();
     if (this.top + room > this.keys.length) {
       let size = this.keys.length * 2;
       while (size < this.top + room) size *= 2;
@@ -101,28 +101,28 @@ export class ObserverSets {
     }
     const from = this.start[o]!;
     this.keys.copyWithin(this.top, from, from + this.length[o]!);
-    this.abandoned += this.room[o]!;
     this.start[o] = this.top;
     this.room[o] = room;
     this.top += room;
   }
 
-  /** Move every owned block to the front of the other buffer, in slot order. */
+  /** Move every block to the front of the other buffer, in slot order, cut to its set's size (empty sets give theirs up). */
   private pack(): void {
     if (this.spare.length < this.keys.length) this.spare = new Float64Array(this.keys.length);
     const to = this.spare;
     let top = 0;
     for (let o = 0; o < this.start.length; o++) {
-      const room = this.room[o]!;
-      if (room === 0) continue;
+      const n = this.length[o]!;
+      this.room[o] = n === 0 ? 0 : blockFor(n);
+      if (n === 0) continue;
       const from = this.start[o]!;
-      to.set(this.keys.subarray(from, from + this.length[o]!), top);
+      to.set(this.keys.subarray(from, from + n), top);
       this.start[o] = top;
-      top += room;
+      top += this.room[o]!;
     }
     this.spare = this.keys;
     this.keys = to;
     this.top = top;
-    this.abandoned = 0;
   }
+
 }
