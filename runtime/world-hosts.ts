@@ -9,7 +9,7 @@
 import { KEYWORDS } from '../compiler/tokens.js';
 import { HostError } from '../vm/errors.js';
 import type { Fiber } from '../vm/fiber.js';
-import type { HostArgs, HostContext, HostFunction, HostParam, HostReturn } from '../vm/host.js';
+import type { HostContext, HostFunction, HostParam, TypedHostFunction } from '../vm/host.js';
 import { joinHostTables } from '../vm/host-table.js';
 import type { Value, ValueType } from '../vm/value.js';
 import { EntityRef } from './entity-ref.js';
@@ -34,13 +34,7 @@ export interface WorldHostContext extends HostContext {
 }
 
 /** A game host function with typed arguments, for `new World({ hosts })`: entity arguments are EntityRefs of the world. */
-export interface TypedWorldHostFunction<P extends readonly HostParam[], R extends ValueType> {
-  readonly name: string;
-  readonly params: P;
-  readonly returns: R;
-  readonly doc: string;
-  readonly impl: (ctx: WorldHostContext, ...args: HostArgs<P, EntityRef>) => HostReturn<R, EntityRef>;
-}
+export type TypedWorldHostFunction<P extends readonly HostParam[], R extends ValueType> = TypedHostFunction<P, R, WorldHostContext, EntityRef>;
 
 /**
  * Declare a game host function with typed arguments and a WorldHostContext:
