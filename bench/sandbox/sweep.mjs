@@ -22,6 +22,16 @@ const big = (log2) => `var s = "x"; for (var i = 0; i < ${log2}; i = i + 1) s = 
 const methods = (n) => Array.from({ length: n }, (_, i) => `m${i}() {}`).join(' ');
 const locals = (n) => Array.from({ length: n }, (_, i) => `a${i}`);
 
+/** What the verifier says of a crafted module: 'verified', or why it refused it (the first 80 characters). */
+function verdict(verifyModule, module, hosts) {
+  try {
+    verifyModule(module, hosts);
+    return 'verified';
+  } catch (e) {
+    return `refused: ${e.message.slice(0, 80)}`;
+  }
+}
+
 /** Each case: what it is, and a function of the loaded dist that runs it. */
 const CASES = {
   '1 INHERIT of 2,000 methods in a loop (world cast)': async (d) => worldCast(d, `class A { ${methods(2000)} } spell go(self) { while (true) { class B < A {} } }`),
@@ -45,12 +55,7 @@ const CASES = {
     for (let i = 0; i < 200_000; i++) code.push(Op.CLOSURE, g, Op.POP);
     code.push(Op.NIL, Op.RETURN);
     module.functions[0] = { ...module.functions[0], code: Int32Array.from(code), lines: new Int32Array(code.length), maxStack: 4 };
-    try {
-      verifyModule(module, WORLD_HOST_FUNCTIONS);
-      return 'verified';
-    } catch (e) {
-      return `refused: ${e.message}`;
-    }
+    return verdict(verifyModule, module, WORLD_HOST_FUNCTIONS);
   },
   '4 verifyModule: an import with 300,000 arities, 60,000 CALL_HOSTs': async (d) => {
     const { compile } = await d('compiler/index.js');
@@ -64,12 +69,7 @@ const CASES = {
     for (let i = 0; i < 60_000; i++) code.push(Op.NIL, Op.NIL, Op.NIL, Op.CALL_HOST, nearest, 3, Op.POP);
     code.push(Op.NIL, Op.RETURN);
     module.functions[0] = { ...module.functions[0], code: Int32Array.from(code), lines: new Int32Array(code.length), maxStack: 4 };
-    try {
-      verifyModule(module, WORLD_HOST_FUNCTIONS);
-      return 'verified';
-    } catch (e) {
-      return `refused: ${e.message.slice(0, 80)}`;
-    }
+    return verdict(verifyModule, module, WORLD_HOST_FUNCTIONS);
   },
   '5 disassemble: a 1,000,000-character constant used 200,000 times': async (d) => {
     const { compile } = await d('compiler/index.js');
