@@ -48,6 +48,12 @@ export function wholeNumber(value: Value | undefined, method: string, what: stri
   return value;
 }
 
+/** The parameters of every `slice` method (strings, lists): the bounds sliceBounds reads. */
+export const SLICE_PARAMS = [
+  { name: 'start', type: 'number', doc: 'first index; negative counts from the end' },
+  { name: 'end', type: 'number', optional: true, doc: 'index after the last; default the length' },
+] as const;
+
 /** `start`/`end` of a slice, as JavaScript's slice reads them: negative counts from the end, clamped to [0, length]. */
 export function sliceBounds(length: number, start: Value | undefined, end: Value | undefined, method: string): [number, number] {
   const from = clampIndex(wholeNumber(start, method, 'start'), length);

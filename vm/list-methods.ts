@@ -5,7 +5,7 @@
  * visits or moves (before the work) and heap for what it creates.
  */
 
-import { chargeNewList, chargeWork, methodTable, sliceBounds, wholeNumber, type BuiltinMethod } from './builtin-method.js';
+import { chargeNewList, chargeWork, methodTable, sliceBounds, SLICE_PARAMS, wholeNumber, type BuiltinMethod } from './builtin-method.js';
 import { displayBounded } from './display.js';
 import { HostError } from './errors.js';
 import type { HostContext } from './host.js';
@@ -139,10 +139,7 @@ const LIST_METHODS: readonly BuiltinMethod<ObjList>[] = [
   },
   {
     name: 'slice',
-    params: [
-      { name: 'start', type: 'number', doc: 'first index; negative counts from the end' },
-      { name: 'end', type: 'number', optional: true, doc: 'index after the last; default the length' },
-    ],
+    params: SLICE_PARAMS,
     returns: 'list',
     doc: 'A new list of the elements from start up to (not including) end.',
     impl: (ctx, self, start, end) => {

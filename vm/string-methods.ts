@@ -6,7 +6,7 @@
  * UTF-16 code units, as `len()` does.
  */
 
-import { chargeAllocation, chargeNewList, chargeWork, methodTable, sliceBounds, type BuiltinMethod } from './builtin-method.js';
+import { chargeAllocation, chargeNewList, chargeWork, methodTable, sliceBounds, SLICE_PARAMS, type BuiltinMethod } from './builtin-method.js';
 import type { HostContext } from './host.js';
 import { ObjList } from './objects.js';
 import type { Value } from './value.js';
@@ -94,10 +94,7 @@ const STRING_METHODS: readonly BuiltinMethod<string>[] = [
   },
   {
     name: 'slice',
-    params: [
-      { name: 'start', type: 'number', doc: 'first index; negative counts from the end' },
-      { name: 'end', type: 'number', optional: true, doc: 'index after the last; default the length' },
-    ],
+    params: SLICE_PARAMS,
     returns: 'string',
     doc: 'The characters from start up to (not including) end.',
     impl: (ctx, self, start, end) => {
