@@ -492,12 +492,17 @@ export class World implements GameHost, EntityAccess {
     order.set(s.pool.activeSlots.subarray(0, count));
     const firstNewborn = s.nextId;
     const breedOf = s.pool.breed;
-    for (let i = 0; i < count; i++) {
-      const slot = order[i]!;
-      if (s.dying[slot] === 1 || s.ids[slot]! >= firstNewborn || !s.pool.isLiveSlot(slot)) continue;
-      const target = targets[breedOf[slot]!]!;
-      if (target === null) continue;
-      this.casting.castForEntity(target, s.refAt(slot), s.ids[slot]!, dt);
+    this.casting.beginPhase(dt);
+    try {
+      for (let i = 0; i < count; i++) {
+        const slot = order[i]!;
+        if (s.dying[slot] === 1 || s.ids[slot]! >= firstNewborn || !s.pool.isLiveSlot(slot)) continue;
+        const target = targets[breedOf[slot]!]!;
+        if (target === null) continue;
+        this.casting.castInPhase(target, s.refAt(slot), s.ids[slot]!);
+      }
+    } finally {
+      this.casting.endPhase();
     }
   }
 

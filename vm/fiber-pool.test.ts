@@ -292,7 +292,8 @@ describe('the pooled fiber path', () => {
     used.state = 'failed';
     used.reset(budgets, 'spell', 'cast');
     const fresh = new Fiber(budgets, 'spell', 'cast');
-    const storage = new Set(['stack', 'frameClosures', 'frameIps', 'frameBases', 'poolOwned']);
+    // Storage and who owns it (the pool, a FastLoop) are not per-run state.
+    const storage = new Set(['stack', 'frameClosures', 'frameIps', 'frameBases', 'poolOwned', 'loopOwned']);
     const fields = (f: Fiber): Record<string, unknown> =>
       Object.fromEntries(Object.entries(f).filter(([key]) => !storage.has(key)));
     expect(fields(used)).toEqual(fields(fresh));

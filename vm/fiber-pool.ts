@@ -69,6 +69,12 @@ export class FiberStoragePool {
    */
   reclaim(fiber: Fiber): void {
     if (fiber.stack === NO_STACK) return;
+    if (fiber.loopOwned) {
+      // A FastLoop's fiber between runs: its storage stays with it, cleared when the loop is closed.
+      fiber.frameCount = 0;
+      fiber.sp = 0;
+      return;
+    }
     if (fiber.poolOwned) {
       clearStorage(fiber);
       return;

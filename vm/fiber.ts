@@ -94,6 +94,13 @@ export class Fiber {
    */
   poolOwned = false;
 
+  /**
+   * Whether this fiber belongs to a FastLoop (vm/fast-loop.ts) between its
+   * runs: a finished run leaves its storage as it is (the loop clears it when
+   * closed). False once a cast on it waits or pauses and it is handed over.
+   */
+  loopOwned = false;
+
   /** Set when resuming from a debugger pause: the BREAK it paused at runs its original instruction (vm/debugger.ts). */
   debugSkipBreak = false;
 

@@ -32,6 +32,7 @@ import { quoted } from './bounded-text.js';
 import { HEAP_COST } from './costs.js';
 import { HostError, SpellRuntimeError, VerifyError, type BudgetLimit } from './errors.js';
 import { Fiber } from './fiber.js';
+import { FastLoop, type LoopRunner } from './fast-loop.js';
 import { FiberStoragePool } from './fiber-pool.js';
 import { hostArityMessage, type HostFunction, type HostObject } from './host.js';
 import { VmHostContext } from './host-context.js';
@@ -62,6 +63,7 @@ export type { Budgets } from './budgets.js';
 export { DEFAULT_BUDGETS } from './budgets.js';
 export { Fiber } from './fiber.js';
 export { RunOutcome } from './run-outcome.js';
+export { FastLoop } from './fast-loop.js';
 
 export interface VMOptions extends Partial<Budgets> {
   /** Host functions the module may import; default CORE_HOST_FUNCTIONS. Embedders pass [...CORE_HOST_FUNCTIONS, ...theirs]. */
@@ -235,6 +237,30 @@ export class VM {
     return this.startFast(this.lastFastClosure!, args, budgets, spell, 'cast');
   }
 
+  /**
+   * A loop that casts `spell` again and again (vm/fast-loop.ts): for a host
+   * that casts one spell for many entities in a row, each run cheaper than a
+   * `castFast`. Runs report as `castFast` does; `close()` the loop when the
+   * batch is over (its stack is cleared then, not after every cast).
+   */
+  castLoop(spell: string, budgets?: Partial<Budgets>): FastLoop {
+    const index = this.spellIndex.get(spell);
+    const fn = index === undefined ? undefined : this.functions[index];
+    // A spell that cannot be cast on a loop leaves it without a closure: every run takes castFast's road and fails as it says.
+    const resolved = budgets ? resolveBudgets(this.defaults, budgets) : this.defaults;
+    // Entered directly (see runLoop): a spell whose first call the budgets refuse takes the general road, which says why.
+    const enterable =
+      fn !== undefined && fn.proto.upvalues.length === 0 && 1 + fn.proto.maxStack <= resolved.maxStack && fn.callFuel <= resolved.fuel && resolved.maxFrames >= 1;
+    const closure = enterable ? this.spellClosure(fn) : null;
+    return new FastLoop(this.loopRunner, spell, closure, fn?.arity ?? 0, resolved, budgets);
+  }
+
+  /** How FastLoop runs reach the interpreter (one object per VM, made once). */
+  private readonly loopRunner: LoopRunner = {
+    run: (loop, args) => this.runLoop(loop, args),
+    close: (loop) => this.closeLoop(loop),
+  };
+
   /** Continue a suspended fiber; `value` becomes the result of the host call that suspended it. */
   resume(fiber: Fiber, value: Value = null): Fiber {
     if (fiber.state !== 'suspended') return fiber;
@@ -316,6 +342,108 @@ export class VM {
     const fiber = pooled ? this.storage.fiber(budgets, spell, runKind) : new Fiber(budgets, spell, runKind);
     this.launch(fiber, callee, args);
     return this.report(fiber, pooled && this.breakHandler === null);
+  }
+
+  /**
+   * One run of a FastLoop, on the loop's own fiber (see vm/fast-loop.ts).
+   * Kept small so V8 inlines it into the host's loop: the first run, the
+   * general road and a cast that goes on are handled out of line.
+   *
+   * The fiber is entered without the entry trampoline: frame 0 is the spell
+   * itself (stack[0] its closure, then the arguments), so a run is one
+   * RETURN shorter. A fiber handed over (it waits or paused) is first given
+   * the trampoline frame every other fiber has (enterThroughTrampoline).
+   */
+  private runLoop(loop: FastLoop, args: readonly Value[]): RunOutcome {
+    const fiber = loop.fiber;
+    const budgets = loop.budgets;
+    if (
+      fiber === null ||
+      loop.busy ||
+      this.breakHandler !== null ||
+      args.length !== loop.arity ||
+      this.liveFibers >= budgets.maxFibers
+    ) {
+      return this.runLoopSlowly(loop, args);
+    }
+    const closure = loop.closure!;
+    // What a finished run changed; the rest (spell, budgets, frame budget, storage) is the loop's.
+    fiber.state = 'running';
+    fiber.fuel = budgets.fuel - closure.fn.callFuel;
+    fiber.heapUsed = 0;
+    fiber.outputUsed = 0;
+    fiber.live = true;
+    this.liveFibers++;
+    const stack = fiber.stack;
+    const argc = args.length;
+    stack[0] = closure;
+    for (let i = 0; i < argc; i++) stack[1 + i] = args[i] === undefined ? null : args[i]!;
+    fiber.sp = 1 + argc;
+    fiber.frameClosures[0] = closure;
+    fiber.frameIps[0] = 0;
+    fiber.frameBases[0] = 0;
+    fiber.frameCount = 1;
+    // run() catches whatever the spell throws: nothing escapes between these two lines.
+    loop.busy = true;
+    const ended = this.run(fiber).state;
+    loop.busy = false;
+    if (ended !== 'done') return this.loopOutcome(loop, fiber);
+    const out = this.outcome;
+    out.state = 'done';
+    out.result = fiber.result;
+    out.error = null;
+    out.fiber = null;
+    fiber.result = null;
+    return out;
+  }
+
+  /** runLoop's first run (the loop's fiber is made) and its general road (castFast: see vm/fast-loop.ts). */
+  private runLoopSlowly(loop: FastLoop, args: readonly Value[]): RunOutcome {
+    if (!this.scriptRan) {
+      const before = this.ensureScript();
+      if (before) return this.report(before, false);
+    }
+    if (loop.closure === null || loop.busy || this.breakHandler !== null || args.length !== loop.arity || this.liveFibers >= loop.budgets.maxFibers) {
+      return this.castFast(loop.spell, args, loop.overrides);
+    }
+    const fiber = new Fiber(loop.budgets, loop.spell, 'cast');
+    // No trampoline frame: the spell's own frames are the budget.
+    fiber.frameBudget = loop.budgets.maxFrames;
+    fiber.loopOwned = true;
+    this.storage.lend(fiber, 1 + loop.closure.fn.maxStack);
+    loop.fiber = fiber;
+    return this.runLoop(loop, args);
+  }
+
+  /** How a loop run that did not finish ended: failed (the loop keeps its fiber), or waiting or paused (the cast takes it). */
+  private loopOutcome(loop: FastLoop, fiber: Fiber): RunOutcome {
+    const out = this.outcome;
+    const state = fiber.state;
+    out.result = fiber.result;
+    out.error = fiber.error;
+    if (state === 'suspended' || state === 'paused') {
+      // The cast goes on with this fiber: it is the embedder's now, and the loop makes a new one next run.
+      out.state = state;
+      out.fiber = fiber;
+      fiber.loopOwned = false;
+      loop.fiber = null;
+      enterThroughTrampoline(fiber, this.trampoline(loop.arity));
+    } else {
+      out.state = 'failed';
+      out.fiber = null;
+      fiber.result = null;
+      fiber.error = null;
+    }
+    return out;
+  }
+
+  /** FastLoop.close: the loop's fiber gives its storage back to the pool, cleared. */
+  private closeLoop(loop: FastLoop): void {
+    const fiber = loop.fiber;
+    if (fiber === null || loop.busy) return;
+    loop.fiber = null;
+    fiber.loopOwned = false;
+    this.storage.reclaim(fiber);
   }
 
   /** Copy how `fiber` ended into the outcome; a finished fiber goes back to the pool when `recycle`. */
@@ -1896,6 +2024,36 @@ function chargeOutput(fiber: Fiber, chars: number): void {
 }
 
 /** Close every open upvalue at or above stack slot `last`. */
+/**
+ * Give a fiber a FastLoop entered directly (frame 0 the spell, stack[0] its
+ * closure) the shape every other fiber has: the entry trampoline in frame 0
+ * and stack slot 0, everything else one slot and one frame up — so resuming,
+ * debugging and snapshots (vm/fiber-snapshot.ts) see one kind of fiber.
+ */
+function enterThroughTrampoline(fiber: Fiber, trampoline: ObjClosure): void {
+  const sp = fiber.sp;
+  fiber.growStack(sp + 1);
+  const stack = fiber.stack;
+  for (let i = sp; i > 0; i--) stack[i] = stack[i - 1]!;
+  stack[0] = trampoline;
+  fiber.sp = sp + 1;
+  for (let u = fiber.openUpvalues; u !== null; u = u.next) u.index++;
+  const fc = fiber.frameCount;
+  fiber.growFrames(fc + 1);
+  const { frameClosures, frameIps, frameBases } = fiber;
+  for (let k = fc; k > 0; k--) {
+    frameClosures[k] = frameClosures[k - 1]!;
+    frameIps[k] = frameIps[k - 1]!;
+    frameBases[k] = frameBases[k - 1]! + 1;
+  }
+  frameClosures[0] = trampoline;
+  // Just after the trampoline's CALL: the spell returns into its RETURN.
+  frameIps[0] = 2;
+  frameBases[0] = 0;
+  fiber.frameCount = fc + 1;
+  fiber.frameBudget++;
+}
+
 function closeUpvalues(fiber: Fiber, last: number): void {
   let upvalue = fiber.openUpvalues;
   while (upvalue !== null && upvalue.index >= last) {

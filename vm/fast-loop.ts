@@ -1,0 +1,65 @@
+/**
+ * A cast loop: one spell cast many times in a row from a hot loop — a world's
+ * tick phase, a game's per-entity update — the way Wren's call handles and
+ * Lua's registry references let a host skip the lookup on every call. Made
+ * by `VM.castLoop(spell)`.
+ *
+ * `castFast` already allocates nothing per cast, but each cast still takes a
+ * fiber from the VM's pool, resets it, and clears its stack when it returns.
+ * A loop keeps one fiber of its own between runs instead: a run resets only
+ * what a run changes (fuel, heap and output counts, state), and the stack is
+ * cleared once, by `close()`, not after every cast. Until then the loop's
+ * stack may still hold values the last cast left (never read by the next
+ * cast: the interpreter writes a slot before it reads it).
+ *
+ * A run reports in the VM's one `RunOutcome`, as `castFast` does. A cast that
+ * waits or pauses takes the fiber with it (`outcome.fiber`); the loop makes a
+ * new one for its next run. Whenever the loop cannot take its short road —
+ * a debugger is attached, the loop is already running (a host function cast
+ * through it again), the argument count is not the spell's, the fiber budget
+ * is spent, the script has not run — `run` goes through `castFast` instead,
+ * so every message, budget and event is exactly what a plain cast gives.
+ */
+
+import type { Budgets } from './budgets.js';
+import type { Fiber } from './fiber.js';
+import type { ObjClosure } from './objects.js';
+import type { RunOutcome } from './run-outcome.js';
+import type { Value } from './value.js';
+
+/** What a loop needs from its VM (VM.castLoop passes its own internals). */
+export interface LoopRunner {
+  run(loop: FastLoop, args: readonly Value[]): RunOutcome;
+  close(loop: FastLoop): void;
+}
+
+export class FastLoop {
+  /** The loop's own fiber between runs (null before the first run, after close(), and after a cast took it). */
+  fiber: Fiber | null = null;
+  /** True while a run is on the JS stack (a nested run through the same loop takes the general road). */
+  busy = false;
+
+  constructor(
+    private readonly runner: LoopRunner,
+    /** The spell cast. */
+    readonly spell: string,
+    /** The closure cast, or null when the module has no such spell (each run then fails as castFast would). */
+    readonly closure: ObjClosure | null,
+    /** The spell's parameter count: runs with another argument count take the general road (and fail as it says). */
+    readonly arity: number,
+    /** Budgets for every run: the VM's defaults with the loop's overrides. */
+    readonly budgets: Readonly<Budgets>,
+    /** The overrides the loop was made with, for the general road. */
+    readonly overrides: Partial<Budgets> | undefined,
+  ) {}
+
+  /** Cast the spell with `args` (copied onto the fiber's stack: the array may be reused at once). */
+  run(args: readonly Value[]): RunOutcome {
+    return this.runner.run(this, args);
+  }
+
+  /** Clear the loop's stack and give its storage back to the VM's pool. The loop can run again after. */
+  close(): void {
+    this.runner.close(this);
+  }
+}
