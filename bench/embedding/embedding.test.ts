@@ -17,7 +17,7 @@ describe('bench/embedding contenders', () => {
 
   it('the per-entity loops of every engine end with the same positions, and the World runs its tick spell', async () => {
     expect(await checkTickAgreement(200, 4)).toEqual([
-      'Cantrip VM (castFast per entity)',
+      'Cantrip VM (castLoop per entity)',
       'fengari',
       'wasmoon (raw C API)',
       'QuickJS',
