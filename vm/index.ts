@@ -7,6 +7,7 @@
 export { VM, type VMOptions, type BreakHandler } from './vm.js';
 export { Fiber, type FiberState } from './fiber.js';
 export { RunOutcome } from './run-outcome.js';
+export { FastLoop } from './fast-loop.js';
 export { FiberStoragePool } from './fiber-pool.js';
 export { DEFAULT_BUDGETS, type Budgets, type RunKind } from './budgets.js';
 export { CORE_HOST_FUNCTIONS } from './builtins.js';
