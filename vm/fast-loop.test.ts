@@ -8,37 +8,15 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compile } from '../compiler/index.js';
 import type { Budgets } from './budgets.js';
-import { CORE_HOST_FUNCTIONS } from './builtins.js';
 import { Debugger } from './debugger.js';
 import type { FastLoop } from './fast-loop.js';
 import type { Fiber } from './fiber.js';
 import { restoreVm, saveVm, type VmSnapshot } from './fiber-snapshot.js';
-import type { HostFunction } from './host.js';
 import type { Value } from './value.js';
+import { RUN_HOSTS, reentry, resetReentry } from './test-support/run-hosts.js';
 import { VM } from './vm.js';
 
-const pause: HostFunction = {
-  name: 'pause',
-  params: [{ name: 'tag', type: 'number' }],
-  returns: 'number',
-  doc: 'Suspends the run; the value it is resumed with is the result.',
-  impl: (ctx) => {
-    ctx.suspend();
-    return null;
-  },
-};
-
-/** Runs the same loop again from inside a run (set per test). */
-let reenter: (n: number) => Value = () => null;
-const reenterHost: HostFunction = {
-  name: 'reenter',
-  params: [{ name: 'n', type: 'number' }],
-  returns: 'number',
-  doc: 'Calls back into the VM.',
-  impl: (_ctx, n) => reenter(n as number),
-};
-
-const HOSTS = [...CORE_HOST_FUNCTIONS, pause, reenterHost];
+const HOSTS = RUN_HOSTS;
 
 const SOURCE = `
   var counterFn = nil;
@@ -243,7 +221,7 @@ describe('a cast loop', () => {
     const loop = vm.castLoop('outer');
     const inner = vm.castLoop('plain');
     let depth = 0;
-    reenter = (n) => {
+    reentry.call = (n) => {
       depth++;
       try {
         if (depth > 1) return inner.run([n, 1]).result;
@@ -262,7 +240,7 @@ describe('a cast loop', () => {
       expect(out.result).toBe(50 + 80 + 5 + 2);
       expect(vm.liveFiberCount).toBe(0);
     } finally {
-      reenter = () => null;
+      resetReentry();
       loop.close();
       inner.close();
     }

@@ -8,37 +8,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compile } from '../compiler/index.js';
-import { CORE_HOST_FUNCTIONS } from './builtins.js';
 import { Debugger } from './debugger.js';
 import { Fiber } from './fiber.js';
 import { DEFAULT_BUDGETS } from './budgets.js';
-import type { HostFunction } from './host.js';
 import type { Budgets } from './budgets.js';
 import type { Value } from './value.js';
+import { RUN_HOSTS, reentry, resetReentry } from './test-support/run-hosts.js';
 import { VM } from './vm.js';
 
-const pause: HostFunction = {
-  name: 'pause',
-  params: [{ name: 'tag', type: 'number' }],
-  returns: 'number',
-  doc: 'Suspends the run; the value it is resumed with is the result.',
-  impl: (ctx) => {
-    ctx.suspend();
-    return null;
-  },
-};
-
-/** Calls back into the VM while a run is in progress (set per test). */
-let reenter: (n: number) => Value = () => null;
-const reenterHost: HostFunction = {
-  name: 'reenter',
-  params: [{ name: 'n', type: 'number' }],
-  returns: 'number',
-  doc: 'Runs other calls on the same VM, then returns.',
-  impl: (_ctx, n) => reenter(n as number),
-};
-
-const HOSTS = [...CORE_HOST_FUNCTIONS, pause, reenterHost];
+const HOSTS = RUN_HOSTS;
 
 const SOURCE = `
   var counterFn = nil;
@@ -361,7 +339,7 @@ describe('re-entrancy: a host function that calls back into the VM', () => {
   it('runs nested calls and casts while a run is in progress, on their own storage', () => {
     const vm = load();
     const nested: Fiber[] = [];
-    reenter = (n) => {
+    reentry.call = (n) => {
       // callFast reuses the VM's one outcome: the outer run's report is written after this returns.
       const a = vm.callFast('plain', [n, 1]).result as number;
       const b = vm.call('plain', [n, 2]).result as number;
@@ -385,13 +363,13 @@ describe('re-entrancy: a host function that calls back into the VM', () => {
       expect(vm.liveFiberCount).toBe(0);
       expect(vm.fiberStorage.isClean()).toBe(true);
     } finally {
-      reenter = () => null;
+      resetReentry();
     }
   });
 
   it('a nested run that fails or runs out of fuel ends only itself', () => {
     const vm = load();
-    reenter = (n) => {
+    reentry.call = (n) => {
       expect(vm.callFast('hungry', [n], { fuel: 200 }).error?.limit).toBe('fuel');
       expect(vm.call('deep', [n], { maxFrames: 20 }).error?.message).toBe('Stack overflow.');
       return 1;
@@ -400,7 +378,7 @@ describe('re-entrancy: a host function that calls back into the VM', () => {
       expect(vm.callFast('outer', [2]).result).toBe(20 + 1 + 2);
       expect(vm.fiberStorage.isClean()).toBe(true);
     } finally {
-      reenter = () => null;
+      resetReentry();
     }
   });
 });
