@@ -378,11 +378,7 @@ export class VM {
     const argc = args.length;
     stack[0] = closure;
     for (let i = 0; i < argc; i++) stack[1 + i] = args[i] === undefined ? null : args[i]!;
-    fiber.sp = 1 + argc;
-    fiber.frameClosures[0] = closure;
-    fiber.frameIps[0] = 0;
-    fiber.frameBases[0] = 0;
-    fiber.frameCount = 1;
+    enterFrameZero(fiber, closure, 1 + argc);
     // run() catches whatever the spell throws: nothing escapes between these two lines.
     loop.busy = true;
     const ended = this.run(fiber).state;
@@ -482,11 +478,7 @@ export class VM {
     stack[0] = trampoline;
     stack[1] = callee;
     for (let i = 0; i < argc; i++) stack[2 + i] = args[i] === undefined ? null : args[i]!;
-    fiber.sp = 2 + argc;
-    fiber.frameClosures[0] = trampoline;
-    fiber.frameIps[0] = 0;
-    fiber.frameBases[0] = 0;
-    fiber.frameCount = 1;
+    enterFrameZero(fiber, trampoline, 2 + argc);
     return this.run(fiber);
   }
 
@@ -2028,6 +2020,15 @@ function chargeOutput(fiber: Fiber, chars: number): void {
 }
 
 /** Close every open upvalue at or above stack slot `last`. */
+/** A fresh run's only frame: `entry` from its first instruction, its slots from stack slot 0 up to `sp`. */
+function enterFrameZero(fiber: Fiber, entry: ObjClosure, sp: number): void {
+  fiber.sp = sp;
+  fiber.frameClosures[0] = entry;
+  fiber.frameIps[0] = 0;
+  fiber.frameBases[0] = 0;
+  fiber.frameCount = 1;
+}
+
 /**
  * Give a fiber a FastLoop entered directly (frame 0 the spell, stack[0] its
  * closure) the shape every other fiber has: the entry trampoline in frame 0
