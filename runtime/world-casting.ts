@@ -76,6 +76,17 @@ interface PausedCast {
   readonly cast: CastContext;
 }
 
+/** The reused argument array of length `arity` in `arrays` (made, all nil, the first time). */
+function argumentArray(arrays: Value[][], arity: number): Value[] {
+  let args = arrays[arity];
+  if (args === undefined) {
+    args = [];
+    for (let i = 0; i < arity; i++) args.push(null);
+    arrays[arity] = args;
+  }
+  return args;
+}
+
 /** The cast name of a module's top-level script. */
 const SCRIPT = '<script>';
 
@@ -292,16 +303,22 @@ export class WorldCasting {
       leaveCast(previous);
     }
     for (let i = 0; i < args.length; i++) args[i] = null;
-    if (outcome.state === 'done') {
-      this.casts[this.spareCasts++] = cast;
-      return;
-    }
+    if (!this.castKeepsContext(outcome, owner.vm, cast)) this.casts[this.spareCasts++] = cast;
+  }
+
+  /**
+   * After a fast cast: nothing to do if it finished, a cast-error if it failed,
+   * kept (waiting or paused) otherwise. Returns whether the cast keeps `cast`,
+   * its context; if not, the caller may reuse it.
+   */
+  private castKeepsContext(outcome: RunOutcome, vm: VM, cast: WorldCast): boolean {
+    if (outcome.state === 'done') return false;
     if (outcome.state === 'failed') {
       this.reportFailure(outcome.error, cast);
-      this.casts[this.spareCasts++] = cast;
-      return;
+      return false;
     }
-    this.settle(outcome.fiber!, owner.vm, cast);
+    this.settle(outcome.fiber!, vm, cast);
+    return true;
   }
 
   /**
@@ -316,7 +333,6 @@ export class WorldCasting {
   beginPhase(second: Value): void {
     if (this.phaseCast !== null) throw new WorldError('A cast phase is already open.');
     this.phaseSecond = second;
-    for (const args of this.phaseArgs) if (args !== undefined && args.length > 1) args[1] = second;
     this.phaseCast = this.takeCast(SCRIPT, 0);
     this.phasePrevious = enterCast(this.phaseCast);
   }
@@ -329,23 +345,18 @@ export class WorldCasting {
       target.loop = loop;
       this.phaseTargets.push(target);
     }
-    const args = this.phaseArgsFor(target.arity);
+    const args = argumentArray(this.phaseArgs, target.arity);
     if (args.length > 0) args[0] = self;
+    if (args.length > 1) args[1] = this.phaseSecond;
     const cast = this.phaseCast!;
     cast.spell = target.spell;
     cast.caster = selfId;
     cast.wakeAt = 0;
-    const outcome = loop.run(args);
-    if (outcome.state === 'done') return;
-    if (outcome.state === 'failed') {
-      this.reportFailure(outcome.error, cast);
-      return;
+    if (this.castKeepsContext(loop.run(args), target.owner.vm, cast)) {
+      // It waits or paused with this context: the phase goes on in a new one.
+      this.phaseCast = this.takeCast(SCRIPT, 0);
+      enterCast(this.phaseCast);
     }
-    // It waits or paused: the context is the cast's now; the phase goes on in a new one.
-    const next = this.takeCast(SCRIPT, 0);
-    this.phaseCast = next;
-    enterCast(next);
-    this.settle(outcome.fiber!, target.owner.vm, cast);
   }
 
   /** Close the phase: restore the context it replaced, close its cast loops, let go of its arguments. */
@@ -365,23 +376,8 @@ export class WorldCasting {
     this.phaseSecond = null;
   }
 
-  private phaseArgsFor(arity: number): Value[] {
-    let args = this.phaseArgs[arity];
-    if (args === undefined) {
-      args = [];
-      for (let i = 0; i < arity; i++) args.push(i === 1 ? this.phaseSecond : null);
-      this.phaseArgs[arity] = args;
-    }
-    return args;
-  }
-
   private argumentsFor(arity: number, first: Value, second: Value): Value[] {
-    let args = this.argArrays[arity];
-    if (args === undefined) {
-      args = [];
-      for (let i = 0; i < arity; i++) args.push(null);
-      this.argArrays[arity] = args;
-    }
+    const args = argumentArray(this.argArrays, arity);
     if (arity > 0) args[0] = first;
     if (arity > 1) args[1] = second;
     return args;
