@@ -356,16 +356,8 @@ export class VM {
    */
   private runLoop(loop: FastLoop, args: readonly Value[]): RunOutcome {
     const fiber = loop.fiber;
+    if (fiber === null || !this.loopCanEnter(loop, args)) return this.runLoopSlowly(loop, args);
     const budgets = loop.budgets;
-    if (
-      fiber === null ||
-      loop.busy ||
-      this.breakHandler !== null ||
-      args.length !== loop.arity ||
-      this.liveFibers >= budgets.maxFibers
-    ) {
-      return this.runLoopSlowly(loop, args);
-    }
     const closure = loop.closure!;
     // What a finished run changed; the rest (spell, budgets, frame budget, storage) is the loop's.
     fiber.state = 'running';
@@ -399,16 +391,25 @@ export class VM {
       const before = this.ensureScript();
       if (before) return this.report(before, false);
     }
-    if (loop.closure === null || loop.busy || this.breakHandler !== null || args.length !== loop.arity || this.liveFibers >= loop.budgets.maxFibers) {
-      return this.castFast(loop.spell, args, loop.overrides);
-    }
+    if (!this.loopCanEnter(loop, args)) return this.castFast(loop.spell, args, loop.overrides);
     const fiber = new Fiber(loop.budgets, loop.spell, 'cast');
     // No trampoline frame: the spell's own frames are the budget.
     fiber.frameBudget = loop.budgets.maxFrames;
     fiber.loopOwned = true;
-    this.storage.lend(fiber, 1 + loop.closure.fn.maxStack);
+    this.storage.lend(fiber, 1 + loop.closure!.fn.maxStack);
     loop.fiber = fiber;
     return this.runLoop(loop, args);
+  }
+
+  /** Whether a loop run can take the short road (the script has run; see vm/fast-loop.ts for the rest). */
+  private loopCanEnter(loop: FastLoop, args: readonly Value[]): boolean {
+    return (
+      loop.closure !== null &&
+      !loop.busy &&
+      this.breakHandler === null &&
+      args.length === loop.arity &&
+      this.liveFibers < loop.budgets.maxFibers
+    );
   }
 
   /** How a loop run that did not finish ended: failed (the loop keeps its fiber), or waiting or paused (the cast takes it). */
