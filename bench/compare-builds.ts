@@ -17,6 +17,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { cantripWorld } from './embedding/world-tick.js';
 import { median } from './lang/measure.js';
 import { PROGRAMS_DIR } from './lang/paths.js';
 
@@ -43,17 +44,10 @@ async function programRunner(dist: string, source: string): Promise<Runner | nul
   };
 }
 
-const DRIFT = 'spell drift(self, dt) { if (random() < 0.2) setVelocity(self, random() * 4 - 2, random() * 4 - 2); }';
-
-/** The embedding suite's World contender on one build: 20 steps a run, warmed up first. */
+/** The embedding suite's World contender (cantripWorld) built with one build's World: 20 steps a run, warmed up first. */
 async function worldRunner(dist: string, entities: number): Promise<Runner> {
   const { World } = (await import(resolve(dist, 'runtime/world.js'))) as typeof import('../runtime/world.js');
-  const world = new World({ width: 300, height: 300, capacity: entities, seed: 5, cellSize: 8, aoiMoveEvents: false });
-  world.loadSpells(DRIFT);
-  world.loadBreeds({ breeds: [{ name: 'Mote', health: 10, spells: { tick: 'drift' } }] });
-  let seed = 11;
-  const place = (): number => (seed = (seed * 16807) % 2147483647) / 2147483647;
-  for (let i = 0; i < entities; i++) world.spawn('Mote', place() * 300, place() * 300);
+  const world = cantripWorld(entities, World);
   const warmStart = performance.now();
   for (let i = 0; i < 400 && performance.now() - warmStart < 1500; i++) world.step();
   return () => {

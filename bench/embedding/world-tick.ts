@@ -84,9 +84,9 @@ class HostWorld {
   }
 }
 
-/** Cantrip as a game uses it: a World whose breed has the tick spell. */
-export function cantripWorld(n: number): TickContender {
-  const world = new World({ width: SIZE, height: SIZE, capacity: n, seed: 5, cellSize: 8, aoiMoveEvents: false });
+/** Cantrip as a game uses it: a World whose breed has the tick spell (`WorldClass`: another build's, for bench/compare-builds). */
+export function cantripWorld(n: number, WorldClass: typeof World = World): TickContender {
+  const world = new WorldClass({ width: SIZE, height: SIZE, capacity: n, seed: 5, cellSize: 8, aoiMoveEvents: false });
   world.loadSpells(DRIFT_SPELL);
   world.loadBreeds({ breeds: [{ name: 'Mote', health: 10, spells: { tick: 'drift' } }] });
   const place = seededRandom(11);
