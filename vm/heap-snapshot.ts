@@ -27,11 +27,10 @@
  */
 
 import { VerifyError } from './errors.js';
-import type { HostObject } from './host.js';
 import { ObjMap, mapKeyProblem } from './map-object.js';
 import { findMethod } from './method-dispatch.js';
 import { ObjBoundMethod, ObjClass, ObjClosure, ObjFunction, ObjHostFunction, ObjInstance, ObjList, ObjUpvalue, isHostObject } from './objects.js';
-import type { Value, VmObject } from './value.js';
+import type { HostObject, Value, VmObject } from './value.js';
 
 export type ValueJson = null | boolean | number | string | { readonly n: string } | { readonly r: number } | { readonly u: 1 };
 

@@ -7,7 +7,7 @@
 
 import type { Fiber } from './fiber.js';
 import type { ObjList } from './objects.js';
-import type { Value, ValueType, VmObject } from './value.js';
+import type { HostObject, Value, ValueType, VmObject } from './value.js';
 
 export interface HostParam {
   readonly name: string;
@@ -123,32 +123,6 @@ export function hostFunction<const P extends readonly HostParam[], const R exten
   return def as unknown as HostFunction;
 }
 
-/**
- * Objects the host lends to spells (entities). Property names are looked up
- * by the host, never on the JS object itself, so `__proto__` or `constructor`
- * stay ordinary names.
- */
-export interface HostObject {
-  readonly objectType: 'host';
-  /** Type name for messages, e.g. 'entity'. */
-  readonly hostType: string;
-  /** `undefined` means "Undefined property 'name'.". Throw HostError for other failures ("Entity is gone."). */
-  getProperty(name: string): Value | undefined;
-  /** Throw HostError to refuse (read-only property, gone entity). */
-  setProperty(name: string, value: Value): void;
-  /** Method call `obj.name(args)`; `undefined` means "Undefined property 'name'.". */
-  invokeMethod(name: string, args: readonly Value[], ctx: HostContext): Value | undefined;
-  /** How `print` shows it. */
-  display(): string;
-  /** Identity for `==`: two handles to the same entity compare equal. */
-  equals(other: HostObject): boolean;
-  /**
-   * Optional: a string equal for two handles that `equals` each other, so a
-   * map finds one entry for both (e.g. 'entity#12'). Without it a map keys
-   * the object by reference.
-   */
-  mapKey?(): string;
-}
 
 /** Accepted argument counts of a host function. */
 export function hostArity(spec: HostFunctionSpec): { min: number; max: number } {

@@ -24,11 +24,10 @@ export {
   type HostFunction,
   type HostFunctionSpec,
   type HostImplementation,
-  type HostObject,
   type HostParam,
 } from './host.js';
 export { HOST_VALUE_TYPES, MAX_HOST_PARAMS, hostSpecProblem, joinHostTables } from './host-table.js';
-export type { Value, ValueType, VmObject } from './value.js';
+export type { Value, ValueType, VmObject, HostObject } from './value.js';
 export type { Module, FunctionProto, FunctionKind, HostImport, SpellEntry, UpvalueDescriptor, LocalVariableInfo } from './module.js';
 export { ObjList, ObjInstance, ObjClass, ObjClosure, ObjBoundMethod, ObjHostFunction, isHostObject, valuesEqual } from './objects.js';
 export { OPCODES, Op, OPCODE_COUNT, instructionSize, type OpcodeInfo, type OperandKind } from './opcodes.js';

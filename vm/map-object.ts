@@ -14,8 +14,7 @@
  * when the host gives none).
  */
 
-import type { HostObject } from './host.js';
-import type { Value, VmObject } from './value.js';
+import type { HostObject, Value, VmObject } from './value.js';
 
 /** The JS key an entry is stored under. */
 type StoredKey = string | number | boolean | HostKeyToken;

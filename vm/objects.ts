@@ -9,11 +9,11 @@
 
 import type { FunctionProto } from './module.js';
 import { fuseSuperinstructions } from './superinstructions.js';
-import { hostArity, type HostFunction, type HostObject } from './host.js';
+import { hostArity, type HostFunction } from './host.js';
 import type { MethodRow } from './builtin-method.js';
 import { ObjMap } from './map-object.js';
 import { HEAP_COST } from './costs.js';
-import type { Value, VmObject, ValueType } from './value.js';
+import type { HostObject, Value, VmObject, ValueType } from './value.js';
 
 /**
  * The VM's runtime view of a FunctionProto. `code` is what the interpreter

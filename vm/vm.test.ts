@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { CORE_HOST_FUNCTIONS } from './builtins.js';
 import { HostError, SpellRuntimeError, VerifyError } from './errors.js';
-import type { HostFunction, HostObject } from './host.js';
+import type { HostFunction } from './host.js';
 import type { Module } from './module.js';
 import { assemble, type ModuleSource } from './test-support/assemble.js';
-import type { Value } from './value.js';
+import type { HostObject, Value } from './value.js';
 import { VM, type VMOptions } from './vm.js';
 
 function runModule(module: Module, options: VMOptions = {}) {

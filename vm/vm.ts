@@ -34,7 +34,7 @@ import { HostError, SpellRuntimeError, VerifyError, type BudgetLimit } from './e
 import { Fiber } from './fiber.js';
 import { FastLoop, type LoopRunner } from './fast-loop.js';
 import { FiberStoragePool } from './fiber-pool.js';
-import { hostArityMessage, type HostFunction, type HostObject } from './host.js';
+import { hostArityMessage, type HostFunction } from './host.js';
 import { VmHostContext } from './host-context.js';
 import type { FunctionProto, Module } from './module.js';
 import {
@@ -57,7 +57,7 @@ import { callMethod, methodsOf } from './method-dispatch.js';
 import { templateText } from './template.js';
 import { OPCODES, Op, instructionSize } from './opcodes.js';
 import { RunOutcome } from './run-outcome.js';
-import type { Value, VmObject } from './value.js';
+import type { HostObject, Value, VmObject } from './value.js';
 
 export type { Budgets } from './budgets.js';
 export { DEFAULT_BUDGETS } from './budgets.js';

@@ -7,8 +7,8 @@
  * object, so `__proto__` or `constructor` are ordinary names.
  */
 
-import type { HostContext, HostObject } from '../../vm/host.js';
-import type { Value } from '../../vm/value.js';
+import type { HostContext } from '../../vm/host.js';
+import type { HostObject, Value } from '../../vm/value.js';
 import type { EntityHandle } from './entity-pool.js';
 import type { EntityId } from '../events/events.js';
 

@@ -12,7 +12,7 @@
 import { VerifyError } from '../../vm/errors.js';
 import { restoreVm, saveVm, type VmSnapshot } from '../../vm/fiber-snapshot.js';
 import type { HostObjectCodec } from '../../vm/heap-snapshot.js';
-import type { HostObject } from '../../vm/host.js';
+import type { HostObject } from '../../vm/value.js';
 import type { VM } from '../../vm/vm.js';
 import { EntityRef } from '../entities/entity-ref.js';
 import { WorldError } from '../errors.js';
