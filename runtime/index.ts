@@ -17,6 +17,7 @@ export {
   type EntityId,
   type DespawnReason,
   type CastCancelReason,
+  type AoiEventKind,
 } from './events/events.js';
 export { BreedRegistry, BUILTIN_ENTITY_PROPERTIES, type Breed, type BreedData, type BreedDefinition, type BreedSpells, type AttributeValue } from './entities/breeds.js';
 export { BREED_SCHEMA, BREED_SPELL_SLOTS } from './entities/breed-schema.js';
@@ -26,7 +27,9 @@ export { EntityRef } from './entities/entity-ref.js';
 export type { SpatialIndex, PartitionKind, SpatialVisitor, PairVisitor, SpatialFilter } from './spatial/spatial-index.js';
 export { GridIndex, type GridOptions } from './spatial/grid-index.js';
 export { AxisListIndex, type AxisListOptions } from './spatial/axis-list-index.js';
-export { AreaOfInterest, type InterestShape, type AoiEventKind, type AoiListener } from './aoi/aoi.js';
+export { AreaOfInterest } from './aoi/aoi.js';
+export type { InterestShape, AoiListener } from './aoi/aoi-engine.js';
+export type { AoiEngineName } from './aoi/aoi-engines.js';
 export { parseScenario, startScenario, runScenario, SCENARIO_SCHEMA, type Scenario, type ScenarioFiles, type ScenarioRun } from './scenario/scenario.js';
 export { SNAPSHOT_FORMAT, type WorldSnapshot } from './snapshot/world-snapshot.js';
 export { findJsonSyntaxError, type JsonSyntaxProblem } from './entities/json-syntax.js';

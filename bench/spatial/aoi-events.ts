@@ -5,7 +5,9 @@
  * the recompute-and-diff baseline it replaced (bench/spatial/recompute-aoi).
  */
 
-import { AreaOfInterest, type AoiEventKind, type InterestShape } from '../../runtime/aoi/aoi.js';
+import { AreaOfInterest } from '../../runtime/aoi/aoi.js';
+import type { InterestShape } from '../../runtime/aoi/aoi-engine.js';
+import type { AoiEventKind } from '../../runtime/events/events.js';
 import { AxisListIndex } from '../../runtime/spatial/axis-list-index.js';
 import { EntityPool } from '../../runtime/entities/entity-pool.js';
 import { GridIndex } from '../../runtime/spatial/grid-index.js';

@@ -6,7 +6,8 @@
  * beside the new AreaOfInterest on the same worlds.
  */
 
-import type { AoiIdentity, AoiListener, InterestShape } from '../../runtime/aoi/aoi.js';
+import type { AoiIdentity } from '../../runtime/aoi/aoi.js';
+import type { AoiListener, InterestShape } from '../../runtime/aoi/aoi-engine.js';
 import type { EntityPool } from '../../runtime/entities/entity-pool.js';
 import type { SpatialIndex } from '../../runtime/spatial/spatial-index.js';
 

@@ -35,7 +35,7 @@
  * per id).
  */
 
-import type { AoiFrame, AoiListener } from './aoi.js';
+import type { AoiChanges, AoiEngine, AoiFrame, AoiListener, SavedObserver } from './aoi-engine.js';
 import { sortByKey, type AoiOutbox, ENTER, LEAVE, MOVE } from './aoi-outbox.js';
 import { BucketGrid } from './aoi-buckets.js';
 import { ObserverSets } from './aoi-sets.js';
@@ -47,19 +47,7 @@ const NONE = -1;
 const CLASSES = 32;
 const KINDS = ['enter', 'move', 'leave'] as const;
 
-/** What the grid engine reads of the area of interest, besides the frame. */
-export interface GridFrame extends AoiFrame {
-  /** The identity key of the live entity in each slot (0: none). */
-  readonly owner: Float64Array;
-  /** `movedAt[slot] === epoch`: a tracked entity found away from its last position in this update. */
-  readonly movedAt: Uint32Array;
-  readonly moveEvents: boolean;
-  inside(o: number, s: number): boolean;
-  /** inside(), for a subject at (sx, sy). */
-  insideFrom(o: number, sx: number, sy: number): boolean;
-}
-
-export class GridSets {
+export class GridSets implements AoiEngine {
   readonly sets = new ObserverSets();
   private readonly cell: number;
   private readonly width: number;
@@ -98,7 +86,7 @@ export class GridSets {
 
   /** `index`: the world's index, whose grid (if it is one) sets the cell size and the extent. */
   constructor(
-    private readonly frame: GridFrame,
+    private readonly frame: AoiFrame,
     index: SpatialIndex,
   ) {
     // The observer grids cover the world's grid when there is one; anything outside lands in border cells (still exact).
@@ -133,7 +121,7 @@ export class GridSets {
    * Bring the grids to the changed slots' current positions and ranges
    * (`all`: most entities changed; the entity grid is laid out afresh).
    */
-  place(changed: Int32Array, count: number, all = false): void {
+  private place(changed: Int32Array, count: number, all = false): void {
     const { x, y } = this.frame.pool;
     const range = this.frame.range;
     if (all) this.entities.rebuild(this.frame.pool.activeSlots, this.frame.pool.count, x, y);
@@ -179,22 +167,18 @@ export class GridSets {
     }
   }
 
+  get holdsNothing(): boolean {
+    return this.sets.total === 0;
+  }
+
   /**
-   * One update. `gone` lists the slots whose entity is gone
-   * (`goneKeys` their keys; `lastX`/`lastY` still hold where they were).
-   * `sweep`: most entities changed, so every observer recomputes its set and
-   * its news is emitted at once; otherwise news goes to the outbox.
+   * One update. When most entities changed, every observer recomputes its
+   * set and its news is emitted at once (a sweep: cheaper than looking from
+   * both ends of each pair); otherwise news goes to the outbox.
    */
-  update(
-    changed: Int32Array,
-    count: number,
-    gone: Int32Array,
-    goneKeys: Float64Array,
-    goneCount: number,
-    sweep: boolean,
-    outbox: AoiOutbox,
-    emit: AoiListener,
-  ): void {
+  update(changes: AoiChanges, outbox: AoiOutbox, emit: AoiListener): void {
+    const { changed, count, gone, goneKeys, goneCount } = changes;
+    const sweep = count * 3 > this.frame.pool.count;
     this.outbox = outbox;
     this.emit = emit;
     // The gone first: a reused slot's new entity is then placed afresh.
@@ -214,16 +198,18 @@ export class GridSets {
     this.emit = null;
   }
 
-  /** The keys `slot` observed at the last update, ascending. */
   observedBy(slot: number): number[] {
     const { keys, start, length } = this.sets;
     return Array.from(keys.subarray(start[slot]!, start[slot]! + length[slot]!));
   }
 
-  /** Load a saved set (for importState): `keys` any order, no duplicates. */
-  load(slot: number, keys: readonly number[]): void {
-    const sorted = Float64Array.from(keys).sort();
-    this.sets.write(slot, sorted, sorted.length);
+  restore(placed: AoiChanges, observers: readonly SavedObserver[]): void {
+    this.place(placed.changed, placed.count);
+    for (const { slot, key, seen } of observers) {
+      // Subjects gone since are kept: the next update, a sweep, reports them leaving.
+      const sorted = Float64Array.from(new Set(seen)).filter((k) => k !== key).sort();
+      this.sets.write(slot, sorted, sorted.length);
+    }
   }
 
   /** A gone entity: its own set goes silently; a slot left empty leaves the grids (a reused one is placed afresh). */

@@ -11,7 +11,7 @@
  * most observers have news, found by one pass over the active slots).
  */
 
-import type { AoiEventKind } from './aoi.js';
+import type { AoiEventKind } from '../events/events.js';
 import { copyInto } from '../spatial/spatial-index.js';
 
 const NONE = -1;

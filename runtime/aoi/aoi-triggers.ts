@@ -20,7 +20,7 @@
  * `anchorSpacing` units let it start there without walking the whole list.
  */
 
-import type { AoiFrame, PairsEngine } from './aoi.js';
+import type { AoiFrame } from './aoi-engine.js';
 import { AxisListIndex } from '../spatial/axis-list-index.js';
 import { slackFor, type SpatialIndex } from '../spatial/spatial-index.js';
 
@@ -184,8 +184,7 @@ class TriggerList {
   }
 }
 
-export class RangeTriggers implements PairsEngine {
-  readonly bandIsShape = false;
+export class RangeTriggers {
   private xs: TriggerList;
   private ys: TriggerList;
   private readonly anchors: number;

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { AreaOfInterest, type AoiEventKind, type InterestShape } from './aoi.js';
+import { AreaOfInterest } from './aoi.js';
+import type { InterestShape } from './aoi-engine.js';
+import type { AoiEventKind } from '../events/events.js';
+import { AOI_ENGINE_NAMES, defaultAoiEngine, type AoiEngineName } from './aoi-engines.js';
 import { sortByKey } from './aoi-outbox.js';
 import { EntityPool, type EntityHandle } from '../entities/entity-pool.js';
 import { GridIndex } from '../spatial/grid-index.js';
@@ -102,6 +105,7 @@ function expectCanonicalOrder(pool: EntityPool, events: readonly [AoiEventKind, 
 interface RunOptions {
   readonly policy: 'recycle-oldest' | 'grow';
   readonly moveEvents: boolean;
+  readonly engine: AoiEngineName;
 }
 
 function run(makeIndex: (capacity: number) => SpatialIndex, shape: InterestShape, ticks: readonly Op[][], options: RunOptions): void {
@@ -109,7 +113,7 @@ function run(makeIndex: (capacity: number) => SpatialIndex, shape: InterestShape
   let index = makeIndex(pool.capacity);
   pool.onEvict = (_h, slot) => index.remove(slot);
   pool.onResize = (capacity) => index.ensureCapacity(capacity);
-  const aoiOptions = { moveEvents: options.moveEvents };
+  const aoiOptions = { moveEvents: options.moveEvents, engine: options.engine };
   let aoi = new AreaOfInterest(pool, index, shape, undefined, aoiOptions);
   const reference = new ReferenceAoi(pool, shape);
   const handles: EntityHandle[] = [];
@@ -193,26 +197,31 @@ const ticksArb = fc.array(fc.array(opArb, { maxLength: 10 }), { minLength: 1, ma
 const quietTicksArb = fc.array(fc.array(quietOpArb, { maxLength: 10 }), { minLength: 1, maxLength: 30 });
 
 describe('AreaOfInterest against brute force', () => {
-  for (const [name, make] of Object.entries(indexes)) {
-    for (const shape of ['square', 'circle'] as const) {
-      it(`${name} index, ${shape} interest: same enter/move/leave events, in the canonical order`, () => {
-        fc.assert(
-          fc.property(ticksArb, (ticks) => run(make, shape, ticks, { policy: 'recycle-oldest', moveEvents: true })),
-          { seed: 7, numRuns: 200 },
-        );
-      });
-      it(`${name} index, ${shape} interest: worlds where mostly nobody observes (idle updates are skipped)`, () => {
-        fc.assert(
-          fc.property(quietTicksArb, (ticks) => run(make, shape, ticks, { policy: 'recycle-oldest', moveEvents: true })),
-          { seed: 9, numRuns: 150 },
-        );
-      });
-      it(`${name} index, ${shape} interest: a growing pool, and no move events when they are off`, () => {
-        fc.assert(
-          fc.property(ticksArb, fc.boolean(), (ticks, moveEvents) => run(make, shape, ticks, { policy: 'grow', moveEvents })),
-          { seed: 8, numRuns: 100 },
-        );
-      });
+  // Every engine over every index (the world's default pairs are grid + grid and axis + triggers; the others run fewer cases).
+  for (const engine of AOI_ENGINE_NAMES) {
+    for (const [name, make] of Object.entries(indexes)) {
+      const runs = (n: number): number => (engine === defaultAoiEngine(make(1).kind) ? n : Math.ceil(n / 4));
+      for (const shape of ['square', 'circle'] as const) {
+        const title = `${engine} engine, ${name} index, ${shape} interest`;
+        it(`${title}: same enter/move/leave events, in the canonical order`, () => {
+          fc.assert(
+            fc.property(ticksArb, (ticks) => run(make, shape, ticks, { policy: 'recycle-oldest', moveEvents: true, engine })),
+            { seed: 7, numRuns: runs(200) },
+          );
+        });
+        it(`${title}: worlds where mostly nobody observes (idle updates are skipped)`, () => {
+          fc.assert(
+            fc.property(quietTicksArb, (ticks) => run(make, shape, ticks, { policy: 'recycle-oldest', moveEvents: true, engine })),
+            { seed: 9, numRuns: runs(150) },
+          );
+        });
+        it(`${title}: a growing pool, and no move events when they are off`, () => {
+          fc.assert(
+            fc.property(ticksArb, fc.boolean(), (ticks, moveEvents) => run(make, shape, ticks, { policy: 'grow', moveEvents, engine })),
+            { seed: 8, numRuns: runs(100) },
+          );
+        });
+      }
     }
   }
 

@@ -13,20 +13,15 @@
  * pass of comparisons over the packed positions: spawned, despawned, moved,
  * range changed); an entity that did not change and whose neighbours did
  * not change costs nothing more, and a world where nobody observes skips
- * the update. The engine is chosen by the index's kind:
- *   - 'grid' (GridSets, aoi-grid.ts): each observer keeps its set as sorted
- *     keys; a changed entity recomputes its own set from the cells under its
- *     range and is looked up in the sets of the observers near where it was
- *     and where it is; when most entities changed, every observer
- *     recomputes its set in one pass instead;
- *   - 'axis' (RangeTriggers, aoi-triggers.ts): KBEngine's range triggers —
- *     every observer has boundary nodes at x ± r and y ± r in sorted axis
- *     lists; a node that walks past another entity's boundary node makes the
- *     pair a candidate, confirmed on the other axis. The pairs are kept as a
- *     cross-linked matrix of edges (AoiPairs), and only the edges of changed
- *     entities are re-tested.
- * Notifications go through AoiOutbox, which delivers them in one canonical
- * order. Both engines are checked against brute force (runtime/aoi.test.ts).
+ * the update.
+ *
+ * This file is the facade: it finds what changed (spawned, despawned,
+ * moved, range changed), keeps each slot's last position and range, and
+ * drives one engine (aoi-engine.ts is the contract; aoi-engines.ts names
+ * them: 'grid' and 'triggers'), which turns the changes into news. News
+ * goes through AoiOutbox, which delivers it in one canonical order, so
+ * every engine reports the same events; each is checked against brute
+ * force (aoi.test.ts).
  *
  * Sets hold identity keys, not slots, so a slot despawned and reused between
  * two updates reads as one entity leaving and another entering. Everything
@@ -35,16 +30,10 @@
  */
 
 import type { EntityPool } from '../entities/entity-pool.js';
-import { GridSets, type GridFrame } from './aoi-grid.js';
-import { AoiOutbox, ENTER, LEAVE, MOVE } from './aoi-outbox.js';
-import { AoiPairs } from './aoi-pairs.js';
-import { RangeTriggers } from './aoi-triggers.js';
 import type { SpatialIndex } from '../spatial/spatial-index.js';
-
-export type InterestShape = 'square' | 'circle';
-export type AoiEventKind = 'enter' | 'move' | 'leave';
-/** Receives each notification (as identity keys); called synchronously inside `update`. */
-export type AoiListener = (kind: AoiEventKind, observer: number, subject: number) => void;
+import type { AoiChanges, AoiEngine, AoiFrame, AoiListener, InterestShape, SavedObserver } from './aoi-engine.js';
+import { AOI_ENGINES, defaultAoiEngine, type AoiEngineName } from './aoi-engines.js';
+import { AoiOutbox } from './aoi-outbox.js';
 
 /**
  * How entities are named in the sets: by default their pool handles. The
@@ -65,6 +54,8 @@ export interface AoiOptions {
    * game that reads positions itself.
    */
   readonly moveEvents?: boolean;
+  /** The engine (aoi-engines.ts). Default: 'triggers' over an axis-list index, 'grid' over a grid. */
+  readonly engine?: AoiEngineName;
 }
 
 /** Saved sets, for world snapshots. */
@@ -73,53 +64,12 @@ export interface AoiState {
   readonly lastPositions: readonly (readonly [key: number, x: number, y: number])[];
 }
 
-/**
- * What the engines read: the positions and ranges of this update and the
- * last, and which slots changed in this update. Arrays are replaced when the
- * pool grows, so engines read them through this object each time.
- */
-export interface AoiFrame {
-  readonly pool: EntityPool;
-  readonly shape: InterestShape;
-  /** The number of the current update; `changedAt[slot] === epoch` marks a slot changed in it. */
-  readonly epoch: number;
-  readonly changedAt: Uint32Array;
-  /** Spawned (or its slot reused) in this update: it had no pairs before. */
-  readonly bornAt: Uint32Array;
-  /** Position and range at the last update (for slots not changed in this one: their current ones). */
-  readonly lastX: Float64Array;
-  readonly lastY: Float64Array;
-  readonly lastR: Float64Array;
-  /** The interest range now, NaN and negatives read as 0 (observes nothing). */
-  readonly range: Float64Array;
-  /** True when the last update's pairs may not match the engine's structures (after a restore). */
-  readonly rebuilding: boolean;
-}
-
-/**
- * The range-trigger engine (axis lists): keeps its structures in step with
- * the entities, says which pairs are kept (its band), and reports every
- * pair that may have come into the band in an update.
- */
-export interface PairsEngine {
-  grow(capacity: number): void;
-  clear(): void;
-  /** The entity in `slot` is gone (despawned, or the slot reused): drop its nodes. */
-  remove(slot: number): void;
-  /** Bring the structures of the changed slots to their current position and range. */
-  place(changed: Int32Array, count: number): void;
-  /** Whether the pair (o, s) is kept as an edge now (the band; never narrower than the interest shape). */
-  keeps(o: number, s: number): boolean;
-  /** True when keeps() is the interest test itself (no wider band): then inside() alone decides. */
-  readonly bandIsShape: boolean;
-  /** Call `consider(o, s)` for every pair that may have come into the kept set; run after place(). */
-  collect(consider: (o: number, s: number) => void): void;
-}
-
 const NONE = -1;
 
-export class AreaOfInterest implements GridFrame {
+export class AreaOfInterest implements AoiFrame, AoiChanges {
   readonly moveEvents: boolean;
+  /** The engine's name (aoi-engines.ts). */
+  readonly engineName: AoiEngineName;
   epoch = 0;
   changedAt: Uint32Array = new Uint32Array(0);
   bornAt: Uint32Array = new Uint32Array(0);
@@ -128,31 +78,22 @@ export class AreaOfInterest implements GridFrame {
   lastR: Float64Array = new Float64Array(0);
   range: Float64Array = new Float64Array(0);
   rebuilding = false;
-
-  /** The engine: observer sets on a grid, or range triggers and their pairs on axis lists. */
-  private grid: GridSets | null = null;
-  private triggers: PairsEngine | null = null;
-  private pairs = new AoiPairs();
-  private readonly outbox = new AoiOutbox();
-  private readonly identity: AoiIdentity;
   /** The key of the entity a slot's state belongs to (0: none tracked). */
   owner: Float64Array = new Float64Array(0);
   /** The update in which a tracked entity (not a newborn) was last found away from its last position. */
   movedAt: Uint32Array = new Uint32Array(0);
-  private tracked = 0;
-  private changed: Int32Array = new Int32Array(64);
-  private changedCount = 0;
-  private gone: Int32Array = new Int32Array(64);
+  /** What changed in the current update (AoiChanges, as the engine reads it). */
+  changed: Int32Array = new Int32Array(64);
+  count = 0;
+  gone: Int32Array = new Int32Array(64);
   /** The keys the gone slots' entities had. */
-  private goneKeys: Float64Array = new Float64Array(64);
-  private goneCount = 0;
-  /**
-   * Restored pairs whose subject no longer exists, flattened as observer key,
-   * subject key, …: each becomes a leave at the next update, as it would have
-   * without the restore.
-   */
-  private ghosts: number[] = [];
-  private readonly consider = (o: number, s: number): void => this.considerPair(o, s);
+  goneKeys: Float64Array = new Float64Array(64);
+  goneCount = 0;
+
+  private engine: AoiEngine;
+  private readonly outbox = new AoiOutbox();
+  private readonly identity: AoiIdentity;
+  private tracked = 0;
   private readonly ownerKey = (slot: number): number => this.owner[slot]!;
 
   constructor(
@@ -164,7 +105,8 @@ export class AreaOfInterest implements GridFrame {
   ) {
     this.identity = identity ?? { keyOf: (slot) => pool.handleAt(slot), slotOf: (key) => pool.indexOf(key) };
     this.moveEvents = options.moveEvents ?? true;
-    this.useEngineFor(index);
+    this.engineName = options.engine ?? defaultAoiEngine(index.kind);
+    this.engine = AOI_ENGINES[this.engineName](this, index);
     this.fitCapacity(pool.capacity);
   }
 
@@ -172,10 +114,8 @@ export class AreaOfInterest implements GridFrame {
   setIndex(index: SpatialIndex): void {
     const state = this.exportState();
     this.index = index;
-    this.useEngineFor(index);
-    this.pairs.ensureSlots(this.owner.length);
-    this.grid?.grow(this.owner.length);
-    this.triggers?.grow(this.owner.length);
+    this.engine = AOI_ENGINES[this.engineName](this, index);
+    this.engine.grow(this.owner.length);
     this.importState(state);
   }
 
@@ -187,23 +127,9 @@ export class AreaOfInterest implements GridFrame {
     this.epoch++;
     this.outbox.begin(this.epoch);
     this.scan();
+    this.engine.update(this, this.outbox, emit);
     const changed = this.changed;
-    const count = this.changedCount;
-    if (this.grid !== null) {
-      // Most entities changed: every observer recomputes its set, cheaper than looking from both ends of each pair.
-      const sweep = count * 3 > pool.count;
-      this.grid.update(changed, count, this.gone, this.goneKeys, this.goneCount, sweep, this.outbox, emit);
-    } else {
-      const triggers = this.triggers!;
-      this.dropGone(triggers);
-      this.leaveGhosts();
-      triggers.place(changed, count);
-      for (let i = 0; i < count; i++) this.retest(changed[i]!);
-      triggers.collect(this.consider);
-      // Keep each observer's pairs contiguous, in the active order (gone slots' lists are dropped already).
-      if (this.pairs.scattered) this.pairs.compact(pool.activeSlots, pool.count);
-    }
-    for (let i = 0; i < count; i++) {
+    for (let i = 0; i < this.count; i++) {
       const slot = changed[i]!;
       this.lastX[slot] = pool.x[slot]!;
       this.lastY[slot] = pool.y[slot]!;
@@ -215,14 +141,14 @@ export class AreaOfInterest implements GridFrame {
 
   /** The keys an observer saw at the last update, ascending (a copy, for tests and tools). */
   observedBy(key: number): number[] {
+    const slot = this.slotOfKey(key);
+    return slot < 0 ? [] : this.engine.observedBy(slot);
+  }
+
+  /** The slot of the tracked entity whose key this is, or -1. */
+  slotOfKey(key: number): number {
     const slot = this.identity.slotOf(key);
-    if (slot < 0 || slot >= this.owner.length || this.owner[slot] !== key) return [];
-    if (this.grid !== null) return this.grid.observedBy(slot);
-    const out: number[] = [];
-    const p = this.pairs;
-    for (let e = p.outHead[slot]!; e !== NONE; e = p.outNextOf(e)) if (p.seenOf(e) === 1) out.push(p.subKey[e]!);
-    for (let i = 0; i < this.ghosts.length; i += 2) if (this.ghosts[i] === key) out.push(this.ghosts[i + 1]!);
-    return out.sort((a, b) => a - b);
+    return slot < 0 || slot >= this.owner.length || this.owner[slot] !== key ? -1 : slot;
   }
 
   /** The observed sets and last positions of the entities tracked at the last update, as plain data. */
@@ -258,57 +184,29 @@ export class AreaOfInterest implements GridFrame {
       this.lastY[slot] = y;
       this.lastR[slot] = this.range[slot] = rangeOf(pool.interest[slot]!);
     }
-    // Build the engine's structures for the tracked entities, as one update in which they all appear.
+    // The engine builds its structures for the tracked entities as if they all appeared in one update.
     this.epoch++;
-    this.changedCount = 0;
+    this.count = 0;
+    this.goneCount = 0;
     for (let slot = 0; slot < this.owner.length; slot++) {
       if (this.owner[slot] === 0) continue;
       this.bornAt[slot] = this.epoch;
       this.changedAt[slot] = this.epoch;
       this.pushChanged(slot);
     }
-    if (this.grid !== null) {
-      this.grid.place(this.changed, this.changedCount);
-      for (const { key, seen } of state.observers) {
-        const o = this.identity.slotOf(key);
-        if (o < 0 || o >= this.owner.length || this.owner[o] !== key) continue;
-        // Subjects gone since are kept: the next update, a sweep, reports them leaving.
-        this.grid.load(o, [...new Set(seen)].filter((k) => k !== key));
-      }
-      this.rebuilding = true;
-      return;
-    }
-    const triggers = this.triggers!;
-    triggers.place(this.changed, this.changedCount);
-    const keep = (o: number, s: number): void => {
-      if (o === s || this.owner[o] === 0 || this.owner[s] === 0) return;
-      if (triggers.keeps(o, s) && this.pairs.find(o, s) === NONE) this.pairs.add(o, s, this.owner[s]!);
-    };
-    triggers.collect(keep);
+    const observers: SavedObserver[] = [];
     for (const { key, seen } of state.observers) {
-      const o = this.identity.slotOf(key);
-      if (o < 0 || o >= this.owner.length || this.owner[o] !== key) continue;
-      for (const subjectKey of seen) {
-        const s = this.identity.slotOf(subjectKey);
-        if (s < 0 || s === o || this.owner[s] !== subjectKey) {
-          if (subjectKey !== key) this.ghosts.push(key, subjectKey);
-          continue;
-        }
-        let e = this.pairs.find(o, s);
-        if (e === NONE) e = this.pairs.add(o, s, subjectKey);
-        this.pairs.setSeen(e, 1);
-      }
+      const slot = this.slotOfKey(key);
+      if (slot >= 0) observers.push({ slot, key, seen });
     }
+    this.engine.restore(this, observers);
     this.rebuilding = true;
   }
 
   /** Forget everything: the next update reports every pair as entering. */
   reset(): void {
-    this.pairs.clear();
-    this.grid?.clear();
-    this.triggers?.clear();
+    this.engine.clear();
     this.owner.fill(0);
-    this.ghosts.length = 0;
     this.tracked = 0;
     this.rebuilding = false;
   }
@@ -321,17 +219,11 @@ export class AreaOfInterest implements GridFrame {
    * after any tick (no pair exists whose move or leave could be lost).
    */
   private idle(): boolean {
-    if (this.grid !== null ? this.grid.sets.total !== 0 : this.pairs.size !== 0 || this.ghosts.length !== 0) return false;
+    if (!this.engine.holdsNothing) return false;
     const { interest, activeSlots } = this.pool;
     const n = this.pool.count;
     for (let i = 0; i < n; i++) if (interest[activeSlots[i]!]! > 0) return false;
     return true;
-  }
-
-  private useEngineFor(index: SpatialIndex): void {
-    this.grid = index.kind === 'axis' ? null : new GridSets(this, index);
-    this.triggers = index.kind === 'axis' ? new RangeTriggers(this, index) : null;
-    this.pairs = new AoiPairs();
   }
 
   /**
@@ -345,7 +237,7 @@ export class AreaOfInterest implements GridFrame {
     const n = pool.count;
     const epoch = this.epoch;
     const all = this.rebuilding;
-    this.changedCount = 0;
+    this.count = 0;
     this.goneCount = 0;
     let met = 0;
     for (let i = 0; i < n; i++) {
@@ -382,102 +274,6 @@ export class AreaOfInterest implements GridFrame {
     this.tracked = n;
   }
 
-  /**
-   * Drop the pairs of entities that are gone: what they observed goes
-   * silently (a despawned observer is told nothing), and each observer that
-   * saw them gets a leave.
-   */
-  private dropGone(triggers: PairsEngine): void {
-    const p = this.pairs;
-    // What the gone observed first, so that no leave below is addressed to a gone observer.
-    for (let i = 0; i < this.goneCount; i++) {
-      const slot = this.gone[i]!;
-      for (let e = p.outHead[slot]!; e !== NONE; ) {
-        const next = p.outNextOf(e);
-        p.remove(e);
-        e = next;
-      }
-    }
-    for (let i = 0; i < this.goneCount; i++) {
-      const slot = this.gone[i]!;
-      for (let e = p.inHead[slot]!; e !== NONE; ) {
-        const next = p.inNextOf(e);
-        if (p.seenOf(e) === 1) this.outbox.push(p.obsOf(e), p.subKey[e]!, LEAVE);
-        p.remove(e);
-        e = next;
-      }
-      triggers.remove(slot);
-    }
-  }
-
-  /** Leaves for restored pairs whose subject was already gone, to observers still there. */
-  private leaveGhosts(): void {
-    const ghosts = this.ghosts;
-    for (let i = 0; i < ghosts.length; i += 2) {
-      const o = this.identity.slotOf(ghosts[i]!);
-      if (o >= 0 && o < this.owner.length && this.owner[o] === ghosts[i] && this.bornAt[o] !== this.epoch) {
-        this.outbox.push(o, ghosts[i + 1]!, LEAVE);
-      }
-    }
-    ghosts.length = 0;
-  }
-
-  /**
-   * Re-test every pair a changed entity takes part in, as observer and as
-   * subject; an observer that still sees it after it moved gets a move.
-   */
-  private retest(slot: number): void {
-    const p = this.pairs;
-    for (let e = p.outHead[slot]!; e !== NONE; ) {
-      const next = p.outNextOf(e);
-      this.retestEdge(e);
-      e = next;
-    }
-    const moved = this.moveEvents && this.movedSinceLast(slot);
-    for (let e = p.inHead[slot]!; e !== NONE; ) {
-      const next = p.inNextOf(e);
-      if (this.retestEdge(e) && moved) this.outbox.push(p.obsOf(e), p.subKey[e]!, MOVE);
-      e = next;
-    }
-  }
-
-  /** Re-test one kept pair; true when its subject stays seen since the last update (the pair a move is about). */
-  private retestEdge(e: number): boolean {
-    const p = this.pairs;
-    const o = p.obsOf(e);
-    const s = p.subOf(e);
-    // The band is never narrower than the shape: inside() first answers both questions in the common case.
-    const now = this.inside(o, s) ? 1 : 0;
-    if (now === 0 && !this.triggers!.keeps(o, s)) {
-      if (p.seenOf(e) === 1) this.outbox.push(o, p.subKey[e]!, LEAVE);
-      p.remove(e);
-      return false;
-    }
-    if (now !== p.seenOf(e)) {
-      p.setSeen(e, now);
-      if (now === 1) p.setEntered(e, this.epoch);
-      this.outbox.push(o, p.subKey[e]!, now === 1 ? ENTER : LEAVE);
-    }
-    return now === 1 && p.enteredOf(e) !== this.epoch;
-  }
-
-  /** Not new in this update, and not where it was at the last one. */
-  private movedSinceLast(slot: number): boolean {
-    return this.movedAt[slot] === this.epoch;
-  }
-
-  /** A pair the engine found: keep it if it is in the band and not kept yet. */
-  private considerPair(o: number, s: number): void {
-    // An id in the index the pool does not hold live (owner 0) is no subject.
-    if (o === s || this.owner[s] === 0 || !this.triggers!.keeps(o, s) || this.pairs.find(o, s) !== NONE) return;
-    const e = this.pairs.add(o, s, this.owner[s]!);
-    if (this.inside(o, s)) {
-      this.pairs.setSeen(e, 1);
-      this.pairs.setEntered(e, this.epoch);
-      this.outbox.push(o, this.owner[s]!, ENTER);
-    }
-  }
-
   /** The interest test itself, computed exactly as brute force does. */
   inside(o: number, s: number): boolean {
     return this.insideFrom(o, this.pool.x[s]!, this.pool.y[s]!);
@@ -493,8 +289,8 @@ export class AreaOfInterest implements GridFrame {
   }
 
   private pushChanged(slot: number): void {
-    if (this.changedCount === this.changed.length) this.changed = grow32(this.changed);
-    this.changed[this.changedCount++] = slot;
+    if (this.count === this.changed.length) this.changed = grow32(this.changed);
+    this.changed[this.count++] = slot;
   }
 
   private pushGone(slot: number, key: number): void {
@@ -528,10 +324,8 @@ export class AreaOfInterest implements GridFrame {
     this.changedAt = u32(this.changedAt);
     this.bornAt = u32(this.bornAt);
     this.movedAt = u32(this.movedAt);
-    this.pairs.ensureSlots(capacity);
     this.outbox.ensureSlots(capacity);
-    this.grid?.grow(capacity);
-    this.triggers?.grow(capacity);
+    this.engine.grow(capacity);
   }
 }
 

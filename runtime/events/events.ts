@@ -5,8 +5,6 @@
  * Entities are named by their serial id (never reused) and breed name.
  */
 
-import type { AoiEventKind } from '../aoi/aoi.js';
-
 /** A world's entity id: 1, 2, 3 … in spawn order, never reused. */
 export type EntityId = number;
 
@@ -14,6 +12,9 @@ interface At {
   /** The step (fixed tick) during which the event happened. */
   readonly tick: number;
 }
+
+/** What an AOI notification says: the subject came into the observer's range, moved inside it, or left it. */
+export type AoiEventKind = 'enter' | 'move' | 'leave';
 
 export type DespawnReason = 'despawned' | 'killed' | 'evicted';
 

@@ -26,6 +26,7 @@ import type { EntityId, WorldEvent } from '../events/events.js';
 import type { HostFunction } from '../../vm/host.js';
 import { parseJson } from '../entities/json-syntax.js';
 import { World, type WorldOptions } from '../world/world.js';
+import { AOI_ENGINE_NAMES } from '../aoi/aoi-engines.js';
 
 export interface ScenarioEntity {
   readonly name?: string;
@@ -74,6 +75,7 @@ export const SCENARIO_SCHEMA = {
         capacity: { type: 'integer', minimum: 1, maximum: 1_000_000 },
         policy: { enum: ['error', 'grow', 'recycle-oldest'] },
         partition: { enum: ['grid', 'axis'] },
+        aoi: { enum: AOI_ENGINE_NAMES },
         cellSize: { type: 'number', exclusiveMinimum: 0 },
         interestShape: { enum: ['square', 'circle'] },
         step: { type: 'number', exclusiveMinimum: 0, maximum: 60 },

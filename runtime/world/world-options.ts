@@ -5,7 +5,8 @@
 
 import { DEFAULT_BUDGETS, type Budgets } from '../../vm/budgets.js';
 import type { HostFunction } from '../../vm/host.js';
-import type { InterestShape } from '../aoi/aoi.js';
+import type { InterestShape } from '../aoi/aoi-engine.js';
+import { AOI_ENGINE_NAMES, defaultAoiEngine, isAoiEngineName, type AoiEngineName } from '../aoi/aoi-engines.js';
 import { AxisListIndex } from '../spatial/axis-list-index.js';
 import type { ExhaustionPolicy } from '../entities/entity-pool.js';
 import { WorldError } from '../errors.js';
@@ -26,6 +27,8 @@ export interface WorldOptions {
   partition?: PartitionKind;
   /** Grid cell size / axis-list anchor spacing. Default 8. */
   cellSize?: number;
+  /** The AOI engine (runtime/aoi/aoi-engines.ts). Default: 'triggers' when partition is 'axis', 'grid' otherwise. */
+  aoi?: AoiEngineName;
   interestShape?: InterestShape;
   /** Interest ranges (breeds, spells, buffs) are clamped to this, so no spell can make every entity watch every other. Default 100. */
   maxInterest?: number;
@@ -72,6 +75,7 @@ export function resolveOptions(options: WorldOptions): ResolvedWorldOptions {
     policy: options.policy ?? 'error',
     partition: options.partition ?? 'grid',
     cellSize: options.cellSize ?? 8,
+    aoi: options.aoi ?? defaultAoiEngine(options.partition ?? 'grid'),
     interestShape: options.interestShape ?? 'circle',
     maxInterest: options.maxInterest ?? 100,
     seed: options.seed ?? 1,
@@ -101,6 +105,7 @@ export function resolveOptions(options: WorldOptions): ResolvedWorldOptions {
   positive('maxHandlerCastsPerStep', o.maxHandlerCastsPerStep, Infinity);
   positive('maxSnapshotChars', o.maxSnapshotChars, 1e9);
   if (!['grid', 'axis'].includes(o.partition)) throw new WorldError(`World option 'partition' must be 'grid' or 'axis'.`);
+  if (!isAoiEngineName(o.aoi)) throw new WorldError(`World option 'aoi' must be one of ${AOI_ENGINE_NAMES.map((n) => `'${n}'`).join(', ')}.`);
   if (!['square', 'circle'].includes(o.interestShape)) throw new WorldError(`World option 'interestShape' must be 'square' or 'circle'.`);
   if (!['error', 'grow', 'recycle-oldest'].includes(o.policy)) throw new WorldError(`World option 'policy' must be 'error', 'grow' or 'recycle-oldest'.`);
   if ((o.width / o.cellSize) * (o.height / o.cellSize) > 1 << 24) throw new WorldError('World has too many cells; use a larger cellSize.');

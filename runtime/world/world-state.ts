@@ -92,7 +92,7 @@ export class WorldState {
       this.index,
       this.options.interestShape,
       { keyOf: (slot) => this.ids[slot]!, slotOf: (id) => this.slotById.get(id) ?? NONE },
-      { moveEvents: this.options.aoiMoveEvents },
+      { moveEvents: this.options.aoiMoveEvents, engine: this.options.aoi },
     );
     this.ids = new Float64Array(pool.capacity);
     this.dying = new Uint8Array(pool.capacity);

@@ -469,6 +469,16 @@ describe('determinism and snapshots', () => {
     );
   });
 
+  it('every AOI engine over every index gives the same game; the aoi option is checked', () => {
+    const reference = simulate({ partition: 'grid' }, 80).log;
+    expect(simulate({ partition: 'grid' }, 1).world.options.aoi).toBe('grid');
+    expect(simulate({ partition: 'axis' }, 1).world.options.aoi).toBe('triggers');
+    for (const partition of ['grid', 'axis'] as const) {
+      for (const aoi of ['grid', 'triggers'] as const) expect(simulate({ partition, aoi }, 80).log).toEqual(reference);
+    }
+    expect(() => new World({ width: 10, height: 10, aoi: 'quadtree' as 'grid' })).toThrow("World option 'aoi' must be one of 'grid', 'triggers'.");
+  });
+
   it('snapshot → JSON → restore continues exactly like the original', () => {
     const original = simulate({}, 40).world;
     // Let pending waits finish so the snapshot holds the whole state.
