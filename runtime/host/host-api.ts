@@ -28,8 +28,10 @@ export interface CastContext {
   wakeAt: number;
 }
 
-/** What the host functions need from a world (World implements it). */
+/** What the host functions need from a world (its WorldGameHost implements it; a cast holds it as `cast.host`). */
 export interface GameHost {
+  /** Whether the entity is one of this world's (a spell can hold entities of no other world, but a game's function might pass one). */
+  owns(entity: EntityRef): boolean;
   damage(target: EntityRef, amount: number, cast: CastContext): number;
   heal(target: EntityRef, amount: number, cast: CastContext): number;
   spawnFromSpell(breed: string, x: number, y: number, cast: CastContext): EntityRef;
@@ -86,7 +88,7 @@ function current(fn: string): CastContext {
 }
 
 function entity(cast: CastContext, fn: string, position: number, value: Value): EntityRef {
-  if (value instanceof EntityRef && value.world === (cast.host as unknown)) return value;
+  if (value instanceof EntityRef && cast.host.owns(value)) return value;
   throw new HostError(`Argument ${position} of ${fn}() must be an entity of this world.`);
 }
 

@@ -2,8 +2,8 @@
  * What the host API's functions (runtime/host-api.ts) do to a World: damage
  * and healing, spawning and despawning, movement, spatial queries, effects
  * for observers (sound, particles, speech), buffs and the seeded random
- * source. The World is the GameHost spells see and forwards here; arguments
- * arrive already checked by host-api.ts.
+ * source. Each cast holds its world's WorldGameHost as `cast.host`;
+ * arguments arrive already checked by host-api.ts.
  */
 
 import { HostError } from '../../vm/errors.js';
@@ -27,6 +27,10 @@ export class WorldGameHost implements GameHost {
     private readonly properties: WorldProperties,
     private readonly buffs: WorldBuffs,
   ) {}
+
+  owns(entity: EntityRef): boolean {
+    return entity.world === this.state.access;
+  }
 
   get time(): number {
     return this.state.time;

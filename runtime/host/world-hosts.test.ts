@@ -10,6 +10,7 @@ import type { WorldEvent } from '../events/events.js';
 import { WORLD_HOST_FUNCTIONS } from './host-api.js';
 import { World } from '../world/world.js';
 import { worldHostFunction, type WorldHostContext } from './world-hosts.js';
+import type { WorldCallContext } from './world-host-table.js';
 
 const BREEDS = { breeds: [{ name: 'Hero', health: 20 }, { name: 'Troll', health: 30 }] };
 
@@ -75,6 +76,11 @@ describe('the game’s own host functions', () => {
       `reward: ${hero} gives 1 key to #${troll} (Troll) in a world of 2`,
     ]);
     expect(world.hosts.map((h) => h.name)).toEqual([...WORLD_HOST_FUNCTIONS.map((h) => h.name), 'giveItem', 'shake']);
+  });
+
+  it('hand their implementation a WorldHostContext of the world (the table knows the world only by what the context reads)', () => {
+    expectTypeOf<WorldCallContext<World>>().toExtend<WorldHostContext>();
+    expectTypeOf<WorldCallContext<World>['world']>().toEqualTypeOf<World>();
   });
 
   it('wrong arity and unknown names are compile errors, as for the built-ins', () => {

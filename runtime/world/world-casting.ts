@@ -127,7 +127,7 @@ export class WorldCasting {
 
   constructor(
     private readonly state: WorldState,
-    /** The World, as the host the casts' host functions act on. */
+    /** The world's WorldGameHost: what the casts' host functions act on (each cast holds it as `cast.host`). */
     private readonly host: GameHost,
     /** The world's host table: built-ins and the game's own functions. */
     private readonly hosts: readonly HostFunction[],

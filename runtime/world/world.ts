@@ -41,8 +41,7 @@ import { EntityPool } from '../entities/entity-pool.js';
 import type { EntityAccess, EntityRef } from '../entities/entity-ref.js';
 import { BreedError, ListenerError, SpellsCompileError, WorldError, type ListenerFailure } from '../errors.js';
 import type { AoiEventKind, EntityId, ListenerErrorHandler, WorldEvent, WorldListener } from '../events/events.js';
-import type { CastContext, GameHost } from '../host/host-api.js';
-import { worldHostTable } from '../host/world-hosts.js';
+import { worldHostTable } from '../host/world-host-table.js';
 import { WorldBuffs } from './world-buffs.js';
 import { WorldCasting, castResult, type CastResult, type SpellTarget, type SpellsReload } from './world-casting.js';
 import { WorldEntities, type EntityView } from './world-entities.js';
@@ -61,7 +60,7 @@ export type { EntityView } from './world-entities.js';
 /** How close to a whole step the accumulator (or a timer to now) must be to count, as a fraction of the step: absorbs rounding only. */
 const STEP_TOLERANCE = 1e-6;
 
-export class World implements GameHost, EntityAccess {
+export class World implements EntityAccess {
   readonly options: ResolvedWorldOptions;
   /**
    * Everything spells in this world can call: the built-ins, then the game's
@@ -100,9 +99,9 @@ export class World implements GameHost, EntityAccess {
     this.properties = new WorldProperties(this.state, this.entityLife);
     this.buffs = new WorldBuffs(this.state, this.properties);
     this.gameHost = new WorldGameHost(this.state, this.entityLife, this.properties, this.buffs);
-    this.hostTable = worldHostTable(this, options.hosts);
+    this.hostTable = worldHostTable(this, this.gameHost, options.hosts);
     this.hosts = this.hostTable;
-    this.casting = new WorldCasting(this.state, this, this.hostTable);
+    this.casting = new WorldCasting(this.state, this.gameHost, this.hostTable);
     this.state.onEntityGone = (id, reason) => this.casting.casterGone(id, reason);
   }
 
@@ -583,68 +582,6 @@ export class World implements GameHost, EntityAccess {
 
   invokeEntityMethod(ref: EntityRef, name: string, args: readonly Value[], ctx: HostContext): Value | undefined {
     return this.properties.invoke(ref, name, args, ctx);
-  }
-
-  // ------------------------------------------------------------------ host functions (GameHost: what host-api.ts calls)
-
-  damage(target: EntityRef, amount: number, cast: CastContext): number {
-    return this.gameHost.damage(target, amount, cast);
-  }
-
-  heal(target: EntityRef, amount: number, cast: CastContext): number {
-    return this.gameHost.heal(target, amount, cast);
-  }
-
-  spawnFromSpell(breed: string, x: number, y: number, cast: CastContext): EntityRef {
-    return this.gameHost.spawnFromSpell(breed, x, y, cast);
-  }
-
-  despawnFromSpell(target: EntityRef): void {
-    this.gameHost.despawnFromSpell(target);
-  }
-
-  moveEntity(target: EntityRef, x: number, y: number): void {
-    this.gameHost.moveEntity(target, x, y);
-  }
-
-  setEntityVelocity(target: EntityRef, vx: number, vy: number): void {
-    this.gameHost.setEntityVelocity(target, vx, vy);
-  }
-
-  nearbyEntities(center: EntityRef, r: number, ctx: HostContext): Value {
-    return this.gameHost.nearbyEntities(center, r, ctx);
-  }
-
-  entitiesWithin(x: number, y: number, r: number, ctx: HostContext): Value {
-    return this.gameHost.entitiesWithin(x, y, r, ctx);
-  }
-
-  nearestEntity(center: EntityRef, r: number, filter: string | null, ctx: HostContext): EntityRef | null {
-    return this.gameHost.nearestEntity(center, r, filter, ctx);
-  }
-
-  distanceBetween(a: EntityRef, b: EntityRef): number {
-    return this.gameHost.distanceBetween(a, b);
-  }
-
-  emitSound(name: string, cast: CastContext): void {
-    this.gameHost.emitSound(name, cast);
-  }
-
-  emitParticles(kind: string, x: number, y: number, count: number, cast: CastContext): void {
-    this.gameHost.emitParticles(kind, x, y, count, cast);
-  }
-
-  emitSay(speaker: EntityRef, text: string, cast: CastContext): void {
-    this.gameHost.emitSay(speaker, text, cast);
-  }
-
-  addBuff(target: EntityRef, stat: string, amount: number, seconds: number, cast: CastContext): void {
-    this.gameHost.addBuff(target, stat, amount, seconds, cast);
-  }
-
-  nextRandom(): number {
-    return this.gameHost.nextRandom();
   }
 
   // ------------------------------------------------------------------ snapshots
