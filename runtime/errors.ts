@@ -5,7 +5,8 @@
 
 import { formatCodeFrame, formatLocation } from '../compiler/code-frame.js';
 import type { Diagnostic } from '../compiler/diagnostics.js';
-import type { WorldEvent } from './events/events.js';
+import type { WorldEvent } from './events/built-in-events.js';
+import type { DeclaredEvent } from './events/event-table.js';
 
 /** Bad breed data: names the breed and the field (and the JSON position for syntax errors). */
 export class BreedError extends Error {
@@ -32,7 +33,7 @@ export class WorldError extends Error {
 /** One failure of a world listener: the error it threw and the event it was handling. */
 export interface ListenerFailure {
   readonly error: unknown;
-  readonly event: WorldEvent;
+  readonly event: WorldEvent | DeclaredEvent;
 }
 
 /**

@@ -3,7 +3,7 @@
  * (pool, breeds, spatial indexes, AOI), the host API table, scenarios.
  */
 
-export { World, type WorldOptions, type ResolvedWorldOptions, type CastResult, type EntityView, type SpellsReload } from './world/world.js';
+export { World, type WorldOptions, type ResolvedWorldOptions, type CastResult, type EntityView, type SpellsReload, type GameEventsOption } from './world/world.js';
 export { GAME_HOST_FUNCTIONS, WORLD_HOST_FUNCTIONS, type GameHost, type CastContext } from './host/host-api.js';
 export { worldHostFunction, type WorldHostContext, type TypedWorldHostFunction } from './host/world-hosts.js';
 export {
@@ -19,6 +19,19 @@ export {
   type CastCancelReason,
   type AoiEventKind,
 } from './events/events.js';
+export {
+  declareEvent,
+  type EventDeclaration,
+  type EventField,
+  type EventFields,
+  type EventFieldType,
+  type EventOf,
+  type EventOfDeclaration,
+  type FieldValues,
+  type DescribeText,
+} from './events/event-declaration.js';
+export { BUILT_IN_EVENTS } from './events/built-in-events.js';
+export { EventTable, type DeclaredEvent } from './events/event-table.js';
 export { BreedRegistry, BUILTIN_ENTITY_PROPERTIES, type Breed, type BreedData, type BreedDefinition, type BreedSpells, type AttributeValue } from './entities/breeds.js';
 export { BREED_SCHEMA, BREED_SPELL_SLOTS } from './entities/breed-schema.js';
 export { BreedError, ListenerError, SpellsCompileError, WorldError, type ListenerFailure } from './errors.js';

@@ -3,101 +3,28 @@
  * or the loop does that someone might want to show or log is queued as one
  * of these plain objects and handed to observers when the step flushes.
  * Entities are named by their serial id (never reused) and breed name.
+ * Each type is declared once (built-in-events.ts; a game's own through
+ * `new World({ events })`): its fields, its description, whether snapshots
+ * keep it.
  */
 
-/** A world's entity id: 1, 2, 3 … in spawn order, never reused. */
-export type EntityId = number;
+import { AOI_EVENT_KINDS, CAST_CANCEL_REASONS, DESPAWN_REASONS, type WorldEvent } from './built-in-events.js';
+import type { DescribeText, EntityId } from './event-declaration.js';
+import { EventTable, type DeclaredEvent } from './event-table.js';
 
-interface At {
-  /** The step (fixed tick) during which the event happened. */
-  readonly tick: number;
-}
+export type { EntityId } from './event-declaration.js';
+export type { WorldEvent } from './built-in-events.js';
 
 /** What an AOI notification says: the subject came into the observer's range, moved inside it, or left it. */
-export type AoiEventKind = 'enter' | 'move' | 'leave';
-
-export type DespawnReason = 'despawned' | 'killed' | 'evicted';
-
+export type AoiEventKind = (typeof AOI_EVENT_KINDS)[number];
+export type DespawnReason = (typeof DESPAWN_REASONS)[number];
 /** Why a cast in flight was cancelled: its caster went (killed, despawned or recycled), or the embedder cancelled it (`World.cancelCast`). */
-export type CastCancelReason = 'caster-gone' | 'cancelled';
-
-export type WorldEvent =
-  | (At & { readonly type: 'spawn'; readonly entity: EntityId; readonly breed: string; readonly x: number; readonly y: number })
-  | (At & { readonly type: 'despawn'; readonly entity: EntityId; readonly breed: string; readonly reason: DespawnReason })
-  | (At & {
-      readonly type: 'damage' | 'heal';
-      readonly entity: EntityId;
-      readonly breed: string;
-      readonly amount: number;
-      readonly health: number;
-      /** The caster whose spell did it, when there is one. */
-      readonly by: EntityId | null;
-    })
-  | (At & { readonly type: 'sound'; readonly name: string; readonly x: number; readonly y: number; readonly by: EntityId | null })
-  | (At & {
-      readonly type: 'particles';
-      readonly kind: string;
-      readonly x: number;
-      readonly y: number;
-      readonly count: number;
-      readonly by: EntityId | null;
-    })
-  | (At & { readonly type: 'say'; readonly entity: EntityId; readonly breed: string; readonly text: string })
-  | (At & { readonly type: 'print'; readonly text: string; readonly spell: string | null; readonly caster: EntityId | null })
-  | (At & {
-      readonly type: 'buff' | 'buff-end';
-      readonly entity: EntityId;
-      readonly stat: string;
-      readonly amount: number;
-      readonly seconds: number;
-    })
-  | (At & { readonly type: 'aoi'; readonly kind: AoiEventKind; readonly observer: EntityId; readonly subject: EntityId })
-  | (At & { readonly type: 'cast'; readonly spell: string; readonly caster: EntityId | null; readonly target: EntityId | null })
-  | (At & {
-      /** loadSpells / loadModule replaced a loaded module (live reload): which spells it added, removed and changed. */
-      readonly type: 'spells-reload';
-      readonly sourceName: string;
-      readonly added: readonly string[];
-      readonly removed: readonly string[];
-      readonly changed: readonly string[];
-    })
-  | (At & {
-      /** A call of a host function that is only declared (`cantrip sim --api`): what the game would have been asked to do. */
-      readonly type: 'host-call';
-      readonly name: string;
-      /** The arguments as `print` shows them. */
-      readonly args: readonly string[];
-      readonly spell: string;
-      readonly caster: EntityId | null;
-    })
-  | (At & {
-      /** The step passed a per-step cap: this many effect events and AOI handler casts were dropped. */
-      readonly type: 'overload';
-      readonly droppedEvents: number;
-      readonly droppedCasts: number;
-    })
-  | (At & {
-      readonly type: 'cast-error';
-      readonly spell: string;
-      readonly caster: EntityId | null;
-      readonly line: number;
-      readonly message: string;
-      /** clox-style: the message, then `[line N] in fn()` per frame. */
-      readonly trace: string;
-    })
-  | (At & {
-      readonly type: 'cast-cancelled';
-      readonly spell: string;
-      readonly caster: EntityId | null;
-      readonly reason: CastCancelReason;
-      /** For people: "Its caster died.", or the embedder's message. */
-      readonly message: string;
-    });
+export type CastCancelReason = (typeof CAST_CANCEL_REASONS)[number];
 
 export type WorldEventType = WorldEvent['type'];
 export type WorldListener = (event: WorldEvent) => void;
-/** Told about an error a listener threw, and the event it was handling (see World.onListenerError). */
-export type ListenerErrorHandler = (error: unknown, event: WorldEvent) => void;
+/** Told about an error a listener threw, and the event it was handling (see World.onListenerError): a built-in event, or one of the game's. */
+export type ListenerErrorHandler = (error: unknown, event: WorldEvent | DeclaredEvent) => void;
 
 /** Looks up an entity's breed name for descriptions; `undefined` when unknown. */
 export type BreedLookup = (id: EntityId) => string | undefined;
@@ -149,57 +76,30 @@ export class EntityNames {
   }
 }
 
-/** One line of human-readable text per event (the CLI's `sim` output, the playground's console). */
-export function describeEvent(e: WorldEvent, breedOf: BreedLookup = () => undefined): string {
-  const who = (id: EntityId | null, breed?: string): string => {
-    if (id === null) return 'the world';
-    const name = breed ?? breedOf(id);
-    return name ? `${name}#${id}` : `#${id}`;
+/**
+ * One line of human-readable text per event (the CLI's `sim` output, the
+ * playground's console), as its declaration describes it. A game's events
+ * are described by the world's table (`world.events`); an event of a type
+ * the table does not know shows its fields as JSON.
+ */
+export function describeEvent(e: WorldEvent | DeclaredEvent, breedOf: BreedLookup = () => undefined, events: EventTable = EventTable.BUILT_IN): string {
+  const text: DescribeText = {
+    who: (id, breed) => {
+      if (id === null) return 'the world';
+      const name = breed ?? breedOf(id);
+      return name ? `${name}#${id}` : `#${id}`;
+    },
+    pos: (x, y) => `(${round(x)}, ${round(y)})`,
+    num: round,
   };
-  const pos = (x: number, y: number): string => `(${round(x)}, ${round(y)})`;
   const head = `[tick ${e.tick}]`;
-  switch (e.type) {
-    case 'spawn':
-      return `${head} ${who(e.entity, e.breed)} spawns at ${pos(e.x, e.y)}`;
-    case 'despawn':
-      return `${head} ${who(e.entity, e.breed)} ${e.reason === 'killed' ? 'dies' : e.reason === 'evicted' ? 'is recycled' : 'vanishes'}`;
-    case 'damage':
-      return `${head} ${who(e.entity, e.breed)} takes ${round(e.amount)} damage (health ${round(e.health)})${e.by !== null ? ` from ${who(e.by)}` : ''}`;
-    case 'heal':
-      return `${head} ${who(e.entity, e.breed)} heals ${round(e.amount)} (health ${round(e.health)})${e.by !== null ? ` from ${who(e.by)}` : ''}`;
-    case 'sound':
-      return `${head} sound "${e.name}" at ${pos(e.x, e.y)}`;
-    case 'particles':
-      return `${head} ${e.count} ${e.kind} particles at ${pos(e.x, e.y)}`;
-    case 'say':
-      return `${head} ${who(e.entity, e.breed)} says "${e.text}"`;
-    case 'print':
-      return `${head} print: ${e.text}`;
-    case 'buff':
-      return `${head} ${who(e.entity)} ${e.stat} ${e.amount >= 0 ? '+' : ''}${round(e.amount)} for ${round(e.seconds)}s`;
-    case 'buff-end':
-      return `${head} ${who(e.entity)} ${e.stat} ${e.amount >= 0 ? '+' : ''}${round(e.amount)} wears off`;
-    case 'aoi':
-      return `${head} ${who(e.subject)} ${e.kind === 'enter' ? 'enters' : e.kind === 'leave' ? 'leaves' : 'moves in'} the range of ${who(e.observer)}`;
-    case 'cast':
-      return `${head} ${who(e.caster)} casts ${e.spell}${e.target !== null ? ` on ${who(e.target)}` : ''}`;
-    case 'spells-reload': {
-      const parts = [
-        e.changed.length > 0 ? `changed ${e.changed.join(', ')}` : '',
-        e.added.length > 0 ? `added ${e.added.join(', ')}` : '',
-        e.removed.length > 0 ? `removed ${e.removed.join(', ')}` : '',
-      ].filter((p) => p !== '');
-      return `${head} reloaded ${e.sourceName}: ${parts.length > 0 ? parts.join('; ') : 'no spell changed'}`;
-    }
-    case 'host-call':
-      return `${head} ${who(e.caster)} calls ${e.name}(${e.args.join(', ')}) in ${e.spell}`;
-    case 'overload':
-      return `${head} over the step's caps: dropped ${e.droppedEvents} event${e.droppedEvents === 1 ? '' : 's'} and ${e.droppedCasts} AOI handler cast${e.droppedCasts === 1 ? '' : 's'}`;
-    case 'cast-error':
-      return `${head} ${e.spell} (cast by ${who(e.caster)}) failed: ${e.trace.replace(/\n/g, ' ')}`;
-    case 'cast-cancelled':
-      return `${head} ${e.spell} (cast by ${who(e.caster)}) is cancelled: ${e.message}`;
+  const declaration = events.get(e.type);
+  if (declaration === undefined) {
+    const { type, tick: _tick, ...fields } = e;
+    return `${head} ${type} ${JSON.stringify(fields)}`;
   }
+  // The declaration of e.type describes events of that type.
+  return `${head} ${declaration.describe(e as never, text)}`;
 }
 
 function round(n: number): string {

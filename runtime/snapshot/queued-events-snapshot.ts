@@ -2,37 +2,42 @@
  * The events a world has queued but not yet delivered, as a snapshot keeps
  * them: a game that casts or spawns between steps and saves at once must not
  * lose the cast's prints or the spawn event — the restored world delivers
- * them at its first flush, as the original would have. Restoring treats the
- * data as untrusted: each event must be a plain JSON object with a known
- * `type` and a finite `tick`, holding only JSON data.
+ * them at its first flush, as the original would have — the events whose
+ * declaration says snapshots keep them (the world's event table: the
+ * built-ins and the game's own). Restoring treats the data as untrusted:
+ * each event must be a plain JSON object of a type the world declares and
+ * keeps, with a finite `tick` and the fields its declaration gives.
  */
 
 import { WorldError } from '../errors.js';
-import type { WorldEvent, WorldEventType } from '../events/events.js';
-
-const EVENT_TYPES: ReadonlySet<WorldEventType> = new Set<WorldEventType>([
-  'spawn', 'despawn', 'damage', 'heal', 'sound', 'particles', 'say', 'print', 'buff', 'buff-end',
-  'aoi', 'cast', 'spells-reload', 'host-call', 'overload', 'cast-error', 'cast-cancelled',
-]);
+import { eventFieldsProblem } from '../events/event-declaration.js';
+import type { DeclaredEvent, EventTable } from '../events/event-table.js';
 
 /** Nesting deeper than this is not an event (the deepest real one is two levels). */
 const MAX_DEPTH = 8;
 
-/** Copies of the queued events as JSON keeps them, so the snapshot shares no objects with the live queue. */
-export function captureQueuedEvents(queue: readonly WorldEvent[]): WorldEvent[] {
-  return JSON.parse(JSON.stringify(queue)) as WorldEvent[];
+/** Copies of the queued events a snapshot keeps, as JSON keeps them, so the snapshot shares no objects with the live queue. */
+export function captureQueuedEvents(queue: readonly DeclaredEvent[], events: EventTable): DeclaredEvent[] {
+  const kept = queue.filter((e) => events.get(e.type)?.keptBySnapshots === true);
+  return JSON.parse(JSON.stringify(kept)) as DeclaredEvent[];
 }
 
-/** The queued events of snapshot data (none when absent); WorldError when they are not events. */
-export function restoreQueuedEvents(data: unknown): WorldEvent[] {
+/** The queued events of snapshot data (none when absent); WorldError when they are not events of this world's types. */
+export function restoreQueuedEvents(data: unknown, events: EventTable): DeclaredEvent[] {
   if (data === undefined) return [];
   if (!Array.isArray(data)) throw malformed();
   return data.map((e: unknown) => {
     if (!isPlainObject(e)) throw malformed();
     const { type, tick } = e as { type?: unknown; tick?: unknown };
-    if (typeof type !== 'string' || !EVENT_TYPES.has(type as WorldEventType)) throw malformed();
-    if (typeof tick !== 'number' || !Number.isFinite(tick)) throw malformed();
-    return jsonCopy(e, 0) as WorldEvent;
+    if (typeof type !== 'string') throw malformed();
+    const declaration = events.get(type);
+    if (declaration === undefined || !declaration.keptBySnapshots) {
+      throw new WorldError(
+        `The world snapshot is malformed: it holds a queued '${type.slice(0, 80)}' event, a type this world does not declare (a game's event types are passed to World.restore in \`events\`).`,
+      );
+    }
+    if (typeof tick !== 'number' || !Number.isFinite(tick) || eventFieldsProblem(declaration, e) !== null) throw malformed();
+    return jsonCopy(e, 0) as DeclaredEvent;
   });
 }
 

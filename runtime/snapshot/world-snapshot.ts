@@ -9,6 +9,7 @@ import type { AoiState } from '../aoi/aoi.js';
 import { EntityPool, type EntityPoolState } from '../entities/entity-pool.js';
 import { EntityState, type FieldValue, type Modifier } from '../entities/entity-state.js';
 import type { DespawnReason, EntityId, WorldEvent } from '../events/events.js';
+import type { DeclaredEvent } from '../events/event-table.js';
 import { captureQueuedEvents, restoreCounter, restoreQueuedEvents } from './queued-events-snapshot.js';
 import { WorldError } from '../errors.js';
 import type { WorldBuffs } from '../world/world-buffs.js';
@@ -60,7 +61,7 @@ export interface WorldSnapshot {
   /** Every module's globals and the casts waiting in `wait`, with the heap they reach (runtime/world-casts-snapshot.ts). */
   readonly spellState: SpellStateSnapshot;
   /** Events queued and not yet delivered (runtime/queued-events-snapshot.ts); absent in older snapshots. */
-  readonly queued?: readonly WorldEvent[];
+  readonly queued?: readonly (WorldEvent | DeclaredEvent)[];
   /** The per-step overload counters not yet reported in an `overload` event. */
   readonly dropped?: { readonly events: number; readonly casts: number };
   /** Casts a debugger had paused: not saved, so not restored. */
@@ -133,7 +134,7 @@ export function captureSnapshot(s: WorldState, casting: WorldCasting, accumulato
     aoi: size.add(s.aoi.exportState()),
     spellState,
     pendingCasts: casting.pausedCount,
-    queued: size.add(captureQueuedEvents(s.queue)),
+    queued: size.add(captureQueuedEvents(s.queue, s.events)),
     dropped: { events: s.droppedEvents, casts: droppedCasts },
   };
 }
@@ -151,7 +152,7 @@ function spellSource(l: LoadedSpells): SpellSourceSnapshot {
  */
 export function restoreSnapshot(s: WorldState, entities: WorldEntities, buffs: WorldBuffs, snapshot: WorldSnapshot): void {
   // Loading the spells may have queued prints: the restored world starts with the snapshot's queue instead.
-  s.queue = restoreQueuedEvents(snapshot.queued);
+  s.queue = restoreQueuedEvents(snapshot.queued, s.events);
   s.droppedEvents = restoreCounter(snapshot.dropped?.events);
   entities.adoptPool(EntityPool.fromState(snapshot.pool, { policy: snapshot.options.policy, maxCapacity: s.options.maxCapacity }));
   for (const e of snapshot.entities) {

@@ -17,6 +17,7 @@ import { EntityRef, type EntityAccess } from '../entities/entity-ref.js';
 import type { EntityState } from '../entities/entity-state.js';
 import { WorldError } from '../errors.js';
 import type { DespawnReason, EntityId, WorldEvent } from '../events/events.js';
+import type { DeclaredEvent, EventTable } from '../events/event-table.js';
 import { SeededRandom } from './rng.js';
 import type { SpatialIndex } from '../spatial/spatial-index.js';
 import { WorldMemory } from './world-memory.js';
@@ -24,9 +25,6 @@ import { makeIndex, type ResolvedWorldOptions } from './world-options.js';
 
 /** "No slot" for lookups. */
 export const NONE = -1;
-
-/** Events never dropped by the per-step cap (see WorldState.push). */
-const ALWAYS_QUEUED: ReadonlySet<WorldEvent['type']> = new Set(['spawn', 'despawn', 'cast', 'cast-error', 'cast-cancelled', 'overload']);
 
 /** A slot marked gone, waiting to be freed at the next reap point. */
 export interface ReapEntry {
@@ -56,7 +54,7 @@ export class WorldState {
   reapQueue: ReapEntry[] = [];
   nextId = 1;
 
-  queue: WorldEvent[] = [];
+  queue: (WorldEvent | DeclaredEvent)[] = [];
   /** Effect events dropped since the last flush, past options.maxEventsPerStep. */
   droppedEvents = 0;
   /** What outlives casts, against options.maxWorldHeap. */
@@ -77,6 +75,8 @@ export class WorldState {
     /** What entity references call back into (the World): also the identity spells' values are checked against. */
     readonly access: EntityAccess,
     pool: EntityPool,
+    /** The world's event types: the built-ins and the game's own. */
+    readonly events: EventTable,
   ) {
     this.rng = new SeededRandom(options.seed);
     this.memory = new WorldMemory(options.maxWorldHeap);
@@ -110,11 +110,11 @@ export class WorldState {
   /**
    * Queue an event. Past maxEventsPerStep events in the queue, effect events are dropped and
    * counted (World.flush reports them in one 'overload' event); the events that keep observers'
-   * books straight (spawn, despawn, cast, cast-error) are always queued — their number is bounded
+   * books straight (those declared not droppable: spawn, despawn, cast, cast-error …) are always queued — their number is bounded
    * by the pool and by the casts a step runs.
    */
-  push(event: WorldEvent): void {
-    if (this.queue.length >= this.options.maxEventsPerStep && !ALWAYS_QUEUED.has(event.type)) {
+  push(event: WorldEvent | DeclaredEvent): void {
+    if (this.queue.length >= this.options.maxEventsPerStep && this.events.droppable(event.type)) {
       this.droppedEvents++;
       return;
     }

@@ -40,7 +40,9 @@ import { BreedRegistry, BUILTIN_ENTITY_PROPERTIES, type BreedData } from '../ent
 import { EntityPool } from '../entities/entity-pool.js';
 import type { EntityAccess, EntityRef } from '../entities/entity-ref.js';
 import { BreedError, ListenerError, SpellsCompileError, WorldError, type ListenerFailure } from '../errors.js';
-import type { AoiEventKind, EntityId, ListenerErrorHandler, WorldEvent, WorldListener } from '../events/events.js';
+import type { AoiEventKind, EntityId, ListenerErrorHandler, WorldEvent } from '../events/events.js';
+import type { EventDeclaration, EventOfDeclaration, FieldValues } from '../events/event-declaration.js';
+import { EventTable, type DeclaredEvent } from '../events/event-table.js';
 import { worldHostTable } from '../host/world-host-table.js';
 import { WorldBuffs } from './world-buffs.js';
 import { WorldCasting, castResult, type CastResult, type SpellTarget, type SpellsReload } from './world-casting.js';
@@ -57,10 +59,21 @@ export type { WorldOptions, ResolvedWorldOptions } from './world-options.js';
 export type { CastResult, SpellsReload } from './world-casting.js';
 export type { EntityView } from './world-entities.js';
 
+/** The world option that declares the game's own event types (beside WorldOptions: it types the World). */
+export interface GameEventsOption<G extends EventDeclaration> {
+  /**
+   * The game's own event types (`declareEvent()`, runtime/events/event-declaration.ts),
+   * emitted with `world.emit(declaration, fields)`; listeners get them typed by their
+   * declarations. A type that collides with a built-in or another is a WorldError. Like
+   * `hosts`, not part of `options` or snapshots: pass them to World.restore again.
+   */
+  readonly events?: readonly G[];
+}
+
 /** How close to a whole step the accumulator (or a timer to now) must be to count, as a fraction of the step: absorbs rounding only. */
 const STEP_TOLERANCE = 1e-6;
 
-export class World implements EntityAccess {
+export class World<G extends EventDeclaration = never> implements EntityAccess {
   readonly options: ResolvedWorldOptions;
   /**
    * Everything spells in this world can call: the built-ins, then the game's
@@ -69,6 +82,8 @@ export class World implements EntityAccess {
    * the playground's completion read it.
    */
   readonly hosts: readonly HostFunction[];
+  /** The world's event types: the built-ins, then the game's own (`options.events`). describeEvent(e, breedOf, world.events) names the game's too. */
+  readonly events: EventTable;
   private readonly hostTable: readonly HostFunction[];
   // The parts, each one job over the shared state (see their files).
   private readonly state: WorldState;
@@ -78,7 +93,7 @@ export class World implements EntityAccess {
   private readonly gameHost: WorldGameHost;
   private readonly casting: WorldCasting;
 
-  private readonly listeners = new Set<WorldListener>();
+  private readonly listeners = new Set<(event: WorldEvent | DeclaredEvent) => void>();
   private listenerErrorHandler: ListenerErrorHandler | null = null;
   /** True while flush() hands events to listeners (stepping or flushing from one is refused). */
   private delivering = false;
@@ -91,10 +106,11 @@ export class World implements EntityAccess {
   private tickOrder = new Int32Array(0);
   private accumulator = 0;
 
-  constructor(options: WorldOptions) {
+  constructor(options: WorldOptions & GameEventsOption<G>) {
     this.options = resolveOptions(options);
     const o = this.options;
-    this.state = new WorldState(o, this, new EntityPool({ capacity: o.capacity, policy: o.policy, maxCapacity: o.maxCapacity }));
+    this.events = gameEventTable(options.events);
+    this.state = new WorldState(o, this, new EntityPool({ capacity: o.capacity, policy: o.policy, maxCapacity: o.maxCapacity }), this.events);
     this.entityLife = new WorldEntities(this.state);
     this.properties = new WorldProperties(this.state, this.entityLife);
     this.buffs = new WorldBuffs(this.state, this.properties);
@@ -428,18 +444,35 @@ export class World implements EntityAccess {
     this.listenerErrorHandler = handler;
   }
 
-  /** Queue an event for the observers (tools that drive a world add their own notes this way). */
-  emit(event: WorldEvent): void {
-    this.state.push(event);
+  /**
+   * Queue an event for the observers. One of the game's own types (declared
+   * in `options.events`) is emitted by its declaration with its fields —
+   * `emit(questDone, { quest: 'Rats', hero: id })` — checked against the
+   * declaration (a WorldError says which field is wrong) and stamped with
+   * the current step, as the world's own events are. A built-in event is
+   * queued as given (tools that drive a world add their own notes this way).
+   */
+  emit<D extends EventDeclaration>(declaration: D, fields: FieldValues<D['fields']>): void;
+  emit(event: WorldEvent): void;
+  emit(event: WorldEvent | EventDeclaration, fields?: Readonly<Record<string, unknown>>): void {
+    if (fields === undefined) {
+      this.state.push(event as WorldEvent);
+      return;
+    }
+    const stamped = this.events.stamp(event as EventDeclaration, fields, this.state.steps);
+    if (typeof stamped === 'string') throw new WorldError(stamped);
+    this.state.push(stamped);
   }
 
-  /** Observe events; returns a function that stops observing. */
-  on(listener: WorldListener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+  /** Observe events (the world's own, and the game's declared in `options.events`); returns a function that stops observing. */
+  on(listener: (event: WorldEvent | EventOfDeclaration<G>) => void): () => void {
+    // The queue holds only events of the world's declared types, so each reaches the listener as its declaration types it.
+    const deliver = listener as (event: WorldEvent | DeclaredEvent) => void;
+    this.listeners.add(deliver);
+    return () => this.listeners.delete(deliver);
   }
 
-  private listenerFailed(error: unknown, event: WorldEvent, failures: ListenerFailure[]): void {
+  private listenerFailed(error: unknown, event: WorldEvent | DeclaredEvent, failures: ListenerFailure[]): void {
     const handler = this.listenerErrorHandler;
     if (handler === null) {
       failures.push({ error, event });
@@ -604,10 +637,13 @@ export class World implements EntityAccess {
    * trip of it). A world made with `hosts` is restored with the same `hosts`
    * (functions are code, not data: the snapshot does not carry them).
    */
-  static restore(snapshot: WorldSnapshot, code: { readonly hosts?: readonly HostFunction[] } = {}): World {
+  static restore<G extends EventDeclaration = never>(
+    snapshot: WorldSnapshot,
+    code: { readonly hosts?: readonly HostFunction[]; readonly events?: readonly G[] } = {},
+  ): World<G> {
     if (snapshot?.format !== SNAPSHOT_FORMAT) throw new WorldError('Not a Cantrip world snapshot.');
     try {
-      return World.restoreUnchecked(snapshot, code.hosts);
+      return World.restoreUnchecked(snapshot, code.hosts, code.events);
     } catch (error) {
       // Breeds, spells and options report their own errors; anything else means the data was tampered with.
       if (error instanceof WorldError || error instanceof BreedError || error instanceof VerifyError) throw error;
@@ -615,12 +651,16 @@ export class World implements EntityAccess {
     }
   }
 
-  private static restoreUnchecked(snapshot: WorldSnapshot, hosts: readonly HostFunction[] | undefined): World {
+  private static restoreUnchecked<G extends EventDeclaration>(
+    snapshot: WorldSnapshot,
+    hosts: readonly HostFunction[] | undefined,
+    events: readonly G[] | undefined,
+  ): World<G> {
     // JSON turns an unlimited budget (Infinity) into null: read it back as unlimited.
     const budgets = Object.fromEntries(
       Object.entries(snapshot.options.budgets).map(([k, v]) => [k, typeof v === 'number' ? v : Infinity]),
     ) as unknown as Budgets;
-    const world = new World({ ...snapshot.options, budgets, hosts });
+    const world = new World<G>({ ...snapshot.options, budgets, hosts, events });
     for (const s of snapshot.spells) {
       if (s.source !== undefined) world.loadSpells(s.source, s.sourceName);
       else world.loadModule(base64ToBytes(s.spb ?? ''), s.sourceName);
@@ -645,4 +685,15 @@ function compileOrThrow(source: string, sourceName: string, hosts: readonly Host
   const { module, diagnostics } = compile(source, { sourceName, hosts });
   if (!module) throw new SpellsCompileError(sourceName, diagnostics, source);
   return module;
+}
+
+/** The world's event table; a bad game declaration is a WorldError. */
+function gameEventTable(events: readonly EventDeclaration[] | undefined): EventTable {
+  if (events === undefined || events.length === 0) return EventTable.BUILT_IN;
+  if (!Array.isArray(events)) throw new WorldError("World option 'events' must be a list of event declarations.");
+  try {
+    return new EventTable(events);
+  } catch (error) {
+    throw new WorldError(error instanceof Error ? error.message : String(error));
+  }
 }
