@@ -5,7 +5,7 @@
 
 import type { HostFunctionSpec } from '../../vm/host.js';
 
-export const HOST_API_BEGIN = '<!-- host-api:begin (generated from runtime/host-api.ts; do not edit) -->';
+export const HOST_API_BEGIN = '<!-- host-api:begin (generated from runtime/host/host-api.ts; do not edit) -->';
 export const HOST_API_END = '<!-- host-api:end -->';
 
 function signature(fn: HostFunctionSpec): string {
