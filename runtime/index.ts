@@ -1,48 +1,24 @@
 /**
- * The game runtime's public API: the World and the pieces it is built from
- * (pool, breeds, spatial indexes, AOI), the host API table, scenarios.
+ * The game runtime's public API, folder by folder (docs/runtime.md, "The
+ * runtime's folders", maps them):
+ *
+ *   entities/  the pool, breeds, entity state and the references spells hold
+ *   spatial/   the spatial indexes: a uniform grid and sorted axis lists
+ *   aoi/       the area of interest: a facade driving one engine behind one contract
+ *   events/    event types, each declared once; describing them
+ *   host/      the host API spells call in a world, and a game's own host functions
+ *   world/     the World facade over its parts, the loop, casting, options
+ *   snapshot/  the world as JSON, and back
+ *   scenario/  headless simulations described as data (`cantrip sim`)
+ *   errors.ts  the runtime's error classes
  */
 
-export { World, type WorldOptions, type ResolvedWorldOptions, type CastResult, type EntityView, type SpellsReload, type GameEventsOption } from './world/world.js';
-export { GAME_HOST_FUNCTIONS, WORLD_HOST_FUNCTIONS, type GameHost, type CastContext } from './host/host-api.js';
-export { worldHostFunction, type WorldHostContext, type TypedWorldHostFunction } from './host/world-hosts.js';
-export {
-  describeEvent,
-  EntityNames,
-  type BreedLookup,
-  type WorldEvent,
-  type WorldEventType,
-  type WorldListener,
-  type ListenerErrorHandler,
-  type EntityId,
-  type DespawnReason,
-  type CastCancelReason,
-  type AoiEventKind,
-} from './events/events.js';
-export {
-  declareEvent,
-  type EventDeclaration,
-  type EventField,
-  type EventFields,
-  type EventFieldType,
-  type EventOf,
-  type EventOfDeclaration,
-  type FieldValues,
-  type DescribeText,
-} from './events/event-declaration.js';
-export { BUILT_IN_EVENTS } from './events/built-in-events.js';
-export { EventTable, type DeclaredEvent } from './events/event-table.js';
-export { BreedRegistry, BUILTIN_ENTITY_PROPERTIES, type Breed, type BreedData, type BreedDefinition, type BreedSpells, type AttributeValue } from './entities/breeds.js';
-export { BREED_SCHEMA, BREED_SPELL_SLOTS } from './entities/breed-schema.js';
+export * from './world/index.js';
+export * from './host/index.js';
+export * from './events/index.js';
+export * from './entities/index.js';
+export * from './spatial/index.js';
+export * from './aoi/index.js';
+export * from './scenario/index.js';
+export * from './snapshot/index.js';
 export { BreedError, ListenerError, SpellsCompileError, WorldError, type ListenerFailure } from './errors.js';
-export { EntityPool, INDEX_LIMIT, NO_ENTITY, handleIndex, handleGeneration, type EntityHandle, type ExhaustionPolicy, type EntityPoolOptions } from './entities/entity-pool.js';
-export { EntityRef } from './entities/entity-ref.js';
-export type { SpatialIndex, PartitionKind, SpatialVisitor, PairVisitor, SpatialFilter } from './spatial/spatial-index.js';
-export { GridIndex, type GridOptions } from './spatial/grid-index.js';
-export { AxisListIndex, type AxisListOptions } from './spatial/axis-list-index.js';
-export { AreaOfInterest } from './aoi/aoi.js';
-export type { InterestShape, AoiListener } from './aoi/aoi-engine.js';
-export type { AoiEngineName } from './aoi/aoi-engines.js';
-export { parseScenario, startScenario, runScenario, SCENARIO_SCHEMA, type Scenario, type ScenarioFiles, type ScenarioRun } from './scenario/scenario.js';
-export { SNAPSHOT_FORMAT, type WorldSnapshot } from './snapshot/world-snapshot.js';
-export { findJsonSyntaxError, type JsonSyntaxProblem } from './entities/json-syntax.js';

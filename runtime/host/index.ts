@@ -1,0 +1,12 @@
+/**
+ * The host API spells call in a world (Subclass Sandbox): the one table of
+ * built-ins (host-api.ts) and what they do to a world (world-game-host.ts,
+ * the GameHost a cast holds); a game's own host functions, typed
+ * (world-hosts.ts) and joined to the built-ins (world-host-table.ts);
+ * functions only declared in an API file (declared-hosts.ts, for
+ * `cantrip sim --api`); the generated reference (host-api-doc.ts).
+ * This file is the folder's public face (runtime/index.ts re-exports it).
+ */
+
+export { GAME_HOST_FUNCTIONS, WORLD_HOST_FUNCTIONS, type GameHost, type CastContext } from './host-api.js';
+export { worldHostFunction, type WorldHostContext, type TypedWorldHostFunction } from './world-hosts.js';

@@ -1,0 +1,13 @@
+/**
+ * The world (Game Loop, Update Method): World (world.ts) is the facade
+ * over parts that share one WorldState (world-state.ts) — entities' life
+ * (world-entities.ts), what `e.name` reads and writes
+ * (world-properties.ts), modules, VMs and casts (world-casting.ts), buffs
+ * (world-buffs.ts), the memory budget (world-memory.ts) — with its options
+ * (world-options.ts), timers (min-heap.ts) and seeded random source
+ * (rng.ts).
+ * This file is the folder's public face (runtime/index.ts re-exports it).
+ */
+
+export { World, type CastResult, type EntityView, type SpellsReload, type GameEventsOption } from './world.js';
+export type { WorldOptions, ResolvedWorldOptions } from './world-options.js';
