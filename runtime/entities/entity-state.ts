@@ -31,7 +31,7 @@ export class EntityState {
   private dirty = false;
   /** How many times the totals were recomputed (tests check the dirty flag works). */
   recomputes = 0;
-  /** Heap units the fields hold, as the world's budget counts them (runtime/world-memory.ts). */
+  /** Heap units the fields hold, as the world's budget counts them (runtime/world/world-memory.ts). */
   fieldUnits = 0;
 
   constructor(

@@ -1,5 +1,5 @@
 /**
- * What the host API's functions (runtime/host-api.ts) do to a World: damage
+ * What the host API's functions (runtime/host/host-api.ts) do to a World: damage
  * and healing, spawning and despawning, movement, spatial queries, effects
  * for observers (sound, particles, speech), buffs and the seeded random
  * source. Each cast holds its world's WorldGameHost as `cast.host`;

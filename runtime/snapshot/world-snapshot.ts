@@ -58,9 +58,9 @@ export interface WorldSnapshot {
   readonly entities: readonly EntitySnapshot[];
   readonly reap: readonly { readonly slot: number; readonly reason: DespawnReason }[];
   readonly aoi: AoiState;
-  /** Every module's globals and the casts waiting in `wait`, with the heap they reach (runtime/world-casts-snapshot.ts). */
+  /** Every module's globals and the casts waiting in `wait`, with the heap they reach (runtime/snapshot/world-casts-snapshot.ts). */
   readonly spellState: SpellStateSnapshot;
-  /** Events queued and not yet delivered (runtime/queued-events-snapshot.ts); absent in older snapshots. */
+  /** Events queued and not yet delivered (runtime/snapshot/queued-events-snapshot.ts); absent in older snapshots. */
   readonly queued?: readonly (WorldEvent | DeclaredEvent)[];
   /** The per-step overload counters not yet reported in an `overload` event. */
   readonly dropped?: { readonly events: number; readonly casts: number };

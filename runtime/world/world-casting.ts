@@ -61,7 +61,7 @@ interface WaitingCast {
   readonly vm: VM;
   readonly cast: CastContext;
   readonly seq: number;
-  /** Heap units it holds against the world's budget while it waits (runtime/world-memory.ts). */
+  /** Heap units it holds against the world's budget while it waits (runtime/world/world-memory.ts). */
   readonly hold: number;
   /** Cancelled while in the heap: skipped when it reaches the top (or dropped when many are). */
   cancelled: boolean;

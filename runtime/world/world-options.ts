@@ -56,7 +56,7 @@ export interface WorldOptions {
   maxSnapshotChars?: number;
   /**
    * The game's own host functions, added to the built-ins (see
-   * runtime/world-hosts.ts: `worldHostFunction()` types their arguments).
+   * runtime/host/world-hosts.ts: `worldHostFunction()` types their arguments).
    * A name that collides with a built-in is a WorldError. Not part of
    * `options` or snapshots (they are code): pass them to World.restore again.
    */
