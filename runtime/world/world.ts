@@ -21,8 +21,9 @@
  * This file is the facade and the loop order; the parts it owns share one
  * WorldState: world-entities.ts (spawn, despawn, reaping), world-properties.ts
  * (what `e.name` reads and writes), world-buffs.ts (timed modifiers),
- * world-game-host.ts (what host functions do), world-casting.ts (loaded
- * spells and casts in flight), world-snapshot.ts (snapshot and restore).
+ * world-casting.ts (loaded spells and casts in flight),
+ * ../host/world-game-host.ts (what host functions do; each cast holds it),
+ * ../snapshot/world-snapshot.ts (snapshot and restore).
  */
 
 import { compile } from '../../compiler/index.js';
