@@ -11,6 +11,7 @@
  *   snapshot/  the world as JSON, and back
  *   scenario/  headless simulations described as data (`cantrip sim`)
  *   errors.ts  the runtime's error classes
+ *   generated-doc.ts  the sections of docs/runtime.md generated from code
  */
 
 export * from './world/index.js';

@@ -4,6 +4,7 @@
  * each event type.
  */
 
+import { withGeneratedSection } from '../generated-doc.js';
 import { fieldTypeText, type EventDeclaration, type EventField } from './event-declaration.js';
 
 export const EVENTS_BEGIN = '<!-- events:begin (generated from runtime/events/built-in-events.ts; do not edit) -->';
@@ -25,8 +26,5 @@ export function renderEventTable(events: readonly EventDeclaration[]): string {
 
 /** Replace the generated section of a document with the current table. */
 export function withEventTable(doc: string, events: readonly EventDeclaration[]): string {
-  const start = doc.indexOf(EVENTS_BEGIN);
-  const end = doc.indexOf(EVENTS_END);
-  if (start < 0 || end < start) throw new Error('docs/runtime.md has no events markers.');
-  return doc.slice(0, start + EVENTS_BEGIN.length) + '\n' + renderEventTable(events) + '\n' + doc.slice(end);
+  return withGeneratedSection(doc, EVENTS_BEGIN, EVENTS_END, renderEventTable(events));
 }

@@ -4,6 +4,7 @@
  */
 
 import type { HostFunctionSpec } from '../../vm/host.js';
+import { withGeneratedSection } from '../generated-doc.js';
 
 export const HOST_API_BEGIN = '<!-- host-api:begin (generated from runtime/host/host-api.ts; do not edit) -->';
 export const HOST_API_END = '<!-- host-api:end -->';
@@ -25,8 +26,5 @@ export function renderHostApiTable(fns: readonly HostFunctionSpec[]): string {
 
 /** Replace the generated section of a document with the current table. */
 export function withHostApiTable(doc: string, fns: readonly HostFunctionSpec[]): string {
-  const start = doc.indexOf(HOST_API_BEGIN);
-  const end = doc.indexOf(HOST_API_END);
-  if (start < 0 || end < start) throw new Error('docs/runtime.md has no host-api markers.');
-  return doc.slice(0, start + HOST_API_BEGIN.length) + '\n' + renderHostApiTable(fns) + '\n' + doc.slice(end);
+  return withGeneratedSection(doc, HOST_API_BEGIN, HOST_API_END, renderHostApiTable(fns));
 }
