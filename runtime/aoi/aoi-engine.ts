@@ -55,9 +55,9 @@ export interface AoiFrame {
 
 /** What changed in one update, as the facade found it. */
 export interface AoiChanges {
-  /** The slots spawned, moved or whose range changed (`count` of them). */
+  /** The slots spawned, moved or whose range changed (`changedCount` of them). */
   readonly changed: Int32Array;
-  readonly count: number;
+  readonly changedCount: number;
   /** The slots whose entity is gone (`goneCount` of them), with the keys those entities had; lastX / lastY still hold where they were. */
   readonly gone: Int32Array;
   readonly goneKeys: Float64Array;

@@ -177,7 +177,7 @@ export class GridSets implements AoiEngine {
    * both ends of each pair); otherwise news goes to the outbox.
    */
   update(changes: AoiChanges, outbox: AoiOutbox, emit: AoiListener): void {
-    const { changed, count, gone, goneKeys, goneCount } = changes;
+    const { changed, changedCount: count, gone, goneKeys, goneCount } = changes;
     const sweep = count * 3 > this.frame.pool.count;
     this.outbox = outbox;
     this.emit = emit;
@@ -204,7 +204,7 @@ export class GridSets implements AoiEngine {
   }
 
   restore(placed: AoiChanges, observers: readonly SavedObserver[]): void {
-    this.place(placed.changed, placed.count);
+    this.place(placed.changed, placed.changedCount);
     for (const { slot, key, seen } of observers) {
       // Subjects gone since are kept: the next update, a sweep, reports them leaving.
       const sorted = Float64Array.from(new Set(seen)).filter((k) => k !== key).sort();

@@ -84,7 +84,7 @@ export class AreaOfInterest implements AoiFrame, AoiChanges {
   movedAt: Uint32Array = new Uint32Array(0);
   /** What changed in the current update (AoiChanges, as the engine reads it). */
   changed: Int32Array = new Int32Array(64);
-  count = 0;
+  changedCount = 0;
   gone: Int32Array = new Int32Array(64);
   /** The keys the gone slots' entities had. */
   goneKeys: Float64Array = new Float64Array(64);
@@ -129,7 +129,7 @@ export class AreaOfInterest implements AoiFrame, AoiChanges {
     this.scan();
     this.engine.update(this, this.outbox, emit);
     const changed = this.changed;
-    for (let i = 0; i < this.count; i++) {
+    for (let i = 0; i < this.changedCount; i++) {
       const slot = changed[i]!;
       this.lastX[slot] = pool.x[slot]!;
       this.lastY[slot] = pool.y[slot]!;
@@ -186,7 +186,7 @@ export class AreaOfInterest implements AoiFrame, AoiChanges {
     }
     // The engine builds its structures for the tracked entities as if they all appeared in one update.
     this.epoch++;
-    this.count = 0;
+    this.changedCount = 0;
     this.goneCount = 0;
     for (let slot = 0; slot < this.owner.length; slot++) {
       if (this.owner[slot] === 0) continue;
@@ -237,7 +237,7 @@ export class AreaOfInterest implements AoiFrame, AoiChanges {
     const n = pool.count;
     const epoch = this.epoch;
     const all = this.rebuilding;
-    this.count = 0;
+    this.changedCount = 0;
     this.goneCount = 0;
     let met = 0;
     for (let i = 0; i < n; i++) {
@@ -289,8 +289,8 @@ export class AreaOfInterest implements AoiFrame, AoiChanges {
   }
 
   private pushChanged(slot: number): void {
-    if (this.count === this.changed.length) this.changed = grow32(this.changed);
-    this.changed[this.count++] = slot;
+    if (this.changedCount === this.changed.length) this.changed = grow32(this.changed);
+    this.changed[this.changedCount++] = slot;
   }
 
   private pushGone(slot: number, key: number): void {
