@@ -34,4 +34,9 @@ describe('scenario validation messages', () => {
     expect(problem(noBreeds)).toBe("Scenario: the scenario needs 'breeds'.");
     expect(problem({ ...valid, colour: 'red' })).toBe("Scenario: the scenario has an unknown field 'colour'.");
   });
+
+  it('takes the AOI engine by the names the engines are registered under', () => {
+    expect(problem({ ...valid, world: { width: 10, height: 10, partition: 'grid', aoi: 'triggers' } })).toBe('accepted');
+    expect(problem({ ...valid, world: { width: 10, height: 10, aoi: 'quadtree' } })).toMatch(/^Scenario: 'world\.aoi' must be /);
+  });
 });
