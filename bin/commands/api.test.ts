@@ -89,6 +89,23 @@ describe('--api game-api.json', () => {
     expect(arity.out).toContain('shake() expects 1 argument (seconds) but got 0.');
   });
 
+  it('compile without it warns as check does, says to pass --api, and still writes the bytecode', async () => {
+    const w = workspace();
+    const api = w.write('game-api.json', JSON.stringify(GAME_API));
+    const spell = w.write('quake.spell', SPELL);
+    const spb = join(w.dir, 'quake.spb');
+    const without = await run('compile', spell, '-o', spb);
+    expect(without.code).toBe(0);
+    expect(without.out).toBe('');
+    expect(without.err).toContain("quake.spell:2:3: warning: Undefined variable 'shake'.");
+    expect(without.err).toContain("note: 'shake', 'gold', 'title' are not a built-in and not declared in this file");
+    expect(without.err).toContain('pass --api game-api.json');
+    const check = await run('check', spell);
+    expect(check.out).toContain("note: 'shake', 'gold', 'title' are not a built-in");
+    const withApi = await run('compile', '--api', api, spell, '-o', spb);
+    expect([withApi.code, withApi.err]).toEqual([0, '']);
+  });
+
   it('compile and disasm use it; a .spb calling the game’s functions verifies only with it', async () => {
     const w = workspace();
     const api = w.write('game-api.json', JSON.stringify(GAME_API));
