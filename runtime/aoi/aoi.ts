@@ -108,6 +108,11 @@ export interface PairsEngine {
   remove(slot: number): void;
   /** Bring the structures of the changed slots to their current position and range. */
   place(changed: Int32Array, count: number): void;
+  /**
+   * place() for structures just cleared, in one pass (importState: every
+   * tracked entity appears at once); collect() then reports every pair in band.
+   */
+  placeAfresh(slots: Int32Array, count: number): void;
   /** Whether the pair (o, s) is kept as an edge now (the band; never narrower than the interest shape). */
   keeps(o: number, s: number): boolean;
   /** True when keeps() is the interest test itself (no wider band): then inside() alone decides. */
@@ -268,7 +273,7 @@ export class AreaOfInterest implements GridFrame {
       this.pushChanged(slot);
     }
     if (this.grid !== null) {
-      this.grid.place(this.changed, this.changedCount);
+      this.grid.placeAfresh(this.changed, this.changedCount);
       for (const { key, seen } of state.observers) {
         const o = this.identity.slotOf(key);
         if (o < 0 || o >= this.owner.length || this.owner[o] !== key) continue;
@@ -279,7 +284,7 @@ export class AreaOfInterest implements GridFrame {
       return;
     }
     const triggers = this.triggers!;
-    triggers.place(this.changed, this.changedCount);
+    triggers.placeAfresh(this.changed, this.changedCount);
     const keep = (o: number, s: number): void => {
       if (o === s || this.owner[o] === 0 || this.owner[s] === 0) return;
       if (triggers.keeps(o, s) && this.pairs.find(o, s) === NONE) this.pairs.add(o, s, this.owner[s]!);
