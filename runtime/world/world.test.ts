@@ -127,6 +127,56 @@ describe('spells that do not compile', () => {
   });
 });
 
+describe('spells a breed names, whatever the order things load in', () => {
+  const PACING: BreedData = { breeds: [{ name: 'Guard', health: 10, spells: { tick: 'pace', attack: 'strike' } }] };
+  const PACE = 'spell pace(self, dt) { move(self, self.x + 1, self.y); }';
+  const STRIKE = 'spell strike(self, target) { damage(target, 1); }';
+  const refusal = (run: () => unknown): { breed: string | null; field: string | null; message: string } | null => {
+    try {
+      run();
+      return null;
+    } catch (error) {
+      expect(error).toBeInstanceOf(BreedError);
+      const e = error as BreedError;
+      return { breed: e.breed, field: e.field, message: e.message };
+    }
+  };
+
+  it('spells first: breeds naming a spell no module defines are refused when they load', () => {
+    const world = new World({ width: 20, height: 20 });
+    world.loadSpells(PACE, 'pace.spell');
+    expect(refusal(() => world.loadBreeds(PACING))).toEqual({
+      breed: 'Guard',
+      field: 'spells.attack',
+      message: "Breed 'Guard': field 'spells.attack' names spell 'strike', which the loaded spells do not define.",
+    });
+  });
+
+  it('breeds first: the first spawn, cast or step after loading refuses a missing spell, naming breed and field', () => {
+    const world = new World({ width: 20, height: 20 });
+    world.loadBreeds(PACING);
+    world.loadSpells(PACE + '\nspell hello() { print "hi"; }', 'pace.spell'); // one module of two: no error yet
+    const expected = { breed: 'Guard', field: 'spells.attack', message: "Breed 'Guard': field 'spells.attack' names spell 'strike', which the loaded spells do not define." };
+    expect(refusal(() => world.spawn('Guard', 1, 1))).toEqual(expected);
+    expect(refusal(() => world.cast('hello'))).toEqual(expected);
+    expect(refusal(() => world.step())).toEqual(expected);
+    expect(world.steps).toBe(0);
+    // The missing module loaded, the world runs: the tick spell moves the guard.
+    world.loadSpells(STRIKE, 'strike.spell');
+    const guard = world.spawn('Guard', 1, 1);
+    world.step();
+    expect(world.entity(guard)!.x).toBe(2);
+  });
+
+  it('breeds first with every spell then loaded: nothing is refused', () => {
+    const world = new World({ width: 20, height: 20 });
+    world.loadBreeds(PACING);
+    world.loadSpells(PACE, 'pace.spell');
+    world.loadSpells(STRIKE, 'strike.spell');
+    expect(refusal(() => world.spawn('Guard', 1, 1))).toBeNull();
+  });
+});
+
 describe('spells and handles', () => {
   it('a reference to a despawned entity reads alive = false, anything else is "Entity is gone."', () => {
     const { world, events } = makeWorld(`

@@ -132,14 +132,37 @@ export class World implements GameHost, EntityAccess {
 
   // ------------------------------------------------------------------ loading
 
-  /** Load breeds from JSON text or parsed data (BreedError on bad data). Spell names are checked against loaded spells. */
+  /**
+   * Load breeds from JSON text or parsed data (BreedError on bad data). The
+   * spells they name are checked against the loaded spells now when spells
+   * are loaded; breeds loaded first are checked when the world first runs
+   * (see checkBreedSpells).
+   */
   loadBreeds(breeds: string | BreedData): BreedRegistry {
     if (this.pool.count > 0) throw new WorldError('Load breeds before spawning entities.');
     const registry = typeof breeds === 'string' ? BreedRegistry.fromJson(breeds) : BreedRegistry.fromData(breeds);
-    if (this.casting.loaded.length > 0) registry.checkSpells(new Set(this.casting.spellNames()));
+    const spellsLoaded = this.casting.loaded.length > 0;
+    if (spellsLoaded) registry.checkSpells(new Set(this.casting.spellNames()));
     this.state.breedRegistry = registry;
+    this.breedSpellsUnchecked = !spellsLoaded;
     return registry;
   }
+
+  /**
+   * Breeds loaded before (some of) the spells they name: the names could not
+   * be checked then — a game may load breeds first and its spells in several
+   * modules after — so they are checked at the first spawn, cast or step
+   * after loading, against every loaded spell. A BreedError names the breed
+   * and the field, and the world refuses to run until the spell is loaded.
+   * (A breed whose tick names a missing spell used to do nothing, silently.)
+   */
+  private checkBreedSpells(): void {
+    if (!this.breedSpellsUnchecked) return;
+    this.state.breedRegistry?.checkSpells(new Set(this.casting.spellNames()));
+    this.breedSpellsUnchecked = false;
+  }
+
+  private breedSpellsUnchecked = false;
 
   get breeds(): BreedRegistry {
     return this.state.breeds;
@@ -199,6 +222,7 @@ export class World implements GameHost, EntityAccess {
 
   /** Spawn an entity of a breed; returns its id. Throws WorldError (unknown/abstract breed, full pool). */
   spawn(breedName: string, x: number, y: number): EntityId {
+    this.checkBreedSpells();
     const ref = this.entityLife.spawn(breedName, x, y);
     this.entityLife.reapOutsideStep();
     return ref.id;
@@ -294,6 +318,7 @@ export class World implements GameHost, EntityAccess {
    * its parameter count. Runs now until it finishes or waits.
    */
   cast(spell: string, caster: EntityId | null = null, target: EntityId | null = null): CastResult {
+    this.checkBreedSpells();
     const fiber = this.casting.castFromEmbedder(spell, caster, target);
     this.entityLife.reapOutsideStep();
     return castResult(fiber);
@@ -367,6 +392,7 @@ export class World implements GameHost, EntityAccess {
     const s = this.state;
     if (s.inStep) throw new WorldError('step() was called from inside a step.');
     this.refuseWhileDelivering('step');
+    this.checkBreedSpells();
     s.inStep = true;
     try {
       s.steps++;
