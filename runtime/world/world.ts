@@ -51,7 +51,7 @@ import { WorldGameHost } from '../host/world-game-host.js';
 import { resolveOptions, type ResolvedWorldOptions, type WorldOptions } from './world-options.js';
 import { WorldProperties } from './world-properties.js';
 import { restoreCounter } from '../snapshot/queued-events-snapshot.js';
-import { SNAPSHOT_FORMAT, base64ToBytes, captureSnapshot, restoreSnapshot, type WorldSnapshot } from '../snapshot/world-snapshot.js';
+import { SNAPSHOT_FORMAT, base64ToBytes, captureSnapshot, checkSnapshotHosts, restoreSnapshot, type WorldSnapshot } from '../snapshot/world-snapshot.js';
 import { restoreSpellState } from '../snapshot/world-casts-snapshot.js';
 import { NONE, WorldState, clamp } from './world-state.js';
 
@@ -72,6 +72,8 @@ export class World implements GameHost, EntityAccess {
    */
   readonly hosts: readonly HostFunction[];
   private readonly hostTable: readonly HostFunction[];
+  /** The game's own host functions (options.hosts): snapshots name them, a restore needs them again. */
+  private readonly gameHosts: readonly HostFunction[];
   // The parts, each one job over the shared state (see their files).
   private readonly state: WorldState;
   private readonly entityLife: WorldEntities;
@@ -101,6 +103,7 @@ export class World implements GameHost, EntityAccess {
     this.properties = new WorldProperties(this.state, this.entityLife);
     this.buffs = new WorldBuffs(this.state, this.properties);
     this.gameHost = new WorldGameHost(this.state, this.entityLife, this.properties, this.buffs);
+    this.gameHosts = options.hosts ?? [];
     this.hostTable = worldHostTable(this, options.hosts);
     this.hosts = this.hostTable;
     this.casting = new WorldCasting(this.state, this, this.hostTable);
@@ -686,7 +689,7 @@ export class World implements GameHost, EntityAccess {
    * counts them.
    */
   snapshot(): WorldSnapshot {
-    return captureSnapshot(this.state, this.casting, this.accumulator, this.droppedCasts);
+    return captureSnapshot(this.state, this.casting, this.accumulator, this.droppedCasts, this.gameHosts);
   }
 
   /**
@@ -696,6 +699,7 @@ export class World implements GameHost, EntityAccess {
    */
   static restore(snapshot: WorldSnapshot, code: { readonly hosts?: readonly HostFunction[] } = {}): World {
     if (snapshot?.format !== SNAPSHOT_FORMAT) throw new WorldError('Not a Cantrip world snapshot.');
+    checkSnapshotHosts(snapshot, code.hosts);
     try {
       return World.restoreUnchecked(snapshot, code.hosts);
     } catch (error) {
