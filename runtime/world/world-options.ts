@@ -35,7 +35,7 @@ export interface WorldOptions {
   step?: number;
   /** At most this many steps per tick() call; the rest of the backlog is dropped (no spiral of death). Default 10. */
   maxStepsPerTick?: number;
-  /** Budgets of every cast. Default: DEFAULT_BUDGETS with fuel 1,000,000 and maxWait 600 s. */
+  /** Budgets of every cast. Default: DEFAULT_BUDGETS (maxWait 3,600 s) with fuel 1,000,000. */
   budgets?: Partial<Budgets>;
   /** Queue AOI 'move' notifications as events too (there are many). Default true. */
   aoiMoveEvents?: boolean;
@@ -82,7 +82,7 @@ export function resolveOptions(options: WorldOptions): ResolvedWorldOptions {
     maxEventsPerStep: options.maxEventsPerStep ?? 100_000,
     maxHandlerCastsPerStep: options.maxHandlerCastsPerStep ?? 4096,
     maxSnapshotChars: options.maxSnapshotChars ?? 200_000_000,
-    budgets: { ...DEFAULT_BUDGETS, fuel: 1_000_000, maxWait: 600, ...stripUndefined(options.budgets ?? {}) },
+    budgets: { ...DEFAULT_BUDGETS, fuel: 1_000_000, ...stripUndefined(options.budgets ?? {}) },
   };
   const positive = (name: string, v: number, max = 1e9): void => {
     if (!(typeof v === 'number' && v > 0 && v <= max)) throw new WorldError(`World option '${name}' must be a number in (0, ${max}], got ${String(v)}.`);

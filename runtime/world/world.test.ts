@@ -232,11 +232,13 @@ describe('spells and handles', () => {
     ]);
   });
 
-  it('respects the maxWait budget', () => {
-    const { world } = makeWorld('spell nap(self) { wait(100000); }');
-    const result = world.cast('nap', world.spawn('Troll', 1, 1));
+  it('respects the maxWait budget: an hour by default (a 15-minute cooldown waits), and the error names the option', () => {
+    const { world: w } = makeWorld('spell cooldown(self) { wait(900); } spell nap(self) { wait(100000); }');
+    expect(w.cast('cooldown', w.spawn('Troll', 1, 1)).state).toBe('suspended');
+    const result = w.cast('nap', w.spawn('Troll', 2, 1));
     expect(result.state).toBe('failed');
     expect(result.error?.limit).toBe('wait');
+    expect(result.error?.message).toBe('Wait too long: the longest wait allowed is 3600 seconds (budgets.maxWait).');
   });
 
   it('charges fuel for what nearby returns', () => {
