@@ -54,6 +54,7 @@ import { restoreCounter } from '../snapshot/queued-events-snapshot.js';
 import { SNAPSHOT_FORMAT, base64ToBytes, captureSnapshot, checkSnapshotHosts, restoreSnapshot, type WorldSnapshot } from '../snapshot/world-snapshot.js';
 import { restoreSpellState } from '../snapshot/world-casts-snapshot.js';
 import { NONE, WorldState, clamp } from './world-state.js';
+import { OverloadWarnings, type WorldLogger } from './overload-warnings.js';
 
 export type { WorldOptions, ResolvedWorldOptions } from './world-options.js';
 export type { CastResult, SpellsReload } from './world-casting.js';
@@ -91,6 +92,7 @@ export class World implements GameHost, EntityAccess {
   private readonly tickTargets: (SpellTarget | null)[] = [];
   /** AOI handler casts dropped since the last flush, past options.maxHandlerCastsPerStep. */
   private droppedCasts = 0;
+  private readonly overloadWarnings: OverloadWarnings;
   /** The slots the update method visits this step, copied at its start (spells may evict and reuse slots). */
   private tickOrder = new Int32Array(0);
   private accumulator = 0;
@@ -104,6 +106,7 @@ export class World implements GameHost, EntityAccess {
     this.buffs = new WorldBuffs(this.state, this.properties);
     this.gameHost = new WorldGameHost(this.state, this.entityLife, this.properties, this.buffs);
     this.gameHosts = options.hosts ?? [];
+    this.overloadWarnings = new OverloadWarnings(options.logger ?? ((message) => console.warn(message)), o);
     this.hostTable = worldHostTable(this, options.hosts);
     this.hosts = this.hostTable;
     this.casting = new WorldCasting(this.state, this, this.hostTable);
@@ -425,6 +428,7 @@ export class World implements GameHost, EntityAccess {
     this.refuseWhileDelivering('flush');
     if (s.droppedEvents > 0 || this.droppedCasts > 0) {
       s.queue.push({ type: 'overload', tick: s.steps, droppedEvents: s.droppedEvents, droppedCasts: this.droppedCasts });
+      this.overloadWarnings.report(s.steps, s.droppedEvents, this.droppedCasts);
       s.droppedEvents = 0;
       this.droppedCasts = 0;
     }
@@ -697,11 +701,11 @@ export class World implements GameHost, EntityAccess {
    * trip of it). A world made with `hosts` is restored with the same `hosts`
    * (functions are code, not data: the snapshot does not carry them).
    */
-  static restore(snapshot: WorldSnapshot, code: { readonly hosts?: readonly HostFunction[] } = {}): World {
+  static restore(snapshot: WorldSnapshot, code: { readonly hosts?: readonly HostFunction[]; readonly logger?: WorldLogger } = {}): World {
     if (snapshot?.format !== SNAPSHOT_FORMAT) throw new WorldError('Not a Cantrip world snapshot.');
     checkSnapshotHosts(snapshot, code.hosts);
     try {
-      return World.restoreUnchecked(snapshot, code.hosts);
+      return World.restoreUnchecked(snapshot, code);
     } catch (error) {
       // Breeds, spells and options report their own errors; anything else means the data was tampered with.
       if (error instanceof WorldError || error instanceof BreedError || error instanceof VerifyError) throw error;
@@ -709,12 +713,12 @@ export class World implements GameHost, EntityAccess {
     }
   }
 
-  private static restoreUnchecked(snapshot: WorldSnapshot, hosts: readonly HostFunction[] | undefined): World {
+  private static restoreUnchecked(snapshot: WorldSnapshot, { hosts, logger }: { readonly hosts?: readonly HostFunction[]; readonly logger?: WorldLogger }): World {
     // JSON turns an unlimited budget (Infinity) into null: read it back as unlimited.
     const budgets = Object.fromEntries(
       Object.entries(snapshot.options.budgets).map(([k, v]) => [k, typeof v === 'number' ? v : Infinity]),
     ) as unknown as Budgets;
-    const world = new World({ ...snapshot.options, budgets, hosts });
+    const world = new World({ ...snapshot.options, budgets, hosts, logger });
     for (const s of snapshot.spells) {
       if (s.source !== undefined) world.loadSpells(s.source, s.sourceName);
       else world.loadModule(base64ToBytes(s.spb ?? ''), s.sourceName);
