@@ -43,6 +43,22 @@ describe('World basics', () => {
     expect(world.despawn(id)).toBe(false);
   });
 
+  it('queues AOI enter and leave events, and move events only when asked (aoiMoveEvents)', () => {
+    const kinds = (options: Partial<WorldOptions>): string[] => {
+      const { world, events } = makeWorld('', options);
+      const troll = world.spawn('Troll', 10, 10);
+      const rock = world.spawn('Rock', 11, 10);
+      world.step();
+      world.move(rock, 11.5, 10); // inside the troll's range (3): a move
+      world.step();
+      world.move(rock, 20, 10); // out of it: a leave
+      world.step();
+      return ofType(events, 'aoi').filter((e) => e.observer === troll).map((e) => e.kind);
+    };
+    expect(kinds({})).toEqual(['enter', 'leave']);
+    expect(kinds({ aoiMoveEvents: true })).toEqual(['enter', 'move', 'leave']);
+  });
+
   it("checks breeds' spell names against the loaded spells", () => {
     const world = new World({ width: 10, height: 10 });
     world.loadSpells('spell poke(a, b) {}');
