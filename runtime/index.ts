@@ -5,6 +5,7 @@
 
 export { World, type WorldOptions, type ResolvedWorldOptions, type CastResult, type EntityView, type SpellsReload } from './world/world.js';
 export type { WorldLogger } from './world/overload-warnings.js';
+export { HOT_FIELDS, type HotField } from './world/world-properties.js';
 export { GAME_HOST_FUNCTIONS, WORLD_HOST_FUNCTIONS, type GameHost, type CastContext } from './host/host-api.js';
 export { worldHostFunction, type WorldHostContext, type TypedWorldHostFunction } from './host/world-hosts.js';
 export {

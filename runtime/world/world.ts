@@ -49,12 +49,13 @@ import { WorldCasting, castResult, type CastResult, type SpellTarget, type Spell
 import { WorldEntities, type EntityView } from './world-entities.js';
 import { WorldGameHost } from '../host/world-game-host.js';
 import { resolveOptions, type ResolvedWorldOptions, type WorldOptions } from './world-options.js';
-import { WorldProperties } from './world-properties.js';
+import { HOT_FIELDS, WorldProperties, isHotField, type HotField } from './world-properties.js';
 import { restoreCounter } from '../snapshot/queued-events-snapshot.js';
 import { SNAPSHOT_FORMAT, base64ToBytes, captureSnapshot, checkSnapshotHosts, restoreSnapshot, type WorldSnapshot } from '../snapshot/world-snapshot.js';
 import { restoreSpellState } from '../snapshot/world-casts-snapshot.js';
 import { NONE, WorldState, clamp } from './world-state.js';
 import { OverloadWarnings, type WorldLogger } from './overload-warnings.js';
+import { WorldQueries } from './world-queries.js';
 
 export type { WorldOptions, ResolvedWorldOptions } from './world-options.js';
 export type { CastResult, SpellsReload } from './world-casting.js';
@@ -82,6 +83,7 @@ export class World implements GameHost, EntityAccess {
   private readonly buffs: WorldBuffs;
   private readonly gameHost: WorldGameHost;
   private readonly casting: WorldCasting;
+  private readonly queries: WorldQueries;
 
   private readonly listeners = new Set<WorldListener>();
   private listenerErrorHandler: ListenerErrorHandler | null = null;
@@ -110,6 +112,7 @@ export class World implements GameHost, EntityAccess {
     this.hostTable = worldHostTable(this, options.hosts);
     this.hosts = this.hostTable;
     this.casting = new WorldCasting(this.state, this, this.hostTable);
+    this.queries = new WorldQueries(this.state);
     this.state.onEntityGone = (id, reason) => this.casting.casterGone(id, reason);
   }
 
@@ -274,6 +277,48 @@ export class World implements GameHost, EntityAccess {
     }
   }
 
+  /**
+   * A hot field of a living entity, as a number: `x`, `y`, `vx`, `vy`,
+   * `health`, `maxHealth`, `speed`, `radius`, `interest` — what a spell reads
+   * (derived stats with their buffs), without `property()`'s `Value |
+   * undefined` or `entity()`'s copy. Throws WorldError for an entity that is
+   * not alive or a name that is not a hot field.
+   */
+  stat(id: EntityId, name: HotField): number {
+    if (!isHotField(name)) throw new WorldError(`stat() reads ${HOT_FIELDS.join(', ')}; '${String(name)}' is not one (property() reads the others).`);
+    const slot = this.state.liveSlotOf(id);
+    if (slot === NONE) throw new WorldError(`#${id} is not a living entity.`);
+    return this.properties.hotNumber(slot, name);
+  }
+
+  // ------------------------------------------------------------------ spatial queries (the index spells use)
+
+  /** Ids of the living entities within radius r of (x, y), nearest first (ties by id) — what a spell's `within(x, y, r)` finds. */
+  nearby(x: number, y: number, r: number): EntityId[] {
+    checkPoint('nearby', x, y);
+    checkRadius('nearby', r);
+    return this.queries.nearby(x, y, r);
+  }
+
+  /** Ids of the living entities in [minX, maxX] × [minY, maxY] (edges included), in id order. */
+  inRect(minX: number, minY: number, maxX: number, maxY: number): EntityId[] {
+    checkPoint('inRect', minX, minY);
+    checkPoint('inRect', maxX, maxY);
+    return this.queries.inRect(minX, minY, maxX, maxY);
+  }
+
+  /**
+   * The living entity closest to (x, y) within maxR (default: anywhere), or
+   * null — a spell's `nearest`: `of` keeps only a breed (or its descendants)
+   * or a tag, `exclude` leaves one entity out (say, the one asking).
+   */
+  nearest(x: number, y: number, maxR = Infinity, options: { readonly of?: string; readonly exclude?: EntityId } = {}): EntityId | null {
+    checkPoint('nearest', x, y);
+    checkRadius('nearest', maxR);
+    const exclude = options.exclude === undefined ? NONE : this.state.liveSlotOf(options.exclude);
+    return this.queries.nearest(x, y, maxR, options.of ?? null, exclude);
+  }
+
   /** Set a property as a spell would (`e.health = 20`). Throws WorldError when it is refused. */
   setProperty(id: EntityId, name: string, value: Value): void {
     const slot = this.state.liveSlotOf(id);
@@ -289,7 +334,7 @@ export class World implements GameHost, EntityAccess {
 
   /** Put a living entity at (x, y) now, clamped to the world, keeping the spatial index in step (what `move(e, x, y)` does in a spell). Throws WorldError for a dead id or a non-finite position. */
   move(id: EntityId, x: number, y: number): void {
-    if (!Number.isFinite(x) || !Number.isFinite(y)) throw new WorldError(`move() needs a finite position, got (${x}, ${y}).`);
+    checkPoint('move', x, y);
     this.gameHost.moveEntity(this.livingRef(id), x, y);
   }
 
@@ -743,4 +788,13 @@ function compileOrThrow(source: string, sourceName: string, hosts: readonly Host
   const { module, diagnostics } = compile(source, { sourceName, hosts });
   if (!module) throw new SpellsCompileError(sourceName, diagnostics, source);
   return module;
+}
+
+/** The embedder's query arguments: a bad one is a WorldError naming the call, never NaN in the index. */
+function checkPoint(call: string, x: number, y: number): void {
+  if (!Number.isFinite(x) || !Number.isFinite(y)) throw new WorldError(`${call}() needs a finite position, got (${x}, ${y}).`);
+}
+
+function checkRadius(call: string, r: number): void {
+  if (!(typeof r === 'number' && r >= 0)) throw new WorldError(`${call}() needs a radius ≥ 0, got ${r}.`);
 }
