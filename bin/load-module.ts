@@ -52,14 +52,23 @@ export function isJsStackOverflow(error: unknown): boolean {
   return error instanceof RangeError && /call stack/i.test(error.message);
 }
 
-/** Compiles or loads the input; compile errors and verify errors become a CliFailure with exit code 65. */
-export async function loadModule(input: SpellInput, hosts: readonly HostFunctionSpec[]): Promise<Module> {
+/**
+ * Compiles or loads the input; compile errors and verify errors become a
+ * CliFailure with exit code 65. `onWarnings` receives the warnings of a
+ * source that compiled (`compile` prints them; `run` keeps clox's silence).
+ */
+export async function loadModule(
+  input: SpellInput,
+  hosts: readonly HostFunctionSpec[],
+  onWarnings?: (warnings: readonly Diagnostic[]) => void,
+): Promise<Module> {
   if (input.kind === 'bytecode') return loadBytecode(input.path, input.bytes, hosts);
   const { module, diagnostics } = await compileSource(input.text, input.path, hosts);
   if (module === null) {
     const errors = diagnostics.filter((d) => d.severity === 'error').map(formatDiagnosticClox);
     throw new CliFailure(errors.join('\n'), EXIT.dataError);
   }
+  if (diagnostics.length > 0) onWarnings?.(diagnostics);
   return module;
 }
 

@@ -21,6 +21,17 @@ import type { Diagnostic } from './diagnostics.js';
 import { MAX_GLOBALS, MAX_LOCALS, MAX_UPVALUES } from './limits.js';
 import { diagnosticAt } from './parse-errors.js';
 
+/**
+ * The warning for a name that is neither local, nor a global this file
+ * declares, nor a host function. Only a warning: Lox binds globals late, so
+ * the name compiles to a global lookup that fails at run time with clox's
+ * "Undefined variable 'x'." only if that line runs (a valid Lox program that
+ * never runs it must still compile and run).
+ */
+export function undefinedVariableMessage(name: string): string {
+  return `Undefined variable '${name}'.`;
+}
+
 export type VariableRef =
   | { readonly kind: 'local'; readonly slot: number }
   | { readonly kind: 'upvalue'; readonly index: number }
@@ -272,7 +283,7 @@ class Resolver {
     if (allowHost && this.hostSpecs.has(id.name)) return { kind: 'host', index: this.hostImport(id.name) };
     if (id.name !== '' && !this.warnedUndefined.has(id.name)) {
       this.warnedUndefined.add(id.name);
-      this.result.diagnostics.push(diagnosticAt('warning', `Undefined variable '${id.name}'.`, id.loc, id.name));
+      this.result.diagnostics.push(diagnosticAt('warning', undefinedVariableMessage(id.name), id.loc, id.name));
     }
     return { kind: 'global', slot: this.globalSlot(id) };
   }

@@ -1,14 +1,18 @@
 /**
- * The two runnable examples at the top and bottom of docs/runtime.md — the
- * World embedding in TypeScript and the scenario file — run as written
+ * The runnable examples of docs/runtime.md — the World embedding and the
+ * pieces on their own in TypeScript, and the scenario file — run as written
  * (they once failed: breeds.json names spells the examples did not load).
+ * The TypeScript ones run as a game would run them: compiled by tsc against
+ * the built package (typescript-examples.test-helper.ts), then run by node
+ * from the repository root. Needs dist/ (`npm run build`).
  */
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { describeEvent, EntityNames, parseScenario, runScenario, World, type WorldEvent } from '../index.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseScenario, runScenario, type WorldEvent } from '../index.js';
+import { compileTypeScriptExamples, root, type CompiledExamples } from './typescript-examples.test-helper.js';
 
-const root = new URL('..', import.meta.url).pathname;
 const runtimeDoc = readFileSync(join(root, 'docs/runtime.md'), 'utf8');
 
 function firstBlock(language: string, after = ''): string {
@@ -18,29 +22,33 @@ function firstBlock(language: string, after = ''): string {
   return match[1]!;
 }
 
+let compiled: CompiledExamples;
+
+beforeAll(() => {
+  compiled = compileTypeScriptExamples();
+}, 120_000);
+
+afterAll(() => compiled?.dispose());
+
+/** What the runtime.md example under `heading` prints, run with node. */
+function runExample(heading: string): string[] {
+  const example = compiled.examples.find((e) => e.doc === 'runtime.md' && e.heading === heading);
+  if (!example) throw new Error(`no TypeScript example under '${heading}' in docs/runtime.md`);
+  const out = execFileSync(process.execPath, [compiled.outputOf(example)], { cwd: root, encoding: 'utf8' });
+  return out.split('\n').filter((line) => line !== '');
+}
+
 describe('docs/runtime.md examples', () => {
   it('the World example imports from the package root and runs: the fireball hits the troll', () => {
-    const code = firstBlock('ts');
-    expect(code).toContain("from 'cantrip'");
-    // The block is plain JavaScript apart from its imports, which are supplied here.
-    const body = code.replace(/^import .*$/gm, '');
-    const lines: string[] = [];
-    const readFromRoot = (path: string, encoding: 'utf8') => readFileSync(join(root, path), encoding);
-    const run = new Function('readFileSync', 'World', 'describeEvent', 'EntityNames', 'console', body) as (...args: unknown[]) => void;
-    run(readFromRoot, World, describeEvent, EntityNames, { log: (line: string) => lines.push(line) });
+    expect(firstBlock('ts')).toMatch(/from 'cantrip[^']*'/);
+    const lines = runExample('# The Cantrip runtime');
     expect(lines).toContain('[tick 0] Wizard#1 casts fireball on Troll#2');
     expect(lines.some((line) => /Troll#2 takes \d+ damage/.test(line))).toBe(true);
     expect(lines.filter((line) => line.includes('error'))).toEqual([]);
   });
 
-  it('the pieces-on-their-own example runs as written: the guard sees the thief enter', async () => {
-    const code = firstBlock('ts', '## The pieces on their own');
-    const body = code.replace(/^import .*$/gm, '');
-    const lines: string[] = [];
-    const cantrip = await import('../index.js');
-    const run = new Function('EntityPool', 'GridIndex', 'AreaOfInterest', 'handleIndex', 'console', body) as (...args: unknown[]) => void;
-    run(cantrip.EntityPool, cantrip.GridIndex, cantrip.AreaOfInterest, cantrip.handleIndex, { log: (...parts: unknown[]) => lines.push(parts.join(' ')) });
-    expect(lines).toEqual(['enter true true', '2', 'false']);
+  it('the pieces-on-their-own example runs as written: the guard sees the thief enter', () => {
+    expect(runExample('## The pieces on their own')).toEqual(['enter true true', '2', 'false']);
   });
 
   it('the scenario example (as a file in spells/scenarios/) runs without a cast error', () => {

@@ -61,7 +61,7 @@ export function budgetMessage(limit: BudgetLimit, budgets: Readonly<Budgets>, ru
     case 'fibers':
       return `Too many fibers: more than ${budgets.maxFibers} casts are alive at once.`;
     case 'wait':
-      return `Wait too long: the longest wait allowed is ${budgets.maxWait} seconds.`;
+      return `Wait too long: the longest wait allowed is ${budgets.maxWait} seconds (budgets.maxWait).`;
     case 'output':
       return `Too much output: the ${run} sent out more than ${budgets.maxOutput} characters of text.`;
   }

@@ -97,12 +97,15 @@ export type HostArgs<P extends readonly HostParam[], E = HostObject> = { -readon
 /** What an implementation may return for a declared return type (nil is always allowed). */
 export type HostReturn<R extends ValueType, E = HostObject> = R extends 'any' ? Value : HostArg<R, E> | null;
 
-/** A host function written with typed arguments: what `hostFunction()` takes. */
-export interface TypedHostFunction<P extends readonly HostParam[], R extends ValueType, C extends HostContext = HostContext, E = HostObject> {
-  readonly name: string;
+/**
+ * A host function written with typed arguments: what `hostFunction()` takes.
+ * Every field of the spec (`name`, `doc`, `fuel` …) as the spec defines it;
+ * `params` and `returns` kept literal, to type `impl`.
+ */
+export interface TypedHostFunction<P extends readonly HostParam[], R extends ValueType, C extends HostContext = HostContext, E = HostObject>
+  extends Omit<HostFunctionSpec, 'params' | 'returns'> {
   readonly params: P;
   readonly returns: R;
-  readonly doc: string;
   readonly impl: (ctx: C, ...args: HostArgs<P, E>) => HostReturn<R, E>;
 }
 

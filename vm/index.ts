@@ -27,6 +27,7 @@ export {
   type HostParam,
 } from './host.js';
 export { HOST_VALUE_TYPES, MAX_HOST_PARAMS, hostSpecProblem, joinHostTables } from './host-table.js';
+export { hostApiDeclaration, HOST_API_FORMAT, HOST_API_VERSION, type HostApiDeclaration } from './host-api-json.js';
 export type { Value, ValueType, VmObject, HostObject } from './value.js';
 export type { Module, FunctionProto, FunctionKind, HostImport, SpellEntry, UpvalueDescriptor, LocalVariableInfo } from './module.js';
 export { ObjList, ObjInstance, ObjClass, ObjClosure, ObjBoundMethod, ObjHostFunction, isHostObject, valuesEqual } from './objects.js';

@@ -504,7 +504,7 @@ describe('host functions', () => {
     const third = vm.cast('nap', []);
     expect(third.error!.limit).toBe('fibers');
     const vm2 = new VM(module, { hosts: [wait], maxWait: 60 });
-    expect(vm2.cast('sleep', []).error!.message).toBe('Wait too long: the longest wait allowed is 60 seconds.');
+    expect(vm2.cast('sleep', []).error!.message).toBe('Wait too long: the longest wait allowed is 60 seconds (budgets.maxWait).');
   });
 
   it('checks argument types, and turns host errors and JS exceptions into spell errors', () => {

@@ -5,6 +5,7 @@ import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { WORLD_HOST_FUNCTIONS } from '../../runtime/host/host-api.js';
 import { HOST_API_SCHEMA, readHostApiDeclaration } from '../../vm/host-api-json.js';
+import { hostApiDeclaration, World, worldHostFunction } from '../../index.js';
 import { main } from '../cli.js';
 import type { CliIO } from '../io.js';
 
@@ -87,6 +88,45 @@ describe('--api game-api.json', () => {
     const arity = await run('check', '--api', api, bad);
     expect(arity.code).toBe(65);
     expect(arity.out).toContain('shake() expects 1 argument (seconds) but got 0.');
+  });
+
+  it('a game writes it from its own host list with hostApiDeclaration() (the package root exports it)', async () => {
+    const w = workspace();
+    const awardGold = worldHostFunction({
+      name: 'awardGold',
+      params: [
+        { name: 'who', type: 'entity' },
+        { name: 'amount', type: 'number', optional: true },
+      ],
+      returns: 'nil',
+      doc: 'Add gold.',
+      fuel: 10,
+      impl: () => null,
+    });
+    const spell = w.write('loot.spell', 'spell loot(caster, target) { awardGold(target, 5); awardGold(caster); }');
+    const own = w.write('game-api.json', JSON.stringify(hostApiDeclaration([awardGold])));
+    const whole = w.write('whole-api.json', JSON.stringify(hostApiDeclaration(new World({ width: 10, height: 10, hosts: [awardGold] }).hosts)));
+    for (const api of [own, whole]) {
+      const checked = await run('check', '--api', api, spell);
+      expect([checked.code, checked.out]).toEqual([0, 'checked 1 file: 0 errors, 0 warnings\n']);
+    }
+  });
+
+  it('compile without it warns as check does, says to pass --api, and still writes the bytecode', async () => {
+    const w = workspace();
+    const api = w.write('game-api.json', JSON.stringify(GAME_API));
+    const spell = w.write('quake.spell', SPELL);
+    const spb = join(w.dir, 'quake.spb');
+    const without = await run('compile', spell, '-o', spb);
+    expect(without.code).toBe(0);
+    expect(without.out).toBe('');
+    expect(without.err).toContain("quake.spell:2:3: warning: Undefined variable 'shake'.");
+    expect(without.err).toContain("note: 'shake', 'gold', 'title' are not a built-in and not declared in this file");
+    expect(without.err).toContain('pass --api game-api.json');
+    const check = await run('check', spell);
+    expect(check.out).toContain("note: 'shake', 'gold', 'title' are not a built-in");
+    const withApi = await run('compile', '--api', api, spell, '-o', spb);
+    expect([withApi.code, withApi.err]).toEqual([0, '']);
   });
 
   it('compile and disasm use it; a .spb calling the game’s functions verifies only with it', async () => {

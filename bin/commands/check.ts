@@ -18,6 +18,7 @@ import { BreedRegistry } from '../../runtime/entities/breeds.js';
 import { BreedError } from '../../runtime/errors.js';
 import type { CliIO } from '../io.js';
 import { compileSource, loadBytecode } from '../load-module.js';
+import { undefinedNamesNote } from '../unknown-names.js';
 
 type Format = 'pretty' | 'clox' | 'json';
 
@@ -57,7 +58,7 @@ export const checkCommand: CliCommand = {
         const reports: FileReport[] = [];
         for (const file of files) reports.push(await checkFile(file, context.io, hosts, entityProperties));
         const format: Format = options.json ? 'json' : options.format;
-        context.io.stdout(renderReports(reports, format));
+        context.io.stdout(renderReports(reports, format, options.api));
         context.setExitCode(exitCodeFor(reports));
       });
   },
@@ -97,7 +98,8 @@ export function exitCodeFor(reports: readonly FileReport[]): number {
   return anyError ? EXIT.dataError : EXIT.ok;
 }
 
-export function renderReports(reports: readonly FileReport[], format: Format): string {
+/** `apiFile` (the --api option) shapes the note under undefined names in the pretty format. */
+export function renderReports(reports: readonly FileReport[], format: Format, apiFile?: string): string {
   if (format === 'json') return JSON.stringify(toJson(reports), null, 2) + '\n';
   const blocks: string[] = [];
   for (const report of reports) {
@@ -106,6 +108,8 @@ export function renderReports(reports: readonly FileReport[], format: Format): s
       if (format === 'clox') blocks.push(`${report.file}: ${formatDiagnosticClox(d)}`);
       else blocks.push(formatCodeFrame(report.file, report.source ?? '', d));
     }
+    const note = format === 'pretty' ? undefinedNamesNote(report.diagnostics, apiFile) : null;
+    if (note !== null) blocks.push(note);
   }
   if (format === 'pretty') blocks.push(summary(reports));
   const separator = format === 'pretty' ? '\n\n' : '\n';

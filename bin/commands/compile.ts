@@ -1,8 +1,12 @@
 /**
  * `cantrip compile <file.spell> [-o out.spb]`: compile source to a bytecode
  * file that `cantrip run` and the game runtime load (and verify) later.
+ * Warnings are printed to stderr as `check` prints them, with the note that
+ * says to pass `--api` for names the compiler does not know (docs/cli.md).
  */
 import type { Command } from 'commander';
+import { formatCodeFrame } from '../../compiler/code-frame.js';
+import type { Diagnostic } from '../../compiler/diagnostics.js';
 import { API_OPTION_FLAGS, API_OPTION_HELP, cliHostSpecs } from '../hosts.js';
 import { writeSpb } from '../../vm/spb.js';
 import type { CliCommand, CommandContext } from '../command.js';
@@ -10,6 +14,7 @@ import { CliFailure, EXIT } from '../exit-codes.js';
 import { describeFsError, readSpellInput } from '../input.js';
 import { writeFileWhole, type CliIO } from '../io.js';
 import { loadModule } from '../load-module.js';
+import { undefinedNamesNote } from '../unknown-names.js';
 
 interface CompileOptions {
   readonly output?: string;
@@ -30,6 +35,14 @@ export const compileCommand: CliCommand = {
   },
 };
 
+/** Each warning with its code frame, then the note about undefined names (the --api hint). */
+function renderWarnings(file: string, source: string, warnings: readonly Diagnostic[], api: string | undefined): string {
+  const blocks = warnings.map((d) => formatCodeFrame(file, source, d));
+  const note = undefinedNamesNote(warnings, api);
+  if (note !== null) blocks.push(note);
+  return blocks.join('\n\n') + '\n';
+}
+
 /** `fire.spell` → `fire.spb`; any other name gets `.spb` appended, so the source is never overwritten. */
 export function defaultOutputPath(file: string): string {
   return file.endsWith('.spell') ? file.slice(0, -'.spell'.length) + '.spb' : file + '.spb';
@@ -41,7 +54,8 @@ async function compileFile(file: string, output: string, api: string | undefined
   if (input.kind === 'bytecode') {
     throw new CliFailure(`cantrip: ${file} is already compiled bytecode; compile takes a .spell source file`, EXIT.dataError);
   }
-  const module = await loadModule(input, hosts);
+  // Warnings go to stderr, as check prints them: the bytecode is still written (exit 0).
+  const module = await loadModule(input, hosts, (warnings) => io.stderr(renderWarnings(file, input.text, warnings, api)));
   const bytes = writeSpb(module);
   try {
     (io.writeFile ?? writeFileWhole)(output, bytes);

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import fc from 'fast-check';
 import { BucketGrid } from './aoi-buckets.js';
 
@@ -91,5 +91,28 @@ describe('BucketGrid memory', () => {
     expect(grid.slot.length).toBeLessThanOrEqual(8192);
     const runs = new Int32Array(64);
     expect(grid.runsInRect(380, 380, 400, 400, runs)).toBeGreaterThan(0);
+  });
+});
+
+describe('BucketGrid packing', () => {
+  it('does not pack on every block move in a sparse world (one entity per cell packs to 4× the live entries)', () => {
+    const pack = vi.spyOn(BucketGrid.prototype as unknown as { pack(): void }, 'pack');
+    try {
+      const cells = 100;
+      const grid = new BucketGrid(cells * 8, 8, 8, 16);
+      grid.ensureSlots(2 * cells);
+      // One entity per cell, then a second one into each cell: every one of those moves its cell's block.
+      for (let c = 0; c < cells; c++) grid.set(c, c * 8 + 1, 1);
+      for (let round = 0; round < 5; round++) {
+        for (let c = 0; c < cells; c++) grid.set(cells + c, c * 8 + 2 + (round % 2), 1);
+        for (let c = 0; c < cells; c++) grid.remove(cells + c);
+      }
+      const found = entriesInRuns(grid, 0, 0, cells * 8, 8);
+      expect(found.size).toBe(cells);
+      // Hundreds of block moves; a pack only when the slab has doubled since the last.
+      expect(pack.mock.calls.length).toBeLessThan(10);
+    } finally {
+      pack.mockRestore();
+    }
   });
 });

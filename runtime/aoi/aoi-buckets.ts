@@ -9,8 +9,12 @@
  * A cell keeps its block when it empties, so the slab can only hold what
  * the cells once held at their fullest (a crowd crossing the world would
  * leave a big block in every cell it passed): once the slab holds more than
- * twice the live entries (plus `packAfter`), it is packed, each block cut
- * to what its cell holds now. Steady state, nothing is allocated.
+ * twice the live entries and twice what it held after the last pack (plus
+ * `packAfter`), it is packed, each block cut to what its cell holds now.
+ * (Twice the live entries alone would pack on every block move in a sparse
+ * world, where a packed slab of one-entry cells, blocks of MIN_BLOCK, is
+ * four times the live entries: each pack then visited every cell for
+ * nothing.) Steady state, nothing is allocated.
  *
  * Positions outside the world are clamped into the border cells; queries
  * clamp the same way, and callers test every entry they get exactly.
@@ -33,6 +37,8 @@ export class BucketGrid {
   xy: Float64Array = new Float64Array(2 * 256);
   slot: Int32Array = new Int32Array(256);
   private top = 0;
+  /** `top` right after the last pack or rebuild. */
+  private packedTop = 0;
   /** Live entries. */
   private live = 0;
   /** Per slot: its cell (−1: not here) and its entry's offset within the cell. */
@@ -72,6 +78,7 @@ export class BucketGrid {
     this.room.fill(0);
     this.cellOf.fill(NONE);
     this.top = 0;
+    this.packedTop = 0;
     this.live = 0;
   }
 
@@ -116,6 +123,7 @@ export class BucketGrid {
       count[cell] = k + 1;
     }
     this.top = top;
+    this.packedTop = top;
     this.live = n;
   }
 
@@ -222,7 +230,7 @@ export class BucketGrid {
   /** Give `cell` a block with room for `need` entries at the slab's end, its entries moved along. */
   private relocate(cell: number, need: number): void {
     const room = blockFor(need);
-    if (this.top > 2 * this.live + this.packAfter) this.pack();
+    if (this.top > 2 * Math.max(this.live, this.packedTop) + this.packAfter) this.pack();
     if (this.top + room > this.slot.length) {
       let size = this.slot.length * 2;
       while (size < this.top + room) size *= 2;
@@ -262,6 +270,7 @@ export class BucketGrid {
     this.xy = toXy;
     this.slot = toSlot;
     this.top = top;
+    this.packedTop = top;
   }
 
   private cellX(x: number): number {

@@ -123,11 +123,28 @@ export class GridSets implements AoiEngine {
    */
   private place(changed: Int32Array, count: number, all = false): void {
     const { x, y } = this.frame.pool;
-    const range = this.frame.range;
     if (all) this.entities.rebuild(this.frame.pool.activeSlots, this.frame.pool.count, x, y);
+    this.placeClasses(changed, count, !all);
+  }
+
+  /**
+   * Lay the grids out afresh holding exactly `slots[0 .. count)` (importState:
+   * every tracked entity appears at once). One counting sort, where placing
+   * them one by one grows and moves cell blocks thousands of times.
+   */
+  placeAfresh(slots: Int32Array, count: number): void {
+    const { x, y } = this.frame.pool;
+    this.entities.rebuild(slots, count, x, y);
+    this.placeClasses(slots, count, false);
+  }
+
+  /** Each slot's range class at its position (and its entry in the entity grid, with `entitiesToo`). */
+  private placeClasses(slots: Int32Array, count: number, entitiesToo: boolean): void {
+    const { x, y } = this.frame.pool;
+    const range = this.frame.range;
     for (let i = 0; i < count; i++) {
-      const slot = changed[i]!;
-      if (!all) this.entities.set(slot, x[slot]!, y[slot]!);
+      const slot = slots[i]!;
+      if (entitiesToo) this.entities.set(slot, x[slot]!, y[slot]!);
       const r = range[slot]!;
       this.setClass(slot, r > 0 ? this.classFor(r) : NONE, x[slot]!, y[slot]!);
     }
@@ -204,7 +221,7 @@ export class GridSets implements AoiEngine {
   }
 
   restore(placed: AoiChanges, observers: readonly SavedObserver[]): void {
-    this.place(placed.changed, placed.changedCount);
+    this.placeAfresh(placed.changed, placed.changedCount);
     for (const { slot, key, seen } of observers) {
       // Subjects gone since are kept: the next update, a sweep, reports them leaving.
       const sorted = Float64Array.from(new Set(seen)).filter((k) => k !== key).sort();

@@ -78,7 +78,7 @@ export class TriggersEngine implements AoiEngine {
   restore(placed: AoiChanges, observers: readonly SavedObserver[]): void {
     const { owner } = this.frame;
     const triggers = this.triggers;
-    triggers.place(placed.changed, placed.changedCount);
+    triggers.placeAfresh(placed.changed, placed.changedCount);
     triggers.collect((o, s) => {
       if (o === s || owner[o] === 0 || owner[s] === 0) return;
       if (triggers.keeps(o, s) && this.pairs.find(o, s) === NONE) this.pairs.add(o, s, owner[s]!);

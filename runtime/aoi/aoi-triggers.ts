@@ -106,6 +106,23 @@ class TriggerList {
     this.walk(node);
   }
 
+  /**
+   * Link nodes whose keys are set into a list holding only its anchors, in
+   * one merge: `nodes` sorted here by (key, rank), then laid in beside the
+   * anchors with one forward walk (no passes reported).
+   */
+  linkSorted(nodes: Int32Array): void {
+    const { key, rank } = this;
+    nodes.sort((a, b) => key[a]! - key[b]! || rank[a]! - rank[b]!);
+    let n = this.next[this.head]!;
+    for (const node of nodes) {
+      const v = key[node]!;
+      const r = rank[node]!;
+      while (key[n]! < v || (key[n] === v && rank[n]! < r)) n = this.next[n]!;
+      this.linkBefore(node, n);
+    }
+  }
+
   moveTo(node: number, v: number): void {
     if (this.key[node] === v) return;
     this.key[node] = v;
@@ -284,25 +301,7 @@ export class RangeTriggers {
     const range = this.frame.range;
     this.candidateCount = 0;
     // The final bands first: every pass filter reads them.
-    for (let i = 0; i < count; i++) {
-      const slot = changed[i]!;
-      this.wasLoX[slot] = this.loX[slot]!;
-      this.wasHiX[slot] = this.hiX[slot]!;
-      this.wasLoY[slot] = this.loY[slot]!;
-      this.wasHiY[slot] = this.hiY[slot]!;
-      const r = range[slot]!;
-      if (!(r > 0)) continue;
-      const px = x[slot]!;
-      const py = y[slot]!;
-      const rx = r + slackFor(px, r);
-      const ry = r + slackFor(py, r);
-      this.loX[slot] = px - rx;
-      this.hiX[slot] = px + rx;
-      this.loY[slot] = py - ry;
-      this.hiY[slot] = py + ry;
-      if (rx > this.widest) this.widest = rx;
-      if (ry > this.widest) this.widest = ry;
-    }
+    this.setBands(changed, count);
     // y: a pass counts when the pair is in the final band on x.
     const ys = this.ys;
     ys.onPass = this.passY;
@@ -344,6 +343,76 @@ export class RangeTriggers {
       }
       this.listed[slot] = 1;
       this.bounded[slot] = observes ? 1 : 0;
+    }
+  }
+
+  /**
+   * Every slot's nodes laid in with one sort per axis, where place() would
+   * walk each new entity node in past every node within 2·(widest band) of
+   * it; then each observer's band is read off the x list (its boundary
+   * nodes enclose exactly the entities in band on x) for the candidates.
+   */
+  placeAfresh(slots: Int32Array, count: number): void {
+    const { x, y } = this.frame.pool;
+    const range = this.frame.range;
+    this.candidateCount = 0;
+    this.setBands(slots, count);
+    let observers = 0;
+    for (let i = 0; i < count; i++) if (range[slots[i]!]! > 0) observers++;
+    for (const [list, at, lo, hi] of [
+      [this.xs, x, this.loX, this.hiX],
+      [this.ys, y, this.loY, this.hiY],
+    ] as const) {
+      const nodes = new Int32Array(count + 2 * observers);
+      let k = 0;
+      for (let i = 0; i < count; i++) {
+        const slot = slots[i]!;
+        list.key[(nodes[k++] = list.entity(slot))] = at[slot]!;
+        if (!(range[slot]! > 0)) continue;
+        list.key[(nodes[k++] = list.lower(slot))] = lo[slot]!;
+        list.key[(nodes[k++] = list.upper(slot))] = hi[slot]!;
+      }
+      list.linkSorted(nodes);
+    }
+    for (let i = 0; i < count; i++) {
+      const slot = slots[i]!;
+      this.listed[slot] = 1;
+      this.bounded[slot] = range[slot]! > 0 ? 1 : 0;
+    }
+    const xs = this.xs;
+    for (let i = 0; i < count; i++) {
+      const o = slots[i]!;
+      if (this.bounded[o] !== 1) continue;
+      for (let n = xs.next[xs.lower(o)]!, end = xs.upper(o); n !== end; n = xs.next[n]!) {
+        const s = n - xs.base;
+        if (s < 0 || s >= xs.capacity || s === o) continue; // anchors and boundary nodes
+        if (y[s]! >= this.loY[o]! && y[s]! <= this.hiY[o]!) this.record(o, s);
+      }
+    }
+  }
+
+  /** The slots' bands at their current positions and ranges; the bands they had are kept as the last update's. */
+  private setBands(slots: Int32Array, count: number): void {
+    const { x, y } = this.frame.pool;
+    const range = this.frame.range;
+    for (let i = 0; i < count; i++) {
+      const slot = slots[i]!;
+      this.wasLoX[slot] = this.loX[slot]!;
+      this.wasHiX[slot] = this.hiX[slot]!;
+      this.wasLoY[slot] = this.loY[slot]!;
+      this.wasHiY[slot] = this.hiY[slot]!;
+      const r = range[slot]!;
+      if (!(r > 0)) continue;
+      const px = x[slot]!;
+      const py = y[slot]!;
+      const rx = r + slackFor(px, r);
+      const ry = r + slackFor(py, r);
+      this.loX[slot] = px - rx;
+      this.hiX[slot] = px + rx;
+      this.loY[slot] = py - ry;
+      this.hiY[slot] = py + ry;
+      if (rx > this.widest) this.widest = rx;
+      if (ry > this.widest) this.widest = ry;
     }
   }
 

@@ -98,7 +98,7 @@ const buffEnd = declareEvent({
 
 const aoi = declareEvent({
   type: 'aoi',
-  doc: 'A subject entered, moved inside or left an observer’s range (move events can be turned off: `aoiMoveEvents: false`).',
+  doc: 'A subject entered, moved inside or left an observer’s range (move events only with `aoiMoveEvents: true`).',
   fields: { kind: { type: 'string', oneOf: AOI_EVENT_KINDS }, observer: { type: 'entity' }, subject: { type: 'entity' } },
   describe: (e, t) => `${t.who(e.subject)} ${e.kind === 'enter' ? 'enters' : e.kind === 'leave' ? 'leaves' : 'moves in'} the range of ${t.who(e.observer)}`,
 });

@@ -15,6 +15,7 @@ import { eventText, type CastContext, type GameHost } from './host-api.js';
 import type { WorldBuffs } from '../world/world-buffs.js';
 import type { WorldEntities } from '../world/world-entities.js';
 import type { WorldProperties } from '../world/world-properties.js';
+import { breedOrTagFilter, sortNearestFirst } from '../world/world-queries.js';
 import { NONE, type WorldState } from '../world/world-state.js';
 
 /** Most particles one particles() call reports. */
@@ -96,18 +97,11 @@ export class WorldGameHost implements GameHost {
   nearestEntity(center: EntityRef, r: number, filter: string | null, ctx: HostContext): EntityRef | null {
     const s = this.state;
     const slot = s.slotOfRef(center);
-    let visited = 0;
-    const accept =
-      filter === null
-        ? null
-        : (candidate: number): boolean => {
-            visited++;
-            const breed = s.breedAt(candidate);
-            return s.breeds.isA(breed.index, filter) || breed.tags.includes(filter);
-          };
+    const counted = { visited: 0 };
+    const accept = filter === null ? null : breedOrTagFilter(s, filter, counted);
     const found = s.index.nearest(s.pool.x[slot]!, s.pool.y[slot]!, r, accept, slot);
     // Charged for what the search visited (cells or list nodes and entities), not what it found.
-    ctx.chargeFuel(s.index.lastQueryVisits + visited + 1);
+    ctx.chargeFuel(s.index.lastQueryVisits + counted.visited + 1);
     return found === NONE ? null : s.refAt(found);
   }
 
@@ -146,10 +140,9 @@ export class WorldGameHost implements GameHost {
     const slots: number[] = [];
     s.index.queryRadius(x, y, r, slots);
     // Charged for what the query visited (cells or list nodes and entities) and for sorting what it returns,
-    // before the list is built.
+    // before the list is sorted and built.
     ctx.chargeFuel(s.index.lastQueryVisits + sortWork(slots.length) + 1);
-    const d2 = (slot: number): number => (s.pool.x[slot]! - x) ** 2 + (s.pool.y[slot]! - y) ** 2;
-    slots.sort((a, b) => d2(a) - d2(b) || s.ids[a]! - s.ids[b]!);
+    sortNearestFirst(s, x, y, slots);
     return ctx.makeList(slots.map((slot) => s.refAt(slot)));
   }
 

@@ -8,6 +8,7 @@ import type { EntityRef } from '../entities/entity-ref.js';
 import { SpellsCompileError, WorldError } from '../errors.js';
 import type { WorldEvent } from '../events/events.js';
 import { WORLD_HOST_FUNCTIONS } from './host-api.js';
+import type { WorldSnapshot } from '../snapshot/world-snapshot.js';
 import { World } from '../world/world.js';
 import { worldHostFunction, type WorldHostContext } from './world-hosts.js';
 import type { WorldCallContext } from './world-host-table.js';
@@ -172,8 +173,18 @@ describe('the game’s own host functions', () => {
     const copy = World.restore(JSON.parse(JSON.stringify(world.snapshot())), { hosts: gameHosts(calls) });
     copy.cast('reward', null, hero);
     expect(calls.gifts).toEqual([`reward: nobody gives 1 gem to #${hero} (Hero) in a world of 1`]);
-    // Without them the spells compile to another module (giveItem becomes a global): the saved state does not fit, and restore says so.
-    expect(() => World.restore(JSON.parse(JSON.stringify(world.snapshot())))).toThrow(/The world snapshot is malformed: the globals do not match the module/);
+    // Without them the spells would compile to another module (giveItem becomes a global): restore names what it needs instead.
+    const saved = JSON.parse(JSON.stringify(world.snapshot())) as WorldSnapshot;
+    expect(saved.hosts).toEqual(['giveItem', 'shake']);
+    expect(() => World.restore(saved)).toThrow(
+      new WorldError(
+        `The world snapshot was saved by a world with the game's own host functions "giveItem", "shake", which this restore does not provide: pass the same ones again, World.restore(snapshot, { hosts }).`,
+      ),
+    );
+    expect(() => World.restore(saved, { hosts: gameHosts(calls).slice(1) })).toThrow(/host function "giveItem", which this restore does not provide/);
+    // An older snapshot without the names: the spells' globals do not fit, and restore still refuses it.
+    expect(() => World.restore({ ...saved, hosts: undefined })).toThrow(/The world snapshot is malformed: the globals do not match the module/);
+    expect(() => World.restore({ ...saved, hosts: [{}] } as unknown as WorldSnapshot)).toThrow(/'hosts' must be a list of names/);
   });
 });
 

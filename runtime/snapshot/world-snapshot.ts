@@ -4,6 +4,7 @@
  * wire — and taking one from a world's state and putting one back.
  */
 
+import type { HostFunction } from '../../vm/host.js';
 import { writeSpb } from '../../vm/spb.js';
 import type { AoiState } from '../aoi/aoi.js';
 import { EntityPool, type EntityPoolState } from '../entities/entity-pool.js';
@@ -66,6 +67,8 @@ export interface WorldSnapshot {
   readonly dropped?: { readonly events: number; readonly casts: number };
   /** Casts a debugger had paused: not saved, so not restored. */
   readonly pendingCasts: number;
+  /** The names of the game's own host functions the world had (absent in older snapshots): a restore must provide them again. */
+  readonly hosts?: readonly string[];
 }
 
 export function encodeField(value: FieldValue): EncodedField {
@@ -96,7 +99,13 @@ export function base64ToBytes(text: string): Uint8Array {
 }
 
 /** The snapshot data of a world's state (see World.snapshot). */
-export function captureSnapshot(s: WorldState, casting: WorldCasting, accumulator: number, droppedCasts: number): WorldSnapshot {
+export function captureSnapshot(
+  s: WorldState,
+  casting: WorldCasting,
+  accumulator: number,
+  droppedCasts: number,
+  gameHosts: readonly HostFunction[],
+): WorldSnapshot {
   const loaded = casting.loaded;
   // Measured as it is built: a world too large to serialize is refused before JSON.stringify tries.
   const size = new SnapshotSize(s.options.maxSnapshotChars);
@@ -136,7 +145,31 @@ export function captureSnapshot(s: WorldState, casting: WorldCasting, accumulato
     pendingCasts: casting.pausedCount,
     queued: size.add(captureQueuedEvents(s.queue, s.events)),
     dropped: { events: s.droppedEvents, casts: droppedCasts },
+    hosts: gameHosts.map((h) => h.name),
   };
+}
+
+/**
+ * The game's own host functions are code, not data: a snapshot names them
+ * and a restore must pass them again. Without them the spells would compile
+ * to another module (a call to `awardGold` becomes a global lookup) and the
+ * saved state would not fit it; say which ones are missing instead, before
+ * anything is rebuilt. The names come from a save file: quoted as JSON
+ * (no control characters reach a terminal), the list cut short.
+ */
+export function checkSnapshotHosts(snapshot: WorldSnapshot, hosts: readonly HostFunction[] | undefined): void {
+  const saved: unknown = snapshot.hosts;
+  if (saved === undefined) return;
+  if (!Array.isArray(saved) || !saved.every((n) => typeof n === 'string')) throw new WorldError("The world snapshot is malformed: 'hosts' must be a list of names.");
+  const given = new Set((hosts ?? []).map((h) => h.name));
+  const missing = [...new Set(saved as string[])].filter((n) => !given.has(n));
+  if (missing.length === 0) return;
+  const shown = missing.slice(0, 10).map((n) => JSON.stringify(n.length > 64 ? `${n.slice(0, 64)}…` : n));
+  const more = missing.length > 10 ? ` and ${missing.length - 10} more` : '';
+  throw new WorldError(
+    `The world snapshot was saved by a world with the game's own host function${missing.length === 1 ? '' : 's'} ${shown.join(', ')}${more}, ` +
+      'which this restore does not provide: pass the same ones again, World.restore(snapshot, { hosts }).',
+  );
 }
 
 /** A module as a snapshot keeps it: its source, or its .spb bytes in base64. */

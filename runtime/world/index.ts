@@ -11,3 +11,5 @@
 
 export { World, type CastResult, type EntityView, type SpellsReload, type GameEventsOption } from './world.js';
 export type { WorldOptions, ResolvedWorldOptions } from './world-options.js';
+export type { WorldLogger } from './overload-warnings.js';
+export { HOT_FIELDS, type HotField } from './world-properties.js';

@@ -12,6 +12,7 @@ import type { ExhaustionPolicy } from '../entities/entity-pool.js';
 import { WorldError } from '../errors.js';
 import { GridIndex } from '../spatial/grid-index.js';
 import type { PartitionKind, SpatialIndex } from '../spatial/spatial-index.js';
+import type { WorldLogger } from './overload-warnings.js';
 
 const DEFAULT_STEP = 0.1;
 
@@ -38,9 +39,13 @@ export interface WorldOptions {
   step?: number;
   /** At most this many steps per tick() call; the rest of the backlog is dropped (no spiral of death). Default 10. */
   maxStepsPerTick?: number;
-  /** Budgets of every cast. Default: DEFAULT_BUDGETS with fuel 1,000,000 and maxWait 600 s. */
+  /** Budgets of every cast. Default: DEFAULT_BUDGETS (maxWait 3,600 s) with fuel 1,000,000. */
   budgets?: Partial<Budgets>;
-  /** Queue AOI 'move' notifications as events too (there are many). Default true. */
+  /**
+   * Queue AOI 'move' notifications (an entity moved inside an observer's range) as events too.
+   * Default false: they outnumber enter and leave many times over, and no breed slot reacts to
+   * them; a game that streams positions to observers (a server) turns them on.
+   */
   aoiMoveEvents?: boolean;
   /**
    * Heap units (vm/costs.ts) that what outlives a cast may hold in this world together: each waiting
@@ -61,10 +66,16 @@ export interface WorldOptions {
    * `options` or snapshots (they are code): pass them to World.restore again.
    */
   hosts?: readonly HostFunction[];
+  /**
+   * Where the world writes warnings for the game's developers (a step that dropped handler casts
+   * or events past its caps). Default console.warn; `() => {}` silences it. Code, like `hosts`:
+   * not part of `options` or snapshots.
+   */
+  logger?: WorldLogger;
 }
 
 /** The options as resolved (every default filled in); plain data, without the host functions. */
-export type ResolvedWorldOptions = Required<Omit<WorldOptions, 'budgets' | 'hosts'>> & { budgets: Budgets };
+export type ResolvedWorldOptions = Required<Omit<WorldOptions, 'budgets' | 'hosts' | 'logger'>> & { budgets: Budgets };
 
 export function resolveOptions(options: WorldOptions): ResolvedWorldOptions {
   const o: ResolvedWorldOptions = {
@@ -81,12 +92,12 @@ export function resolveOptions(options: WorldOptions): ResolvedWorldOptions {
     seed: options.seed ?? 1,
     step: options.step ?? DEFAULT_STEP,
     maxStepsPerTick: options.maxStepsPerTick ?? 10,
-    aoiMoveEvents: options.aoiMoveEvents ?? true,
+    aoiMoveEvents: options.aoiMoveEvents ?? false,
     maxWorldHeap: options.maxWorldHeap ?? 32_000_000,
     maxEventsPerStep: options.maxEventsPerStep ?? 100_000,
     maxHandlerCastsPerStep: options.maxHandlerCastsPerStep ?? 4096,
     maxSnapshotChars: options.maxSnapshotChars ?? 200_000_000,
-    budgets: { ...DEFAULT_BUDGETS, fuel: 1_000_000, maxWait: 600, ...stripUndefined(options.budgets ?? {}) },
+    budgets: { ...DEFAULT_BUDGETS, fuel: 1_000_000, ...stripUndefined(options.budgets ?? {}) },
   };
   const positive = (name: string, v: number, max = 1e9): void => {
     if (!(typeof v === 'number' && v > 0 && v <= max)) throw new WorldError(`World option '${name}' must be a number in (0, ${max}], got ${String(v)}.`);

@@ -14,6 +14,16 @@ import { currentCast } from '../host/host-api.js';
 import type { WorldEntities } from './world-entities.js';
 import { NONE, clamp, type WorldState } from './world-state.js';
 
+/** The numbers every entity has, kept in the pool's typed arrays or derived from them: what `world.stat(id, name)` reads. */
+export const HOT_FIELDS = ['x', 'y', 'vx', 'vy', 'health', 'maxHealth', 'speed', 'radius', 'interest'] as const;
+export type HotField = (typeof HOT_FIELDS)[number];
+
+const HOT_FIELD_NAMES: ReadonlySet<string> = new Set(HOT_FIELDS);
+
+export function isHotField(name: string): name is HotField {
+  return HOT_FIELD_NAMES.has(name);
+}
+
 export class WorldProperties {
   constructor(
     private readonly state: WorldState,
@@ -24,27 +34,9 @@ export class WorldProperties {
     const s = this.state;
     if (name === 'alive') return s.pool.indexOf(ref.handle) !== NONE && s.dying[s.pool.indexOf(ref.handle)] === 0;
     const slot = s.slotOfRef(ref);
-    const p = s.pool;
+    if (isHotField(name)) return this.hotNumber(slot, name);
     const state = s.states[slot]!;
     switch (name) {
-      case 'x':
-        return p.x[slot]!;
-      case 'y':
-        return p.y[slot]!;
-      case 'vx':
-        return p.vx[slot]!;
-      case 'vy':
-        return p.vy[slot]!;
-      case 'health':
-        return p.health[slot]!;
-      case 'maxHealth':
-        return state.baseMaxHealth + state.bonus('maxHealth');
-      case 'speed':
-        return state.baseSpeed + state.bonus('speed');
-      case 'radius':
-        return p.radius[slot]!;
-      case 'interest':
-        return p.interest[slot]!;
       case 'breed':
         return s.breedAt(slot).name;
       case 'id':
@@ -56,6 +48,35 @@ export class WorldProperties {
     const base = own !== undefined ? this.fieldToValue(own) : s.breedAt(slot).attributes.get(name);
     if (base === undefined) return undefined;
     return typeof base === 'number' ? base + state.bonus(name) : base;
+  }
+
+  /** A hot field of the living entity in `slot`; derived stats (maxHealth, speed) with their buffs, as spells read them. */
+  hotNumber(slot: number, name: HotField): number {
+    const p = this.state.pool;
+    switch (name) {
+      case 'x':
+        return p.x[slot]!;
+      case 'y':
+        return p.y[slot]!;
+      case 'vx':
+        return p.vx[slot]!;
+      case 'vy':
+        return p.vy[slot]!;
+      case 'health':
+        return p.health[slot]!;
+      case 'maxHealth': {
+        const state = this.state.states[slot]!;
+        return state.baseMaxHealth + state.bonus('maxHealth');
+      }
+      case 'speed': {
+        const state = this.state.states[slot]!;
+        return state.baseSpeed + state.bonus('speed');
+      }
+      case 'radius':
+        return p.radius[slot]!;
+      case 'interest':
+        return p.interest[slot]!;
+    }
   }
 
   set(ref: EntityRef, name: string, value: Value): void {

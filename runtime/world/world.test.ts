@@ -43,6 +43,22 @@ describe('World basics', () => {
     expect(world.despawn(id)).toBe(false);
   });
 
+  it('queues AOI enter and leave events, and move events only when asked (aoiMoveEvents)', () => {
+    const kinds = (options: Partial<WorldOptions>): string[] => {
+      const { world, events } = makeWorld('', options);
+      const troll = world.spawn('Troll', 10, 10);
+      const rock = world.spawn('Rock', 11, 10);
+      world.step();
+      world.move(rock, 11.5, 10); // inside the troll's range (3): a move
+      world.step();
+      world.move(rock, 20, 10); // out of it: a leave
+      world.step();
+      return ofType(events, 'aoi').filter((e) => e.observer === troll).map((e) => e.kind);
+    };
+    expect(kinds({})).toEqual(['enter', 'leave']);
+    expect(kinds({ aoiMoveEvents: true })).toEqual(['enter', 'move', 'leave']);
+  });
+
   it("checks breeds' spell names against the loaded spells", () => {
     const world = new World({ width: 10, height: 10 });
     world.loadSpells('spell poke(a, b) {}');
@@ -127,6 +143,56 @@ describe('spells that do not compile', () => {
   });
 });
 
+describe('spells a breed names, whatever the order things load in', () => {
+  const PACING: BreedData = { breeds: [{ name: 'Guard', health: 10, spells: { tick: 'pace', attack: 'strike' } }] };
+  const PACE = 'spell pace(self, dt) { move(self, self.x + 1, self.y); }';
+  const STRIKE = 'spell strike(self, target) { damage(target, 1); }';
+  const refusal = (run: () => unknown): { breed: string | null; field: string | null; message: string } | null => {
+    try {
+      run();
+      return null;
+    } catch (error) {
+      expect(error).toBeInstanceOf(BreedError);
+      const e = error as BreedError;
+      return { breed: e.breed, field: e.field, message: e.message };
+    }
+  };
+
+  it('spells first: breeds naming a spell no module defines are refused when they load', () => {
+    const world = new World({ width: 20, height: 20 });
+    world.loadSpells(PACE, 'pace.spell');
+    expect(refusal(() => world.loadBreeds(PACING))).toEqual({
+      breed: 'Guard',
+      field: 'spells.attack',
+      message: "Breed 'Guard': field 'spells.attack' names spell 'strike', which the loaded spells do not define.",
+    });
+  });
+
+  it('breeds first: the first spawn, cast or step after loading refuses a missing spell, naming breed and field', () => {
+    const world = new World({ width: 20, height: 20 });
+    world.loadBreeds(PACING);
+    world.loadSpells(PACE + '\nspell hello() { print "hi"; }', 'pace.spell'); // one module of two: no error yet
+    const expected = { breed: 'Guard', field: 'spells.attack', message: "Breed 'Guard': field 'spells.attack' names spell 'strike', which the loaded spells do not define." };
+    expect(refusal(() => world.spawn('Guard', 1, 1))).toEqual(expected);
+    expect(refusal(() => world.cast('hello'))).toEqual(expected);
+    expect(refusal(() => world.step())).toEqual(expected);
+    expect(world.steps).toBe(0);
+    // The missing module loaded, the world runs: the tick spell moves the guard.
+    world.loadSpells(STRIKE, 'strike.spell');
+    const guard = world.spawn('Guard', 1, 1);
+    world.step();
+    expect(world.entity(guard)!.x).toBe(2);
+  });
+
+  it('breeds first with every spell then loaded: nothing is refused', () => {
+    const world = new World({ width: 20, height: 20 });
+    world.loadBreeds(PACING);
+    world.loadSpells(PACE, 'pace.spell');
+    world.loadSpells(STRIKE, 'strike.spell');
+    expect(refusal(() => world.spawn('Guard', 1, 1))).toBeNull();
+  });
+});
+
 describe('spells and handles', () => {
   it('a reference to a despawned entity reads alive = false, anything else is "Entity is gone."', () => {
     const { world, events } = makeWorld(`
@@ -182,11 +248,13 @@ describe('spells and handles', () => {
     ]);
   });
 
-  it('respects the maxWait budget', () => {
-    const { world } = makeWorld('spell nap(self) { wait(100000); }');
-    const result = world.cast('nap', world.spawn('Troll', 1, 1));
+  it('respects the maxWait budget: an hour by default (a 15-minute cooldown waits), and the error names the option', () => {
+    const { world: w } = makeWorld('spell cooldown(self) { wait(900); } spell nap(self) { wait(100000); }');
+    expect(w.cast('cooldown', w.spawn('Troll', 1, 1)).state).toBe('suspended');
+    const result = w.cast('nap', w.spawn('Troll', 2, 1));
     expect(result.state).toBe('failed');
     expect(result.error?.limit).toBe('wait');
+    expect(result.error?.message).toBe('Wait too long: the longest wait allowed is 3600 seconds (budgets.maxWait).');
   });
 
   it('charges fuel for what nearby returns', () => {

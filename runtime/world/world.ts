@@ -50,11 +50,13 @@ import { WorldCasting, castResult, type CastResult, type SpellTarget, type Spell
 import { WorldEntities, type EntityView } from './world-entities.js';
 import { WorldGameHost } from '../host/world-game-host.js';
 import { resolveOptions, type ResolvedWorldOptions, type WorldOptions } from './world-options.js';
-import { WorldProperties } from './world-properties.js';
+import { HOT_FIELDS, WorldProperties, isHotField, type HotField } from './world-properties.js';
 import { restoreCounter } from '../snapshot/queued-events-snapshot.js';
-import { SNAPSHOT_FORMAT, base64ToBytes, captureSnapshot, restoreSnapshot, type WorldSnapshot } from '../snapshot/world-snapshot.js';
+import { SNAPSHOT_FORMAT, base64ToBytes, captureSnapshot, checkSnapshotHosts, restoreSnapshot, type WorldSnapshot } from '../snapshot/world-snapshot.js';
 import { restoreSpellState } from '../snapshot/world-casts-snapshot.js';
 import { NONE, WorldState, clamp } from './world-state.js';
+import { OverloadWarnings, type WorldLogger } from './overload-warnings.js';
+import { WorldQueries } from './world-queries.js';
 
 export type { WorldOptions, ResolvedWorldOptions } from './world-options.js';
 export type { CastResult, SpellsReload } from './world-casting.js';
@@ -86,6 +88,8 @@ export class World<G extends EventDeclaration = never> implements EntityAccess {
   /** The world's event types: the built-ins, then the game's own (`options.events`). describeEvent(e, breedOf, world.events) names the game's too. */
   readonly events: EventTable;
   private readonly hostTable: readonly HostFunction[];
+  /** The game's own host functions (options.hosts): snapshots name them, a restore needs them again. */
+  private readonly gameHosts: readonly HostFunction[];
   // The parts, each one job over the shared state (see their files).
   private readonly state: WorldState;
   private readonly entityLife: WorldEntities;
@@ -93,6 +97,7 @@ export class World<G extends EventDeclaration = never> implements EntityAccess {
   private readonly buffs: WorldBuffs;
   private readonly gameHost: WorldGameHost;
   private readonly casting: WorldCasting;
+  private readonly queries: WorldQueries;
 
   private readonly listeners = new Set<(event: WorldEvent | DeclaredEvent) => void>();
   private listenerErrorHandler: ListenerErrorHandler | null = null;
@@ -103,6 +108,7 @@ export class World<G extends EventDeclaration = never> implements EntityAccess {
   private readonly tickTargets: (SpellTarget | null)[] = [];
   /** AOI handler casts dropped since the last flush, past options.maxHandlerCastsPerStep. */
   private droppedCasts = 0;
+  private readonly overloadWarnings: OverloadWarnings;
   /** The slots the update method visits this step, copied at its start (spells may evict and reuse slots). */
   private tickOrder = new Int32Array(0);
   private accumulator = 0;
@@ -116,9 +122,12 @@ export class World<G extends EventDeclaration = never> implements EntityAccess {
     this.properties = new WorldProperties(this.state, this.entityLife);
     this.buffs = new WorldBuffs(this.state, this.properties);
     this.gameHost = new WorldGameHost(this.state, this.entityLife, this.properties, this.buffs);
+    this.gameHosts = options.hosts ?? [];
+    this.overloadWarnings = new OverloadWarnings(options.logger ?? ((message) => console.warn(message)), o);
     this.hostTable = worldHostTable(this, this.gameHost, options.hosts);
     this.hosts = this.hostTable;
     this.casting = new WorldCasting(this.state, this.gameHost, this.hostTable);
+    this.queries = new WorldQueries(this.state);
     this.state.onEntityGone = (id, reason) => this.casting.casterGone(id, reason);
   }
 
@@ -147,14 +156,37 @@ export class World<G extends EventDeclaration = never> implements EntityAccess {
 
   // ------------------------------------------------------------------ loading
 
-  /** Load breeds from JSON text or parsed data (BreedError on bad data). Spell names are checked against loaded spells. */
+  /**
+   * Load breeds from JSON text or parsed data (BreedError on bad data). The
+   * spells they name are checked against the loaded spells now when spells
+   * are loaded; breeds loaded first are checked when the world first runs
+   * (see checkBreedSpells).
+   */
   loadBreeds(breeds: string | BreedData): BreedRegistry {
     if (this.pool.count > 0) throw new WorldError('Load breeds before spawning entities.');
     const registry = typeof breeds === 'string' ? BreedRegistry.fromJson(breeds) : BreedRegistry.fromData(breeds);
-    if (this.casting.loaded.length > 0) registry.checkSpells(new Set(this.casting.spellNames()));
+    const spellsLoaded = this.casting.loaded.length > 0;
+    if (spellsLoaded) registry.checkSpells(new Set(this.casting.spellNames()));
     this.state.breedRegistry = registry;
+    this.breedSpellsUnchecked = !spellsLoaded;
     return registry;
   }
+
+  /**
+   * Breeds loaded before (some of) the spells they name: the names could not
+   * be checked then — a game may load breeds first and its spells in several
+   * modules after — so they are checked at the first spawn, cast or step
+   * after loading, against every loaded spell. A BreedError names the breed
+   * and the field, and the world refuses to run until the spell is loaded.
+   * (A breed whose tick names a missing spell used to do nothing, silently.)
+   */
+  private checkBreedSpells(): void {
+    if (!this.breedSpellsUnchecked) return;
+    this.state.breedRegistry?.checkSpells(new Set(this.casting.spellNames()));
+    this.breedSpellsUnchecked = false;
+  }
+
+  private breedSpellsUnchecked = false;
 
   get breeds(): BreedRegistry {
     return this.state.breeds;
@@ -214,6 +246,7 @@ export class World<G extends EventDeclaration = never> implements EntityAccess {
 
   /** Spawn an entity of a breed; returns its id. Throws WorldError (unknown/abstract breed, full pool). */
   spawn(breedName: string, x: number, y: number): EntityId {
+    this.checkBreedSpells();
     const ref = this.entityLife.spawn(breedName, x, y);
     this.entityLife.reapOutsideStep();
     return ref.id;
@@ -259,6 +292,48 @@ export class World<G extends EventDeclaration = never> implements EntityAccess {
     }
   }
 
+  /**
+   * A hot field of a living entity, as a number: `x`, `y`, `vx`, `vy`,
+   * `health`, `maxHealth`, `speed`, `radius`, `interest` — what a spell reads
+   * (derived stats with their buffs), without `property()`'s `Value |
+   * undefined` or `entity()`'s copy. Throws WorldError for an entity that is
+   * not alive or a name that is not a hot field.
+   */
+  stat(id: EntityId, name: HotField): number {
+    if (!isHotField(name)) throw new WorldError(`stat() reads ${HOT_FIELDS.join(', ')}; '${String(name)}' is not one (property() reads the others).`);
+    const slot = this.state.liveSlotOf(id);
+    if (slot === NONE) throw new WorldError(`#${id} is not a living entity.`);
+    return this.properties.hotNumber(slot, name);
+  }
+
+  // ------------------------------------------------------------------ spatial queries (the index spells use)
+
+  /** Ids of the living entities within radius r of (x, y), nearest first (ties by id) — what a spell's `within(x, y, r)` finds. */
+  nearby(x: number, y: number, r: number): EntityId[] {
+    checkPoint('nearby', x, y);
+    checkRadius('nearby', r);
+    return this.queries.nearby(x, y, r);
+  }
+
+  /** Ids of the living entities in [minX, maxX] × [minY, maxY] (edges included), in id order. */
+  inRect(minX: number, minY: number, maxX: number, maxY: number): EntityId[] {
+    checkPoint('inRect', minX, minY);
+    checkPoint('inRect', maxX, maxY);
+    return this.queries.inRect(minX, minY, maxX, maxY);
+  }
+
+  /**
+   * The living entity closest to (x, y) within maxR (default: anywhere), or
+   * null — a spell's `nearest`: `of` keeps only a breed (or its descendants)
+   * or a tag, `exclude` leaves one entity out (say, the one asking).
+   */
+  nearest(x: number, y: number, maxR = Infinity, options: { readonly of?: string; readonly exclude?: EntityId } = {}): EntityId | null {
+    checkPoint('nearest', x, y);
+    checkRadius('nearest', maxR);
+    const exclude = options.exclude === undefined ? NONE : this.state.liveSlotOf(options.exclude);
+    return this.queries.nearest(x, y, maxR, options.of ?? null, exclude);
+  }
+
   /** Set a property as a spell would (`e.health = 20`). Throws WorldError when it is refused. */
   setProperty(id: EntityId, name: string, value: Value): void {
     const slot = this.state.liveSlotOf(id);
@@ -274,7 +349,7 @@ export class World<G extends EventDeclaration = never> implements EntityAccess {
 
   /** Put a living entity at (x, y) now, clamped to the world, keeping the spatial index in step (what `move(e, x, y)` does in a spell). Throws WorldError for a dead id or a non-finite position. */
   move(id: EntityId, x: number, y: number): void {
-    if (!Number.isFinite(x) || !Number.isFinite(y)) throw new WorldError(`move() needs a finite position, got (${x}, ${y}).`);
+    checkPoint('move', x, y);
     this.gameHost.moveEntity(this.livingRef(id), x, y);
   }
 
@@ -309,6 +384,7 @@ export class World<G extends EventDeclaration = never> implements EntityAccess {
    * its parameter count. Runs now until it finishes or waits.
    */
   cast(spell: string, caster: EntityId | null = null, target: EntityId | null = null): CastResult {
+    this.checkBreedSpells();
     const fiber = this.casting.castFromEmbedder(spell, caster, target);
     this.entityLife.reapOutsideStep();
     return castResult(fiber);
@@ -382,6 +458,7 @@ export class World<G extends EventDeclaration = never> implements EntityAccess {
     const s = this.state;
     if (s.inStep) throw new WorldError('step() was called from inside a step.');
     this.refuseWhileDelivering('step');
+    this.checkBreedSpells();
     s.inStep = true;
     try {
       s.steps++;
@@ -411,6 +488,7 @@ export class World<G extends EventDeclaration = never> implements EntityAccess {
     this.refuseWhileDelivering('flush');
     if (s.droppedEvents > 0 || this.droppedCasts > 0) {
       s.queue.push({ type: 'overload', tick: s.steps, droppedEvents: s.droppedEvents, droppedCasts: this.droppedCasts });
+      this.overloadWarnings.report(s.steps, s.droppedEvents, this.droppedCasts);
       s.droppedEvents = 0;
       this.droppedCasts = 0;
     }
@@ -630,7 +708,7 @@ export class World<G extends EventDeclaration = never> implements EntityAccess {
    * counts them.
    */
   snapshot(): WorldSnapshot {
-    return captureSnapshot(this.state, this.casting, this.accumulator, this.droppedCasts);
+    return captureSnapshot(this.state, this.casting, this.accumulator, this.droppedCasts, this.gameHosts);
   }
 
   /**
@@ -640,11 +718,12 @@ export class World<G extends EventDeclaration = never> implements EntityAccess {
    */
   static restore<G extends EventDeclaration = never>(
     snapshot: WorldSnapshot,
-    code: { readonly hosts?: readonly HostFunction[]; readonly events?: readonly G[] } = {},
+    code: { readonly hosts?: readonly HostFunction[]; readonly events?: readonly G[]; readonly logger?: WorldLogger } = {},
   ): World<G> {
     if (snapshot?.format !== SNAPSHOT_FORMAT) throw new WorldError('Not a Cantrip world snapshot.');
+    checkSnapshotHosts(snapshot, code.hosts);
     try {
-      return World.restoreUnchecked(snapshot, code.hosts, code.events);
+      return World.restoreUnchecked(snapshot, code);
     } catch (error) {
       // Breeds, spells and options report their own errors; anything else means the data was tampered with.
       if (error instanceof WorldError || error instanceof BreedError || error instanceof VerifyError) throw error;
@@ -654,14 +733,13 @@ export class World<G extends EventDeclaration = never> implements EntityAccess {
 
   private static restoreUnchecked<G extends EventDeclaration>(
     snapshot: WorldSnapshot,
-    hosts: readonly HostFunction[] | undefined,
-    events: readonly G[] | undefined,
+    { hosts, events, logger }: { readonly hosts?: readonly HostFunction[]; readonly events?: readonly G[]; readonly logger?: WorldLogger },
   ): World<G> {
     // JSON turns an unlimited budget (Infinity) into null: read it back as unlimited.
     const budgets = Object.fromEntries(
       Object.entries(snapshot.options.budgets).map(([k, v]) => [k, typeof v === 'number' ? v : Infinity]),
     ) as unknown as Budgets;
-    const world = new World<G>({ ...snapshot.options, budgets, hosts, events });
+    const world = new World<G>({ ...snapshot.options, budgets, hosts, events, logger });
     for (const s of snapshot.spells) {
       if (s.source !== undefined) world.loadSpells(s.source, s.sourceName);
       else world.loadModule(base64ToBytes(s.spb ?? ''), s.sourceName);
@@ -697,4 +775,13 @@ function gameEventTable(events: readonly EventDeclaration[] | undefined): EventT
   } catch (error) {
     throw new WorldError(error instanceof Error ? error.message : String(error));
   }
+}
+
+/** The embedder's query arguments: a bad one is a WorldError naming the call, never NaN in the index. */
+function checkPoint(call: string, x: number, y: number): void {
+  if (!Number.isFinite(x) || !Number.isFinite(y)) throw new WorldError(`${call}() needs a finite position, got (${x}, ${y}).`);
+}
+
+function checkRadius(call: string, r: number): void {
+  if (!(typeof r === 'number' && r >= 0)) throw new WorldError(`${call}() needs a radius ≥ 0, got ${r}.`);
 }

@@ -216,7 +216,7 @@ describe('the longest-wait budget', () => {
     const long = vm.cast('go', [6]);
     expect(long.state).toBe('failed');
     expect(long.error!.limit).toBe('wait');
-    expect(long.error!.message).toBe('Wait too long: the longest wait allowed is 5 seconds.');
+    expect(long.error!.message).toBe('Wait too long: the longest wait allowed is 5 seconds (budgets.maxWait).');
     expect(long.error!.line).toBe(2);
     const fine = vm.cast('go', [5]);
     expect(fine.state).toBe('suspended');

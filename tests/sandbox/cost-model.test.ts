@@ -279,20 +279,26 @@ describe('issue 9 repros: memory and output that outlive a cast', () => {
   });
 
   it('a step starts at most maxHandlerCastsPerStep AOI handler casts, and says how many it dropped', () => {
+    const logged: string[] = [];
     const { world, events } = makeWorld('var met = 0; spell greet(self, other) { met = met + 1; }', {
       breeds: [{ name: 'Watcher', interest: 10, spells: { onEnter: 'greet' } }],
-    }, { capacity: 400, maxHandlerCastsPerStep: 1000 });
+    }, { capacity: 400, maxHandlerCastsPerStep: 1000, logger: (m) => logged.push(m) });
     for (let i = 0; i < 300; i++) world.spawn('Watcher', 50 + (i % 10) * 0.1, 50 + Math.floor(i / 10) * 0.1);
     world.step();
     expect(world.spellVm('greet')!.getGlobal('met')).toBe(1000);
     const overload = events.find((e) => e.type === 'overload');
     expect(overload).toMatchObject({ type: 'overload', droppedCasts: 300 * 299 - 1000 });
+    // Said out loud too, through the world's logger (console.warn by default).
+    expect(logged).toEqual([
+      `Cantrip world, step 1: over the per-step caps, dropped ${300 * 299 - 1000} onEnter/onLeave handler casts (maxHandlerCastsPerStep is 1000). ` +
+        'Raise the World option, or spread the burst (a mass spawn) over several steps: docs/runtime.md, "Sizing the per-step caps".',
+    ]);
   });
 
   it('a step queues at most maxEventsPerStep effect events, and says how many it dropped', () => {
     const { world, events } = makeWorld('spell noisy(self, dt) { for (var i = 0; i < 100; i = i + 1) sound("boom"); }', {
       breeds: [{ name: 'Imp', spells: { tick: 'noisy' } }],
-    }, { maxEventsPerStep: 500 });
+    }, { maxEventsPerStep: 500, logger: () => {} });
     for (let i = 0; i < 20; i++) world.spawn('Imp', i, 1);
     world.flush();
     events.length = 0;
