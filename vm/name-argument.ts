@@ -1,6 +1,6 @@
 /**
  * Names the embedder passes to the VM and the world (`vm.cast(name, …)`,
- * `vm.call(globalName, …)`, `world.cast(spell, …)`) are typed `string`, but
+ * `vm.call(globalName, …)`, `world.cast(spell, …)`, `world.spawn(breed, …)`) are typed `string`, but
  * JavaScript callers, data from a save or a network message can pass
  * anything. A name that is not a string gets a clear Cantrip error instead of
  * a JavaScript TypeError from the code that quotes it.
@@ -27,6 +27,6 @@ export function describeNonString(value: unknown): string {
 }
 
 /** Null when `name` is a string; otherwise the message: `A spell name must be a string, not a number (42).` */
-export function nameArgumentProblem(what: 'spell name' | 'global name', name: unknown): string | null {
+export function nameArgumentProblem(what: 'spell name' | 'global name' | 'breed name', name: unknown): string | null {
   return typeof name === 'string' ? null : `A ${what} must be a string, not ${describeNonString(name)}.`;
 }

@@ -9,6 +9,7 @@
  */
 
 import { quoted } from '../../vm/bounded-text.js';
+import { nameArgumentProblem } from '../../vm/name-argument.js';
 import type { Fiber } from '../../vm/fiber.js';
 import type { Module } from '../../vm/module.js';
 import type { SpellRuntimeError } from '../../vm/errors.js';
@@ -264,6 +265,8 @@ export class WorldCasting {
 
   /** A cast from the embedder: announced with a `cast` event, then run now until it finishes or waits. */
   castFromEmbedder(spell: string, caster: EntityId | null, target: EntityId | null): Fiber {
+    const badName = nameArgumentProblem('spell name', spell);
+    if (badName !== null) throw new WorldError(badName);
     const owner = this.spellOwner.get(spell);
     if (!owner) throw new WorldError(`Unknown spell ${quoted(spell)}.`);
     const casterRef = this.refForApi(caster, 'caster');
