@@ -3,7 +3,7 @@
  * (pool, breeds, spatial indexes, AOI), the host API table, scenarios.
  */
 
-export { World, type WorldOptions, type ResolvedWorldOptions, type CastResult, type EntityView, type SpellsReload } from './world/world.js';
+export { World, type WorldOptions, type ResolvedWorldOptions, type RestoreOptions, type CastResult, type EntityView, type SpellsReload } from './world/world.js';
 export { GAME_HOST_FUNCTIONS, WORLD_HOST_FUNCTIONS, type GameHost, type CastContext } from './host/host-api.js';
 export { worldHostFunction, type WorldHostContext, type TypedWorldHostFunction } from './host/world-hosts.js';
 export {

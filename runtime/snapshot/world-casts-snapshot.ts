@@ -113,7 +113,9 @@ export function restoreSpellState(
   const codec = entityCodec(s);
   const loaded = casting.loaded;
   const used = new Set<number>();
-  const fibers = data.vms.map((v) => {
+  // What the world heap has left for the waiting casts once the entities' fields are counted.
+  let heldLeft = s.memory.limit - s.memory.used;
+  const fibers = data.vms.map((v, i) => {
     if (v === null || typeof v !== 'object') throw new WorldError('The world snapshot is malformed.');
     let vm: VM;
     if (v.spells === -1 && v.retired !== undefined && v.retired !== null) {
@@ -125,7 +127,9 @@ export function restoreSpellState(
       vm = owner.vm;
     }
     try {
-      return { vm, fibers: restoreVm(vm, v.state, codec) };
+      const restored = restoreVm(vm, v.state, codec, { path: `$.spellState.vms[${i}].state`, maxHeldUnits: heldLeft });
+      for (const fiber of restored) heldLeft -= s.memory.holdOf(fiber);
+      return { vm, fibers: restored };
     } catch (error) {
       if (error instanceof VerifyError) throw new WorldError(`The world snapshot is malformed: ${error.message.replace(/^Snapshot: /, '')}`);
       throw error;

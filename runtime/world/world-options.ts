@@ -3,7 +3,9 @@
  * checks that turn bad options into a WorldError before anything is built.
  */
 
+import { quoted } from '../../vm/bounded-text.js';
 import { DEFAULT_BUDGETS, type Budgets } from '../../vm/budgets.js';
+import { describeNonString } from '../../vm/name-argument.js';
 import type { HostFunction } from '../../vm/host.js';
 import type { InterestShape } from '../aoi/aoi.js';
 import { AxisListIndex } from '../spatial/axis-list-index.js';
@@ -87,6 +89,7 @@ export function resolveOptions(options: WorldOptions): ResolvedWorldOptions {
   const positive = (name: string, v: number, max = 1e9): void => {
     if (!(typeof v === 'number' && v > 0 && v <= max)) throw new WorldError(`World option '${name}' must be a number in (0, ${max}], got ${String(v)}.`);
   };
+  checkBudgets(o.budgets);
   positive('width', o.width);
   positive('height', o.height);
   positive('capacity', o.capacity, 1 << 24);
@@ -108,6 +111,19 @@ export function resolveOptions(options: WorldOptions): ResolvedWorldOptions {
   o.maxCapacity = Math.floor(o.maxCapacity);
   o.seed = Number.isFinite(o.seed) ? o.seed : 1;
   return o;
+}
+
+/** Every budget a number ≥ 0 (Infinity: no limit): a string or an object is not read as "no limit". A name the VM has no budget for is a typo. */
+function checkBudgets(budgets: object): void {
+  for (const [key, value] of Object.entries(budgets) as [string, unknown][]) {
+    if (!Object.hasOwn(DEFAULT_BUDGETS, key)) {
+      throw new WorldError(`World option 'budgets' has no budget ${quoted(key)} (the budgets are ${Object.keys(DEFAULT_BUDGETS).join(', ')}).`);
+    }
+    if (typeof value !== 'number' || Number.isNaN(value) || value < 0) {
+      const got = typeof value === 'number' ? String(value) : describeNonString(value);
+      throw new WorldError(`World option 'budgets.${key}' must be a number ≥ 0 (Infinity for no limit), not ${got}.`);
+    }
+  }
 }
 
 function stripUndefined<T extends object>(o: T): Partial<T> {

@@ -53,9 +53,11 @@ import { WorldProperties } from './world-properties.js';
 import { restoreCounter } from '../snapshot/queued-events-snapshot.js';
 import { SNAPSHOT_FORMAT, base64ToBytes, captureSnapshot, restoreSnapshot, type WorldSnapshot } from '../snapshot/world-snapshot.js';
 import { restoreSpellState } from '../snapshot/world-casts-snapshot.js';
+import { checkWorldSnapshot, type RestoreOptions } from '../snapshot/world-snapshot-check.js';
 import { NONE, WorldState, clamp } from './world-state.js';
 
 export type { WorldOptions, ResolvedWorldOptions } from './world-options.js';
+export type { RestoreOptions } from '../snapshot/world-snapshot-check.js';
 export type { CastResult, SpellsReload } from './world-casting.js';
 export type { EntityView } from './world-entities.js';
 
@@ -665,13 +667,20 @@ export class World implements GameHost, EntityAccess {
 
   /**
    * Rebuild a world from snapshot() data (a structured clone or JSON round
-   * trip of it). A world made with `hosts` is restored with the same `hosts`
-   * (functions are code, not data: the snapshot does not carry them).
+   * trip of it). A save is untrusted input (docs/security.md, "Saves"): its
+   * shape and every size in it are checked before anything is built, and
+   * the embedder's `options` govern the restored world — the budgets of its
+   * casts and its limits (maxWorldHeap, maxCapacity …) are the lower of the
+   * save's and these, each defaulting to a new World's. A world made with
+   * `hosts` is restored with the same `hosts` (functions are code, not data:
+   * the snapshot does not carry them). WorldError (or BreedError,
+   * VerifyError) naming the field for data that does not fit.
    */
-  static restore(snapshot: WorldSnapshot, code: { readonly hosts?: readonly HostFunction[] } = {}): World {
+  static restore(snapshot: WorldSnapshot, options: RestoreOptions = {}): World {
     if (snapshot?.format !== SNAPSHOT_FORMAT) throw new WorldError('Not a Cantrip world snapshot.');
+    const worldOptions = checkWorldSnapshot(snapshot, options);
     try {
-      return World.restoreUnchecked(snapshot, code.hosts);
+      return World.restoreUnchecked(snapshot, worldOptions);
     } catch (error) {
       // Breeds, spells and options report their own errors; anything else means the data was tampered with.
       if (error instanceof WorldError || error instanceof BreedError || error instanceof VerifyError) throw error;
@@ -679,26 +688,26 @@ export class World implements GameHost, EntityAccess {
     }
   }
 
-  private static restoreUnchecked(snapshot: WorldSnapshot, hosts: readonly HostFunction[] | undefined): World {
-    // JSON turns an unlimited budget (Infinity) into null: read it back as unlimited.
-    const budgets = Object.fromEntries(
-      Object.entries(snapshot.options.budgets).map(([k, v]) => [k, typeof v === 'number' ? v : Infinity]),
-    ) as unknown as Budgets;
-    const world = new World({ ...snapshot.options, budgets, hosts });
+  private static restoreUnchecked(snapshot: WorldSnapshot, options: WorldOptions): World {
+    const world = new World(options);
+    // Breeds before spells: a module's top-level script runs again as it loads, and may spawn. What it
+    // does to the world is then replaced by the snapshot's state (its globals by the saved ones).
+    if (snapshot.breeds !== null) world.loadBreeds(snapshot.breeds as BreedData);
     for (const s of snapshot.spells) {
       if (s.source !== undefined) world.loadSpells(s.source, s.sourceName);
       else world.loadModule(base64ToBytes(s.spb ?? ''), s.sourceName);
     }
-    if (snapshot.breeds !== null) world.loadBreeds(snapshot.breeds as BreedData);
+    if (world.casting.loaded.length > 0) world.state.breedRegistry?.checkSpells(new Set(world.casting.spellNames()));
     world.accumulator = snapshot.accumulator;
     restoreSnapshot(world.state, world.entityLife, world.buffs, snapshot);
     world.droppedCasts = restoreCounter(snapshot.dropped?.casts);
+    // Fields first: the waiting casts are counted against what the world heap has left after them.
+    world.state.memory.recount(world.state.states);
     restoreSpellState(world.state, world.casting, snapshot.spellState, (retired) => {
       const module = retired.source !== undefined ? compileOrThrow(retired.source, retired.sourceName, world.hostTable) : readSpb(base64ToBytes(retired.spb ?? ''));
       verifyModule(module, world.hostTable);
       return world.casting.addRetired(module, retired.sourceName, retired.source ?? null);
     });
-    world.state.memory.recount(world.state.states);
     return world;
   }
 }
