@@ -6,7 +6,7 @@
  * a JavaScript TypeError from the code that quotes it.
  */
 
-/** What a non-string value is, for a message: `a number (42)`, `null`, `an object`. */
+/** What a value is, for a message: `a number (42)`, `null`, `an object` (its text is never quoted: it may be huge). */
 export function describeNonString(value: unknown): string {
   if (value === null) return 'null';
   switch (typeof value) {
@@ -15,6 +15,8 @@ export function describeNonString(value: unknown): string {
     case 'number':
     case 'boolean':
       return `a ${typeof value} (${String(value)})`;
+    case 'string':
+      return 'a string';
     case 'bigint':
       return 'a bigint';
     case 'symbol':
