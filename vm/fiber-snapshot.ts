@@ -27,6 +27,7 @@ import { HeapReader, HeapWriter, type HeapContext, type HostObjectCodec, type Ob
 import type { ObjUpvalue } from './objects.js';
 import { OPCODES, Op, instructionSize } from './opcodes.js';
 import type { Value } from './value.js';
+import { jsonSizeProblem } from './json-size.js';
 import { stackDepths } from './verifier.js';
 import { MAX_TRAMPOLINE_ARGC, checkVmSnapshotShape } from './vm-snapshot-schema.js';
 import type { VM } from './vm.js';
@@ -118,7 +119,18 @@ export interface RestoreVmOptions {
    * fiber's own budgets. A world passes what its `maxWorldHeap` has left.
    */
   readonly maxHeldUnits?: number;
+  /**
+   * The most characters of JSON the snapshot may take (counted from below,
+   * before anything else reads it: vm/json-size.ts), so that shared
+   * sub-objects cannot make a small structured clone stand for a huge tree.
+   * Default DEFAULT_MAX_SNAPSHOT_CHARS; Infinity skips the count (a caller
+   * that counted the whole document already).
+   */
+  readonly maxSnapshotChars?: number;
 }
+
+/** The most characters of JSON a snapshot may take unless the embedder says otherwise (a world's `maxSnapshotChars`). */
+export const DEFAULT_MAX_SNAPSHOT_CHARS = 200_000_000;
 
 /** Slack above maxStack a restored stack may need: the entry trampoline's own slots (argc + 2, argc ≤ 255). */
 const TRAMPOLINE_SLACK = 2 * MAX_TRAMPOLINE_ARGC + 2;
@@ -136,7 +148,11 @@ const TRAMPOLINE_SLACK = 2 * MAX_TRAMPOLINE_ARGC + 2;
  */
 export function restoreVm(vm: VM, data: VmSnapshot, hostObjects: HostObjectCodec | null = null, options: RestoreVmOptions = {}): Fiber[] {
   try {
-    return restoreChecked(vm, data, hostObjects, options.path ?? '$', options.maxHeldUnits ?? Infinity);
+    const root = options.path ?? '$';
+    const maxChars = options.maxSnapshotChars ?? DEFAULT_MAX_SNAPSHOT_CHARS;
+    const tooBig = maxChars === Infinity ? null : jsonSizeProblem(data, maxChars, root);
+    if (tooBig !== null) bad(tooBig);
+    return restoreChecked(vm, data, hostObjects, root, options.maxHeldUnits ?? Infinity);
   } catch (error) {
     // The schema rules out what JS would choke on; this is the last line, so that nothing but a
     // VerifyError (or the codec's own error) ever leaves a restore.

@@ -113,6 +113,7 @@ export function restoreSpellState(
   const codec = entityCodec(s);
   const loaded = casting.loaded;
   const used = new Set<number>();
+  // The whole snapshot's size was counted before the restore began (world-snapshot-check.ts).
   // What the world heap has left for the waiting casts once the entities' fields are counted.
   let heldLeft = s.memory.limit - s.memory.used;
   const fibers = data.vms.map((v, i) => {
@@ -127,7 +128,7 @@ export function restoreSpellState(
       vm = owner.vm;
     }
     try {
-      const restored = restoreVm(vm, v.state, codec, { path: `$.spellState.vms[${i}].state`, maxHeldUnits: heldLeft });
+      const restored = restoreVm(vm, v.state, codec, { path: `$.spellState.vms[${i}].state`, maxHeldUnits: heldLeft, maxSnapshotChars: Infinity });
       for (const fiber of restored) heldLeft -= s.memory.holdOf(fiber);
       return { vm, fibers: restored };
     } catch (error) {

@@ -11,6 +11,7 @@
  */
 
 import type { Budgets } from '../../vm/budgets.js';
+import { jsonSizeProblem } from '../../vm/json-size.js';
 import { POOL_ARRAYS } from '../entities/entity-pool.js';
 import { WorldError } from '../errors.js';
 import { fieldCost } from '../world/world-memory.js';
@@ -49,9 +50,13 @@ function malformed(path: string, message: string): never {
 
 /** Check `snapshot` before anything is built from it; returns the options to make the restored world with. */
 export function checkWorldSnapshot(snapshot: unknown, embedder: RestoreOptions): WorldOptions {
+  const allowed = allowedBy(embedder);
+  // First a bound on the work of reading it at all: a structured clone may share objects (or hold a cycle).
+  const tooBig = jsonSizeProblem(snapshot, allowed.maxSnapshotChars);
+  if (tooBig !== null) throw new WorldError(`The world snapshot is malformed: ${tooBig}`);
   checkWorldSnapshotShape(snapshot);
   const data = snapshot as WorldSnapshot;
-  const options = restoredOptions(data.options as unknown as SavedOptions, embedder);
+  const options = restoredOptions(data.options as unknown as SavedOptions, embedder, allowed);
   const resolved = resolveOptions(options);
   checkPool(data, resolved);
   checkEntities(data, resolved);
@@ -59,12 +64,15 @@ export function checkWorldSnapshot(snapshot: unknown, embedder: RestoreOptions):
   return options;
 }
 
-/** The save's options with every budget and limit capped by the embedder's (or a new World's defaults). */
-function restoredOptions(saved: SavedOptions, embedder: RestoreOptions): WorldOptions {
+/** The embedder's budgets and limits, defaults filled in, checked as a new World's would be (a bad budget of the embedder's is its error, not the save's). */
+function allowedBy(embedder: RestoreOptions): ResolvedWorldOptions {
   const limits: WorldOptions = { width: 1, height: 1, capacity: 1, budgets: embedder.budgets };
   for (const key of CAPPED_OPTIONS) limits[key] = embedder[key];
-  // Checked as a new World's would be: a bad budget of the embedder's is its error, not the save's.
-  const allowed = resolveOptions(limits);
+  return resolveOptions(limits);
+}
+
+/** The save's options with every budget and limit capped by the embedder's (or a new World's defaults). */
+function restoredOptions(saved: SavedOptions, embedder: RestoreOptions, allowed: ResolvedWorldOptions): WorldOptions {
   const budgets = { ...allowed.budgets };
   for (const key of Object.keys(budgets) as (keyof Budgets)[]) {
     const value = saved.budgets[key];

@@ -5,6 +5,7 @@
 
 import { quoted } from '../../vm/bounded-text.js';
 import { DEFAULT_BUDGETS, type Budgets } from '../../vm/budgets.js';
+import { DEFAULT_MAX_SNAPSHOT_CHARS } from '../../vm/fiber-snapshot.js';
 import { describeNonString } from '../../vm/name-argument.js';
 import type { HostFunction } from '../../vm/host.js';
 import type { InterestShape } from '../aoi/aoi.js';
@@ -83,7 +84,7 @@ export function resolveOptions(options: WorldOptions): ResolvedWorldOptions {
     maxWorldHeap: options.maxWorldHeap ?? 32_000_000,
     maxEventsPerStep: options.maxEventsPerStep ?? 100_000,
     maxHandlerCastsPerStep: options.maxHandlerCastsPerStep ?? 4096,
-    maxSnapshotChars: options.maxSnapshotChars ?? 200_000_000,
+    maxSnapshotChars: options.maxSnapshotChars ?? DEFAULT_MAX_SNAPSHOT_CHARS,
     budgets: { ...DEFAULT_BUDGETS, fuel: 1_000_000, maxWait: 600, ...stripUndefined(options.budgets ?? {}) },
   };
   const positive = (name: string, v: number, max = 1e9): void => {
