@@ -176,6 +176,19 @@ describe('sizes are checked before anything is allocated', () => {
     expect(refusal(edited(data, (d) => (d.pool.capacity = 60_000)))).toBe('The world snapshot is malformed: $.pool.arrays.x: 1024 values, the pool has 60000 slots.');
   });
 
+  it('a structured clone whose shared objects stand for a huge tree is refused by its size before it is read', () => {
+    const data = save(world());
+    let node: unknown = data.entities;
+    for (let i = 0; i < 40; i++) node = [node, node]; // 2^40 copies of the entities in a few hundred bytes
+    data.aoi.observers = node;
+    expect(refusal(data, { maxSnapshotChars: 1_000_000 })).toMatch(
+      /^The world snapshot is malformed: \$\.aoi\.observers(\[[01]\])+.*: the data is larger than 1000000 characters of JSON allow\.$/,
+    );
+    const cyclic = save(world());
+    cyclic.entities.push(cyclic);
+    expect(refusal(cyclic)).toBe('The world snapshot is malformed: $.entities[0] holds itself (a cycle): not data a snapshot can have.');
+  });
+
   it('a forged fiber’s huge heap count is refused by maxHeap', () => {
     const w = world();
     w.cast('chant', w.spawn('Rock', 1, 1));
@@ -211,7 +224,7 @@ describe('entity data is type-checked', () => {
     ['a duplicate entity id', (d) => d.entities.push({ ...d.entities[0], slot: 5 }), '$.entities: 2 entities, the pool holds 1.'],
     ['a field set twice', (d) => d.entities[0].fields.push(d.entities[0].fields[0]), "$.entities[0].fields[1][0]: the field 'note' appears twice."],
     ['a BigInt', (d) => (d.accumulator = 1n), '$.accumulator must be a number.'],
-    ['a cycle', (d) => (d.entities[0].fields[0][1] = d.entities[0]), '$.entities[0].fields[0][1] must be a field value: null, a boolean, a finite number, a string, {"entity": id} or {"number": "NaN" | "Infinity" | "-Infinity"}.'],
+    ['a cycle', (d) => (d.entities[0].fields[0][1] = d.entities[0]), '$.entities[0].fields[0][1] holds itself (a cycle): not data a snapshot can have.'],
     ['a buff newer than castSeq', (d) => (d.entities[0].modifiers = [{ stat: 'speed', amount: 1, expiresAt: 5, seconds: 5, seq: 1e6 }]), `$.entities[0].modifiers[0].seq: 1000000 is not below castSeq (1).`],
   ];
 
