@@ -123,7 +123,9 @@ export function restoreSpellState(
       vm = loadRetired(v.retired);
     } else {
       const owner = Number.isInteger(v.spells) ? loaded[v.spells] : undefined;
-      if (owner === undefined || used.has(v.spells)) throw new WorldError('The world snapshot names a spells module it does not have.');
+      if (owner === undefined || used.has(v.spells)) {
+        throw new WorldError(`The world snapshot is malformed: $.spellState.vms[${i}].spells: ${String(v.spells)} names no loaded spells module, or one another VM state has.`);
+      }
       used.add(v.spells);
       vm = owner.vm;
     }
@@ -137,16 +139,21 @@ export function restoreSpellState(
     }
   });
   const adopted = new Set<unknown>();
-  for (const c of data.casts) {
+  data.casts.forEach((c, k) => {
+    const at = `$.spellState.casts[${k}]`;
     const owner = c !== null && typeof c === 'object' ? fibers[c.vm] : undefined;
     const fiber = owner?.fibers[c.fiber];
-    if (owner === undefined || fiber === undefined || adopted.has(fiber)) throw new WorldError('The world snapshot names a waiting cast it does not have.');
+    if (owner === undefined || fiber === undefined || adopted.has(fiber)) {
+      throw new WorldError(`The world snapshot is malformed: ${at} names a saved fiber the snapshot does not have, or one another cast has.`);
+    }
     adopted.add(fiber);
     const caster = c.caster;
-    if (typeof c.spell !== 'string' || !(caster === null || (Number.isSafeInteger(caster) && caster > 0))) throw new WorldError('The world snapshot has a malformed cast.');
-    if (!(Number.isFinite(c.wakeAt) && Number.isSafeInteger(c.seq) && c.seq >= 0 && c.seq < s.castSeq)) throw new WorldError('The world snapshot has a malformed cast.');
+    if (typeof c.spell !== 'string' || !(caster === null || (Number.isSafeInteger(caster) && caster > 0))) throw new WorldError(`The world snapshot is malformed: ${at} has a bad spell or caster.`);
+    if (!(Number.isFinite(c.wakeAt) && Number.isSafeInteger(c.seq) && c.seq >= 0 && c.seq < s.castSeq)) {
+      throw new WorldError(`The world snapshot is malformed: ${at}: its wake time must be finite, its seq below castSeq (${s.castSeq}).`);
+    }
     const cast: InFlightCast = { fiber, vm: owner.vm, spell: c.spell, caster, wakeAt: c.wakeAt, seq: c.seq };
     casting.adoptWaiting(cast);
-  }
-  if (adopted.size !== fibers.reduce((n, f) => n + f.fibers.length, 0)) throw new WorldError('The world snapshot has a saved fiber no cast waits in.');
+  });
+  if (adopted.size !== fibers.reduce((n, f) => n + f.fibers.length, 0)) throw new WorldError('The world snapshot is malformed: $.spellState.casts: a saved fiber has no cast waiting in it.');
 }
