@@ -188,6 +188,7 @@ function restoreChecked(vm: VM, data: VmSnapshot, hostObjects: HostObjectCodec |
   const frames = new FrameChecker(vm);
   fibers.forEach((fiber, i) => fillFiber(frames, fiber, data.fibers[i]!, reader, `${root}.fibers[${i}]`));
   globals.forEach((g, slot) => (access.globals[slot] = g));
+  access.globalsRestored();
   for (const fiber of fibers) {
     fiber.state = 'suspended';
     access.adopt(fiber);

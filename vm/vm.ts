@@ -99,6 +99,8 @@ export interface VmSnapshotAccess {
   trampoline(argc: number): ObjClosure;
   liveFibers(): number;
   adopt(fiber: Fiber): void;
+  /** The globals came from a snapshot: the top-level script must not run again over them. */
+  globalsRestored(): void;
 }
 
 /** Decides, at a BREAK, whether the fiber pauses there (vm/debugger.ts). */
@@ -310,6 +312,9 @@ export class VM {
       adopt: (fiber) => {
         fiber.live = true;
         this.liveFibers++;
+        this.scriptRan = true;
+      },
+      globalsRestored: () => {
         this.scriptRan = true;
       },
     };

@@ -274,4 +274,20 @@ describe('a world’s own save restores', () => {
     expect(w.cast('bossHealth').result).toBe(92);
     expect(JSON.stringify(restored.snapshot()) === JSON.stringify(w.snapshot())).toBe(true);
   });
+
+  it('a module whose globals the save does not hold runs its script once the entities are back (its spawns are real)', () => {
+    const w = new World({ width: 20, height: 20 });
+    w.loadBreeds({ breeds: [{ name: 'Rock', health: 100 }] });
+    w.loadSpells('var boss = spawn("Rock", 5, 5);\nspell bossId() { return boss.id; }\nspell hit() { damage(boss, 7); }', 'boss.spell');
+    w.cast('hit');
+    // As the playground's hot swap does: new code, the world's entities, no saved globals.
+    const data = edited(save(w), (d) => (d.spellState = { vms: [], casts: [] }));
+    const restored = World.restore(data);
+    const ids = restored.entities().map((e) => e.id);
+    expect(ids).toEqual([1, 2]);
+    expect(restored.entity(1)!.health).toBe(93);
+    // The global names the entity the script spawned now, not whatever the save keeps in that slot.
+    expect(restored.cast('bossId').result).toBe(2);
+    expect(restored.entity(2)!.health).toBe(100);
+  });
 });

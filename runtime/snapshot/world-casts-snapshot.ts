@@ -98,15 +98,16 @@ export function captureSpellState(
 /**
  * Put the VM states and waiting casts back into a restored world (its
  * spells loaded, its entities restored). `loadRetired` builds the VM of a
- * retired module. WorldError (or VerifyError) for data that does not fit.
+ * retired module. Returns the indexes of the loaded modules whose globals
+ * the snapshot held. WorldError (or VerifyError) for data that does not fit.
  */
 export function restoreSpellState(
   s: WorldState,
   casting: WorldCasting,
   data: SpellStateSnapshot | undefined,
   loadRetired: (source: { sourceName: string; source?: string; spb?: string }) => VM,
-): void {
-  if (data === undefined) return;
+): ReadonlySet<number> {
+  if (data === undefined) return new Set();
   if (data === null || typeof data !== 'object' || !Array.isArray(data.vms) || !Array.isArray(data.casts)) {
     throw new WorldError('The world snapshot is malformed.');
   }
@@ -156,4 +157,5 @@ export function restoreSpellState(
     casting.adoptWaiting(cast);
   });
   if (adopted.size !== fibers.reduce((n, f) => n + f.fibers.length, 0)) throw new WorldError('The world snapshot is malformed: $.spellState.casts: a saved fiber has no cast waiting in it.');
+  return used;
 }

@@ -153,8 +153,6 @@ export function restoreSnapshot(s: WorldState, entities: WorldEntities, buffs: W
   // Loading the spells may have queued prints: the restored world starts with the snapshot's queue instead.
   s.queue = restoreQueuedEvents(snapshot.queued);
   s.droppedEvents = restoreCounter(snapshot.dropped?.events);
-  // Buffs a module's top-level script gave while loading went with its entities.
-  buffs.clear();
   entities.adoptPool(EntityPool.fromState(snapshot.pool, { policy: snapshot.options.policy, maxCapacity: s.options.maxCapacity }));
   for (const e of snapshot.entities) {
     if (!s.pool.isLiveSlot(e.slot)) throw new WorldError('The world snapshot is malformed.');

@@ -46,11 +46,6 @@ export class WorldBuffs {
     s.push({ type: 'buff', tick: s.steps, entity: target.id, stat, amount, seconds });
   }
 
-  /** Forget every timer (a restore replaces the world's entities, and with them their buffs). */
-  clear(): void {
-    this.heap.removeWhere(() => true);
-  }
-
   /** Time a restored entity's modifier (already on its EntityState) to wear off. */
   track(entity: EntityId, modifier: Modifier): void {
     this.heap.push({ entity, modifier });

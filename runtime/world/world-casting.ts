@@ -208,7 +208,7 @@ export class WorldCasting {
    * must run. New casts then use the new code; casts in flight keep the old
    * module's VM (their fibers hold it) and finish on it. WorldError otherwise.
    */
-  addModule(module: Module, sourceName: string, source: string | null): SpellsReload {
+  addModule(module: Module, sourceName: string, source: string | null, runScript = true): SpellsReload {
     const index = this.modules.findIndex((m) => m.sourceName === sourceName);
     const replaced = index >= 0 ? this.modules[index]! : null;
     for (const s of module.spells) {
@@ -223,12 +223,7 @@ export class WorldCasting {
     });
     const arity = new Map(module.spells.map((s) => [s.name, module.functions[s.functionIndex]?.arity ?? 0]));
     const entry: LoadedSpells = { vm, module, sourceName, source, arity };
-    const cast: CastContext = { host: this.host, spell: SCRIPT, caster: null, wakeAt: 0 };
-    const script = runInCast(cast, () => vm.runScript());
-    if (script.state === 'failed') {
-      throw new WorldError(`${sourceName}: the top-level script failed: ${script.error?.message ?? 'unknown error'}`);
-    }
-    if (script.state !== 'done') throw new WorldError(`${sourceName}: the top-level script may not wait.`);
+    if (runScript) this.runScript(vm, sourceName);
     if (replaced === null) {
       this.modules.push(entry);
     } else {
@@ -246,6 +241,20 @@ export class WorldCasting {
       this.targets.set(s.name, { owner: entry, spell: s.name, arity: arity.get(s.name) ?? 0, loop: null });
     }
     return reloadSummary(sourceName, replaced?.module ?? null, module);
+  }
+
+  /**
+   * Run a module's top-level script, which defines its globals (addModule
+   * does, unless a restore defers it until the world's entities are back).
+   * WorldError when it fails or waits.
+   */
+  runScript(vm: VM, sourceName: string): void {
+    const cast: CastContext = { host: this.host, spell: SCRIPT, caster: null, wakeAt: 0 };
+    const script = runInCast(cast, () => vm.runScript());
+    if (script.state === 'failed') {
+      throw new WorldError(`${sourceName}: the top-level script failed: ${script.error?.message ?? 'unknown error'}`);
+    }
+    if (script.state !== 'done') throw new WorldError(`${sourceName}: the top-level script may not wait.`);
   }
 
   /** A reload may not take away a spell a loaded breed names: say which breed and slot, and keep the old module. */

@@ -161,19 +161,28 @@ export class World implements GameHost, EntityAccess {
    * says what changed (also queued as a `spells-reload` event).
    */
   loadSpells(source: string, sourceName = '<spells>'): Diagnostic[] {
-    // With breeds loaded, the compiler also warns about entity properties no breed defines.
-    const entityProperties = this.state.breedRegistry?.entityPropertyNames();
-    const { module, diagnostics } = compile(source, { sourceName, hosts: this.hostTable, entityProperties });
-    if (!module) throw new SpellsCompileError(sourceName, diagnostics, source);
-    this.adoptModule(module, sourceName, source);
-    return diagnostics;
+    return this.loadSource(source, sourceName, true);
   }
 
   /** Load compiled spells (a .spb file's bytes or a Module); verified against the world's host API first. Replaces a loaded `sourceName` as loadSpells does. */
   loadModule(moduleOrBytes: Module | Uint8Array, sourceName?: string): void {
+    this.loadBytecode(moduleOrBytes, sourceName, true);
+  }
+
+  /** loadSpells; `runScript` false leaves the top-level script for later (a restore runs it once the entities are back, or not at all when the save has the module's globals). */
+  private loadSource(source: string, sourceName: string, runScript: boolean): Diagnostic[] {
+    // With breeds loaded, the compiler also warns about entity properties no breed defines.
+    const entityProperties = this.state.breedRegistry?.entityPropertyNames();
+    const { module, diagnostics } = compile(source, { sourceName, hosts: this.hostTable, entityProperties });
+    if (!module) throw new SpellsCompileError(sourceName, diagnostics, source);
+    this.adoptModule(module, sourceName, source, runScript);
+    return diagnostics;
+  }
+
+  private loadBytecode(moduleOrBytes: Module | Uint8Array, sourceName: string | undefined, runScript: boolean): void {
     const module = moduleOrBytes instanceof Uint8Array ? readSpb(moduleOrBytes) : moduleOrBytes;
     verifyModule(module, this.hostTable);
-    this.adoptModule(module, sourceName ?? module.sourceName, null);
+    this.adoptModule(module, sourceName ?? module.sourceName, null, runScript);
   }
 
   /** What the last loadSpells / loadModule added, removed and changed (null before any). */
@@ -183,8 +192,8 @@ export class World implements GameHost, EntityAccess {
 
   private lastReload: SpellsReload | null = null;
 
-  private adoptModule(module: Module, sourceName: string, source: string | null): void {
-    const summary = this.casting.addModule(module, sourceName, source);
+  private adoptModule(module: Module, sourceName: string, source: string | null, runScript: boolean): void {
+    const summary = this.casting.addModule(module, sourceName, source, runScript);
     this.lastReload = summary;
     if (summary.reloaded) {
       const { added, removed, changed } = summary;
@@ -690,12 +699,12 @@ export class World implements GameHost, EntityAccess {
 
   private static restoreUnchecked(snapshot: WorldSnapshot, options: WorldOptions): World {
     const world = new World(options);
-    // Breeds before spells: a module's top-level script runs again as it loads, and may spawn. What it
-    // does to the world is then replaced by the snapshot's state (its globals by the saved ones).
     if (snapshot.breeds !== null) world.loadBreeds(snapshot.breeds as BreedData);
+    // The modules' top-level scripts wait: a module the save holds the globals of never runs it again,
+    // and one it does not runs it once the entities are back (a script may spawn).
     for (const s of snapshot.spells) {
-      if (s.source !== undefined) world.loadSpells(s.source, s.sourceName);
-      else world.loadModule(base64ToBytes(s.spb ?? ''), s.sourceName);
+      if (s.source !== undefined) world.loadSource(s.source, s.sourceName, false);
+      else world.loadBytecode(base64ToBytes(s.spb ?? ''), s.sourceName, false);
     }
     if (world.casting.loaded.length > 0) world.state.breedRegistry?.checkSpells(new Set(world.casting.spellNames()));
     world.accumulator = snapshot.accumulator;
@@ -703,11 +712,15 @@ export class World implements GameHost, EntityAccess {
     world.droppedCasts = restoreCounter(snapshot.dropped?.casts);
     // Fields first: the waiting casts are counted against what the world heap has left after them.
     world.state.memory.recount(world.state.states);
-    restoreSpellState(world.state, world.casting, snapshot.spellState, (retired) => {
+    const restored = restoreSpellState(world.state, world.casting, snapshot.spellState, (retired) => {
       const module = retired.source !== undefined ? compileOrThrow(retired.source, retired.sourceName, world.hostTable) : readSpb(base64ToBytes(retired.spb ?? ''));
       verifyModule(module, world.hostTable);
       return world.casting.addRetired(module, retired.sourceName, retired.source ?? null);
     });
+    world.casting.loaded.forEach((l, i) => {
+      if (!restored.has(i)) world.casting.runScript(l.vm, l.sourceName);
+    });
+    world.entityLife.reapOutsideStep();
     return world;
   }
 }
