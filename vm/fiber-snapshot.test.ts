@@ -131,7 +131,7 @@ describe('saving and restoring a suspended fiber with the VM heap', () => {
     expect(String(tamper((d) => (d.fibers[0]!.frames[1]!.closure = 9999)))).toMatch(/names no object/);
     expect(String(tamper((d) => d.globals.pop()))).toMatch(/globals do not match/);
     expect(String(tamper((d) => (d.objects[0] = { t: 'closure', fn: 1e9, up: [] })))).toMatch(/names no function|not a closure|malformed/);
-    expect(String(tamper((d) => (d.objects[0] = { t: 'weird' })))).toMatch(/unknown type/);
+    expect(String(tamper((d) => (d.objects[0] = { t: 'weird' })))).toMatch(/\$\.objects\[0\]\.t must be "closure", "upvalue"/);
     expect(tamper((d) => (d.objects = [] as unknown[]))).toBeInstanceOf(VerifyError);
     expect(tamper((d) => ((d as unknown as { format: string }).format = 'x'))).toBeInstanceOf(VerifyError);
   });

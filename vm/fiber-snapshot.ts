@@ -20,14 +20,16 @@
  * verifier computed at that ip. Anything else is a VerifyError.
  */
 
-import { resolveBudgets, type Budgets, type RunKind } from './budgets.js';
+import type { Budgets, RunKind } from './budgets.js';
 import { VerifyError } from './errors.js';
 import { Fiber } from './fiber.js';
 import { HeapReader, HeapWriter, type HeapContext, type HostObjectCodec, type ObjectJson, type ValueJson } from './heap-snapshot.js';
 import type { ObjUpvalue } from './objects.js';
 import { OPCODES, Op, instructionSize } from './opcodes.js';
 import type { Value } from './value.js';
+import { jsonSizeProblem } from './json-size.js';
 import { stackDepths } from './verifier.js';
+import { MAX_TRAMPOLINE_ARGC, checkVmSnapshotShape } from './vm-snapshot-schema.js';
 import type { VM } from './vm.js';
 
 export const VM_SNAPSHOT_FORMAT = 'cantrip-vm';
@@ -72,6 +74,7 @@ function bad(message: string): never {
   throw new VerifyError(`Snapshot: ${message}`);
 }
 
+
 function heapContext(vm: VM, hostObjects: HostObjectCodec | null): HeapContext {
   const access = vm.snapshotAccess();
   return {
@@ -105,30 +108,87 @@ function saveFiber(f: Fiber, writer: HeapWriter): FiberJson {
   return { spell: f.spell, runKind: f.runKind, budgets, fuel: Number.isFinite(f.fuel) ? f.fuel : null, heapUsed: f.heapUsed, stack, frames, open };
 }
 
+/** How restoreVm reads a snapshot that is part of a larger document, and what it may hold. */
+export interface RestoreVmOptions {
+  /** Where the snapshot sits, as a JSON path, for messages: `$` (the default) or, in a world, `$.spellState.vms[0].state`. */
+  readonly path?: string;
+  /**
+   * Heap units the restored fibers may hold together — each one's value
+   * stack (the slots it will be given) and the heap it says it allocated —
+   * checked before any of them is allocated. Default: no limit beyond each
+   * fiber's own budgets. A world passes what its `maxWorldHeap` has left.
+   */
+  readonly maxHeldUnits?: number;
+  /**
+   * The most characters of JSON the snapshot may take (counted from below,
+   * before anything else reads it: vm/json-size.ts), so that shared
+   * sub-objects cannot make a small structured clone stand for a huge tree.
+   * Default DEFAULT_MAX_SNAPSHOT_CHARS; Infinity skips the count (a caller
+   * that counted the whole document already).
+   */
+  readonly maxSnapshotChars?: number;
+}
+
+/** The most characters of JSON a snapshot may take unless the embedder says otherwise (a world's `maxSnapshotChars`). */
+export const DEFAULT_MAX_SNAPSHOT_CHARS = 200_000_000;
+
+/** Slack above maxStack a restored stack may need: the entry trampoline's own slots (argc + 2, argc ≤ 255). */
+const TRAMPOLINE_SLACK = 2 * MAX_TRAMPOLINE_ARGC + 2;
+
 /**
  * Put a snapshot back into a VM of the same module (fresh, or one that
  * never ran the fibers): its globals are replaced, and the saved fibers come
  * back suspended and live, in order — `vm.resume` continues each where it
- * stopped. VerifyError for anything that does not hang together.
+ * stopped. The data is untrusted (docs/security.md, "Saves"): its shape is
+ * checked against a JSON Schema, then every reference, count and size, and
+ * every frame against the verifier; the restoring VM's budgets cap the saved
+ * ones, and no stack is allocated before its size is checked against them.
+ * VerifyError, naming the field as a JSON path, for anything that does not
+ * hang together.
  */
-export function restoreVm(vm: VM, data: VmSnapshot, hostObjects: HostObjectCodec | null = null): Fiber[] {
-  if (data === null || typeof data !== 'object' || data.format !== VM_SNAPSHOT_FORMAT || data.version !== VM_SNAPSHOT_VERSION) {
-    bad('not a Cantrip VM snapshot of this version.');
+export function restoreVm(vm: VM, data: VmSnapshot, hostObjects: HostObjectCodec | null = null, options: RestoreVmOptions = {}): Fiber[] {
+  try {
+    const root = options.path ?? '$';
+    const maxChars = options.maxSnapshotChars ?? DEFAULT_MAX_SNAPSHOT_CHARS;
+    const tooBig = maxChars === Infinity ? null : jsonSizeProblem(data, maxChars, root);
+    if (tooBig !== null) bad(tooBig);
+    return restoreChecked(vm, data, hostObjects, root, options.maxHeldUnits ?? Infinity);
+  } catch (error) {
+    // The schema rules out what JS would choke on; this is the last line, so that nothing but a
+    // VerifyError (or the codec's own error) ever leaves a restore.
+    if (error instanceof TypeError || error instanceof RangeError) bad(`the data is malformed (${error.message}).`);
+    throw error;
   }
+}
+
+function restoreChecked(vm: VM, data: VmSnapshot, hostObjects: HostObjectCodec | null, root: string, maxHeldUnits: number): Fiber[] {
+  const raw = data as unknown as Record<string, unknown> | null;
+  if (raw === null || typeof raw !== 'object' || raw['format'] !== VM_SNAPSHOT_FORMAT || raw['version'] !== VM_SNAPSHOT_VERSION) {
+    bad(`${root} is not a Cantrip VM snapshot of this version.`);
+  }
+  checkVmSnapshotShape(data, root);
   const access = vm.snapshotAccess();
-  if (!Array.isArray(data.globals) || data.globals.length !== access.globals.length) bad('the globals do not match the module.');
-  if (!Array.isArray(data.fibers)) bad('the fiber list is malformed.');
-  // Fibers first (empty stacks of the right size), so open upvalues can point into them.
-  if (!Array.isArray(data.objects)) bad('the object table is malformed.');
-  const fibers = data.fibers.map((f, i) => newFiber(vm, f, i, data.objects));
+  if (data.globals.length !== access.globals.length) {
+    bad(`${root}.globals: the globals do not match the module (${data.globals.length} saved, the module has ${access.globals.length}).`);
+  }
+  // Sizes first, against the restoring VM's budgets: nothing is allocated for a fiber the budgets refuse.
+  if (access.liveFibers() + data.fibers.length > access.defaults.maxFibers) {
+    bad(`${root}.fibers: ${data.fibers.length} fibers, more than the maxFibers budget (${access.defaults.maxFibers}) allows with ${access.liveFibers()} alive.`);
+  }
+  const plans = data.fibers.map((f, i) => planFiber(vm, f, `${root}.fibers[${i}]`, data.objects));
+  const held = plans.reduce((sum, p) => sum + p.stackSlots + p.heapUsed, 0);
+  if (held > maxHeldUnits) bad(`${root}.fibers: the fibers would hold ${held} heap units (stacks and allocations), more than the ${maxHeldUnits} the budget leaves.`);
+  // Fibers next (empty stacks of their final size), so open upvalues can point into them.
+  const fibers = plans.map((p) => newFiber(p));
   const reader = new HeapReader(heapContext(vm, hostObjects), data.objects as readonly unknown[], (i) =>
     Number.isInteger(i) && i >= 0 && i < fibers.length ? fibers[i]!.stack : null,
-  );
+  `${root}.objects`);
   reader.fillValues();
-  const globals = data.globals.map((g) => reader.value(g));
-  fibers.forEach((fiber, i) => fillFiber(vm, fiber, data.fibers[i]!, reader, i));
-  if (access.liveFibers() + fibers.length > Math.min(...fibers.map((f) => f.budgets.maxFibers), Infinity)) bad('more fibers than the maxFibers budget allows.');
+  const globals = data.globals.map((g, slot) => reader.value(g, `${root}.globals[${slot}]`));
+  const frames = new FrameChecker(vm);
+  fibers.forEach((fiber, i) => fillFiber(frames, fiber, data.fibers[i]!, reader, `${root}.fibers[${i}]`));
   globals.forEach((g, slot) => (access.globals[slot] = g));
+  access.globalsRestored();
   for (const fiber of fibers) {
     fiber.state = 'suspended';
     access.adopt(fiber);
@@ -136,118 +196,144 @@ export function restoreVm(vm: VM, data: VmSnapshot, hostObjects: HostObjectCodec
   return fibers;
 }
 
-function isCount(n: unknown, max: number): n is number {
-  return typeof n === 'number' && Number.isInteger(n) && n >= 0 && n <= max;
+/** What a fiber will be given, worked out from the data and the budgets before anything is allocated. */
+interface FiberPlan {
+  readonly budgets: Budgets;
+  readonly data: FiberJson;
+  readonly path: string;
+  /** The value stack's final size: the saved values, the result `resume` pushes, and what each frame's function may still push. */
+  readonly stackSlots: number;
+  readonly heapUsed: number;
 }
 
-function newFiber(vm: VM, f: FiberJson, i: number, objects: readonly ObjectJson[]): Fiber {
-  if (f === null || typeof f !== 'object') bad(`fiber ${i} is malformed.`);
-  const runKind = f.runKind;
-  if (runKind !== 'cast' && runKind !== 'call' && runKind !== 'script') bad(`fiber ${i} has a bad run kind.`);
-  if (f.spell !== null && typeof f.spell !== 'string') bad(`fiber ${i} has a bad spell name.`);
-  if (f.budgets === null || typeof f.budgets !== 'object') bad(`fiber ${i} has no budgets.`);
-  const overrides: Partial<Budgets> = {};
-  for (const [k, v] of Object.entries(f.budgets)) {
-    if (v !== null && !(typeof v === 'number' && v >= 0)) bad(`fiber ${i} has a bad ${k} budget.`);
-    (overrides as Record<string, number>)[k] = v === null ? Infinity : v;
-  }
+/**
+ * A fiber's budgets are the saved ones capped by the restoring VM's (a save
+ * may carry at most what the embedder allows; a budget it leaves out is the
+ * VM's), then its sizes are checked against them.
+ */
+function planFiber(vm: VM, f: FiberJson, path: string, objects: readonly ObjectJson[]): FiberPlan {
   const access = vm.snapshotAccess();
-  const budgets = resolveBudgets(access.defaults, overrides);
-  if (!Array.isArray(f.stack) || f.stack.length > budgets.maxStack + 2) bad(`fiber ${i} has a bad stack.`);
-  if (!Array.isArray(f.frames) || f.frames.length < 2 || f.frames.length > budgets.maxFrames + 1) bad(`fiber ${i} has a bad frame count.`);
-  const fiber = new Fiber(budgets, f.spell, runKind);
+  const budgets: Budgets = { ...access.defaults };
+  for (const key of Object.keys(budgets) as (keyof Budgets)[]) {
+    const saved = f.budgets[key];
+    if (saved !== undefined) budgets[key] = Math.min(saved ?? Infinity, access.defaults[key]);
+  }
+  if (f.stack.length > budgets.maxStack + 2) bad(`${path}.stack: ${f.stack.length} values, more than the maxStack budget (${budgets.maxStack}).`);
+  if (f.frames.length > budgets.maxFrames + 1) bad(`${path}.frames: ${f.frames.length} frames, more than the maxFrames budget (${budgets.maxFrames}) allows.`);
+  if (f.heapUsed > budgets.maxHeap) bad(`${path}.heapUsed: ${f.heapUsed} heap units, more than the maxHeap budget (${budgets.maxHeap}).`);
+  let stackSlots = f.stack.length + 1;
+  f.frames.forEach((frame) => {
+    const record = objects[frame.closure];
+    const fn = record?.t === 'closure' && record.fn >= 1 ? access.functions[record.fn] : undefined;
+    const reach = fn !== undefined ? fn.maxStack : record?.t === 'closure' && record.argc !== undefined ? record.argc + 2 : 0;
+    if (frame.base <= f.stack.length) stackSlots = Math.max(stackSlots, frame.base + reach + 1);
+  });
+  if (stackSlots > budgets.maxStack + TRAMPOLINE_SLACK) bad(`${path}.frames: the frames need ${stackSlots} stack slots, more than the maxStack budget (${budgets.maxStack}).`);
+  return { budgets, data: f, path, stackSlots, heapUsed: f.heapUsed };
+}
+
+function newFiber(plan: FiberPlan): Fiber {
+  const f = plan.data;
+  const fiber = new Fiber(plan.budgets, f.spell, f.runKind);
   fiber.state = 'suspended';
   fiber.live = false;
-  // The stack's final size now, before open upvalues point into it: the saved values, the result
-  // `resume` pushes, and whatever each frame's function may still push above its base.
-  let needed = f.stack.length + 1;
-  for (const frame of f.frames) {
-    const record = objects[frame?.closure as number] as { t?: unknown; fn?: unknown; argc?: unknown } | undefined;
-    const fn = record?.t === 'closure' && typeof record.fn === 'number' ? access.functions[record.fn] : undefined;
-    const reach = fn !== undefined ? fn.maxStack : typeof record?.argc === 'number' ? record.argc + 2 : 0;
-    if (isCount(frame?.base, f.stack.length)) needed = Math.max(needed, frame.base + reach + 1);
-  }
-  if (needed > budgets.maxStack + 512) bad(`fiber ${i} needs more stack than its budget.`);
-  fiber.growStack(needed);
+  fiber.growStack(plan.stackSlots);
+  fiber.growFrames(f.frames.length);
   return fiber;
 }
 
-function fillFiber(vm: VM, fiber: Fiber, f: FiberJson, reader: HeapReader, i: number): void {
+function fillFiber(frames: FrameChecker, fiber: Fiber, f: FiberJson, reader: HeapReader, path: string): void {
   const stack = fiber.stack;
-  f.stack.forEach((v, slot) => (stack[slot] = reader.value(v)));
+  f.stack.forEach((v, slot) => (stack[slot] = reader.value(v, `${path}.stack[${slot}]`)));
   fiber.sp = f.stack.length;
-  if (f.fuel !== null && !(typeof f.fuel === 'number' && f.fuel >= 0)) bad(`fiber ${i} has bad fuel.`);
-  fiber.fuel = f.fuel === null ? Infinity : f.fuel;
-  if (!(typeof f.heapUsed === 'number' && f.heapUsed >= 0)) bad(`fiber ${i} has a bad heap count.`);
+  // Fuel left, capped by the (capped) fuel budget.
+  fiber.fuel = Math.min(f.fuel ?? Infinity, fiber.budgets.fuel);
   fiber.heapUsed = f.heapUsed;
-  fiber.growFrames(f.frames.length);
   f.frames.forEach((frame, k) => {
-    if (frame === null || typeof frame !== 'object') bad(`fiber ${i} frame ${k} is malformed.`);
-    const closure = reader.closureAt(frame.closure);
-    fiber.frameClosures[k] = closure;
-    fiber.frameIps[k] = isCount(frame.ip, 1 << 30) ? frame.ip : bad(`fiber ${i} frame ${k} has a bad ip.`);
-    fiber.frameBases[k] = isCount(frame.base, fiber.sp) ? frame.base : bad(`fiber ${i} frame ${k} has a bad base.`);
+    const at = `${path}.frames[${k}]`;
+    fiber.frameClosures[k] = reader.closureAt(frame.closure, `${at}.closure`);
+    fiber.frameIps[k] = frame.ip;
+    fiber.frameBases[k] = frame.base <= fiber.sp ? frame.base : bad(`${at}.base: ${frame.base} is above the stack's ${fiber.sp} values.`);
   });
   fiber.frameCount = f.frames.length;
-  checkFrames(vm, fiber, i);
-  fiber.openUpvalues = linkOpenUpvalues(f.open, reader, fiber, i);
+  frames.check(fiber, path);
+  fiber.openUpvalues = linkOpenUpvalues(f.open, reader, fiber, `${path}.open`);
 }
 
-/** Each frame against the verifier: an ip just after a call, and the depth there equal to the stack the frame holds. */
-function checkFrames(vm: VM, fiber: Fiber, i: number): void {
-  const n = fiber.frameCount;
-  const entry = fiber.frameClosures[0]!;
-  if (entry.fn.index >= 0 || fiber.frameBases[0] !== 0) bad(`fiber ${i} does not start at the VM's entry.`);
-  if (fiber.stack[0] !== entry) bad(`fiber ${i}'s stack does not start with its entry.`);
-  for (let k = 0; k < n; k++) {
-    const closure = fiber.frameClosures[k]!;
-    const fn = closure.fn;
-    const ip = fiber.frameIps[k]!;
-    const base = fiber.frameBases[k]!;
-    const innermost = k === n - 1;
-    const top = innermost ? fiber.sp : fiber.frameBases[k + 1]!;
-    if (k > 0 && fn.index < 0) bad(`fiber ${i} frame ${k} is an entry trampoline.`);
-    if (k > 0 && base <= fiber.frameBases[k - 1]!) bad(`fiber ${i} frame ${k} does not sit above its caller.`);
-    const code = fn.original;
-    const prev = previousInstruction(code, ip);
-    if (prev < 0) bad(`fiber ${i} frame ${k}: ip ${ip} is not an instruction start of ${fn.name || 'its function'}.`);
-    const calls = innermost ? SUSPENDING_CALLS : FRAME_CALLS;
-    if (!calls.has(code[prev]!)) bad(`fiber ${i} frame ${k}: ip ${ip} is not just after a call.`);
-    const depth = fn.index < 0 ? 2 : stackDepths(vm.module, fn.index)[ip]!;
-    if (depth < 0) bad(`fiber ${i} frame ${k}: ip ${ip} is not reachable.`);
-    if (top - base !== depth - 1) {
-      bad(`fiber ${i} frame ${k}: the stack holds ${top - base} values at ip ${ip}, but the verifier says ${depth - 1}.`);
+/**
+ * Where a frame may stand in a function: for each ip, the start of the
+ * instruction that ends there (-1 if none) and the verifier's stack depth —
+ * worked out once per function per restore, so that checking a frame is
+ * O(1) however many fibers and frames a save holds.
+ */
+interface CallSites {
+  readonly previous: Int32Array;
+  readonly depths: Int32Array;
+}
+
+class FrameChecker {
+  private readonly sites = new Map<number, CallSites>();
+
+  constructor(private readonly vm: VM) {}
+
+  /** Each frame against the verifier: an ip just after a call, and the depth there equal to the stack the frame holds. */
+  check(fiber: Fiber, path: string): void {
+    const n = fiber.frameCount;
+    const entry = fiber.frameClosures[0]!;
+    if (entry.fn.index >= 0 || fiber.frameBases[0] !== 0) bad(`${path}.frames[0] is not the VM's entry.`);
+    if (fiber.stack[0] !== entry) bad(`${path}.stack[0] is not the fiber's entry.`);
+    for (let k = 0; k < n; k++) {
+      const at = `${path}.frames[${k}]`;
+      const fn = fiber.frameClosures[k]!.fn;
+      const ip = fiber.frameIps[k]!;
+      const base = fiber.frameBases[k]!;
+      const innermost = k === n - 1;
+      const top = innermost ? fiber.sp : fiber.frameBases[k + 1]!;
+      if (k > 0 && fn.index < 0) bad(`${at} is an entry trampoline.`);
+      if (k > 0 && base <= fiber.frameBases[k - 1]!) bad(`${at}.base does not sit above its caller's.`);
+      const sites = this.sitesOf(fn.index, fn.original);
+      const prev = ip < sites.previous.length ? sites.previous[ip]! : -1;
+      if (prev < 0) bad(`${at}.ip: ${ip} is not an instruction start of ${fn.name || 'its function'}.`);
+      const calls = innermost ? SUSPENDING_CALLS : FRAME_CALLS;
+      if (!calls.has(fn.original[prev]!)) bad(`${at}.ip: ${ip} is not just after a call.`);
+      const depth = fn.index < 0 ? 2 : sites.depths[ip]!;
+      if (depth < 0) bad(`${at}.ip: ${ip} is not reachable.`);
+      if (top - base !== depth - 1) bad(`${at}: the stack holds ${top - base} values at ip ${ip}, but the verifier says ${depth - 1}.`);
     }
   }
-}
 
-/** The start of the instruction that ends exactly at `ip`, or -1 when `ip` is not an instruction start. */
-function previousInstruction(code: Int32Array, ip: number): number {
-  let pc = 0;
-  let prev = -1;
-  while (pc < ip && pc < code.length) {
-    const op = code[pc]!;
-    if (OPCODES[op] === undefined) return -1;
-    prev = pc;
-    pc += instructionSize(op);
+  private sitesOf(index: number, code: Int32Array): CallSites {
+    const known = this.sites.get(index);
+    if (known !== undefined) return known;
+    const previous = new Int32Array(code.length).fill(-1);
+    for (let pc = 0; pc < code.length; ) {
+      const op = code[pc]!;
+      if (OPCODES[op] === undefined) break;
+      const next = pc + instructionSize(op);
+      if (next < code.length) previous[next] = pc;
+      pc = next;
+    }
+    const sites = { previous, depths: index < 0 ? new Int32Array(0) : stackDepths(this.vm.module, index) };
+    this.sites.set(index, sites);
+    return sites;
   }
-  return pc === ip && ip < code.length ? prev : -1;
 }
 
 /** The open upvalues: each points into this fiber's stack below sp, by strictly decreasing slot, and appears once. */
-function linkOpenUpvalues(refs: unknown, reader: HeapReader, fiber: Fiber, i: number): ObjUpvalue | null {
-  if (!Array.isArray(refs)) bad(`fiber ${i} has no open upvalue list.`);
+function linkOpenUpvalues(refs: readonly number[], reader: HeapReader, fiber: Fiber, path: string): ObjUpvalue | null {
   let head: ObjUpvalue | null = null;
   let tail: ObjUpvalue | null = null;
   let lastSlot = Infinity;
-  for (const ref of refs) {
-    const u = reader.upvalueAt(ref);
-    if (u.cells !== fiber.stack || u.index >= fiber.sp || u.index >= lastSlot) bad(`fiber ${i} has a bad open upvalue list.`);
+  refs.forEach((ref, k) => {
+    const u = reader.upvalueAt(ref, `${path}[${k}]`);
+    if (u.cells !== fiber.stack || u.index >= fiber.sp || u.index >= lastSlot) {
+      bad(`${path}[${k}]: the open upvalues must point into this fiber's stack, below its top, by decreasing slot.`);
+    }
     lastSlot = u.index;
     u.next = null;
     if (tail === null) head = u;
     else tail.next = u;
     tail = u;
-  }
+  });
   return head;
 }

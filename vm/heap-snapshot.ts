@@ -26,11 +26,13 @@
  * vm/fiber-snapshot.ts uses this for globals and fibers.
  */
 
+import { quoted } from './bounded-text.js';
 import { VerifyError } from './errors.js';
 import { ObjMap, mapKeyProblem } from './map-object.js';
 import { findMethod } from './method-dispatch.js';
 import { ObjBoundMethod, ObjClass, ObjClosure, ObjFunction, ObjHostFunction, ObjInstance, ObjList, ObjUpvalue, isHostObject } from './objects.js';
 import type { HostObject, Value, VmObject } from './value.js';
+import { MAX_SNAPSHOT_OBJECTS as MAX_OBJECTS, MAX_TRAMPOLINE_ARGC } from './vm-snapshot-schema.js';
 
 export type ValueJson = null | boolean | number | string | { readonly n: string } | { readonly r: number } | { readonly u: 1 };
 
@@ -64,9 +66,6 @@ export interface HeapContext {
   readonly hostObjects: HostObjectCodec | null;
 }
 
-/** Upper bounds a reader enforces (untrusted input). */
-const MAX_OBJECTS = 1_000_000;
-const MAX_TRAMPOLINE_ARGC = 255;
 
 function bad(message: string): never {
   throw new VerifyError(`Snapshot: ${message}`);
@@ -157,7 +156,13 @@ export class HeapWriter {
   }
 }
 
-/** Rebuilds the object table: allocate every object, then link them, so references may point anywhere (cycles too). */
+/**
+ * Rebuilds the object table: allocate every object, then link them, so
+ * references may point anywhere (cycles too). The data's shape was checked
+ * against the schema first (vm/vm-snapshot-schema.ts); the reader checks
+ * what a schema cannot: that references name objects of the right kind, that
+ * counts fit the module. Messages name the field as a JSON path.
+ */
 export class HeapReader {
   private readonly built: unknown[];
 
@@ -166,24 +171,31 @@ export class HeapReader {
     private readonly objects: readonly unknown[],
     /** The stack array of fiber `i`, for open upvalues. */
     private readonly stackOfFiber: (index: number) => Value[] | null,
+    /** The object table's JSON path, for messages (`$.objects`). */
+    private readonly path = '$.objects',
   ) {
-    if (!Array.isArray(objects) || objects.length > MAX_OBJECTS) bad('the object table is malformed.');
+    if (!Array.isArray(objects) || objects.length > MAX_OBJECTS) bad(`${path} is malformed.`);
     this.built = objects.map((o, i) => this.allocate(o, i));
     objects.forEach((o, i) => this.link(o as Record<string, unknown>, i));
     objects.forEach((o, i) => this.bind(o as Record<string, unknown>, i));
   }
 
-  value(v: unknown): Value {
+  private at(i: number, field?: string): string {
+    return field === undefined ? `${this.path}[${i}]` : `${this.path}[${i}].${field}`;
+  }
+
+  /** The value a ValueJson stands for; `path` names it in messages. */
+  value(v: unknown, path: string): Value {
     if (v === null || typeof v === 'boolean' || typeof v === 'string') return v;
     if (typeof v === 'number') {
-      if (!Number.isFinite(v)) bad('a number is not finite.');
+      if (!Number.isFinite(v)) bad(`${path}: a number is not finite.`);
       return v;
     }
-    if (typeof v !== 'object' || Array.isArray(v)) bad('a value is malformed.');
+    if (typeof v !== 'object' || Array.isArray(v)) bad(`${path} is not a value.`);
     const o = v as Record<string, unknown>;
     if ('r' in o) {
-      const target = this.objectAt(o['r']);
-      if (target instanceof ObjUpvalue || !isValueObject(target)) bad(`reference ${String(o['r'])} is not a value.`);
+      const target = this.objectAt(o['r'], `${path}.r`);
+      if (target instanceof ObjUpvalue || !isValueObject(target)) bad(`${path}.r: object ${String(o['r'])} is not a value.`);
       return target as Value;
     }
     if ('n' in o) {
@@ -197,38 +209,38 @@ export class HeapReader {
         case '-0':
           return -0;
       }
-      bad('a number is malformed.');
+      bad(`${path}.n is not a number JSON cannot hold.`);
     }
     if ('u' in o && o['u'] === 1) return this.ctx.undefinedValue;
-    bad('a value is malformed.');
+    bad(`${path} is not a value.`);
   }
 
   /** The object a reference names (any kind). */
-  objectAt(ref: unknown): unknown {
-    if (typeof ref !== 'number' || !Number.isInteger(ref) || ref < 0 || ref >= this.built.length) bad(`reference ${String(ref)} names no object.`);
+  objectAt(ref: unknown, path: string): unknown {
+    if (typeof ref !== 'number' || !Number.isInteger(ref) || ref < 0 || ref >= this.built.length) bad(`${path}: reference ${String(ref)} names no object.`);
     return this.built[ref];
   }
 
-  closureAt(ref: unknown): ObjClosure {
-    const o = this.objectAt(ref);
-    if (!(o instanceof ObjClosure)) bad(`reference ${String(ref)} is not a closure.`);
+  closureAt(ref: unknown, path: string): ObjClosure {
+    const o = this.objectAt(ref, path);
+    if (!(o instanceof ObjClosure)) bad(`${path}: reference ${String(ref)} is not a closure.`);
     return o;
   }
 
-  upvalueAt(ref: unknown): ObjUpvalue {
-    const o = this.objectAt(ref);
-    if (!(o instanceof ObjUpvalue)) bad(`reference ${String(ref)} is not an upvalue.`);
+  upvalueAt(ref: unknown, path: string): ObjUpvalue {
+    const o = this.objectAt(ref, path);
+    if (!(o instanceof ObjUpvalue)) bad(`${path}: reference ${String(ref)} is not an upvalue.`);
     return o;
   }
 
-  private classAt(ref: unknown): ObjClass {
-    const o = this.objectAt(ref);
-    if (!(o instanceof ObjClass)) bad(`reference ${String(ref)} is not a class.`);
+  private classAt(ref: unknown, path: string): ObjClass {
+    const o = this.objectAt(ref, path);
+    if (!(o instanceof ObjClass)) bad(`${path}: reference ${String(ref)} is not a class.`);
     return o;
   }
 
   private allocate(raw: unknown, i: number): unknown {
-    if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) bad(`object ${i} is malformed.`);
+    if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) bad(`${this.at(i)} is not an object.`);
     const o = raw as Record<string, unknown>;
     switch (o['t']) {
       case 'closure':
@@ -236,7 +248,7 @@ export class HeapReader {
       case 'upvalue':
         return new ObjUpvalue([null], 0);
       case 'class':
-        if (typeof o['name'] !== 'string') bad(`class ${i} has no name.`);
+        if (typeof o['name'] !== 'string') bad(`${this.at(i, 'name')} must be a string.`);
         return new ObjClass(o['name']);
       case 'instance':
         return { pendingInstance: true };
@@ -247,17 +259,18 @@ export class HeapReader {
       case 'bound':
         return { pendingBound: true };
       case 'host': {
-        const host = this.ctx.hostImports.find((h) => h.name === o['name']);
-        if (host === undefined) bad(`host function ${JSON.stringify(o['name'])} is not imported by this module.`);
+        const name = o['name'];
+        const host = this.ctx.hostImports.find((h) => h.name === name);
+        if (host === undefined) bad(`${this.at(i, 'name')}: host function ${typeof name === 'string' ? quoted(name) : '?'} is not imported by this module.`);
         return host;
       }
       case 'object': {
         const codec = this.ctx.hostObjects;
-        if (codec === null) bad('a host object cannot be restored (no host object codec).');
+        if (codec === null) bad(`${this.at(i)}: a host object cannot be restored (no host object codec).`);
         return codec.decode(o['data']);
       }
       default:
-        bad(`object ${i} has unknown type ${JSON.stringify(o['t'])}.`);
+        bad(`${this.at(i, 't')}: unknown object type ${typeof o['t'] === 'string' ? quoted(o['t']) : '?'}.`);
     }
   }
 
@@ -265,10 +278,10 @@ export class HeapReader {
     const fn = o['fn'];
     if (fn === -1) {
       const argc = o['argc'];
-      if (typeof argc !== 'number' || !Number.isInteger(argc) || argc < 0 || argc > MAX_TRAMPOLINE_ARGC) bad(`closure ${i} has a bad trampoline.`);
+      if (typeof argc !== 'number' || !Number.isInteger(argc) || argc < 0 || argc > MAX_TRAMPOLINE_ARGC) bad(`${this.at(i, 'argc')}: a trampoline needs an argument count in [0, ${MAX_TRAMPOLINE_ARGC}].`);
       return this.ctx.trampoline(argc).fn;
     }
-    if (typeof fn !== 'number' || !Number.isInteger(fn) || fn < 1 || fn >= this.ctx.functions.length) bad(`closure ${i} names no function.`);
+    if (typeof fn !== 'number' || !Number.isInteger(fn) || fn < 1 || fn >= this.ctx.functions.length) bad(`${this.at(i, 'fn')}: ${String(fn)} names no function of the module.`);
     return this.ctx.functions[fn]!;
   }
 
@@ -279,8 +292,8 @@ export class HeapReader {
         const closure = target as ObjClosure;
         const up = o['up'];
         const expected = closure.fn.index < 0 ? 0 : closure.fn.proto.upvalues.length;
-        if (!Array.isArray(up) || up.length !== expected) bad(`closure ${i} has the wrong number of upvalues.`);
-        for (const ref of up) closure.upvalues.push(this.upvalueAt(ref));
+        if (!Array.isArray(up) || up.length !== expected) bad(`${this.at(i, 'up')}: the function captures ${expected} upvalues.`);
+        up.forEach((ref, k) => closure.upvalues.push(this.upvalueAt(ref, `${this.at(i, 'up')}[${k}]`)));
         if (closure.fn.index < 0) this.built[i] = this.ctx.trampoline(closure.fn.arity); // trampolines are the VM's own
         return;
       }
@@ -289,27 +302,29 @@ export class HeapReader {
         if ('fiber' in o) {
           const stack = this.stackOfFiber(o['fiber'] as number);
           const slot = o['slot'];
-          if (stack === null) bad(`upvalue ${i} is open into a fiber that is not in the snapshot.`);
-          if (typeof slot !== 'number' || !Number.isInteger(slot) || slot < 0 || slot >= stack.length) bad(`upvalue ${i} points outside its fiber's stack.`);
+          if (stack === null) bad(`${this.at(i, 'fiber')}: the upvalue is open into a fiber that is not in the snapshot.`);
+          if (typeof slot !== 'number' || !Number.isInteger(slot) || slot < 0 || slot >= stack.length) bad(`${this.at(i, 'slot')} points outside its fiber's stack.`);
           upvalue.cells = stack;
           upvalue.index = slot;
+        } else if (!('v' in o)) {
+          bad(`${this.at(i)}: an upvalue is closed (v) or open (fiber and slot).`);
         }
         return; // a closed one gets its value in fillValues
       }
       case 'class': {
         const klass = target as ObjClass;
-        if (o['sup'] !== null) klass.superclass = this.classAt(o['sup']);
+        if (o['sup'] !== null) klass.superclass = this.classAt(o['sup'], this.at(i, 'sup'));
         const methods = o['methods'];
-        if (!Array.isArray(methods)) bad(`class ${i} has no method table.`);
-        for (const entry of methods) {
-          if (!Array.isArray(entry) || typeof entry[0] !== 'string') bad(`class ${i} has a malformed method.`);
-          klass.methods.set(entry[0], this.closureAt(entry[1]));
-        }
+        if (!Array.isArray(methods)) bad(`${this.at(i, 'methods')} must be an array.`);
+        methods.forEach((entry: unknown, k) => {
+          if (!Array.isArray(entry) || typeof entry[0] !== 'string') bad(`${this.at(i, 'methods')}[${k}] must be [name, closure].`);
+          klass.methods.set(entry[0], this.closureAt(entry[1], `${this.at(i, 'methods')}[${k}][1]`));
+        });
         klass.initializer = klass.methods.get('init') ?? null;
         return;
       }
       case 'instance': {
-        const instance = new ObjInstance(this.classAt(o['cls']));
+        const instance = new ObjInstance(this.classAt(o['cls'], this.at(i, 'cls')));
         this.built[i] = instance;
         return;
       }
@@ -321,16 +336,19 @@ export class HeapReader {
     if (o['t'] !== 'bound') return;
     const method = o['method'];
     const recv = o['recv'];
-    const receiver = recv !== null && typeof recv === 'object' && 'r' in recv ? this.objectAt((recv as { r: unknown }).r) : this.value(recv);
+    const receiver = recv !== null && typeof recv === 'object' && 'r' in recv ? this.objectAt((recv as { r: unknown }).r, this.at(i, 'recv.r')) : this.value(recv, this.at(i, 'recv'));
+    if (typeof receiver === 'object' && receiver !== null && (receiver instanceof ObjUpvalue || !isValueObject(receiver))) {
+      bad(`${this.at(i, 'recv')} is not a value a method can be bound to.`);
+    }
     if (typeof method === 'string') {
       // A built-in method: it must be one the receiver (a string, list or map) really has.
       const row = findMethod(receiver as Value, method);
-      if (row === undefined) bad(`bound method ${i} names a built-in method its receiver does not have.`);
+      if (row === undefined) bad(`${this.at(i, 'method')} names a built-in method its receiver does not have.`);
       this.built[i] = new ObjBoundMethod(receiver as Value, row);
       return;
     }
-    if (!(receiver instanceof ObjInstance || isHostObject(receiver as Value))) bad(`bound method ${i} has no receiver.`);
-    this.built[i] = new ObjBoundMethod(receiver as Value, this.closureAt(method));
+    if (!(receiver instanceof ObjInstance || isHostObject(receiver as Value))) bad(`${this.at(i, 'recv')}: a method is bound to an instance or a host object.`);
+    this.built[i] = new ObjBoundMethod(receiver as Value, this.closureAt(method, this.at(i, 'method')));
   }
 
   /** Fill what holds values (which may be any object): closed upvalues, instances' fields, lists' items. Called once all objects exist. */
@@ -339,35 +357,37 @@ export class HeapReader {
       const o = raw as Record<string, unknown>;
       switch (o['t']) {
         case 'upvalue':
-          if (!('fiber' in o)) (this.built[i] as ObjUpvalue).cells = [this.value(o['v'])];
+          if (!('fiber' in o)) (this.built[i] as ObjUpvalue).cells = [this.value(o['v'], this.at(i, 'v'))];
           return;
         case 'instance': {
           const fields = o['fields'];
-          if (!Array.isArray(fields)) bad(`instance ${i} has no fields.`);
+          if (!Array.isArray(fields)) bad(`${this.at(i, 'fields')} must be an array.`);
           const instance = this.built[i] as ObjInstance;
-          for (const entry of fields) {
-            if (!Array.isArray(entry) || typeof entry[0] !== 'string') bad(`instance ${i} has a malformed field.`);
-            instance.setField(entry[0], this.value(entry[1]));
-          }
+          fields.forEach((entry: unknown, k) => {
+            const at = `${this.at(i, 'fields')}[${k}]`;
+            if (!Array.isArray(entry) || typeof entry[0] !== 'string') bad(`${at} must be [name, value].`);
+            instance.setField(entry[0], this.value(entry[1], `${at}[1]`));
+          });
           return;
         }
         case 'list': {
           const items = o['items'];
-          if (!Array.isArray(items)) bad(`list ${i} has no items.`);
+          if (!Array.isArray(items)) bad(`${this.at(i, 'items')} must be an array.`);
           const list = this.built[i] as ObjList;
-          for (const item of items) list.items.push(this.value(item));
+          items.forEach((item: unknown, k) => list.items.push(this.value(item, `${this.at(i, 'items')}[${k}]`)));
           return;
         }
         case 'map': {
           const entries = o['entries'];
-          if (!Array.isArray(entries)) bad(`map ${i} has no entries.`);
+          if (!Array.isArray(entries)) bad(`${this.at(i, 'entries')} must be an array.`);
           const map = this.built[i] as ObjMap;
-          for (const entry of entries) {
-            if (!Array.isArray(entry) || entry.length !== 2) bad(`map ${i} has a malformed entry.`);
-            const key = this.value(entry[0]);
-            if (mapKeyProblem(key) !== null || map.has(key)) bad(`map ${i} has a key that cannot be one, or twice.`);
-            map.set(key, this.value(entry[1]));
-          }
+          entries.forEach((entry: unknown, k) => {
+            const at = `${this.at(i, 'entries')}[${k}]`;
+            if (!Array.isArray(entry) || entry.length !== 2) bad(`${at} must be [key, value].`);
+            const key = this.value(entry[0], `${at}[0]`);
+            if (mapKeyProblem(key) !== null || map.has(key)) bad(`${at}[0] cannot be a key, or is one twice.`);
+            map.set(key, this.value(entry[1], `${at}[1]`));
+          });
           return;
         }
       }

@@ -56,6 +56,7 @@ import { missingKeyMessage } from './map-methods.js';
 import { callMethod, methodsOf } from './method-dispatch.js';
 import { templateText } from './template.js';
 import { OPCODES, Op, instructionSize } from './opcodes.js';
+import { nameArgumentProblem } from './name-argument.js';
 import { RunOutcome } from './run-outcome.js';
 import type { HostObject, Value, VmObject } from './value.js';
 
@@ -98,6 +99,8 @@ export interface VmSnapshotAccess {
   trampoline(argc: number): ObjClosure;
   liveFibers(): number;
   adopt(fiber: Fiber): void;
+  /** The globals came from a snapshot: the top-level script must not run again over them. */
+  globalsRestored(): void;
 }
 
 /** Decides, at a BREAK, whether the fiber pauses there (vm/debugger.ts). */
@@ -184,6 +187,8 @@ export class VM {
 
   /** Cast a spell on a new fiber; runs until it is done, suspended, paused or failed. Runs the script first if it never ran. */
   cast(spell: string, args: readonly Value[], budgets?: Partial<Budgets>): Fiber {
+    const badName = nameArgumentProblem('spell name', spell);
+    if (badName !== null) return this.failedFiber(badName, null, budgets);
     const index = this.spellIndex.get(spell);
     const fn = index === undefined ? undefined : this.functions[index];
     if (fn === undefined) return this.failedFiber(`Undefined spell ${quoted(spell)}.`, spell, budgets);
@@ -197,6 +202,8 @@ export class VM {
   call(fnGlobalName: string, args: readonly Value[], budgets?: Partial<Budgets>): Fiber {
     const before = this.ensureScript();
     if (before) return before;
+    const badName = nameArgumentProblem('global name', fnGlobalName);
+    if (badName !== null) return this.failedFiber(badName, null, budgets);
     const callee = this.getGlobal(fnGlobalName);
     if (callee === undefined) return this.failedFiber(`Undefined variable ${quoted(fnGlobalName)}.`, null, budgets);
     return this.start(callee, args, budgets, null, 'call');
@@ -214,6 +221,8 @@ export class VM {
       const before = this.ensureScript();
       if (before) return this.report(before, false);
     }
+    const badName = nameArgumentProblem('global name', fnGlobalName);
+    if (badName !== null) return this.reportFailure(badName, null, null);
     const callee = this.getGlobal(fnGlobalName);
     if (callee === undefined) return this.reportFailure(`Undefined variable ${quoted(fnGlobalName)}.`, null, null);
     return this.startFast(callee, args, budgets, null, 'call');
@@ -222,7 +231,10 @@ export class VM {
   /** `cast` for hot paths (tick spells): reports as `callFast` does. */
   castFast(spell: string, args: readonly Value[], budgets?: Partial<Budgets>): RunOutcome {
     // A world casts the same tick spell for every entity: remember the last one looked up.
-    if (spell !== this.lastFastSpell) {
+    // (The closure test: before any fast cast, lastFastSpell is null, and so may be a JS caller's name.)
+    if (spell !== this.lastFastSpell || this.lastFastClosure === null) {
+      const badName = nameArgumentProblem('spell name', spell);
+      if (badName !== null) return this.reportFailure(badName, null, null);
       const index = this.spellIndex.get(spell);
       const fn = index === undefined ? undefined : this.functions[index];
       if (fn === undefined) return this.reportFailure(`Undefined spell ${quoted(spell)}.`, spell, null);
@@ -300,6 +312,9 @@ export class VM {
       adopt: (fiber) => {
         fiber.live = true;
         this.liveFibers++;
+        this.scriptRan = true;
+      },
+      globalsRestored: () => {
         this.scriptRan = true;
       },
     };

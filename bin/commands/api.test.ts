@@ -72,6 +72,19 @@ describe('cantrip api', () => {
     expect(out).toContain('damage(target: entity, amount: number) → number\n');
     expect(out).toContain('shake(seconds: number) → nil\n    Shake the camera.');
   });
+
+  it('escapes terminal control sequences in a declaration’s doc strings (issue 17)', async () => {
+    const w = workspace();
+    const doc = 'Rumble.\u001b]0;pwned\u0007\u001b[2J\u001b[31mred\r\nnext\u009b1m \u202eevil\u2066';
+    const api = w.write('game-api.json', JSON.stringify({ ...GAME_API, functions: [{ name: 'rumble', params: [], returns: 'nil', doc }] }));
+    const { code, out } = await run('api', '--api', api);
+    expect(code).toBe(0);
+    expect(out).toContain('rumble() → nil\n    Rumble.\\x1b]0;pwned\\x07\\x1b[2J\\x1b[31mred\\x0d\\x0anext\\x9b1m \\u202eevil\\u2066\n');
+    expect(out).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
+    // --json keeps the text exactly (JSON escapes the controls itself).
+    const json = await run('api', '--json', '--api', api);
+    expect(JSON.parse(json.out).functions.at(-1).doc).toBe(doc);
+  });
 });
 
 describe('--api game-api.json', () => {

@@ -11,6 +11,7 @@ import type { HostFunctionSpec } from '../../vm/host.js';
 import type { CliCommand, CommandContext } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import { API_OPTION_FLAGS, API_OPTION_HELP, cliHostSpecs } from '../hosts.js';
+import { terminalSafe } from '../terminal-text.js';
 
 export const apiCommand: CliCommand = {
   register(program: Command, context: CommandContext): void {
@@ -27,7 +28,8 @@ export const apiCommand: CliCommand = {
   },
 };
 
+/** One signature and its doc line. The names are identifiers and the types a fixed set (the schema's); the doc is free text from the file, so it is escaped. */
 function describeSpec(spec: HostFunctionSpec): string {
   const params = spec.params.map((p) => `${p.name}${p.optional ? '?' : ''}: ${p.type}`).join(', ');
-  return `${spec.name}(${params}) → ${spec.returns}\n    ${spec.doc}`;
+  return `${spec.name}(${params}) → ${spec.returns}\n    ${terminalSafe(spec.doc)}`;
 }

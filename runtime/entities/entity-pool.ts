@@ -55,7 +55,8 @@ export interface EntityPoolState {
   readonly arrays: Readonly<Record<PoolArrayName, readonly number[]>>;
 }
 
-const POOL_ARRAYS = [
+/** The pool's typed arrays, by name (a snapshot holds one JSON array of each). */
+export const POOL_ARRAYS = [
   'x',
   'y',
   'vx',

@@ -12,6 +12,9 @@ import type { EntityId } from '../events/events.js';
 /** What an entity field may hold: spell values that belong to no VM (so any spell may read them). */
 export type FieldValue = number | string | boolean | null | { readonly entity: EntityId };
 
+/** Active buffs (modifiers) one entity may carry: `buff` refuses more, and a snapshot may not hold more. */
+export const MAX_MODIFIERS = 64;
+
 export interface Modifier {
   readonly stat: string;
   readonly amount: number;

@@ -98,50 +98,64 @@ export function captureSpellState(
 /**
  * Put the VM states and waiting casts back into a restored world (its
  * spells loaded, its entities restored). `loadRetired` builds the VM of a
- * retired module. WorldError (or VerifyError) for data that does not fit.
+ * retired module. Returns the indexes of the loaded modules whose globals
+ * the snapshot held. WorldError (or VerifyError) for data that does not fit.
  */
 export function restoreSpellState(
   s: WorldState,
   casting: WorldCasting,
   data: SpellStateSnapshot | undefined,
   loadRetired: (source: { sourceName: string; source?: string; spb?: string }) => VM,
-): void {
-  if (data === undefined) return;
+): ReadonlySet<number> {
+  if (data === undefined) return new Set();
   if (data === null || typeof data !== 'object' || !Array.isArray(data.vms) || !Array.isArray(data.casts)) {
     throw new WorldError('The world snapshot is malformed.');
   }
   const codec = entityCodec(s);
   const loaded = casting.loaded;
   const used = new Set<number>();
-  const fibers = data.vms.map((v) => {
+  // The whole snapshot's size was counted before the restore began (world-snapshot-check.ts).
+  // What the world heap has left for the waiting casts once the entities' fields are counted.
+  let heldLeft = s.memory.limit - s.memory.used;
+  const fibers = data.vms.map((v, i) => {
     if (v === null || typeof v !== 'object') throw new WorldError('The world snapshot is malformed.');
     let vm: VM;
     if (v.spells === -1 && v.retired !== undefined && v.retired !== null) {
       vm = loadRetired(v.retired);
     } else {
       const owner = Number.isInteger(v.spells) ? loaded[v.spells] : undefined;
-      if (owner === undefined || used.has(v.spells)) throw new WorldError('The world snapshot names a spells module it does not have.');
+      if (owner === undefined || used.has(v.spells)) {
+        throw new WorldError(`The world snapshot is malformed: $.spellState.vms[${i}].spells: ${String(v.spells)} names no loaded spells module, or one another VM state has.`);
+      }
       used.add(v.spells);
       vm = owner.vm;
     }
     try {
-      return { vm, fibers: restoreVm(vm, v.state, codec) };
+      const restored = restoreVm(vm, v.state, codec, { path: `$.spellState.vms[${i}].state`, maxHeldUnits: heldLeft, maxSnapshotChars: Infinity });
+      for (const fiber of restored) heldLeft -= s.memory.holdOf(fiber);
+      return { vm, fibers: restored };
     } catch (error) {
       if (error instanceof VerifyError) throw new WorldError(`The world snapshot is malformed: ${error.message.replace(/^Snapshot: /, '')}`);
       throw error;
     }
   });
   const adopted = new Set<unknown>();
-  for (const c of data.casts) {
+  data.casts.forEach((c, k) => {
+    const at = `$.spellState.casts[${k}]`;
     const owner = c !== null && typeof c === 'object' ? fibers[c.vm] : undefined;
     const fiber = owner?.fibers[c.fiber];
-    if (owner === undefined || fiber === undefined || adopted.has(fiber)) throw new WorldError('The world snapshot names a waiting cast it does not have.');
+    if (owner === undefined || fiber === undefined || adopted.has(fiber)) {
+      throw new WorldError(`The world snapshot is malformed: ${at} names a saved fiber the snapshot does not have, or one another cast has.`);
+    }
     adopted.add(fiber);
     const caster = c.caster;
-    if (typeof c.spell !== 'string' || !(caster === null || (Number.isSafeInteger(caster) && caster > 0))) throw new WorldError('The world snapshot has a malformed cast.');
-    if (!(Number.isFinite(c.wakeAt) && Number.isSafeInteger(c.seq) && c.seq >= 0 && c.seq < s.castSeq)) throw new WorldError('The world snapshot has a malformed cast.');
+    if (typeof c.spell !== 'string' || !(caster === null || (Number.isSafeInteger(caster) && caster > 0))) throw new WorldError(`The world snapshot is malformed: ${at} has a bad spell or caster.`);
+    if (!(Number.isFinite(c.wakeAt) && Number.isSafeInteger(c.seq) && c.seq >= 0 && c.seq < s.castSeq)) {
+      throw new WorldError(`The world snapshot is malformed: ${at}: its wake time must be finite, its seq below castSeq (${s.castSeq}).`);
+    }
     const cast: InFlightCast = { fiber, vm: owner.vm, spell: c.spell, caster, wakeAt: c.wakeAt, seq: c.seq };
     casting.adoptWaiting(cast);
-  }
-  if (adopted.size !== fibers.reduce((n, f) => n + f.fibers.length, 0)) throw new WorldError('The world snapshot has a saved fiber no cast waits in.');
+  });
+  if (adopted.size !== fibers.reduce((n, f) => n + f.fibers.length, 0)) throw new WorldError('The world snapshot is malformed: $.spellState.casts: a saved fiber has no cast waiting in it.');
+  return used;
 }

@@ -7,7 +7,7 @@
 import { quoted } from '../../vm/bounded-text.js';
 import { HostError } from '../../vm/errors.js';
 import type { EntityRef } from '../entities/entity-ref.js';
-import type { Modifier } from '../entities/entity-state.js';
+import { MAX_MODIFIERS, type Modifier } from '../entities/entity-state.js';
 import type { EntityId } from '../events/events.js';
 import { MinHeap } from './min-heap.js';
 import type { WorldProperties } from './world-properties.js';
@@ -20,8 +20,6 @@ interface ActiveBuff {
 
 /** Stats a buff may change besides numeric breed attributes. */
 const BUFFABLE = new Set(['speed', 'maxHealth', 'interest']);
-/** Active buffs one entity may carry. */
-const MAX_MODIFIERS = 64;
 
 export class WorldBuffs {
   private readonly heap = new MinHeap<ActiveBuff>(buffBefore);

@@ -9,6 +9,7 @@
  */
 
 import { quoted } from '../../vm/bounded-text.js';
+import { nameArgumentProblem } from '../../vm/name-argument.js';
 import type { Fiber } from '../../vm/fiber.js';
 import type { Module } from '../../vm/module.js';
 import type { SpellRuntimeError } from '../../vm/errors.js';
@@ -207,7 +208,7 @@ export class WorldCasting {
    * must run. New casts then use the new code; casts in flight keep the old
    * module's VM (their fibers hold it) and finish on it. WorldError otherwise.
    */
-  addModule(module: Module, sourceName: string, source: string | null): SpellsReload {
+  addModule(module: Module, sourceName: string, source: string | null, runScript = true): SpellsReload {
     const index = this.modules.findIndex((m) => m.sourceName === sourceName);
     const replaced = index >= 0 ? this.modules[index]! : null;
     for (const s of module.spells) {
@@ -222,12 +223,7 @@ export class WorldCasting {
     });
     const arity = new Map(module.spells.map((s) => [s.name, module.functions[s.functionIndex]?.arity ?? 0]));
     const entry: LoadedSpells = { vm, module, sourceName, source, arity };
-    const cast: CastContext = { host: this.host, spell: SCRIPT, caster: null, wakeAt: 0 };
-    const script = runInCast(cast, () => vm.runScript());
-    if (script.state === 'failed') {
-      throw new WorldError(`${sourceName}: the top-level script failed: ${script.error?.message ?? 'unknown error'}`);
-    }
-    if (script.state !== 'done') throw new WorldError(`${sourceName}: the top-level script may not wait.`);
+    if (runScript) this.runScript(vm, sourceName);
     if (replaced === null) {
       this.modules.push(entry);
     } else {
@@ -247,6 +243,20 @@ export class WorldCasting {
     return reloadSummary(sourceName, replaced?.module ?? null, module);
   }
 
+  /**
+   * Run a module's top-level script, which defines its globals (addModule
+   * does, unless a restore defers it until the world's entities are back).
+   * WorldError when it fails or waits.
+   */
+  runScript(vm: VM, sourceName: string): void {
+    const cast: CastContext = { host: this.host, spell: SCRIPT, caster: null, wakeAt: 0 };
+    const script = runInCast(cast, () => vm.runScript());
+    if (script.state === 'failed') {
+      throw new WorldError(`${sourceName}: the top-level script failed: ${script.error?.message ?? 'unknown error'}`);
+    }
+    if (script.state !== 'done') throw new WorldError(`${sourceName}: the top-level script may not wait.`);
+  }
+
   /** A reload may not take away a spell a loaded breed names: say which breed and slot, and keep the old module. */
   private checkBreedsKeepTheirSpells(replaced: LoadedSpells, module: Module, sourceName: string): void {
     const breeds = this.state.breedRegistry;
@@ -264,6 +274,8 @@ export class WorldCasting {
 
   /** A cast from the embedder: announced with a `cast` event, then run now until it finishes or waits. */
   castFromEmbedder(spell: string, caster: EntityId | null, target: EntityId | null): Fiber {
+    const badName = nameArgumentProblem('spell name', spell);
+    if (badName !== null) throw new WorldError(badName);
     const owner = this.spellOwner.get(spell);
     if (!owner) throw new WorldError(`Unknown spell ${quoted(spell)}.`);
     const casterRef = this.refForApi(caster, 'caster');

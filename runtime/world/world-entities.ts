@@ -7,6 +7,7 @@
  */
 
 import { quoted } from '../../vm/bounded-text.js';
+import { nameArgumentProblem } from '../../vm/name-argument.js';
 import { EntityState } from '../entities/entity-state.js';
 import type { EntityPool } from '../entities/entity-pool.js';
 import type { EntityRef } from '../entities/entity-ref.js';
@@ -43,6 +44,8 @@ export class WorldEntities {
   /** Spawn an entity of a breed. Throws WorldError (unknown/abstract breed, bad position, full pool). */
   spawn(breedName: string, x: number, y: number): EntityRef {
     const s = this.state;
+    const badName = nameArgumentProblem('breed name', breedName);
+    if (badName !== null) throw new WorldError(badName);
     const breed = s.breeds.get(breedName);
     if (!breed) throw new WorldError(`Unknown breed ${quoted(breedName)}.`);
     if (breed.abstract) throw new WorldError(`Breed ${quoted(breedName)} is abstract and cannot be spawned.`);

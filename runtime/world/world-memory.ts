@@ -87,6 +87,7 @@ export class WorldMemory {
   }
 }
 
-function fieldCost(name: string, value: FieldValue): number {
+/** The units one entity field holds: its entry, its name, and its text. */
+export function fieldCost(name: string, value: FieldValue): number {
   return FIELD_ENTRY + name.length + (typeof value === 'string' ? value.length : 0);
 }

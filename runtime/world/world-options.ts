@@ -3,7 +3,10 @@
  * checks that turn bad options into a WorldError before anything is built.
  */
 
+import { quoted } from '../../vm/bounded-text.js';
 import { DEFAULT_BUDGETS, type Budgets } from '../../vm/budgets.js';
+import { DEFAULT_MAX_SNAPSHOT_CHARS } from '../../vm/fiber-snapshot.js';
+import { describeNonString } from '../../vm/name-argument.js';
 import type { HostFunction } from '../../vm/host.js';
 import type { InterestShape } from '../aoi/aoi-engine.js';
 import { AOI_ENGINE_NAMES, defaultAoiEngine, isAoiEngineName, type AoiEngineName } from '../aoi/aoi-engines.js';
@@ -96,12 +99,13 @@ export function resolveOptions(options: WorldOptions): ResolvedWorldOptions {
     maxWorldHeap: options.maxWorldHeap ?? 32_000_000,
     maxEventsPerStep: options.maxEventsPerStep ?? 100_000,
     maxHandlerCastsPerStep: options.maxHandlerCastsPerStep ?? 4096,
-    maxSnapshotChars: options.maxSnapshotChars ?? 200_000_000,
+    maxSnapshotChars: options.maxSnapshotChars ?? DEFAULT_MAX_SNAPSHOT_CHARS,
     budgets: { ...DEFAULT_BUDGETS, fuel: 1_000_000, ...stripUndefined(options.budgets ?? {}) },
   };
   const positive = (name: string, v: number, max = 1e9): void => {
     if (!(typeof v === 'number' && v > 0 && v <= max)) throw new WorldError(`World option '${name}' must be a number in (0, ${max}], got ${String(v)}.`);
   };
+  checkBudgets(o.budgets);
   positive('width', o.width);
   positive('height', o.height);
   positive('capacity', o.capacity, 1 << 24);
@@ -124,6 +128,19 @@ export function resolveOptions(options: WorldOptions): ResolvedWorldOptions {
   o.maxCapacity = Math.floor(o.maxCapacity);
   o.seed = Number.isFinite(o.seed) ? o.seed : 1;
   return o;
+}
+
+/** Every budget a number ≥ 0 (Infinity: no limit): a string or an object is not read as "no limit". A name the VM has no budget for is a typo. */
+function checkBudgets(budgets: object): void {
+  for (const [key, value] of Object.entries(budgets) as [string, unknown][]) {
+    if (!Object.hasOwn(DEFAULT_BUDGETS, key)) {
+      throw new WorldError(`World option 'budgets' has no budget ${quoted(key)} (the budgets are ${Object.keys(DEFAULT_BUDGETS).join(', ')}).`);
+    }
+    if (typeof value !== 'number' || Number.isNaN(value) || value < 0) {
+      const got = typeof value === 'number' ? String(value) : describeNonString(value);
+      throw new WorldError(`World option 'budgets.${key}' must be a number ≥ 0 (Infinity for no limit), not ${got}.`);
+    }
+  }
 }
 
 function stripUndefined<T extends object>(o: T): Partial<T> {

@@ -561,16 +561,18 @@ describe('determinism and snapshots', () => {
     expect(a.log.length).toBeGreaterThan(20);
   });
 
-  it('restores unlimited budgets and refuses foreign data', () => {
+  it('restores unlimited budgets when the embedder allows them, and refuses foreign data', () => {
     const world = new World({ width: 10, height: 10, budgets: { fuel: Infinity } });
-    const restored = World.restore(JSON.parse(JSON.stringify(world.snapshot())));
-    expect(restored.options.budgets.fuel).toBe(Infinity);
+    const saved = JSON.parse(JSON.stringify(world.snapshot()));
+    expect(World.restore(saved, { budgets: { fuel: Infinity } }).options.budgets.fuel).toBe(Infinity);
+    // The embedder's budgets govern: by default a new World's (a save may carry at most what they allow).
+    expect(World.restore(saved).options.budgets.fuel).toBe(1_000_000);
     expect(() => World.restore({} as never)).toThrow(WorldError);
     const good = JSON.parse(JSON.stringify(simulate({}, 10).world.snapshot())) as Record<string, unknown>;
     for (const key of ['pool', 'entities', 'aoi', 'options', 'spells']) {
       expect(() => World.restore({ ...good, [key]: 42 } as never)).toThrow(WorldError);
     }
-    expect(() => World.restore({ ...good, entities: [{ slot: 999 }] } as never)).toThrow('The world snapshot is malformed.');
+    expect(() => World.restore({ ...good, entities: [{ slot: 999 }] } as never)).toThrow("The world snapshot is malformed: $.entities[0] is missing its field 'id'.");
   });
 });
 

@@ -54,11 +54,13 @@ import { HOT_FIELDS, WorldProperties, isHotField, type HotField } from './world-
 import { restoreCounter } from '../snapshot/queued-events-snapshot.js';
 import { SNAPSHOT_FORMAT, base64ToBytes, captureSnapshot, checkSnapshotHosts, restoreSnapshot, type WorldSnapshot } from '../snapshot/world-snapshot.js';
 import { restoreSpellState } from '../snapshot/world-casts-snapshot.js';
+import { checkWorldSnapshot, type RestoreOptions } from '../snapshot/world-snapshot-check.js';
 import { NONE, WorldState, clamp } from './world-state.js';
 import { OverloadWarnings, type WorldLogger } from './overload-warnings.js';
 import { WorldQueries } from './world-queries.js';
 
 export type { WorldOptions, ResolvedWorldOptions } from './world-options.js';
+export type { RestoreOptions } from '../snapshot/world-snapshot-check.js';
 export type { CastResult, SpellsReload } from './world-casting.js';
 export type { EntityView } from './world-entities.js';
 
@@ -206,19 +208,28 @@ export class World<G extends EventDeclaration = never> implements EntityAccess {
    * says what changed (also queued as a `spells-reload` event).
    */
   loadSpells(source: string, sourceName = '<spells>'): Diagnostic[] {
-    // With breeds loaded, the compiler also warns about entity properties no breed defines.
-    const entityProperties = this.state.breedRegistry?.entityPropertyNames();
-    const { module, diagnostics } = compile(source, { sourceName, hosts: this.hostTable, entityProperties });
-    if (!module) throw new SpellsCompileError(sourceName, diagnostics, source);
-    this.adoptModule(module, sourceName, source);
-    return diagnostics;
+    return this.loadSource(source, sourceName, true);
   }
 
   /** Load compiled spells (a .spb file's bytes or a Module); verified against the world's host API first. Replaces a loaded `sourceName` as loadSpells does. */
   loadModule(moduleOrBytes: Module | Uint8Array, sourceName?: string): void {
+    this.loadBytecode(moduleOrBytes, sourceName, true);
+  }
+
+  /** loadSpells; `runScript` false leaves the top-level script for later (a restore runs it once the entities are back, or not at all when the save has the module's globals). */
+  private loadSource(source: string, sourceName: string, runScript: boolean): Diagnostic[] {
+    // With breeds loaded, the compiler also warns about entity properties no breed defines.
+    const entityProperties = this.state.breedRegistry?.entityPropertyNames();
+    const { module, diagnostics } = compile(source, { sourceName, hosts: this.hostTable, entityProperties });
+    if (!module) throw new SpellsCompileError(sourceName, diagnostics, source);
+    this.adoptModule(module, sourceName, source, runScript);
+    return diagnostics;
+  }
+
+  private loadBytecode(moduleOrBytes: Module | Uint8Array, sourceName: string | undefined, runScript: boolean): void {
     const module = moduleOrBytes instanceof Uint8Array ? readSpb(moduleOrBytes) : moduleOrBytes;
     verifyModule(module, this.hostTable);
-    this.adoptModule(module, sourceName ?? module.sourceName, null);
+    this.adoptModule(module, sourceName ?? module.sourceName, null, runScript);
   }
 
   /** What the last loadSpells / loadModule added, removed and changed (null before any). */
@@ -228,8 +239,8 @@ export class World<G extends EventDeclaration = never> implements EntityAccess {
 
   private lastReload: SpellsReload | null = null;
 
-  private adoptModule(module: Module, sourceName: string, source: string | null): void {
-    const summary = this.casting.addModule(module, sourceName, source);
+  private adoptModule(module: Module, sourceName: string, source: string | null, runScript: boolean): void {
+    const summary = this.casting.addModule(module, sourceName, source, runScript);
     this.lastReload = summary;
     if (summary.reloaded) {
       const { added, removed, changed } = summary;
@@ -713,17 +724,21 @@ export class World<G extends EventDeclaration = never> implements EntityAccess {
 
   /**
    * Rebuild a world from snapshot() data (a structured clone or JSON round
-   * trip of it). A world made with `hosts` is restored with the same `hosts`
-   * (functions are code, not data: the snapshot does not carry them).
+   * trip of it). A save is untrusted input (docs/security.md, "Saves"): its
+   * shape and every size in it are checked before anything is built, and
+   * the embedder's `options` govern the restored world — the budgets of its
+   * casts and its limits (maxWorldHeap, maxCapacity …) are the lower of the
+   * save's and these, each defaulting to a new World's. A world made with
+   * `hosts` is restored with the same `hosts` (functions are code, not data:
+   * the snapshot does not carry them). WorldError (or BreedError,
+   * VerifyError) naming the field for data that does not fit.
    */
-  static restore<G extends EventDeclaration = never>(
-    snapshot: WorldSnapshot,
-    code: { readonly hosts?: readonly HostFunction[]; readonly events?: readonly G[]; readonly logger?: WorldLogger } = {},
-  ): World<G> {
+  static restore<G extends EventDeclaration = never>(snapshot: WorldSnapshot, options: RestoreOptions & { readonly events?: readonly G[] } = {}): World<G> {
     if (snapshot?.format !== SNAPSHOT_FORMAT) throw new WorldError('Not a Cantrip world snapshot.');
-    checkSnapshotHosts(snapshot, code.hosts);
+    const worldOptions = checkWorldSnapshot(snapshot, options);
+    checkSnapshotHosts(snapshot, options.hosts);
     try {
-      return World.restoreUnchecked(snapshot, code);
+      return World.restoreUnchecked(snapshot, { ...worldOptions, events: options.events, logger: options.logger });
     } catch (error) {
       // Breeds, spells and options report their own errors; anything else means the data was tampered with.
       if (error instanceof WorldError || error instanceof BreedError || error instanceof VerifyError) throw error;
@@ -731,29 +746,30 @@ export class World<G extends EventDeclaration = never> implements EntityAccess {
     }
   }
 
-  private static restoreUnchecked<G extends EventDeclaration>(
-    snapshot: WorldSnapshot,
-    { hosts, events, logger }: { readonly hosts?: readonly HostFunction[]; readonly events?: readonly G[]; readonly logger?: WorldLogger },
-  ): World<G> {
-    // JSON turns an unlimited budget (Infinity) into null: read it back as unlimited.
-    const budgets = Object.fromEntries(
-      Object.entries(snapshot.options.budgets).map(([k, v]) => [k, typeof v === 'number' ? v : Infinity]),
-    ) as unknown as Budgets;
-    const world = new World<G>({ ...snapshot.options, budgets, hosts, events, logger });
-    for (const s of snapshot.spells) {
-      if (s.source !== undefined) world.loadSpells(s.source, s.sourceName);
-      else world.loadModule(base64ToBytes(s.spb ?? ''), s.sourceName);
-    }
+  private static restoreUnchecked<G extends EventDeclaration>(snapshot: WorldSnapshot, options: WorldOptions & GameEventsOption<G>): World<G> {
+    const world = new World<G>(options);
     if (snapshot.breeds !== null) world.loadBreeds(snapshot.breeds as BreedData);
+    // The modules' top-level scripts wait: a module the save holds the globals of never runs it again,
+    // and one it does not runs it once the entities are back (a script may spawn).
+    for (const s of snapshot.spells) {
+      if (s.source !== undefined) world.loadSource(s.source, s.sourceName, false);
+      else world.loadBytecode(base64ToBytes(s.spb ?? ''), s.sourceName, false);
+    }
+    if (world.casting.loaded.length > 0) world.state.breedRegistry?.checkSpells(new Set(world.casting.spellNames()));
     world.accumulator = snapshot.accumulator;
     restoreSnapshot(world.state, world.entityLife, world.buffs, snapshot);
     world.droppedCasts = restoreCounter(snapshot.dropped?.casts);
-    restoreSpellState(world.state, world.casting, snapshot.spellState, (retired) => {
+    // Fields first: the waiting casts are counted against what the world heap has left after them.
+    world.state.memory.recount(world.state.states);
+    const restored = restoreSpellState(world.state, world.casting, snapshot.spellState, (retired) => {
       const module = retired.source !== undefined ? compileOrThrow(retired.source, retired.sourceName, world.hostTable) : readSpb(base64ToBytes(retired.spb ?? ''));
       verifyModule(module, world.hostTable);
       return world.casting.addRetired(module, retired.sourceName, retired.source ?? null);
     });
-    world.state.memory.recount(world.state.states);
+    world.casting.loaded.forEach((l, i) => {
+      if (!restored.has(i)) world.casting.runScript(l.vm, l.sourceName);
+    });
+    world.entityLife.reapOutsideStep();
     return world;
   }
 }

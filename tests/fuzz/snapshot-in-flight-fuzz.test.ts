@@ -38,6 +38,8 @@ function inFlight(): unknown {
 }
 
 const BASE = inFlight();
+/** What a new World has: the most a restored one may have when the embedder passes nothing. */
+const DEFAULTS = new World({ width: 1, height: 1 }).options;
 
 /** Every path to a leaf (or a node) inside spellState. */
 function paths(node: unknown, at: (string | number)[] = ['spellState']): (string | number)[][] {
@@ -49,7 +51,12 @@ function paths(node: unknown, at: (string | number)[] = ['spellState']): (string
 }
 
 const PATHS = paths((BASE as { spellState: unknown }).spellState);
-const REPLACEMENTS: unknown[] = [null, 0, -1, 1, 2, 1e9, 0.5, NaN, '', 'closure', true, [], {}, { r: 0 }, { r: 99999 }, { n: 'NaN' }, { u: 1 }];
+const CYCLE = Symbol('the container itself');
+const REPLACEMENTS: unknown[] = [
+  null, 0, -1, 1, 2, 1e9, 0.5, NaN, '', 'closure', true, [], {}, { r: 0 }, { r: 99999 }, { n: 'NaN' }, { u: 1 },
+  // Issue 17: BigInts and cycles (restoreVm's own JSON.stringify once threw TypeErrors on them), sizes a restore would allocate for.
+  10n, CYCLE, 2 ** 20, 2 ** 31, 70_000, 1e308,
+];
 
 function set(root: unknown, path: (string | number)[], value: unknown): void {
   let node = root as Record<string | number, unknown>;
@@ -57,7 +64,7 @@ function set(root: unknown, path: (string | number)[], value: unknown): void {
     node = node[path[i]!] as Record<string | number, unknown>;
     if (node === null || typeof node !== 'object') return; // an earlier edit replaced this branch
   }
-  node[path[path.length - 1]!] = value;
+  node[path[path.length - 1]!] = value === CYCLE ? node : value;
 }
 
 describe('tampered snapshots with casts in flight', () => {
@@ -69,7 +76,8 @@ describe('tampered snapshots with casts in flight', () => {
         for (const [p, r] of edits) {
           const path = PATHS[p]!;
           if (path.length < 2) continue;
-          set(data, path, structuredClone(REPLACEMENTS[r]));
+          const value = REPLACEMENTS[r];
+          set(data, path, typeof value === 'symbol' ? value : structuredClone(value));
         }
         let world: World;
         try {
@@ -77,6 +85,10 @@ describe('tampered snapshots with casts in flight', () => {
         } catch (error) {
           expect(error instanceof WorldError || error instanceof BreedError || error instanceof VerifyError, String(error)).toBe(true);
           return;
+        }
+        // The restored casts run under the world's budgets, whatever their saved ones said.
+        for (const key of Object.keys(DEFAULTS.budgets) as (keyof typeof DEFAULTS.budgets)[]) {
+          expect(world.options.budgets[key]).toBeLessThanOrEqual(DEFAULTS.budgets[key]);
         }
         for (let i = 0; i < 8; i++) {
           try {

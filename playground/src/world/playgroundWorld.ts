@@ -226,7 +226,8 @@ export class PlaygroundWorld {
       breeds: data,
       spellState: { vms: [], casts: [] },
     };
-    return { world: World.restore(next, { hosts: PLAYGROUND_GAME_HOSTS }), notes, dropped: snapshot.spellState.casts.length + snapshot.pendingCasts };
+    // The restored world runs under the playground's own budgets and limits (a save carries at most those).
+    return { world: World.restore(next, { ...this.setup.options, budgets: WORLD_BUDGETS, hosts: PLAYGROUND_GAME_HOSTS }), notes, dropped: snapshot.spellState.casts.length + snapshot.pendingCasts };
   }
 
   entities(): EntityView[] {
