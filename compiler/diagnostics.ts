@@ -15,6 +15,8 @@ export interface Diagnostic {
   readonly endColumn: number;
   /** The offending token's text; null for "at end"; '' for lexical errors that have no "at" part. */
   readonly token: string | null;
+  /** A name that would fix the mistake in place of the span ("did you mean 'wisdom'?"): the editors' quick fix. */
+  readonly suggestion?: string;
 }
 
 /** clox's format: `[line N] Error at 'x': message`, `[line N] Error at end: message`, `[line N] Error: message`. */
