@@ -12,9 +12,10 @@ import { emitModule } from './emitter.js';
 import { checkEntityProperties } from './entity-property-check.js';
 import { parseSource } from './parse.js';
 import { diagnosticAt } from './parse-errors.js';
-import { resolve } from './resolver.js';
+import { resolve, type Resolution } from './resolver.js';
+import type { LexResult } from './lexer.js';
 import { tooManyTokens } from './size-guard.js';
-import { EMPTY_SPAN } from './ast.js';
+import { EMPTY_SPAN, type Program } from './ast.js';
 
 export interface CompileOptions {
   /** For messages; default '<input>'. */
@@ -36,23 +37,45 @@ export interface CompileResult {
   diagnostics: Diagnostic[];
 }
 
+/**
+ * What compiling found on the way, for tools that answer questions about the
+ * source (the language service): the tree, where every name resolved, the
+ * tokens. `resolution` is null when the source was refused before parsing.
+ */
+export interface CompileDetails extends CompileResult {
+  readonly ast: Program;
+  readonly resolution: Resolution | null;
+  readonly lexed: LexResult;
+}
+
 /** Errors past this many are dropped (a binary file would otherwise report one per byte). */
 export const MAX_REPORTED_ERRORS = 100;
 
 export function compile(source: string, options: CompileOptions = {}): CompileResult {
+  const { module, diagnostics } = compileWithDetails(source, options);
+  return { module, diagnostics };
+}
+
+/** compile(), keeping the tree, the resolution and the tokens. Never throws. */
+export function compileWithDetails(source: string, options: CompileOptions = {}): CompileDetails {
   try {
     return compileUnguarded(typeof source === 'string' ? source : String(source), options);
   } catch (error) {
     // Deep recursion the nesting guard let through (e.g. 100,000 chained `+`), or a compiler bug:
     // either way the user gets a diagnostic, never a stack trace.
     const message = error instanceof RangeError ? 'Program too deeply nested.' : 'Internal compiler error.';
-    return { module: null, diagnostics: [diagnosticAt('error', message, EMPTY_SPAN, '')] };
+    return refused(diagnosticAt('error', message, EMPTY_SPAN, ''));
   }
 }
 
-function compileUnguarded(source: string, options: CompileOptions): CompileResult {
+function refused(diagnostic: Diagnostic): CompileDetails {
+  const ast: Program = { kind: 'Program', body: [], loc: EMPTY_SPAN };
+  return { module: null, diagnostics: [diagnostic], ast, resolution: null, lexed: { tokens: [], comments: [], errorTokens: [], diagnostics: [] } };
+}
+
+function compileUnguarded(source: string, options: CompileOptions): CompileDetails {
   const tooLarge = tooManyTokens(source);
-  if (tooLarge !== null) return { module: null, diagnostics: [diagnosticAt('error', tooLarge, EMPTY_SPAN, '')] };
+  if (tooLarge !== null) return refused(diagnosticAt('error', tooLarge, EMPTY_SPAN, ''));
   const parsed = parseSource(source);
   const diagnostics = parsed.diagnostics;
   const resolution = resolve(parsed.ast, { hosts: options.hosts ?? CORE_HOST_FUNCTIONS });
@@ -64,7 +87,7 @@ function compileUnguarded(source: string, options: CompileOptions): CompileResul
     diagnostics.push(...emitted.diagnostics);
     if (!emitted.diagnostics.some(isError)) module = emitted.module;
   }
-  return { module, diagnostics: capErrors(parsed.finish(diagnostics)) };
+  return { module, diagnostics: capErrors(parsed.finish(diagnostics)), ast: parsed.ast, resolution, lexed: parsed.lexed };
 }
 
 function isError(d: Diagnostic): boolean {

@@ -6,7 +6,7 @@
 import type { IToken } from 'chevrotain';
 import { EMPTY_SPAN, type Program } from './ast.js';
 import type { Diagnostic } from './diagnostics.js';
-import { lex } from './lexer.js';
+import { lex, type LexResult } from './lexer.js';
 import { findTooDeep, MAX_NESTING } from './nesting.js';
 import { diagnosticAtToken, endOfInput, recognitionDiagnostic, type EndOfInput } from './parse-errors.js';
 import { SpellParser } from './parser.js';
@@ -33,6 +33,8 @@ export function parse(source: string): ParseResult {
 
 export interface SourceParse extends ParseResult {
   readonly end: EndOfInput;
+  /** The tokens the parser read, and the comments beside them. */
+  readonly lexed: LexResult;
   /** Sort, then drop cascading errors (clox's panic mode) from these diagnostics. */
   finish(diagnostics: Diagnostic[]): Diagnostic[];
 }
@@ -47,11 +49,11 @@ export function parseSource(source: string): SourceParse {
   const tooDeep = findTooDeep(lexed.tokens);
   if (tooDeep) {
     diagnostics.push(diagnosticAtToken(`Too much nesting (the limit is ${MAX_NESTING}).`, tooDeep, end));
-    return { ast: emptyProgram(end), diagnostics, end, finish };
+    return { ast: emptyProgram(end), diagnostics, end, finish, lexed };
   }
   const parsed = parseTokens(lexed.tokens, end);
   diagnostics.push(...parsed.diagnostics);
-  return { ast: parsed.ast, diagnostics, end, finish };
+  return { ast: parsed.ast, diagnostics, end, finish, lexed };
 }
 
 /** Parse already-lexed tokens. Deep recursion becomes a diagnostic, never an exception. */

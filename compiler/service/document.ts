@@ -1,0 +1,103 @@
+/**
+ * One analysed version of a spell file: compiled once (tokens, tree,
+ * resolution, diagnostics, module), with the indexes the editor features
+ * share built on first use. Every request on that version reads the same
+ * results; an edit makes a new SpellDocument.
+ */
+import type * as A from '../ast.js';
+import { walk } from '../ast-walk.js';
+import { compileWithDetails, type CompileDetails } from '../compile.js';
+import { onlyEverParameters } from '../entity-property-check.js';
+import type { SpellSymbol } from '../symbols.js';
+import { serviceDiagnostic, type ServiceDiagnostic } from './diagnostics.js';
+import { NameIndex } from './name-index.js';
+import { LineIndex } from './text.js';
+import { entityPropertyNames, type ServiceWorld } from './world.js';
+
+export class SpellDocument {
+  readonly lines: LineIndex;
+  readonly compiled: CompileDetails;
+  readonly diagnostics: readonly ServiceDiagnostic[];
+  private nameIndex: NameIndex | null = null;
+  private entityParameters: Map<A.FunctionStmt, Set<string>> | null = null;
+  private setProperties: Set<string> | null = null;
+
+  constructor(
+    readonly source: string,
+    readonly world: ServiceWorld,
+    sourceName = '<input>',
+  ) {
+    this.lines = new LineIndex(source);
+    const entityProperties = world.breeds.length > 0 ? entityPropertyNames(world) : undefined;
+    this.compiled = compileWithDetails(source, { sourceName, hosts: world.hosts, entityProperties });
+    this.diagnostics = this.compiled.diagnostics.map((d) => serviceDiagnostic(d, this.lines));
+  }
+
+  get ast(): A.Program {
+    return this.compiled.ast;
+  }
+
+  get names(): NameIndex {
+    this.nameIndex ??= new NameIndex(this.compiled.ast, this.compiled.resolution, this.world.hosts);
+    return this.nameIndex;
+  }
+
+  get symbols(): readonly SpellSymbol[] {
+    return this.compiled.resolution?.symbols.symbols ?? [];
+  }
+
+  /** The symbols in scope at `offset`, innermost first; a name shadowed by an inner one is left out. */
+  visibleSymbols(offset: number): SpellSymbol[] {
+    const inScope = this.symbols.filter((s) => s.global || (s.scopeStart <= offset && offset <= s.scopeEnd));
+    inScope.sort((a, b) => Number(a.global) - Number(b.global) || b.scopeStart - a.scopeStart);
+    const seen = new Set<string>();
+    return inScope.filter((s) => !seen.has(s.name) && seen.add(s.name) !== undefined);
+  }
+
+  /** The symbol `name` means at `offset`, if it is declared. */
+  symbolNamed(name: string, offset: number): SpellSymbol | null {
+    return this.visibleSymbols(offset).find((s) => s.name === name) ?? null;
+  }
+
+  /** A spell's parameters that only ever hold what the host cast it with: entities. */
+  entityParametersOf(spell: A.FunctionStmt): ReadonlySet<string> {
+    this.entityParameters ??= new Map();
+    let params = this.entityParameters.get(spell);
+    if (params === undefined) {
+      params = spell.functionKind === 'spell' ? onlyEverParameters(spell) : new Set();
+      this.entityParameters.set(spell, params);
+    }
+    return params;
+  }
+
+  /** Every property name the module ever sets (`x.mark = 1`). */
+  propertiesSet(): ReadonlySet<string> {
+    if (this.setProperties === null) {
+      const names = new Set<string>();
+      walk(this.ast.body, { expr: (e) => void (e.kind === 'Set' && e.name.name !== '' && names.add(e.name.name)) });
+      this.setProperties = names;
+    }
+    return this.setProperties;
+  }
+
+  /** The functions and classes around `offset`, outermost first. */
+  enclosing(offset: number): { functions: A.FunctionStmt[]; classes: A.ClassStmt[] } {
+    const functions: A.FunctionStmt[] = [];
+    const classes: A.ClassStmt[] = [];
+    const contains = (loc: A.SourceSpan) => loc.start <= offset && offset <= loc.end;
+    walk(this.ast.body, {
+      stmt(s) {
+        if (s.kind === 'Function' && contains(s.loc)) functions.push(s);
+        else if (s.kind === 'Class' && contains(s.loc)) classes.push(s);
+      },
+    });
+    const byStart = (a: { loc: A.SourceSpan }, b: { loc: A.SourceSpan }) => a.loc.start - b.loc.start;
+    return { functions: functions.sort(byStart), classes: classes.sort(byStart) };
+  }
+
+  /** Top-level classes by name (a class's methods are what `instance.` offers). */
+  classNamed(name: string): A.ClassStmt | null {
+    const symbol = this.symbols.find((s) => s.name === name && s.kind === 'class');
+    return symbol?.node.kind === 'Class' ? symbol.node : null;
+  }
+}
