@@ -74,13 +74,24 @@ export function renameAt(doc: SpellDocument, offset: number, newName: string): R
   return { ok: true, edits };
 }
 
-/** A rename that would make a use mean something else: the new name is already visible where the symbol is used, or is a host function. */
+/**
+ * A rename that would change what a name means: the new name is already
+ * visible where the symbol is used, it would capture another symbol's uses
+ * or collide with a declaration in the same scope, or it is a host function.
+ */
 function clashingName(doc: SpellDocument, symbol: SpellSymbol, newName: string): string | null {
   if (newName === symbol.name) return null;
   if (doc.world.hosts.some((h) => h.name === newName)) return `'${newName}' is a host function; renaming to it would hide the host function.`;
   for (const use of doc.names.uses(symbol)) {
     const other = doc.symbolNamed(newName, use.id.loc.start);
     if (other && other !== symbol) return `'${newName}' is already declared where '${symbol.name}' is used (line ${use.id.loc.line}).`;
+  }
+  if (symbol.global) return null;
+  const inScope = (offset: number) => symbol.scopeStart <= offset && offset <= symbol.scopeEnd;
+  for (const other of doc.symbols) {
+    if (other === symbol || other.name !== newName) continue;
+    const use = doc.names.uses(other).find((e) => inScope(e.id.loc.start));
+    if (use) return `'${newName}' is already used where '${symbol.name}' is in scope (line ${use.id.loc.line}).`;
   }
   return null;
 }
