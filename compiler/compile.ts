@@ -64,18 +64,19 @@ export function compileWithDetails(source: string, options: CompileOptions = {})
     // Deep recursion the nesting guard let through (e.g. 100,000 chained `+`), or a compiler bug:
     // either way the user gets a diagnostic, never a stack trace.
     const message = error instanceof RangeError ? 'Program too deeply nested.' : 'Internal compiler error.';
-    return refused(diagnosticAt('error', message, EMPTY_SPAN, ''));
+    return refusedCompile(diagnosticAt('error', message, EMPTY_SPAN, ''));
   }
 }
 
-function refused(diagnostic: Diagnostic): CompileDetails {
+/** What compiling a source refused before parsing gives: an empty tree and one diagnostic. */
+export function refusedCompile(diagnostic: Diagnostic): CompileDetails {
   const ast: Program = { kind: 'Program', body: [], loc: EMPTY_SPAN };
   return { module: null, diagnostics: [diagnostic], ast, resolution: null, lexed: { tokens: [], comments: [], errorTokens: [], diagnostics: [] } };
 }
 
 function compileUnguarded(source: string, options: CompileOptions): CompileDetails {
   const tooLarge = tooManyTokens(source);
-  if (tooLarge !== null) return refused(diagnosticAt('error', tooLarge, EMPTY_SPAN, ''));
+  if (tooLarge !== null) return refusedCompile(diagnosticAt('error', tooLarge, EMPTY_SPAN, ''));
   const parsed = parseSource(source);
   const diagnostics = parsed.diagnostics;
   const resolution = resolve(parsed.ast, { hosts: options.hosts ?? CORE_HOST_FUNCTIONS });

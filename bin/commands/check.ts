@@ -5,6 +5,8 @@
  *   clox             — `[line N] Error at 'x': message`, as clox prints;
  *   json             — one object for tools (editors, CI annotations).
  * Diagnostics go to stdout (they are what was asked for); exit 65 if any error.
+ * The host API and breeds come from --api / --breeds, else from the
+ * cantrip.json above each file (bin/project-config.ts).
  */
 import { Option, type Command } from 'commander';
 import { formatDiagnosticClox, type Diagnostic } from '../../compiler/diagnostics.js';
@@ -18,6 +20,7 @@ import { BreedRegistry } from '../../runtime/breeds.js';
 import { BreedError } from '../../runtime/errors.js';
 import type { CliIO } from '../io.js';
 import { compileSource, loadBytecode } from '../load-module.js';
+import { ProjectCache, projectDiagnostics, type Project } from '../project-config.js';
 
 type Format = 'pretty' | 'clox' | 'json';
 
@@ -52,16 +55,29 @@ export const checkCommand: CliCommand = {
         new Option('--format <format>', 'output format').choices(['pretty', 'clox', 'json']).default('pretty'),
       )
       .action(async (files: string[], options: CheckOptions) => {
-        const hosts = cliHostSpecs(options.api, context.io);
-        const entityProperties = options.breeds === undefined ? undefined : loadEntityProperties(options.breeds, context.io);
+        // Files named on the command line win over cantrip.json's; a bad one stops the command.
+        const hosts = options.api === undefined ? null : cliHostSpecs(options.api, context.io);
+        const entityProperties = options.breeds === undefined ? null : loadEntityProperties(options.breeds, context.io);
+        const projects = new ProjectCache(context.io);
         const reports: FileReport[] = [];
-        for (const file of files) reports.push(await checkFile(file, context.io, hosts, entityProperties));
+        for (const file of files) {
+          const { project } = projects.projectOf(file);
+          const properties = entityProperties ?? project.breeds?.entityPropertyNames();
+          const report = await checkFile(file, context.io, hosts ?? project.hosts, properties);
+          reports.push(withProjectProblems(report, project));
+        }
         const format: Format = options.json ? 'json' : options.format;
         context.io.stdout(renderReports(reports, format));
         context.setExitCode(exitCodeFor(reports));
       });
   },
 };
+
+/** A broken cantrip.json is an error on each file it governs. */
+function withProjectProblems(report: FileReport, project: Project): FileReport {
+  if (project.problems.length === 0 || report.problem) return report;
+  return { ...report, diagnostics: [...projectDiagnostics(project), ...report.diagnostics] };
+}
 
 /** The property names the breeds file gives entities (plus the built-in ones); a bad file is a CliFailure. */
 function loadEntityProperties(path: string, io: CliIO): string[] {

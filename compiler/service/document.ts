@@ -6,13 +6,21 @@
  */
 import type * as A from '../ast.js';
 import { walk } from '../ast-walk.js';
-import { compileWithDetails, type CompileDetails } from '../compile.js';
+import { compileWithDetails, refusedCompile, type CompileDetails } from '../compile.js';
+import { EMPTY_SPAN } from '../ast.js';
+import { diagnosticAt } from '../parse-errors.js';
 import { onlyEverParameters } from '../entity-property-check.js';
 import type { SpellSymbol } from '../symbols.js';
 import { serviceDiagnostic, type ServiceDiagnostic } from './diagnostics.js';
 import { NameIndex } from './name-index.js';
 import { LineIndex } from './text.js';
 import { entityPropertyNames, type ServiceWorld } from './world.js';
+
+/**
+ * Larger files are not analysed: compiling one on every keystroke would
+ * stall the editor for seconds (`cantrip check` compiles files of any size).
+ */
+export const MAX_ANALYSED_SOURCE = 1 << 20;
 
 export class SpellDocument {
   readonly lines: LineIndex;
@@ -29,7 +37,10 @@ export class SpellDocument {
   ) {
     this.lines = new LineIndex(source);
     const entityProperties = world.breeds.length > 0 ? entityPropertyNames(world) : undefined;
-    this.compiled = compileWithDetails(source, { sourceName, hosts: world.hosts, entityProperties });
+    this.compiled =
+      source.length > MAX_ANALYSED_SOURCE
+        ? refusedCompile(diagnosticAt('error', tooLargeMessage(source.length), EMPTY_SPAN, ''))
+        : compileWithDetails(source, { sourceName, hosts: world.hosts, entityProperties });
     this.diagnostics = this.compiled.diagnostics.map((d) => serviceDiagnostic(d, this.lines));
   }
 
@@ -100,4 +111,9 @@ export class SpellDocument {
     const symbol = this.symbols.find((s) => s.name === name && s.kind === 'class');
     return symbol?.node.kind === 'Class' ? symbol.node : null;
   }
+}
+
+function tooLargeMessage(length: number): string {
+  const mb = (n: number) => `${(n / (1 << 20)).toFixed(1)} MB`;
+  return `This file is ${mb(length)}; the language service analyses files up to ${mb(MAX_ANALYSED_SOURCE)} (run \`cantrip check\` on it).`;
 }

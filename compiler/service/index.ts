@@ -5,8 +5,8 @@
  * results. Positions are 0-based offsets; each editor converts them.
  */
 export { LanguageService, declaredSpells } from './language-service.js';
-export { SpellDocument } from './document.js';
-export type { ServiceDiagnostic } from './diagnostics.js';
+export { SpellDocument, MAX_ANALYSED_SOURCE } from './document.js';
+export { serviceDiagnostic, type ServiceDiagnostic } from './diagnostics.js';
 export { completionsAt, hostDocumentation, type CompletionEntry, type CompletionKind } from './completion.js';
 export { hoverAt, type HoverInfo } from './hover.js';
 export { signatureHelpAt, openCallAt, type SignatureHint, type SignatureParameter, type OpenCall } from './signature-help.js';
