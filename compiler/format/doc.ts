@@ -31,6 +31,8 @@ interface Group {
   readonly contents: Doc;
   /** Set by propagateBreaks: the group holds a hard line or a comment, so it cannot be flat. */
   breaks: boolean;
+  /** Flat even if it does not fit (unless it holds a comment). */
+  readonly keepFlat: boolean;
 }
 
 /** A `//` comment. Own-line comments start a line; a trailing one follows its token after a space. */
@@ -52,7 +54,12 @@ export function indent(contents: Doc): Doc {
 }
 
 export function group(contents: Doc): Doc {
-  return { kind: 'group', contents, breaks: false };
+  return { kind: 'group', contents, breaks: false, keepFlat: false };
+}
+
+/** On one line whatever its length (a template string's substitution), unless a comment in it ends a line. */
+export function flat(contents: Doc): Doc {
+  return { kind: 'group', contents, breaks: false, keepFlat: true };
 }
 
 export function comment(text: string, ownLine: boolean, blankBefore: boolean): Doc {
@@ -129,7 +136,7 @@ export function layout(doc: Doc, width: number, indentWidth: number): string {
         stack.push({ indent: ind + indentWidth, mode, doc: node.contents });
         break;
       case 'group': {
-        const flat = !node.breaks && (mode === 'flat' || fits({ indent: ind, mode: 'flat', doc: node.contents }, stack, width - out.column));
+        const flat = !node.breaks && (mode === 'flat' || node.keepFlat || fits({ indent: ind, mode: 'flat', doc: node.contents }, stack, width - out.column));
         stack.push({ indent: ind, mode: flat ? 'flat' : 'break', doc: node.contents });
         break;
       }

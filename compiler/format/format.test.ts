@@ -138,6 +138,12 @@ describe('formatSource: the style', () => {
     expect(format(fits)).toBe(fits + '\n');
   });
 
+  it('never breaks inside a template string substitution', () => {
+    const call = `f(${Array.from({ length: 12 }, (_, i) => `"argument${i}"`).join(', ')})`;
+    const source = `print \`total: \${${call}}\`;`;
+    expect(format(source)).toBe(source + '\n');
+  });
+
   it('breaks a chain of operators that does not fit after each operator, indenting the rest', () => {
     const terms = Array.from({ length: 14 }, (_, i) => `value${i}`);
     expect(format(`var total = ${terms.join(' + ')};`)).toBe(

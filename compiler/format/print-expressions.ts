@@ -13,7 +13,7 @@
 
 import type { BinaryExpr, Expr, LogicalExpr } from '../ast.js';
 import { precedenceOfOperator as precedenceOf } from '../tokens.js';
-import { group, indent, join, line, softline, type Doc } from './doc.js';
+import { flat, group, indent, join, line, softline, type Doc } from './doc.js';
 import type { TokenStream } from './token-stream.js';
 
 export function printExpr(ts: TokenStream, expr: Expr): Doc {
@@ -61,7 +61,7 @@ export function printExpr(ts: TokenStream, expr: Expr): Doc {
     case 'Template': {
       // `${` and `}` belong to the string tokens around each substitution: nothing goes between them.
       const parts: Doc[] = [ts.take()];
-      for (const substitution of expr.expressions) parts.push(printExpr(ts, substitution), ts.take());
+      for (const substitution of expr.expressions) parts.push(flat(printExpr(ts, substitution)), ts.take());
       return parts;
     }
     case 'ErrorExpr':
