@@ -14,6 +14,7 @@ import { parseSource } from './parse.js';
 import { diagnosticAt } from './parse-errors.js';
 import { resolve } from './resolver.js';
 import { tooManyTokens } from './size-guard.js';
+import { checkStringNumberAdditions } from './string-number-check.js';
 import { EMPTY_SPAN } from './ast.js';
 
 export interface CompileOptions {
@@ -55,8 +56,10 @@ function compileUnguarded(source: string, options: CompileOptions): CompileResul
   if (tooLarge !== null) return { module: null, diagnostics: [diagnosticAt('error', tooLarge, EMPTY_SPAN, '')] };
   const parsed = parseSource(source);
   const diagnostics = parsed.diagnostics;
-  const resolution = resolve(parsed.ast, { hosts: options.hosts ?? CORE_HOST_FUNCTIONS });
+  const hosts = options.hosts ?? CORE_HOST_FUNCTIONS;
+  const resolution = resolve(parsed.ast, { hosts });
   diagnostics.push(...resolution.diagnostics);
+  diagnostics.push(...checkStringNumberAdditions(parsed.ast, source, hosts));
   if (options.entityProperties !== undefined) diagnostics.push(...checkEntityProperties(parsed.ast, options.entityProperties));
   let module: Module | null = null;
   if (!diagnostics.some(isError)) {
