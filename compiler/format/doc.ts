@@ -189,8 +189,9 @@ function fits(next: Command, rest: readonly Command[], room: number): boolean {
       case 'hardline':
         return true;
       case 'comment':
-        // Only reached in what follows the group (a comment inside it breaks it anyway).
-        return room - node.text.length - 1 >= 0;
+        // Only reached in what follows the group (a comment inside it breaks it anyway);
+        // a trailing comment may run past the width rather than break the code before it.
+        return true;
       case 'indent':
         todo.push({ indent: 0, mode, doc: node.contents });
         break;

@@ -138,6 +138,11 @@ describe('formatSource: the style', () => {
     expect(format(fits)).toBe(fits + '\n');
   });
 
+  it('lets a trailing comment run past the width rather than break the code before it', () => {
+    const source = `damage(target, 1); // ${'x'.repeat(100)}\n`;
+    expect(format(source)).toBe(source);
+  });
+
   it('never breaks inside a template string substitution', () => {
     const call = `f(${Array.from({ length: 12 }, (_, i) => `"argument${i}"`).join(', ')})`;
     const source = `print \`total: \${${call}}\`;`;
