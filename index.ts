@@ -7,6 +7,7 @@ export {
   compile,
   tokenize,
   parse,
+  formatSource,
   formatDiagnosticClox,
   formatCodeFrame,
   formatDiagnostics,
@@ -17,6 +18,8 @@ export {
   type Severity,
   type TokenInfo,
   type ParseResult,
+  type FormatOptions,
+  type FormatResult,
 } from './compiler/index.js';
 export * as ast from './compiler/ast.js';
 export * from './vm/index.js';

@@ -1,7 +1,7 @@
 /**
  * A visit of every statement and expression of a tree, for the passes and
- * tools that look at all of it (the entity-property check, the language
- * service's semantic tokens and property index).
+ * tools that read it whole (the entity-property and string + number checks,
+ * the language service's indexes).
  */
 
 import type * as A from './ast.js';

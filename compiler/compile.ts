@@ -15,6 +15,7 @@ import { diagnosticAt } from './parse-errors.js';
 import { resolve, type Resolution } from './resolver.js';
 import type { LexResult } from './lexer.js';
 import { tooManyTokens } from './size-guard.js';
+import { checkStringNumberAdditions } from './string-number-check.js';
 import { EMPTY_SPAN, type Program } from './ast.js';
 
 export interface CompileOptions {
@@ -79,8 +80,10 @@ function compileUnguarded(source: string, options: CompileOptions): CompileDetai
   if (tooLarge !== null) return refusedCompile(diagnosticAt('error', tooLarge, EMPTY_SPAN, ''));
   const parsed = parseSource(source);
   const diagnostics = parsed.diagnostics;
-  const resolution = resolve(parsed.ast, { hosts: options.hosts ?? CORE_HOST_FUNCTIONS });
+  const hosts = options.hosts ?? CORE_HOST_FUNCTIONS;
+  const resolution = resolve(parsed.ast, { hosts });
   diagnostics.push(...resolution.diagnostics);
+  diagnostics.push(...checkStringNumberAdditions(parsed.ast, source, hosts));
   if (options.entityProperties !== undefined) diagnostics.push(...checkEntityProperties(parsed.ast, options.entityProperties));
   let module: Module | null = null;
   if (!diagnostics.some(isError)) {

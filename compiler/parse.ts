@@ -8,7 +8,7 @@ import { EMPTY_SPAN, type Program } from './ast.js';
 import type { Diagnostic } from './diagnostics.js';
 import { lex, type LexResult } from './lexer.js';
 import { findTooDeep, MAX_NESTING } from './nesting.js';
-import { diagnosticAtToken, endOfInput, recognitionDiagnostic, type EndOfInput } from './parse-errors.js';
+import { diagnosticAtToken, endOfInput, pointAtMissingSemicolons, recognitionDiagnostic, type EndOfInput } from './parse-errors.js';
 import { SpellParser } from './parser.js';
 import { suppressCascades } from './cascade.js';
 
@@ -35,7 +35,7 @@ export interface SourceParse extends ParseResult {
   readonly end: EndOfInput;
   /** The tokens the parser read, and the comments beside them. */
   readonly lexed: LexResult;
-  /** Sort, then drop cascading errors (clox's panic mode) from these diagnostics. */
+  /** Sort, drop cascading errors (clox's panic mode), then point a missing ';' after the token that lacks it. */
   finish(diagnostics: Diagnostic[]): Diagnostic[];
 }
 
@@ -45,7 +45,7 @@ export function parseSource(source: string): SourceParse {
   const end = endOfInput(text);
   const lexed = lex(text);
   const diagnostics = [...lexed.diagnostics];
-  const finish = (all: Diagnostic[]) => suppressCascades(sortDiagnostics(all), lexed.tokens, end);
+  const finish = (all: Diagnostic[]) => pointAtMissingSemicolons(suppressCascades(sortDiagnostics(all), lexed.tokens, end), lexed.tokens);
   const tooDeep = findTooDeep(lexed.tokens);
   if (tooDeep) {
     diagnostics.push(diagnosticAtToken(`Too much nesting (the limit is ${MAX_NESTING}).`, tooDeep, end));
