@@ -25,6 +25,7 @@ import {
   definitionAt,
   documentSymbols,
   foldingRanges,
+  formatEdits,
   hoverAt,
   prepareRenameAt,
   quickFixes,
@@ -49,6 +50,7 @@ export const SERVER_CAPABILITIES: ServerCapabilities = {
   workspaceSymbolProvider: true,
   semanticTokensProvider: { legend: { tokenTypes: [...SEMANTIC_TOKEN_TYPES], tokenModifiers: [...SEMANTIC_TOKEN_MODIFIERS] }, full: true },
   foldingRangeProvider: true,
+  documentFormattingProvider: true,
   codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
 };
 
@@ -223,6 +225,14 @@ export function startLanguageServer(connection: Connection, io: CliIO): void {
       });
     }, []),
   );
+
+  connection.onDocumentFormatting((p) => {
+    const open = analysisOf(p.textDocument.uri);
+    if (!open) return [];
+    const result = formatEdits(open.analysis.doc, p.options.tabSize);
+    if (!result.ok) return new ResponseError(LSPErrorCodes.RequestFailed, result.message);
+    return result.edits.map((e) => ({ range: toRange(open.text, e.start, e.end), newText: e.newText }));
+  });
 
   documents.listen(connection);
   connection.listen();

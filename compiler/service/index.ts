@@ -15,6 +15,7 @@ export { documentSymbols, matchesQuery, type OutlineSymbol, type OutlineKind } f
 export { semanticTokens, SEMANTIC_TOKEN_TYPES, SEMANTIC_TOKEN_MODIFIERS, type SemanticToken, type SemanticTokenType, type SemanticTokenModifier } from './semantic-tokens.js';
 export { foldingRanges, type FoldingRange } from './folding.js';
 export { quickFixes, type QuickFix } from './code-actions.js';
+export { formatEdits, type FormatEdits } from './formatting.js';
 export { LineIndex, wordAt, type TextRange } from './text.js';
 export { KEYWORD_DOCS, BUILTIN_METHODS, type BuiltinMethodDoc } from './words.js';
 export { entityPropertyNames, hostSignature, type ServiceWorld, type BreedSummary, type PropertyDoc } from './world.js';

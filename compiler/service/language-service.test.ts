@@ -7,6 +7,7 @@ import {
   definitionAt,
   documentSymbols,
   foldingRanges,
+  formatEdits,
   hoverAt,
   prepareRenameAt,
   quickFixes,
@@ -257,6 +258,16 @@ describe('symbols, tokens, folding, quick fixes', () => {
 
   it('finds declared spells beside syntax errors elsewhere', () => {
     expect(declaredSpells('spell a(c, t) {}\n// spell b(c, t)\nspell c() { var = ; }\nvar spell = 1;')).toEqual(['a', 'c']);
+  });
+});
+
+describe('formatting', () => {
+  it('formats the whole document in one edit, does nothing to formatted text and refuses syntax errors', () => {
+    const { doc } = open('spell s(c,t){damage(t,1);}');
+    const result = formatEdits(doc, 4);
+    expect(result).toEqual({ ok: true, edits: [{ start: 0, end: doc.source.length, newText: 'spell s(c, t) {\n    damage(t, 1);\n}\n' }] });
+    expect(formatEdits(open('spell s(c, t) {\n  damage(t, 1);\n}\n').doc)).toEqual({ ok: true, edits: [] });
+    expect(formatEdits(open('var = ;').doc)).toMatchObject({ ok: false, message: expect.stringContaining('syntax errors') });
   });
 });
 

@@ -121,6 +121,15 @@ describe('cantrip lsp', () => {
     expect(actions.map((a) => [a.title, a.edit.changes[uri]![0]!.newText])).toEqual([["Change to 'wisdom'", 'wisdom']]);
   });
 
+  it('formats the document, and refuses text with syntax errors', async () => {
+    const messy = pathToFileURL(join(dir, 'messy.spell')).href;
+    await client.open(messy, 'spell s(c,t){damage(t,1);}');
+    const edits = await client.request<{ newText: string }[]>('textDocument/formatting', { textDocument: { uri: messy }, options: { tabSize: 2, insertSpaces: true } });
+    expect(edits.map((e) => e.newText)).toEqual(['spell s(c, t) {\n  damage(t, 1);\n}\n']);
+    await client.change(messy, 2, [{ text: 'var = ;' }]);
+    await expect(client.request('textDocument/formatting', { textDocument: { uri: messy }, options: { tabSize: 2, insertSpaces: true } })).rejects.toThrow(/syntax errors/);
+  });
+
   it('picks up a changed breeds file without a restart', async () => {
     writeFileSync(join(dir, 'breeds.json'), JSON.stringify({ breeds: [{ name: 'Troll', attributes: { wisdom: 2, wisdm: 1 } }] }));
     await client.connection.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: pathToFileURL(join(dir, 'breeds.json')).href, type: 2 }] });

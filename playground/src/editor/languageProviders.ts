@@ -2,8 +2,8 @@
  * Monaco's language features for Cantrip, as thin adapters over the
  * library's language service (compiler/service): completion, hover,
  * parameter hints, go to definition (F12), find references (Shift+F12),
- * rename (F2), the outline (Ctrl+Shift+O), folding and the "did you mean"
- * quick fix (Ctrl+.). Each converts the service's offsets with the model's
+ * rename (F2), the outline (Ctrl+Shift+O), folding, Format Document
+ * (Shift+Alt+F) and the "did you mean" quick fix (Ctrl+.). Each converts the service's offsets with the model's
  * own positions; nothing about the language is decided here.
  */
 import {
@@ -11,6 +11,7 @@ import {
   definitionAt,
   documentSymbols,
   foldingRanges,
+  formatEdits,
   hoverAt,
   prepareRenameAt,
   quickFixes,
@@ -146,6 +147,14 @@ export function registerLanguageProviders(documentFor: DocumentFor): void {
   L.registerFoldingRangeProvider(LANGUAGE_ID, {
     provideFoldingRanges(model) {
       return foldingRanges(documentFor(model)).map((r) => ({ start: r.startLine, end: r.endLine, kind: r.kind === 'comment' ? L.FoldingRangeKind.Comment : L.FoldingRangeKind.Region }));
+    },
+  });
+
+  L.registerDocumentFormattingEditProvider(LANGUAGE_ID, {
+    provideDocumentFormattingEdits(model, options) {
+      const result = formatEdits(documentFor(model), options.tabSize);
+      // Text with syntax errors stays as it is; its markers already say what is wrong.
+      return result.ok ? result.edits.map((e) => ({ range: rangeOf(model, e.start, e.end), text: e.newText })) : [];
     },
   });
 
