@@ -103,8 +103,10 @@ function loadConfig(configFile: string | null, io: CliIO): Project {
     else config = read.config;
   }
   inputs.push(...(config.api === null ? [] : [config.api]), ...config.breeds);
-  const hosts = config.api === null ? WORLD_HOST_FUNCTIONS : readHosts(config.api, io, problems);
-  const breeds = config.breeds.length === 0 ? null : readBreeds(config.breeds, io, problems);
+  // A problem in a file the config names is said to come from the config, which is where the user looks.
+  const named = (field: string) => ({ push: (problem: string) => problems.push(`${configFile}: the '${field}' file: ${problem}`) });
+  const hosts = config.api === null ? WORLD_HOST_FUNCTIONS : readHosts(config.api, io, named('api'));
+  const breeds = config.breeds.length === 0 ? null : readBreeds(config.breeds, io, named('breeds'));
   return { configFile, hosts, breeds, problems, inputs };
 }
 
@@ -179,7 +181,11 @@ function configShapeMessage(error: { instancePath: string; keyword: string; para
   return field === 'api' ? `'api' must be the path of a game API file (${expected})` : `'breeds' must be a path or a list of paths (${expected})`;
 }
 
-function readHosts(api: string, io: CliIO, problems: string[]): readonly HostFunctionSpec[] {
+interface Problems {
+  push(problem: string): void;
+}
+
+function readHosts(api: string, io: CliIO, problems: Problems): readonly HostFunctionSpec[] {
   try {
     return [...WORLD_HOST_FUNCTIONS, ...readApiFile(api, io)];
   } catch (error) {
@@ -189,7 +195,7 @@ function readHosts(api: string, io: CliIO, problems: string[]): readonly HostFun
 }
 
 /** Every file's breeds, loaded as one registry (a parent may live in another file). */
-function readBreeds(files: readonly string[], io: CliIO, problems: string[]): BreedRegistry | null {
+function readBreeds(files: readonly string[], io: CliIO, problems: Problems): BreedRegistry | null {
   const all: unknown[] = [];
   for (const file of files) {
     try {

@@ -4,11 +4,21 @@
  * and talks JSON-RPC to it with vscode-jsonrpc.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { dirname, join, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
 
-export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+/** The repository root, found by walking up (this file also runs compiled, from dist/). */
+export const REPO = (() => {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, 'bin', 'cantrip.js')) || !existsSync(join(dir, 'package.json'))) {
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error(`cannot find bin/cantrip.js above ${fileURLToPath(import.meta.url)}`);
+    dir = parent;
+  }
+  return dir;
+})();
 const LAUNCHER = join(REPO, 'bin', 'cantrip.js');
 
 export interface PublishedDiagnostics {
@@ -21,7 +31,7 @@ export class LspClient {
   readonly connection: MessageConnection;
   private readonly child: ChildProcessWithoutNullStreams;
   private readonly published = new Map<string, PublishedDiagnostics>();
-  private readonly waiters: { uri: string; version: number | undefined; resolve: (d: PublishedDiagnostics) => void }[] = [];
+  private readonly waiters: { uri: string; version: number | undefined; resolve: (d: PublishedDiagnostics) => void; reject: (e: Error) => void }[] = [];
   /** Everything the server wrote to stderr. */
   stderr = '';
   exited: number | null = null;
@@ -29,7 +39,10 @@ export class LspClient {
   constructor(cwd = REPO) {
     this.child = spawn(process.execPath, [LAUNCHER, 'lsp', '--stdio'], { cwd, stdio: 'pipe' });
     this.child.stderr.on('data', (chunk: Buffer) => (this.stderr += chunk.toString()));
-    this.child.on('exit', (code) => (this.exited = code ?? -1));
+    this.child.on('exit', (code) => {
+      this.exited = code ?? -1;
+      for (const w of this.waiters.splice(0)) w.reject(new Error(`the language server exited (${this.exited}): ${this.stderr}`));
+    });
     this.connection = createMessageConnection(new StreamMessageReader(this.child.stdout), new StreamMessageWriter(this.child.stdin));
     this.connection.onNotification('textDocument/publishDiagnostics', (p: PublishedDiagnostics) => {
       this.published.set(p.uri, p);
@@ -58,7 +71,8 @@ export class LspClient {
   diagnostics(uri: string, version?: number): Promise<PublishedDiagnostics> {
     const have = this.published.get(uri);
     if (have && version !== undefined && have.version === version) return Promise.resolve(have);
-    return new Promise((resolve) => this.waiters.push({ uri, version, resolve }));
+    if (this.exited !== null) return Promise.reject(new Error(`the language server exited (${this.exited}): ${this.stderr}`));
+    return new Promise((resolve, reject) => this.waiters.push({ uri, version, resolve, reject }));
   }
 
   async open(uri: string, text: string, version = 1): Promise<PublishedDiagnostics> {
