@@ -10,7 +10,7 @@ import type { Module } from '../vm/module.js';
 import type { Diagnostic } from './diagnostics.js';
 import { emitModule } from './emitter.js';
 import { checkEntityProperties } from './entity-property-check.js';
-import { parseSource } from './parse.js';
+import { parseSource, type TokenParser } from './parse.js';
 import { diagnosticAt } from './parse-errors.js';
 import { resolve, type Resolution } from './resolver.js';
 import type { LexResult } from './lexer.js';
@@ -30,6 +30,8 @@ export interface CompileOptions {
    * parameter is a warning with the nearest known name.
    */
   entityProperties?: Iterable<string>;
+  /** How to parse the tokens: an IncrementalParser reuses what the last version of the file parsed (editors). */
+  tokenParser?: TokenParser;
 }
 
 export interface CompileResult {
@@ -78,7 +80,7 @@ export function refusedCompile(diagnostic: Diagnostic): CompileDetails {
 function compileUnguarded(source: string, options: CompileOptions): CompileDetails {
   const tooLarge = tooManyTokens(source);
   if (tooLarge !== null) return refusedCompile(diagnosticAt('error', tooLarge, EMPTY_SPAN, ''));
-  const parsed = parseSource(source);
+  const parsed = parseSource(source, options.tokenParser);
   const diagnostics = parsed.diagnostics;
   const hosts = options.hosts ?? CORE_HOST_FUNCTIONS;
   const resolution = resolve(parsed.ast, { hosts });

@@ -39,8 +39,17 @@ export interface SourceParse extends ParseResult {
   finish(diagnostics: Diagnostic[]): Diagnostic[];
 }
 
+/**
+ * What parses a file's tokens: parseTokens, or an IncrementalParser
+ * (compiler/incremental-parse.ts) that reuses the statements of the last
+ * version an edit left untouched.
+ */
+export interface TokenParser {
+  parseTokens(tokens: IToken[], end: EndOfInput, source: string): ParseResult;
+}
+
 /** Parse, keeping what compile() needs to report later passes' errors the same way. */
-export function parseSource(source: string): SourceParse {
+export function parseSource(source: string, tokenParser?: TokenParser): SourceParse {
   const text = typeof source === 'string' ? source : String(source);
   const end = endOfInput(text);
   const lexed = lex(text);
@@ -51,7 +60,7 @@ export function parseSource(source: string): SourceParse {
     diagnostics.push(diagnosticAtToken(`Too much nesting (the limit is ${MAX_NESTING}).`, tooDeep, end));
     return { ast: emptyProgram(end), diagnostics, end, finish, lexed };
   }
-  const parsed = parseTokens(lexed.tokens, end);
+  const parsed = tokenParser ? tokenParser.parseTokens(lexed.tokens, end, text) : parseTokens(lexed.tokens, end);
   diagnostics.push(...parsed.diagnostics);
   return { ast: parsed.ast, diagnostics, end, finish, lexed };
 }
@@ -86,7 +95,7 @@ export function parseTokens(tokens: IToken[], end: EndOfInput): ParseResult {
   };
 }
 
-function emptyProgram(end: EndOfInput): Program {
+export function emptyProgram(end: EndOfInput): Program {
   return { kind: 'Program', body: [], loc: { ...EMPTY_SPAN, endLine: end.line, endColumn: end.column, end: end.offset } };
 }
 

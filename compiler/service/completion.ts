@@ -45,8 +45,9 @@ export function completionsAt(doc: SpellDocument, rawOffset: number): Completion
 
 /** The kind of the object before the dot: from the tree when it parsed, else from the tokens. */
 export function receiverKind(doc: SpellDocument, dot: number, nameStart: number): ValueKind {
-  const entry = doc.names.entries.find((e) => e.role === 'property' && e.object !== undefined && e.object.loc.end <= dot && e.id.loc.start === nameStart);
-  return entry?.object ? kindOfExpression(doc, entry.object) : kindBeforeDot(doc, dot);
+  const entry = doc.names.at(nameStart);
+  const parsed = entry?.role === 'property' && entry.id.loc.start === nameStart && entry.object !== undefined && entry.object.loc.end <= dot;
+  return parsed ? kindOfExpression(doc, entry.object!) : kindBeforeDot(doc, dot);
 }
 
 function memberEntries(doc: SpellDocument, kind: ValueKind): CompletionEntry[] {

@@ -9,6 +9,7 @@ import { walk } from '../ast-walk.js';
 import { compileWithDetails, refusedCompile, type CompileDetails } from '../compile.js';
 import { EMPTY_SPAN } from '../ast.js';
 import { diagnosticAt } from '../parse-errors.js';
+import type { TokenParser } from '../parse.js';
 import { onlyEverParameters } from '../entity-property-check.js';
 import type { SpellSymbol } from '../symbols.js';
 import { serviceDiagnostic, type ServiceDiagnostic } from './diagnostics.js';
@@ -34,13 +35,15 @@ export class SpellDocument {
     readonly source: string,
     readonly world: ServiceWorld,
     sourceName = '<input>',
+    /** Reuses the statements of the file's last version an edit left alone (LanguageService keeps one per file). */
+    tokenParser?: TokenParser,
   ) {
     this.lines = new LineIndex(source);
     const entityProperties = world.breeds.length > 0 ? entityPropertyNames(world) : undefined;
     this.compiled =
       source.length > MAX_ANALYSED_SOURCE
         ? refusedCompile(diagnosticAt('error', tooLargeMessage(source.length), EMPTY_SPAN, ''))
-        : compileWithDetails(source, { sourceName, hosts: world.hosts, entityProperties });
+        : compileWithDetails(source, { sourceName, hosts: world.hosts, entityProperties, ...(tokenParser ? { tokenParser } : {}) });
     this.diagnostics = this.compiled.diagnostics.map((d) => serviceDiagnostic(d, this.lines));
   }
 
@@ -91,19 +94,19 @@ export class SpellDocument {
     return this.setProperties;
   }
 
-  /** The functions and classes around `offset`, outermost first. */
+  /** The functions and classes around `offset`, outermost first (only the statements that contain it are visited). */
   enclosing(offset: number): { functions: A.FunctionStmt[]; classes: A.ClassStmt[] } {
     const functions: A.FunctionStmt[] = [];
     const classes: A.ClassStmt[] = [];
-    const contains = (loc: A.SourceSpan) => loc.start <= offset && offset <= loc.end;
-    walk(this.ast.body, {
-      stmt(s) {
-        if (s.kind === 'Function' && contains(s.loc)) functions.push(s);
-        else if (s.kind === 'Class' && contains(s.loc)) classes.push(s);
-      },
-    });
-    const byStart = (a: { loc: A.SourceSpan }, b: { loc: A.SourceSpan }) => a.loc.start - b.loc.start;
-    return { functions: functions.sort(byStart), classes: classes.sort(byStart) };
+    let level: readonly A.Stmt[] = this.ast.body;
+    for (let depth = 0; depth < 1000; depth++) {
+      const inside = level.find((s) => s.loc.start <= offset && offset <= s.loc.end);
+      if (inside === undefined) break;
+      if (inside.kind === 'Function') functions.push(inside);
+      else if (inside.kind === 'Class') classes.push(inside);
+      level = innerStatements(inside);
+    }
+    return { functions, classes };
   }
 
   /** Top-level classes by name (a class's methods are what `instance.` offers). */
@@ -116,4 +119,24 @@ export class SpellDocument {
 function tooLargeMessage(length: number): string {
   const mb = (n: number) => `${(n / (1 << 20)).toFixed(1)} MB`;
   return `This file is ${mb(length)}; the language service analyses files up to ${mb(MAX_ANALYSED_SOURCE)} (run \`cantrip check\` on it).`;
+}
+
+/** The statements directly inside a statement (functions are declared only by statements: Lox has no function expressions). */
+function innerStatements(s: A.Stmt): readonly A.Stmt[] {
+  switch (s.kind) {
+    case 'Function':
+    case 'Block':
+      return s.body;
+    case 'Class':
+      return s.methods;
+    case 'If':
+      return s.elseBranch ? [s.thenBranch, s.elseBranch] : [s.thenBranch];
+    case 'While':
+    case 'ForIn':
+      return [s.body];
+    case 'For':
+      return s.initializer ? [s.initializer, s.body] : [s.body];
+    default:
+      return [];
+  }
 }

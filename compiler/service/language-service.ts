@@ -5,6 +5,7 @@
  * playground's Monaco providers, the LSP server (`cantrip lsp`) and
  * `cantrip check` sit on it.
  */
+import { IncrementalParser } from '../incremental-parse.js';
 import { parse } from '../parse.js';
 import { SpellDocument } from './document.js';
 import { flattenSymbols, matchesQuery, documentSymbols, type OutlineSymbol } from './outline.js';
@@ -12,6 +13,8 @@ import type { ServiceWorld } from './world.js';
 
 export class LanguageService {
   private readonly documents = new Map<string, SpellDocument>();
+  /** Per file: an edit parses again only the top-level statements it touched. */
+  private readonly parsers = new Map<string, IncrementalParser>();
 
   constructor(private currentWorld: ServiceWorld) {}
 
@@ -29,7 +32,9 @@ export class LanguageService {
   document(uri: string, text: string): SpellDocument {
     const cached = this.documents.get(uri);
     if (cached && cached.source === text && cached.world === this.currentWorld) return cached;
-    const doc = new SpellDocument(typeof text === 'string' ? text : String(text), this.currentWorld, uri);
+    let parser = this.parsers.get(uri);
+    if (parser === undefined) this.parsers.set(uri, (parser = new IncrementalParser()));
+    const doc = new SpellDocument(typeof text === 'string' ? text : String(text), this.currentWorld, uri, parser);
     this.documents.set(uri, doc);
     return doc;
   }
@@ -41,6 +46,7 @@ export class LanguageService {
 
   forget(uri: string): void {
     this.documents.delete(uri);
+    this.parsers.delete(uri);
   }
 
   /** Symbols matching `query` across every analysed document. */
