@@ -79,26 +79,27 @@ describe.skipIf(!available)('playground language features in Chromium', () => {
     await page.close();
   });
 
+  /** Wait for the warning, press Ctrl+., pick the offered fix with Enter, and wait for the fixed text. */
+  async function quickFix(page: Page, warning: string, title: string, fixed: string): Promise<void> {
+    await page.waitForFunction((w) => window.cantrip!.markers().some((m) => m.message.includes(w)), warning);
+    await page.keyboard.press('Control+.');
+    await page.waitForSelector(`text=${title}`);
+    await page.keyboard.press('Enter');
+    await page.waitForFunction((f) => window.cantrip!.source().includes(f), fixed);
+    await page.waitForFunction((w) => !window.cantrip!.markers().some((m) => m.message.includes(w)), warning);
+  }
+
   it('Ctrl+. offers "did you mean" for a misspelt property and applies it', async () => {
     const { page } = await openPage();
     await sourceWithCursor(page, 'spell zap(caster, target) {\n  damage(target, caster.wisdm);\n}\n', 2, 26);
-    await page.waitForFunction(() => window.cantrip!.markers().some((m) => m.message.includes("did you mean 'wisdom'")));
-    await page.keyboard.press('Control+.');
-    await page.waitForSelector("text=Change to 'wisdom'");
-    await page.keyboard.press('Enter');
-    await page.waitForFunction(() => window.cantrip!.source().includes('caster.wisdom)'));
-    await page.waitForFunction(() => !window.cantrip!.markers().some((m) => m.message.includes('wisdm')));
+    await quickFix(page, "did you mean 'wisdom'", "Change to 'wisdom'", 'caster.wisdom)');
     await page.close();
   });
 
   it('Ctrl+. fixes a misspelt host function too', async () => {
     const { page } = await openPage();
     await sourceWithCursor(page, 'spell zap(caster, target) {\n  damge(target, 3);\n}\n', 2, 4);
-    await page.waitForFunction(() => window.cantrip!.markers().some((m) => m.message.includes("'damge'")));
-    await page.keyboard.press('Control+.');
-    await page.waitForSelector("text=Change to 'damage'");
-    await page.keyboard.press('Enter');
-    await page.waitForFunction(() => window.cantrip!.source().includes('  damage(target, 3);'));
+    await quickFix(page, "'damge'", "Change to 'damage'", '  damage(target, 3);');
     await page.close();
   });
 
