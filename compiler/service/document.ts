@@ -108,12 +108,6 @@ export class SpellDocument {
     }
     return { functions, classes };
   }
-
-  /** Top-level classes by name (a class's methods are what `instance.` offers). */
-  classNamed(name: string): A.ClassStmt | null {
-    const symbol = this.symbols.find((s) => s.name === name && s.kind === 'class');
-    return symbol?.node.kind === 'Class' ? symbol.node : null;
-  }
 }
 
 function tooLargeMessage(length: number): string {

@@ -99,9 +99,14 @@ export class PlaygroundApp {
 
   /** The language service's analysis of a text, against the current host API and breeds (one compile per version, shared by the compile loop and every editor feature). */
   analysis(uri: string, text: string) {
+    this.syncLanguageWorld();
+    return this.language.document(uri, text);
+  }
+
+  /** New breeds make a new world: the service analyses again against it. */
+  private syncLanguageWorld(): void {
     const world = this.backend.languageWorld();
     if (this.language.world !== world) this.language.setWorld(world);
-    return this.language.document(uri, text);
   }
 
   get outcome(): CompileOutcome {
@@ -198,8 +203,7 @@ export class PlaygroundApp {
   private recompile(deferPanels = false): { compile: number; total: number } {
     const t0 = performance.now();
     const source = this.editor.source;
-    const world = this.backend.languageWorld();
-    if (this.language.world !== world) this.language.setWorld(world);
+    this.syncLanguageWorld();
     const outcome = compileSpell(this.language, source);
     this.compileCount++;
     this.lastOutcome = outcome;
