@@ -4,6 +4,8 @@
  */
 export const EXIT = {
   ok: 0,
+  /** `fmt --check`: some file is not formatted (as gofmt -l, prettier --check). */
+  checkFailed: 1,
   /** EX_USAGE: unknown command or option, missing or malformed argument. */
   usage: 64,
   /** EX_DATAERR: compile error, a file that is not text, a bad or unverifiable .spb. */

@@ -10,11 +10,13 @@ import type { Module } from '../vm/module.js';
 import type { Diagnostic } from './diagnostics.js';
 import { emitModule } from './emitter.js';
 import { checkEntityProperties } from './entity-property-check.js';
-import { parseSource } from './parse.js';
+import { parseSource, type TokenParser } from './parse.js';
 import { diagnosticAt } from './parse-errors.js';
-import { resolve } from './resolver.js';
+import { resolve, type Resolution } from './resolver.js';
+import type { LexResult } from './lexer.js';
 import { tooManyTokens } from './size-guard.js';
-import { EMPTY_SPAN } from './ast.js';
+import { checkStringNumberAdditions } from './string-number-check.js';
+import { EMPTY_SPAN, type Program } from './ast.js';
 
 export interface CompileOptions {
   /** For messages; default '<input>'. */
@@ -28,6 +30,8 @@ export interface CompileOptions {
    * parameter is a warning with the nearest known name.
    */
   entityProperties?: Iterable<string>;
+  /** How to parse the tokens: an IncrementalParser reuses what the last version of the file parsed (editors). */
+  tokenParser?: TokenParser;
 }
 
 export interface CompileResult {
@@ -36,27 +40,52 @@ export interface CompileResult {
   diagnostics: Diagnostic[];
 }
 
+/**
+ * What compiling found on the way, for tools that answer questions about the
+ * source (the language service): the tree, where every name resolved, the
+ * tokens. `resolution` is null when the source was refused before parsing.
+ */
+export interface CompileDetails extends CompileResult {
+  readonly ast: Program;
+  readonly resolution: Resolution | null;
+  readonly lexed: LexResult;
+}
+
 /** Errors past this many are dropped (a binary file would otherwise report one per byte). */
 export const MAX_REPORTED_ERRORS = 100;
 
 export function compile(source: string, options: CompileOptions = {}): CompileResult {
+  const { module, diagnostics } = compileWithDetails(source, options);
+  return { module, diagnostics };
+}
+
+/** compile(), keeping the tree, the resolution and the tokens. Never throws. */
+export function compileWithDetails(source: string, options: CompileOptions = {}): CompileDetails {
   try {
     return compileUnguarded(typeof source === 'string' ? source : String(source), options);
   } catch (error) {
     // Deep recursion the nesting guard let through (e.g. 100,000 chained `+`), or a compiler bug:
     // either way the user gets a diagnostic, never a stack trace.
     const message = error instanceof RangeError ? 'Program too deeply nested.' : 'Internal compiler error.';
-    return { module: null, diagnostics: [diagnosticAt('error', message, EMPTY_SPAN, '')] };
+    return refusedCompile(diagnosticAt('error', message, EMPTY_SPAN, ''));
   }
 }
 
-function compileUnguarded(source: string, options: CompileOptions): CompileResult {
+/** What compiling a source refused before parsing gives: an empty tree and one diagnostic. */
+export function refusedCompile(diagnostic: Diagnostic): CompileDetails {
+  const ast: Program = { kind: 'Program', body: [], loc: EMPTY_SPAN };
+  return { module: null, diagnostics: [diagnostic], ast, resolution: null, lexed: { tokens: [], comments: [], errorTokens: [], diagnostics: [] } };
+}
+
+function compileUnguarded(source: string, options: CompileOptions): CompileDetails {
   const tooLarge = tooManyTokens(source);
-  if (tooLarge !== null) return { module: null, diagnostics: [diagnosticAt('error', tooLarge, EMPTY_SPAN, '')] };
-  const parsed = parseSource(source);
+  if (tooLarge !== null) return refusedCompile(diagnosticAt('error', tooLarge, EMPTY_SPAN, ''));
+  const parsed = parseSource(source, options.tokenParser);
   const diagnostics = parsed.diagnostics;
-  const resolution = resolve(parsed.ast, { hosts: options.hosts ?? CORE_HOST_FUNCTIONS });
+  const hosts = options.hosts ?? CORE_HOST_FUNCTIONS;
+  const resolution = resolve(parsed.ast, { hosts });
   diagnostics.push(...resolution.diagnostics);
+  diagnostics.push(...checkStringNumberAdditions(parsed.ast, source, hosts));
   if (options.entityProperties !== undefined) diagnostics.push(...checkEntityProperties(parsed.ast, options.entityProperties));
   let module: Module | null = null;
   if (!diagnostics.some(isError)) {
@@ -64,7 +93,7 @@ function compileUnguarded(source: string, options: CompileOptions): CompileResul
     diagnostics.push(...emitted.diagnostics);
     if (!emitted.diagnostics.some(isError)) module = emitted.module;
   }
-  return { module, diagnostics: capErrors(parsed.finish(diagnostics)) };
+  return { module, diagnostics: capErrors(parsed.finish(diagnostics)), ast: parsed.ast, resolution, lexed: parsed.lexed };
 }
 
 function isError(d: Diagnostic): boolean {

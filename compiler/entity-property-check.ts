@@ -17,7 +17,11 @@
 
 import type * as A from './ast.js';
 import type { Diagnostic } from './diagnostics.js';
+import { walk } from './ast-walk.js';
+import { nearestName } from './nearest-name.js';
 import { diagnosticAt } from './parse-errors.js';
+
+export { nearestName } from './nearest-name.js';
 
 export function checkEntityProperties(program: A.Program, known: Iterable<string>): Diagnostic[] {
   const names = new Set(known);
@@ -39,7 +43,9 @@ export function checkEntityProperties(program: A.Program, known: Iterable<string
         if (e.kind !== 'Get' || e.object.kind !== 'Variable' || !entityParams.has(e.object.name.name)) return;
         const name = e.name.name;
         if (name === '' || names.has(name)) return;
-        diagnostics.push(diagnosticAt('warning', unknownPropertyMessage(name, names), e.name.loc, name));
+        const suggestion = nearestName(name, names);
+        const warning = diagnosticAt('warning', unknownPropertyMessage(name, suggestion), e.name.loc, name);
+        diagnostics.push(suggestion === null ? warning : { ...warning, suggestion });
       },
     });
   }
@@ -47,14 +53,13 @@ export function checkEntityProperties(program: A.Program, known: Iterable<string
 }
 
 /** "No breed defines property 'wisdm'; did you mean 'wisdom'?" */
-function unknownPropertyMessage(name: string, known: ReadonlySet<string>): string {
-  const suggestion = nearestName(name, known);
+function unknownPropertyMessage(name: string, suggestion: string | null): string {
   const base = `No breed has a property '${name}'`;
   return suggestion === null ? `${base}.` : `${base}; did you mean '${suggestion}'?`;
 }
 
 /** The spell's parameters that it never assigns and never shadows. */
-function onlyEverParameters(spell: A.FunctionStmt): Set<string> {
+export function onlyEverParameters(spell: A.FunctionStmt): Set<string> {
   const params = new Set(spell.params.map((p) => p.name).filter((n) => n !== ''));
   const drop = (name: string) => params.delete(name);
   walk(spell.body, {
@@ -70,131 +75,4 @@ function onlyEverParameters(spell: A.FunctionStmt): Set<string> {
     },
   });
   return params;
-}
-
-/** The known name closest to `name` by edit distance, if close enough to be a typo. */
-export function nearestName(name: string, known: Iterable<string>): string | null {
-  let best: string | null = null;
-  let bestDistance = Math.max(1, Math.min(3, Math.floor(name.length / 3)));
-  for (const candidate of known) {
-    if (Math.abs(candidate.length - name.length) > bestDistance) continue;
-    const d = editDistance(name.toLowerCase(), candidate.toLowerCase());
-    if (d <= bestDistance && (best === null || d < bestDistance || candidate < best)) {
-      best = candidate;
-      bestDistance = d;
-    }
-  }
-  return best;
-}
-
-/** Levenshtein distance with adjacent transpositions (`wsidom` is one step from `wisdom`). */
-function editDistance(a: string, b: string): number {
-  const rows = a.length + 1;
-  const cols = b.length + 1;
-  const d: number[] = new Array<number>(rows * cols).fill(0);
-  for (let i = 0; i < rows; i++) d[i * cols] = i;
-  for (let j = 0; j < cols; j++) d[j] = j;
-  for (let i = 1; i < rows; i++) {
-    for (let j = 1; j < cols; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let v = Math.min(d[(i - 1) * cols + j]! + 1, d[i * cols + j - 1]! + 1, d[(i - 1) * cols + j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, d[(i - 2) * cols + j - 2]! + 1);
-      d[i * cols + j] = v;
-    }
-  }
-  return d[rows * cols - 1]!;
-}
-
-interface Visitor {
-  expr?(e: A.Expr): void;
-  stmt?(s: A.Stmt): void;
-}
-
-/** Visit every statement and expression, with an explicit stack (deep programs cost no JS stack). */
-function walk(body: readonly A.Stmt[], visitor: Visitor): void {
-  const stack: (A.Stmt | A.Expr)[] = [...body].reverse();
-  const push = (...nodes: (A.Stmt | A.Expr | null | undefined)[]) => {
-    for (let i = nodes.length - 1; i >= 0; i--) {
-      const n = nodes[i];
-      if (n) stack.push(n);
-    }
-  };
-  while (stack.length > 0) {
-    const node = stack.pop()!;
-    if (isStmt(node)) {
-      visitor.stmt?.(node);
-      pushStmtChildren(node, push);
-    } else {
-      visitor.expr?.(node);
-      pushExprChildren(node, push);
-    }
-  }
-}
-
-const STMT_KINDS = new Set(['ExpressionStmt', 'Print', 'Var', 'Block', 'If', 'While', 'For', 'ForIn', 'Function', 'Class', 'Return', 'ErrorStmt']);
-
-function isStmt(node: A.Stmt | A.Expr): node is A.Stmt {
-  return STMT_KINDS.has(node.kind);
-}
-
-type Push = (...nodes: (A.Stmt | A.Expr | null | undefined)[]) => void;
-
-function pushStmtChildren(s: A.Stmt, push: Push): void {
-  switch (s.kind) {
-    case 'ExpressionStmt':
-    case 'Print':
-      return push(s.expression);
-    case 'Var':
-      return push(s.initializer);
-    case 'Block':
-      return push(...s.body);
-    case 'If':
-      return push(s.condition, s.thenBranch, s.elseBranch);
-    case 'While':
-      return push(s.condition, s.body);
-    case 'For':
-      return push(s.initializer, s.condition, s.increment, s.body);
-    case 'ForIn':
-      return push(s.iterable, s.body);
-    case 'Function':
-      return push(...s.body);
-    case 'Class':
-      return push(s.superclass, ...s.methods);
-    case 'Return':
-      return push(s.value);
-    default:
-      return;
-  }
-}
-
-function pushExprChildren(e: A.Expr, push: Push): void {
-  switch (e.kind) {
-    case 'Assign':
-      return push(e.value);
-    case 'Binary':
-    case 'Logical':
-      return push(e.left, e.right);
-    case 'Unary':
-      return push(e.operand);
-    case 'Grouping':
-      return push(e.expression);
-    case 'Call':
-      return push(e.callee, ...e.args);
-    case 'Get':
-      return push(e.object);
-    case 'Set':
-      return push(e.object, e.value);
-    case 'Index':
-      return push(e.object, e.index);
-    case 'SetIndex':
-      return push(e.object, e.index, e.value);
-    case 'List':
-      return push(...e.elements);
-    case 'Map':
-      return push(...e.entries.flatMap((entry) => [entry.key, entry.value]));
-    case 'Template':
-      return push(...e.expressions);
-    default:
-      return;
-  }
 }

@@ -6,6 +6,7 @@
 export { compile, MAX_REPORTED_ERRORS, type CompileOptions, type CompileResult } from './compile.js';
 export { tokenize, type TokenInfo } from './lexer.js';
 export { parse, type ParseResult } from './parse.js';
+export { formatSource, type FormatOptions, type FormatResult } from './format/index.js';
 export { formatDiagnosticClox, type Diagnostic, type Severity } from './diagnostics.js';
 export { formatCodeFrame, formatDiagnostics, formatLocation } from './code-frame.js';
 export { KEYWORDS, type TokenKind } from './tokens.js';

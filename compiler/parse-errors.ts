@@ -82,3 +82,35 @@ export function diagnosticAtToken(message: string, tok: IToken | undefined, end:
 export function recognitionDiagnostic(error: IRecognitionException, end: EndOfInput): Diagnostic {
   return diagnosticAtToken(error.message, error.token, end);
 }
+
+/**
+ * A missing ';' is found at the next token, often on a later line; an editor
+ * should point where the ';' belongs: right after the token before it. The
+ * clox format still names the line of the token found (`cloxLine`), as clox
+ * does. Runs after clox's panic-mode filter, which reasons in clox positions.
+ */
+export function pointAtMissingSemicolons(diagnostics: Diagnostic[], tokens: readonly IToken[]): Diagnostic[] {
+  return diagnostics.map((d) => {
+    if (d.severity !== 'error' || d.token === '' || !d.message.startsWith("Expect ';'")) return d;
+    const previous = tokenBefore(tokens, d);
+    if (previous === undefined) return d;
+    const after = tokenSpan(previous);
+    if (after.endLine >= d.line) return d;
+    return { ...d, line: after.endLine, column: after.endColumn, endLine: after.endLine, endColumn: after.endColumn + 1, cloxLine: d.line };
+  });
+}
+
+/** The last token that starts before `d` ("at end": the last token). */
+function tokenBefore(tokens: readonly IToken[], d: Diagnostic): IToken | undefined {
+  if (d.token === null) return tokens[tokens.length - 1];
+  let lo = 0;
+  let hi = tokens.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const t = tokens[mid]!;
+    const before = (t.startLine ?? 1) < d.line || ((t.startLine ?? 1) === d.line && (t.startColumn ?? 1) < d.column);
+    if (before) lo = mid + 1;
+    else hi = mid;
+  }
+  return tokens[lo - 1];
+}

@@ -6,9 +6,9 @@
 import type { IToken } from 'chevrotain';
 import { EMPTY_SPAN, type Program } from './ast.js';
 import type { Diagnostic } from './diagnostics.js';
-import { lex } from './lexer.js';
+import { lex, type LexResult } from './lexer.js';
 import { findTooDeep, MAX_NESTING } from './nesting.js';
-import { diagnosticAtToken, endOfInput, recognitionDiagnostic, type EndOfInput } from './parse-errors.js';
+import { diagnosticAtToken, endOfInput, pointAtMissingSemicolons, recognitionDiagnostic, type EndOfInput } from './parse-errors.js';
 import { SpellParser } from './parser.js';
 import { suppressCascades } from './cascade.js';
 
@@ -33,25 +33,36 @@ export function parse(source: string): ParseResult {
 
 export interface SourceParse extends ParseResult {
   readonly end: EndOfInput;
-  /** Sort, then drop cascading errors (clox's panic mode) from these diagnostics. */
+  /** The tokens the parser read, and the comments beside them. */
+  readonly lexed: LexResult;
+  /** Sort, drop cascading errors (clox's panic mode), then point a missing ';' after the token that lacks it. */
   finish(diagnostics: Diagnostic[]): Diagnostic[];
 }
 
+/**
+ * What parses a file's tokens: parseTokens, or an IncrementalParser
+ * (compiler/incremental-parse.ts) that reuses the statements of the last
+ * version an edit left untouched.
+ */
+export interface TokenParser {
+  parseTokens(tokens: IToken[], end: EndOfInput, source: string): ParseResult;
+}
+
 /** Parse, keeping what compile() needs to report later passes' errors the same way. */
-export function parseSource(source: string): SourceParse {
+export function parseSource(source: string, tokenParser?: TokenParser): SourceParse {
   const text = typeof source === 'string' ? source : String(source);
   const end = endOfInput(text);
   const lexed = lex(text);
   const diagnostics = [...lexed.diagnostics];
-  const finish = (all: Diagnostic[]) => suppressCascades(sortDiagnostics(all), lexed.tokens, end);
+  const finish = (all: Diagnostic[]) => pointAtMissingSemicolons(suppressCascades(sortDiagnostics(all), lexed.tokens, end), lexed.tokens);
   const tooDeep = findTooDeep(lexed.tokens);
   if (tooDeep) {
     diagnostics.push(diagnosticAtToken(`Too much nesting (the limit is ${MAX_NESTING}).`, tooDeep, end));
-    return { ast: emptyProgram(end), diagnostics, end, finish };
+    return { ast: emptyProgram(end), diagnostics, end, finish, lexed };
   }
-  const parsed = parseTokens(lexed.tokens, end);
+  const parsed = tokenParser ? tokenParser.parseTokens(lexed.tokens, end, text) : parseTokens(lexed.tokens, end);
   diagnostics.push(...parsed.diagnostics);
-  return { ast: parsed.ast, diagnostics, end, finish };
+  return { ast: parsed.ast, diagnostics, end, finish, lexed };
 }
 
 /** Parse already-lexed tokens. Deep recursion becomes a diagnostic, never an exception. */
@@ -84,7 +95,7 @@ export function parseTokens(tokens: IToken[], end: EndOfInput): ParseResult {
   };
 }
 
-function emptyProgram(end: EndOfInput): Program {
+export function emptyProgram(end: EndOfInput): Program {
   return { kind: 'Program', body: [], loc: { ...EMPTY_SPAN, endLine: end.line, endColumn: end.column, end: end.offset } };
 }
 

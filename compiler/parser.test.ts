@@ -198,3 +198,26 @@ describe('parser: errors and recovery', () => {
     }
   });
 });
+
+describe('a missing semicolon', () => {
+  it('is shown right after the token that lacks it, and named in clox format at the token found', () => {
+    const { diagnostics } = parse('var a = 1\n\nprint a;');
+    expect(diagnostics).toEqual([
+      { severity: 'error', message: "Expect ';' after variable declaration.", line: 1, column: 10, endLine: 1, endColumn: 11, token: 'print', cloxLine: 3 },
+    ]);
+    expect(diagnostics.map(formatDiagnosticClox)).toEqual(["[line 3] Error at 'print': Expect ';' after variable declaration."]);
+  });
+
+  it('at the end of the file points after the last token, and clox says "at end" on the last line', () => {
+    const { diagnostics } = parse('fun f() {\n  return 1\n}');
+    expect(diagnostics[0]).toMatchObject({ line: 2, column: 11, token: '}', cloxLine: 3 });
+    const atEnd = parse('print 1\n\n');
+    expect(atEnd.diagnostics[0]).toMatchObject({ line: 1, column: 8, token: null, cloxLine: 3 });
+    expect(atEnd.diagnostics.map(formatDiagnosticClox)).toEqual(["[line 3] Error at end: Expect ';' after value."]);
+  });
+
+  it('stays at the token found when that is on the same line', () => {
+    expect(parse('print 1 print 2;').diagnostics[0]).toMatchObject({ line: 1, column: 9, token: 'print' });
+    expect(parse('print 1 print 2;').diagnostics[0]!.cloxLine).toBeUndefined();
+  });
+});

@@ -19,7 +19,9 @@ import type { HostImport, UpvalueDescriptor } from '../vm/module.js';
 import type * as A from './ast.js';
 import type { Diagnostic } from './diagnostics.js';
 import { MAX_GLOBALS, MAX_LOCALS, MAX_UPVALUES } from './limits.js';
+import { nearestName } from './nearest-name.js';
 import { diagnosticAt } from './parse-errors.js';
+import type { SpellSymbol, SymbolKind, SymbolTable } from './symbols.js';
 
 /**
  * The warning for a name that is neither local, nor a global this file
@@ -63,6 +65,8 @@ export interface Resolution {
   readonly globals: string[];
   readonly hostImports: { name: string; arities: number[] }[];
   readonly spells: A.FunctionStmt[];
+  /** Every declared name and its uses, for tools (the emitter reads only slots). */
+  readonly symbols: SymbolTable;
   readonly diagnostics: Diagnostic[];
 }
 
@@ -71,6 +75,8 @@ interface Local {
   /** -1 while its initializer runs ("Can't read local variable in its own initializer."). */
   depth: number;
   captured: boolean;
+  /** Null for the hidden slots (the callee, `this`, `super`, a for-in's list and index). */
+  symbol: SpellSymbol | null;
 }
 
 type ScopeKind = 'script' | A.FunctionKind;
@@ -79,13 +85,16 @@ class FunctionScope {
   readonly locals: Local[];
   readonly upvalues: UpvalueDescriptor[] = [];
   scopeDepth = 0;
+  /** Where each open scope ends in the source (its locals' symbols are in scope until there). */
+  readonly scopeEnds: number[] = [];
   constructor(
     readonly enclosing: FunctionScope | null,
     readonly kind: ScopeKind,
+    readonly node: A.FunctionStmt | null,
   ) {
     // Slot 0 holds the callee; in methods it is `this`.
     const slotZero = kind === 'method' || kind === 'initializer' ? 'this' : '';
-    this.locals = [{ name: slotZero, depth: 0, captured: false }];
+    this.locals = [{ name: slotZero, depth: 0, captured: false, symbol: null }];
   }
 }
 
@@ -114,14 +123,16 @@ class Resolver {
     globals: [],
     hostImports: [],
     spells: [],
+    symbols: { symbols: [], uses: new Map() },
     diagnostics: [],
   };
+  private readonly globalSymbols = new Map<string, SpellSymbol>();
   private readonly globalSlots = new Map<string, number>();
   private readonly hostSpecs = new Map<string, HostFunctionSpec>();
   private readonly hostIndex = new Map<string, number>();
   private readonly warnedUndefined = new Set<string>();
   private readonly spellNames = new Set<string>();
-  private fn = new FunctionScope(null, 'script');
+  private fn = new FunctionScope(null, 'script', null);
   private currentClass: ClassScope | null = null;
   private tooManyGlobalsReported = false;
 
@@ -150,8 +161,34 @@ class Resolver {
   /** Every name declared at the top level is a global everywhere in the module, whatever the order. */
   private declareTopLevelGlobals(body: readonly A.Stmt[]): void {
     for (const stmt of body) {
-      if (stmt.kind === 'Var' || stmt.kind === 'Function' || stmt.kind === 'Class') this.globalSlot(stmt.name);
+      if (stmt.kind !== 'Var' && stmt.kind !== 'Function' && stmt.kind !== 'Class') continue;
+      this.globalSlot(stmt.name);
+      this.recordGlobal(stmt, stmt.name);
     }
+  }
+
+  private recordGlobal(stmt: A.VarStmt | A.FunctionStmt | A.ClassStmt, id: A.Identifier): void {
+    if (id.name === '') return;
+    let symbol = this.globalSymbols.get(id.name);
+    if (symbol === undefined) {
+      symbol = { name: id.name, kind: declarationKind(stmt), declarations: [], node: stmt, global: true, owner: null, scopeStart: 0, scopeEnd: Infinity };
+      this.globalSymbols.set(id.name, symbol);
+      this.result.symbols.symbols.push(symbol);
+    }
+    symbol.declarations.push(id);
+    this.result.symbols.uses.set(id, symbol);
+  }
+
+  /** The symbol a local of the current function (or an enclosing one) of this name stands for, as resolveLocal finds it. */
+  private localSymbol(name: string): SpellSymbol | null {
+    for (let f: FunctionScope | null = this.fn; f !== null; f = f.enclosing) {
+      for (let i = f.locals.length - 1; i >= 0; i--) if (f.locals[i]!.name === name) return f.locals[i]!.symbol;
+    }
+    return null;
+  }
+
+  private recordUse(id: A.Identifier, symbol: SpellSymbol | null | undefined): void {
+    if (symbol) this.result.symbols.uses.set(id, symbol);
   }
 
   private globalSlot(id: A.Identifier): number {
@@ -180,14 +217,16 @@ class Resolver {
 
   // ---- scopes ---------------------------------------------------------
 
-  private beginScope(): void {
+  private beginScope(end: number): void {
     this.fn.scopeDepth++;
+    this.fn.scopeEnds.push(end);
   }
 
   /** Pops the scope's locals; returns their captured flags in pop order. */
   private endScope(): boolean[] {
     const fn = this.fn;
     fn.scopeDepth--;
+    fn.scopeEnds.pop();
     const exits: boolean[] = [];
     while (fn.locals.length > 0 && fn.locals[fn.locals.length - 1]!.depth > fn.scopeDepth) {
       exits.push(fn.locals.pop()!.captured);
@@ -196,7 +235,7 @@ class Resolver {
   }
 
   /** Declare a local in the current scope (book: declareVariable + addLocal); returns its slot. */
-  private addLocal(id: A.Identifier): number {
+  private addLocal(id: A.Identifier, kind: SymbolKind, node: A.Stmt): number {
     const fn = this.fn;
     for (let i = fn.locals.length - 1; i >= 0; i--) {
       const local = fn.locals[i]!;
@@ -206,7 +245,16 @@ class Resolver {
         break;
       }
     }
-    return this.pushLocal(id.name, id);
+    const slot = this.pushLocal(id.name, id);
+    if (id.name !== '') {
+      const fn = this.fn;
+      const scopeEnd = fn.scopeEnds[fn.scopeEnds.length - 1] ?? Infinity;
+      const symbol: SpellSymbol = { name: id.name, kind, declarations: [id], node, global: false, owner: fn.node, scopeStart: id.loc.start, scopeEnd };
+      fn.locals[slot]!.symbol = symbol;
+      this.result.symbols.symbols.push(symbol);
+      this.result.symbols.uses.set(id, symbol);
+    }
+    return slot;
   }
 
   private pushLocal(name: string, at: A.Identifier): number {
@@ -215,7 +263,7 @@ class Resolver {
       this.errorAt('Too many local variables in function.', at);
       // Keep counting slots so the rest of the function still resolves consistently.
     }
-    fn.locals.push({ name, depth: -1, captured: false });
+    fn.locals.push({ name, depth: -1, captured: false, symbol: null });
     return fn.locals.length - 1;
   }
 
@@ -226,11 +274,11 @@ class Resolver {
   }
 
   /** Declare a name where a declaration puts it: a global at the top level, else a local. */
-  private declare(stmt: A.Stmt, id: A.Identifier): DeclarationTarget {
+  private declare(stmt: A.VarStmt | A.FunctionStmt | A.ClassStmt, id: A.Identifier): DeclarationTarget {
     const target: DeclarationTarget =
       this.fn.scopeDepth === 0 && this.fn.kind === 'script'
         ? { kind: 'global', slot: this.globalSlot(id) }
-        : { kind: 'local', slot: this.addLocal(id) };
+        : { kind: 'local', slot: this.addLocal(id, declarationKind(stmt), stmt) };
     this.result.declarations.set(stmt, target);
     return target;
   }
@@ -275,17 +323,41 @@ class Resolver {
   /** Local → upvalue → declared global → host → undeclared global. */
   private lookup(id: A.Identifier, allowHost: boolean): VariableRef {
     const local = this.resolveLocal(this.fn, id.name, id.loc);
-    if (local !== -1) return { kind: 'local', slot: local };
+    if (local !== -1) {
+      this.recordUse(id, this.fn.locals[local]!.symbol);
+      return { kind: 'local', slot: local };
+    }
     const upvalue = this.resolveUpvalue(this.fn, id.name, id.loc);
-    if (upvalue !== -1) return { kind: 'upvalue', index: upvalue };
+    if (upvalue !== -1) {
+      this.recordUse(id, this.localSymbol(id.name));
+      return { kind: 'upvalue', index: upvalue };
+    }
     const global = this.globalSlots.get(id.name);
-    if (global !== undefined) return { kind: 'global', slot: global };
+    if (global !== undefined) {
+      this.recordUse(id, this.globalSymbols.get(id.name));
+      return { kind: 'global', slot: global };
+    }
     if (allowHost && this.hostSpecs.has(id.name)) return { kind: 'host', index: this.hostImport(id.name) };
     if (id.name !== '' && !this.warnedUndefined.has(id.name)) {
       this.warnedUndefined.add(id.name);
-      this.result.diagnostics.push(diagnosticAt('warning', undefinedVariableMessage(id.name), id.loc, id.name));
+      this.warnUndefined(id, allowHost);
     }
     return { kind: 'global', slot: this.globalSlot(id) };
+  }
+
+  /** Lox's "Undefined variable 'x'." as a warning, with the nearest name in scope when it looks like a typo. */
+  private warnUndefined(id: A.Identifier, allowHost: boolean): void {
+    const warning = diagnosticAt('warning', undefinedVariableMessage(id.name), id.loc, id.name);
+    const suggestion = nearestName(id.name, this.namesInScope(allowHost));
+    this.result.diagnostics.push(suggestion === null ? warning : { ...warning, suggestion });
+  }
+
+  private *namesInScope(withHosts: boolean): Iterable<string> {
+    for (let f: FunctionScope | null = this.fn; f !== null; f = f.enclosing) {
+      for (const local of f.locals) if (local.symbol !== null && local.depth !== -1) yield local.name;
+    }
+    yield* this.globalSymbols.keys();
+    if (withHosts) yield* this.hostSpecs.keys();
   }
 
   /** `this` / `super` are ordinary (hidden) locals, captured like any other. */
@@ -312,7 +384,7 @@ class Resolver {
       case 'Var':
         return this.varStatement(stmt);
       case 'Block':
-        this.beginScope();
+        this.beginScope(stmt.loc.end);
         this.statements(stmt.body);
         this.result.scopeExits.set(stmt, this.endScope());
         return;
@@ -354,7 +426,7 @@ class Resolver {
   }
 
   private forStatement(stmt: A.ForStmt): void {
-    this.beginScope();
+    this.beginScope(stmt.loc.end);
     if (stmt.initializer) this.statement(stmt.initializer);
     if (stmt.condition) this.expression(stmt.condition);
     if (stmt.increment) this.expression(stmt.increment);
@@ -363,7 +435,7 @@ class Resolver {
   }
 
   private forInStatement(stmt: A.ForInStmt): void {
-    this.beginScope();
+    this.beginScope(stmt.loc.end);
     // The iterable is evaluated before the hidden slots exist, like any initializer.
     this.expression(stmt.iterable);
     const hidden: A.Identifier = { name: '', loc: stmt.variable.loc };
@@ -372,8 +444,8 @@ class Resolver {
     this.pushLocal('(index)', hidden);
     this.markInitialized();
     // A fresh scope per iteration, so closures capture each iteration's variable.
-    this.beginScope();
-    this.addLocal(stmt.variable);
+    this.beginScope(stmt.loc.end);
+    this.addLocal(stmt.variable, 'loop-variable', stmt);
     this.markInitialized();
     this.statement(stmt.body);
     const inner = this.endScope();
@@ -401,11 +473,11 @@ class Resolver {
   }
 
   private functionBody(stmt: A.FunctionStmt, kind: A.FunctionKind): void {
-    const fn = new FunctionScope(this.fn, kind);
+    const fn = new FunctionScope(this.fn, kind, stmt);
     this.fn = fn;
-    this.beginScope();
+    this.beginScope(stmt.loc.end);
     for (const param of stmt.params) {
-      this.addLocal(param);
+      this.addLocal(param, 'parameter', stmt);
       this.markInitialized();
     }
     this.statements(stmt.body);
@@ -424,7 +496,7 @@ class Resolver {
         this.errorAt("A class can't inherit from itself.", superclass.name);
       }
       this.expression(superclass);
-      this.beginScope();
+      this.beginScope(stmt.loc.end);
       this.result.superSlots.set(stmt, this.pushLocal('super', superclass.name));
       this.markInitialized();
       classScope.hasSuperclass = true;
@@ -570,6 +642,12 @@ class Resolver {
     const superclass = this.lookupHidden('super', expr.keywordLoc);
     this.result.superRefs.set(expr, { self, superclass });
   }
+}
+
+function declarationKind(stmt: A.VarStmt | A.FunctionStmt | A.ClassStmt): SymbolKind {
+  if (stmt.kind === 'Var') return 'variable';
+  if (stmt.kind === 'Class') return 'class';
+  return stmt.functionKind === 'spell' ? 'spell' : 'function';
 }
 
 /** The type of a literal argument (`3`, `-3`, `"x"`, `[…]`, `{…}`, a template), or null when only running it can tell. */

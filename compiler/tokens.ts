@@ -209,6 +209,18 @@ const PRECEDENCE = new Map<TokenType, number>([
   ...[Slash, Star, Percent].map((t) => [t, 6] as const),
 ]);
 
+/** The same table by operator text (`'+'`, `'and'` …), for passes that read the tree. */
+export function precedenceOfOperator(operator: string): number {
+  return PRECEDENCE_BY_TEXT.get(operator) ?? 0;
+}
+
+const PRECEDENCE_BY_TEXT = new Map(
+  [...PRECEDENCE].map(([type, precedence]) => {
+    const pattern = type.PATTERN;
+    return [typeof pattern === 'string' ? pattern : (pattern as RegExp).source, precedence] as const;
+  }),
+);
+
 // ---- lexical errors: the lexer itself never fails --------------------------
 /** A string with no closing quote runs to the end of the file (clox: "Unterminated string."). */
 export const UnterminatedString = token('error', {

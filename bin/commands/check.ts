@@ -5,6 +5,8 @@
  *   clox             — `[line N] Error at 'x': message`, as clox prints;
  *   json             — one object for tools (editors, CI annotations).
  * Diagnostics go to stdout (they are what was asked for); exit 65 if any error.
+ * The host API and breeds come from --api / --breeds, else from the
+ * cantrip.json above each file (bin/project-config.ts).
  */
 import { Option, type Command } from 'commander';
 import { formatDiagnosticClox, type Diagnostic } from '../../compiler/diagnostics.js';
@@ -19,6 +21,7 @@ import { BreedError } from '../../runtime/errors.js';
 import type { CliIO } from '../io.js';
 import { compileSource, loadBytecode } from '../load-module.js';
 import { undefinedNamesNote } from '../unknown-names.js';
+import { ProjectCache, projectDiagnostics, type Project } from '../project-config.js';
 
 type Format = 'pretty' | 'clox' | 'json';
 
@@ -38,6 +41,8 @@ export interface FileReport {
   readonly problem?: { readonly message: string; readonly exitCode: number };
   /** The source text, for code frames; not part of the JSON output. */
   readonly source?: string;
+  /** The API file its calls were checked against (--api, or the one its cantrip.json names), for the note under undefined names. */
+  readonly apiFile?: string;
 }
 
 export const checkCommand: CliCommand = {
@@ -53,16 +58,30 @@ export const checkCommand: CliCommand = {
         new Option('--format <format>', 'output format').choices(['pretty', 'clox', 'json']).default('pretty'),
       )
       .action(async (files: string[], options: CheckOptions) => {
-        const hosts = cliHostSpecs(options.api, context.io);
-        const entityProperties = options.breeds === undefined ? undefined : loadEntityProperties(options.breeds, context.io);
+        // Files named on the command line win over cantrip.json's; a bad one stops the command.
+        const hosts = options.api === undefined ? null : cliHostSpecs(options.api, context.io);
+        const entityProperties = options.breeds === undefined ? null : loadEntityProperties(options.breeds, context.io);
+        const projects = new ProjectCache(context.io);
         const reports: FileReport[] = [];
-        for (const file of files) reports.push(await checkFile(file, context.io, hosts, entityProperties));
+        for (const file of files) {
+          const { project } = projects.projectOf(file);
+          const properties = entityProperties ?? project.breeds?.entityPropertyNames();
+          const report = await checkFile(file, context.io, hosts ?? project.hosts, properties);
+          const apiFile = options.api ?? project.apiFile ?? undefined;
+          reports.push(withProjectProblems(apiFile === undefined ? report : { ...report, apiFile }, project));
+        }
         const format: Format = options.json ? 'json' : options.format;
-        context.io.stdout(renderReports(reports, format, options.api));
+        context.io.stdout(renderReports(reports, format));
         context.setExitCode(exitCodeFor(reports));
       });
   },
 };
+
+/** A broken cantrip.json is an error on each file it governs. */
+function withProjectProblems(report: FileReport, project: Project): FileReport {
+  if (project.problems.length === 0 || report.problem) return report;
+  return { ...report, diagnostics: [...projectDiagnostics(project), ...report.diagnostics] };
+}
 
 /** The property names the breeds file gives entities (plus the built-in ones); a bad file is a CliFailure. */
 function loadEntityProperties(path: string, io: CliIO): string[] {
@@ -98,8 +117,8 @@ export function exitCodeFor(reports: readonly FileReport[]): number {
   return anyError ? EXIT.dataError : EXIT.ok;
 }
 
-/** `apiFile` (the --api option) shapes the note under undefined names in the pretty format. */
-export function renderReports(reports: readonly FileReport[], format: Format, apiFile?: string): string {
+/** Each report's `apiFile` shapes the note under undefined names in the pretty format. */
+export function renderReports(reports: readonly FileReport[], format: Format): string {
   if (format === 'json') return JSON.stringify(toJson(reports), null, 2) + '\n';
   const blocks: string[] = [];
   for (const report of reports) {
@@ -108,7 +127,7 @@ export function renderReports(reports: readonly FileReport[], format: Format, ap
       if (format === 'clox') blocks.push(`${report.file}: ${formatDiagnosticClox(d)}`);
       else blocks.push(formatCodeFrame(report.file, report.source ?? '', d));
     }
-    const note = format === 'pretty' ? undefinedNamesNote(report.diagnostics, apiFile) : null;
+    const note = format === 'pretty' ? undefinedNamesNote(report.diagnostics, report.apiFile) : null;
     if (note !== null) blocks.push(note);
   }
   if (format === 'pretty') blocks.push(summary(reports));

@@ -1,6 +1,8 @@
 /**
  * `cantrip compile <file.spell> [-o out.spb]`: compile source to a bytecode
  * file that `cantrip run` and the game runtime load (and verify) later.
+ * Calls are checked against --api, else the API of the cantrip.json above
+ * the file.
  * Warnings are printed to stderr as `check` prints them, with the note that
  * says to pass `--api` for names the compiler does not know (docs/cli.md).
  */
@@ -15,6 +17,7 @@ import { describeFsError, readSpellInput } from '../input.js';
 import { writeFileWhole, type CliIO } from '../io.js';
 import { loadModule } from '../load-module.js';
 import { undefinedNamesNote } from '../unknown-names.js';
+import { loadProject, type Project } from '../project-config.js';
 
 interface CompileOptions {
   readonly output?: string;
@@ -43,19 +46,28 @@ function renderWarnings(file: string, source: string, warnings: readonly Diagnos
   return blocks.join('\n\n') + '\n';
 }
 
+/** The file's cantrip.json (the built-in API without one); a config that cannot be read stops the compile. */
+function loadProjectOrFail(file: string, io: CliIO): Project {
+  const project = loadProject(file, io);
+  if (project.problems.length > 0) throw new CliFailure(`cantrip: ${project.problems.join('\ncantrip: ')}`, EXIT.dataError);
+  return project;
+}
+
 /** `fire.spell` → `fire.spb`; any other name gets `.spb` appended, so the source is never overwritten. */
 export function defaultOutputPath(file: string): string {
   return file.endsWith('.spell') ? file.slice(0, -'.spell'.length) + '.spb' : file + '.spb';
 }
 
 async function compileFile(file: string, output: string, api: string | undefined, io: CliIO): Promise<number> {
-  const hosts = cliHostSpecs(api, io);
+  const project = api === undefined ? loadProjectOrFail(file, io) : null;
+  const hosts = project?.hosts ?? cliHostSpecs(api!, io);
+  const apiFile = api ?? project?.apiFile ?? undefined;
   const input = readSpellInput(file, io);
   if (input.kind === 'bytecode') {
     throw new CliFailure(`cantrip: ${file} is already compiled bytecode; compile takes a .spell source file`, EXIT.dataError);
   }
   // Warnings go to stderr, as check prints them: the bytecode is still written (exit 0).
-  const module = await loadModule(input, hosts, (warnings) => io.stderr(renderWarnings(file, input.text, warnings, api)));
+  const module = await loadModule(input, hosts, (warnings) => io.stderr(renderWarnings(file, input.text, warnings, apiFile)));
   const bytes = writeSpb(module);
   try {
     (io.writeFile ?? writeFileWhole)(output, bytes);

@@ -4,7 +4,9 @@ import { apiCommand } from './api.js';
 import { checkCommand } from './check.js';
 import { compileCommand } from './compile.js';
 import { disasmCommand } from './disasm.js';
+import { fmtCommand } from './fmt.js';
+import { lspCommand } from './lsp.js';
 import { runCommand } from './run.js';
 import { simCommand } from './sim.js';
 
-export const COMMANDS: readonly CliCommand[] = [runCommand, compileCommand, checkCommand, disasmCommand, simCommand, apiCommand];
+export const COMMANDS: readonly CliCommand[] = [runCommand, compileCommand, checkCommand, fmtCommand, disasmCommand, simCommand, apiCommand, lspCommand];

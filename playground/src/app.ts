@@ -8,8 +8,8 @@ import type { Module } from '../../vm/module.js';
 import { SpellEditor } from './editor/spellEditor.js';
 import { registerCantrip } from './editor/cantripLanguage.js';
 import { MAX_LIVE_SOURCE, compileSpell, type CompileOutcome } from './engine.js';
+import { LanguageService, declaredSpells } from '../../compiler/service/index.js';
 import { defaultExample, loadExamples, type Example } from './examples.js';
-import { declaredSpells, type LanguageContext } from './language/completions.js';
 import { markerForLine } from './language/markers.js';
 import { decodeStateFromHash, shareUrl } from './language/urlState.js';
 import { BytecodePanel, PALETTE_SIZE } from './panels/bytecodePanel.js';
@@ -18,7 +18,6 @@ import { ExamplesMenu, type MenuChoice } from './panels/examplesMenu.js';
 import { ProblemsPanel } from './panels/problemsPanel.js';
 import { initialState, loadDraft, saveDraft, saveState } from './persistence.js';
 import type { PlaygroundBackend } from './backend.js';
-import { registerSignatureHelp } from './editor/signatureProvider.js';
 import { parameterName, readsParameter } from './assist/spellParameters.js';
 
 const COMPILE_DEBOUNCE_MS = 120;
@@ -40,6 +39,8 @@ export class PlaygroundApp {
   readonly bytecode: BytecodePanel;
   readonly editor: SpellEditor;
   readonly examples: Example[];
+  /** The library's language service: diagnostics, completion, hover, navigation, quick fixes. */
+  readonly language: LanguageService;
   private compileTimer: number | undefined;
   private breedsTimer: number | undefined;
   private lastOutcome: CompileOutcome = { module: null, diagnostics: [], markers: [] };
@@ -65,8 +66,8 @@ export class PlaygroundApp {
       onHoverLine: (line) => this.editor.highlightLinkedLine(line, true),
       onClickLine: (line) => this.editor.goToLine(line),
     });
-    registerCantrip(backend.hostSpecs().map((h) => h.name), () => this.languageContext());
-    registerSignatureHelp(() => backend.hostSpecs());
+    this.language = new LanguageService(backend.languageWorld());
+    registerCantrip(backend.hostSpecs().map((h) => h.name), (model) => this.analysis(model.uri.toString(), model.getValue()));
     this.examplesMenu = new ExamplesMenu(byId<HTMLSelectElement>('examples'), this.examples, (choice) => this.pickFromMenu(choice));
     const fallback = defaultExample(this.examples);
     const { state, from, keptDraft } = initialState(location.hash, { source: fallback.source, breeds: backend.defaultBreeds() }, (s) => this.isUserWork(s));
@@ -96,8 +97,16 @@ export class PlaygroundApp {
     else this.console.info(`Loaded example "${fallback.name}". Click a caster, then a target on the map, and press Cast (Ctrl/Cmd+Enter).`);
   }
 
-  languageContext(): LanguageContext {
-    return { hosts: this.backend.hostSpecs(), breeds: this.backend.breedSummaries(), entityProperties: this.backend.entityProperties() };
+  /** The language service's analysis of a text, against the current host API and breeds (one compile per version, shared by the compile loop and every editor feature). */
+  analysis(uri: string, text: string) {
+    this.syncLanguageWorld();
+    return this.language.document(uri, text);
+  }
+
+  /** New breeds make a new world: the service analyses again against it. */
+  private syncLanguageWorld(): void {
+    const world = this.backend.languageWorld();
+    if (this.language.world !== world) this.language.setWorld(world);
   }
 
   get outcome(): CompileOutcome {
@@ -194,7 +203,8 @@ export class PlaygroundApp {
   private recompile(deferPanels = false): { compile: number; total: number } {
     const t0 = performance.now();
     const source = this.editor.source;
-    const outcome = compileSpell(source, this.backend.hostSpecs(), this.backend.entityPropertyNames() ?? undefined);
+    this.syncLanguageWorld();
+    const outcome = compileSpell(this.language, source);
     this.compileCount++;
     this.lastOutcome = outcome;
     this.editor.setSpellMarkers('compiler', outcome.markers);
@@ -301,10 +311,10 @@ export class PlaygroundApp {
   }
 
   private checkBreeds(): void {
-    const known = this.backend.entityPropertyNames()?.join(',');
+    const known = this.backend.languageWorld();
     const markers = this.backend.loadBreeds(this.editor.breeds);
-    // New attributes change which `entity.property` reads the compiler warns about.
-    if (this.backend.entityPropertyNames()?.join(',') !== known && this.compileCount > 0) this.recompileNow();
+    // New breeds change which `entity.property` reads the compiler warns about.
+    if (this.backend.languageWorld() !== known && this.compileCount > 0) this.recompileNow();
     this.editor.setBreedsMarkers(markers);
     this.problems.setBreeds(markers);
     this.breedsErrors = markers.filter((m) => m.severity === 'error').length;

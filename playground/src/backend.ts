@@ -5,7 +5,7 @@
  */
 import type { HostFunctionSpec } from '../../vm/host.js';
 import type { Module } from '../../vm/module.js';
-import type { BreedSummary, PropertyDoc } from './language/completions.js';
+import type { ServiceWorld } from '../../compiler/service/index.js';
 import type { MarkerData } from './language/markers.js';
 
 /** Where a run's output goes (the console, the editor markers). */
@@ -19,10 +19,8 @@ export interface Reporter {
 export interface PlaygroundBackend {
   hostSpecs(): readonly HostFunctionSpec[];
   defaultBreeds(): string;
-  breedSummaries(): readonly BreedSummary[];
-  entityProperties(): readonly PropertyDoc[];
-  /** Every entity property name the last valid breeds define (built-ins and attributes), for the compiler's property check; null before any valid breeds. */
-  entityPropertyNames(): readonly string[] | null;
+  /** The host API and the last valid breeds, for the language service (the same object until either changes). */
+  languageWorld(): ServiceWorld;
   /** Validate and, when valid, apply the breeds JSON; the markers say what is wrong and where. */
   loadBreeds(json: string): MarkerData[];
   setBreakpoints(lines: readonly number[]): void;

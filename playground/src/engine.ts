@@ -3,9 +3,9 @@
  * CLI uses. Everything that can fail comes back as a value; nothing here
  * throws into the UI.
  */
-import { compile } from '../../compiler/index.js';
 import type { Diagnostic } from '../../compiler/diagnostics.js';
-import type { HostFunction, HostFunctionSpec } from '../../vm/host.js';
+import { LineIndex, serviceDiagnostic, type LanguageService } from '../../compiler/service/index.js';
+import type { HostFunction } from '../../vm/host.js';
 import type { Module } from '../../vm/module.js';
 import { SpellRuntimeError, VerifyError } from '../../vm/errors.js';
 import type { Budgets } from '../../vm/budgets.js';
@@ -36,26 +36,31 @@ function megabytes(n: number): string {
   return `${(n / (1 << 20)).toFixed(1)} MB`;
 }
 
+/** The editor's spell model: the name the language service knows its text by. */
+export const SPELL_URI = 'file:///spell.cantrip';
+
 function errorAtStart(message: string, source: string): CompileOutcome {
   const diagnostic: Diagnostic = { severity: 'error', message, line: 1, column: 1, endLine: 1, endColumn: 1, token: '' };
-  return { module: null, diagnostics: [diagnostic], markers: markersFromDiagnostics([diagnostic], source.slice(0, 10_000)) };
+  const lines = new LineIndex(source.slice(0, 10_000));
+  return { module: null, diagnostics: [diagnostic], markers: markersFromDiagnostics([serviceDiagnostic(diagnostic, lines)], lines) };
 }
 
 /**
- * `entityProperties` are the entity property names the loaded breeds define
- * (BreedRegistry.entityPropertyNames()); with them the compiler warns about a
- * property no breed has (`caster.wisdm` — did you mean 'wisdom'?), as
- * World.loadSpells does. Left out (no valid breeds), that check is skipped.
+ * The spell as the language service analyses it — the very analysis the
+ * editor's completion, hover, quick fixes and navigation read. The
+ * service's world holds the host API and the loaded breeds; with breeds the
+ * compiler warns about a property no breed has (`caster.wisdm` — did you
+ * mean 'wisdom'?), as World.loadSpells does.
  */
-export function compileSpell(source: string, hosts: readonly HostFunctionSpec[], entityProperties?: Iterable<string>): CompileOutcome {
+export function compileSpell(service: LanguageService, source: string): CompileOutcome {
   if (source.length > MAX_LIVE_SOURCE) {
     return errorAtStart(`This source is ${megabytes(source.length)}; the playground compiles up to ${megabytes(MAX_LIVE_SOURCE)} (use the CLI: npx cantrip check).`, source);
   }
   try {
-    const { module, diagnostics } = compile(source, { sourceName: 'spell.cantrip', hosts, entityProperties });
-    return { module, diagnostics, markers: markersFromDiagnostics(diagnostics, source) };
+    const doc = service.document(SPELL_URI, source);
+    return { module: doc.compiled.module, diagnostics: doc.compiled.diagnostics, markers: markersFromDiagnostics(doc.diagnostics, doc.lines) };
   } catch (e) {
-    // compile() promises never to throw; if it does, say so on line 1 rather than blanking the page.
+    // The service promises never to throw; if it does, say so on line 1 rather than blanking the page.
     return errorAtStart(`Internal compiler error: ${errorMessage(e)}`, source);
   }
 }

@@ -10,9 +10,10 @@ import type { HostFunctionSpec } from '../../vm/host.js';
 import type { Module } from '../../vm/module.js';
 import type { Fiber } from '../../vm/fiber.js';
 import type { PlaygroundBackend, Reporter } from './backend.js';
-import { DEFAULT_BREEDS_JSON, ENTITY_PROPERTIES, loadBreedsJson, summarizeBreed } from './breedsData.js';
+import { DEFAULT_BREEDS_JSON, loadBreedsJson } from './breedsData.js';
+import { languageWorld } from '../../runtime/entities/language-world.js';
 import { PLAYGROUND_BUDGETS, createVm, describeFailure, errorMessage } from './engine.js';
-import type { BreedSummary, PropertyDoc } from './language/completions.js';
+import type { ServiceWorld } from '../../compiler/service/index.js';
 import type { MarkerData } from './language/markers.js';
 import { explainBudgetError, explainScriptError, explainWorldLoadError } from './language/explain.js';
 import { AoiDigest } from './world/aoiDigest.js';
@@ -36,6 +37,8 @@ export class PlaygroundSession implements PlaygroundBackend {
   private reporter: Reporter = SILENT;
   private breeds: BreedRegistry | null = null;
   private breedsText: string | null = null;
+  /** The language service's world, made again only when the breeds change (the service keeps its analyses while it is the same object). */
+  private serviceWorld: { registry: BreedRegistry | null; world: ServiceWorld } | null = null;
   readonly world = new PlaygroundWorld();
   /** Set by the page: the entities picked on the canvas. */
   selection: () => Selection = () => ({ caster: null, target: null });
@@ -65,16 +68,9 @@ export class PlaygroundSession implements PlaygroundBackend {
     return DEFAULT_BREEDS_JSON;
   }
 
-  breedSummaries(): readonly BreedSummary[] {
-    return this.breeds ? this.breeds.breeds.filter((b) => !b.abstract).map(summarizeBreed) : [];
-  }
-
-  entityProperties(): readonly PropertyDoc[] {
-    return ENTITY_PROPERTIES;
-  }
-
-  entityPropertyNames(): readonly string[] | null {
-    return this.breeds?.entityPropertyNames() ?? null;
+  languageWorld(): ServiceWorld {
+    if (this.serviceWorld === null || this.serviceWorld.registry !== this.breeds) this.serviceWorld = { registry: this.breeds, world: languageWorld(PLAYGROUND_HOSTS, this.breeds) };
+    return this.serviceWorld.world;
   }
 
   loadBreeds(json: string): MarkerData[] {

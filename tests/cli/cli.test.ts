@@ -332,6 +332,25 @@ describe('compile, run and disasm bytecode', () => {
   });
 });
 
+describe('cantrip fmt', () => {
+  it('finds every example spell formatted', () => {
+    const spells = fs.readdirSync(path.join(REPO, 'spells')).filter((f) => f.endsWith('.spell')).map((f) => `spells/${f}`);
+    expect(cantrip('fmt', '--check', ...spells)).toEqual({ status: 0, stdout: '', stderr: '' });
+  });
+
+  it('formats, checks and rewrites a file, and refuses one with syntax errors', () => {
+    const messy = file('messy.spell', 'print 1+2;\n');
+    const broken = file('broken.spell', 'print 1\nprint 2;\n');
+    expect(cantrip('fmt', messy)).toEqual({ status: 0, stdout: 'print 1 + 2;\n', stderr: '' });
+    expect(cantrip('fmt', '--check', messy)).toEqual({ status: 1, stdout: messy + '\n', stderr: '' });
+    const r = cantrip('fmt', '--write', broken, messy);
+    expect(r.status).toBe(65);
+    expect(r.stderr).toContain(`${broken}:1:8: error: Expect ';' after value.`);
+    expectNoStackTrace(r);
+    expect(fs.readFileSync(messy, 'utf8')).toBe('print 1 + 2;\n');
+  });
+});
+
 describe('cantrip check', () => {
   it('shows a code frame with carets under the token', () => {
     const f = file('frame.spell', 'var ok = 1;\nprint ok +;\n');
@@ -340,6 +359,14 @@ describe('cantrip check', () => {
     expect(r.stdout).toBe(
       `${f}:2:11: error: Expect expression.\n 2 | print ok +;\n   |           ^\n\nchecked 1 file: 1 error, 0 warnings\n`,
     );
+  });
+
+  it('warns where a string and a number are added', () => {
+    const f = file('zap.spell', 'var dmg = 3;\nprint "Zap did " + dmg;\n');
+    const r = cantrip('check', f);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain(`${f}:2:7: warning: Adding a string and a number is an error when it runs`);
+    expect(r.stdout).toContain('write a template string: `Zap did ${dmg}`');
   });
 
   it('reports several files, with warnings, and exits 0 when there are no errors', () => {

@@ -1,24 +1,14 @@
 /**
- * Registers Cantrip with Monaco: Monarch highlighting, the dark theme, and
- * completion / hover providers that delegate to the plain language-service
- * modules in ../language.
+ * Registers Cantrip with Monaco: Monarch highlighting, the dark theme, the
+ * language configuration, and the providers (./languageProviders.ts) that
+ * answer from the library's language service.
  */
-import type { CompletionKind, LanguageContext } from '../language/completions.js';
-import { completionsAt, hoverAt } from '../language/completions.js';
 import { LANGUAGE_ID, cantripMonarch } from '../language/monarch.js';
+import { registerLanguageProviders, type DocumentFor } from './languageProviders.js';
 import type { MarkerData } from '../language/markers.js';
 import { monaco } from './monaco.js';
 
 export const THEME_ID = 'cantrip-dark';
-
-function completionKind(kind: CompletionKind): monaco.languages.CompletionItemKind {
-  const K = monaco.languages.CompletionItemKind;
-  const table: Record<CompletionKind, monaco.languages.CompletionItemKind> = {
-    keyword: K.Keyword, host: K.Function, breed: K.EnumMember, property: K.Property, method: K.Method,
-    spell: K.Event, variable: K.Variable, function: K.Function, class: K.Class,
-  };
-  return table[kind];
-}
 
 function defineTheme(): void {
   monaco.editor.defineTheme(THEME_ID, {
@@ -60,8 +50,8 @@ function registerBreedsJson(): void {
   });
 }
 
-/** Registers everything once; `context()` is read on each request so breeds and hosts stay current. */
-export function registerCantrip(hostNames: readonly string[], context: () => LanguageContext): void {
+/** Registers everything once; `documentFor` gives the language service's analysis of a model's current text. */
+export function registerCantrip(hostNames: readonly string[], documentFor: DocumentFor): void {
   defineTheme();
   registerBreedsJson();
   monaco.languages.register({ id: LANGUAGE_ID, extensions: ['.spell'], aliases: ['Cantrip'] });
@@ -75,38 +65,7 @@ export function registerCantrip(hostNames: readonly string[], context: () => Lan
     surroundingPairs: [{ open: '{', close: '}' }, { open: '[', close: ']' }, { open: '(', close: ')' }, { open: '"', close: '"' }],
     wordPattern: /[A-Za-z_]\w*|-?\d+(\.\d+)?/,
   });
-  monaco.languages.registerCompletionItemProvider(LANGUAGE_ID, {
-    triggerCharacters: ['.', '"'],
-    provideCompletionItems(model, position) {
-      const word = model.getWordUntilPosition(position);
-      const range = new monaco.Range(position.lineNumber, word.startColumn, position.lineNumber, word.endColumn);
-      const entries = completionsAt(model.getValue(), model.getOffsetAt(position), context());
-      return {
-        suggestions: entries.map((e) => ({
-          label: e.label,
-          kind: completionKind(e.kind),
-          detail: e.detail,
-          documentation: e.documentation ? { value: e.documentation } : undefined,
-          insertText: e.insertText,
-          insertTextRules: e.isSnippet ? monaco.languages.CompletionItemInsertTextRule.InsertAsSnippet : undefined,
-          range,
-          sortText: (e.kind === 'keyword' ? '2' : e.kind === 'host' ? '1' : '0') + e.label,
-        })),
-      };
-    },
-  });
-  monaco.languages.registerHoverProvider(LANGUAGE_ID, {
-    provideHover(model, position) {
-      const hover = hoverAt(model.getValue(), model.getOffsetAt(position), context());
-      if (!hover) return null;
-      const start = model.getPositionAt(hover.start);
-      const end = model.getPositionAt(hover.end);
-      return {
-        range: new monaco.Range(start.lineNumber, start.column, end.lineNumber, end.column),
-        contents: hover.contents.map((value) => ({ value })),
-      };
-    },
-  });
+  registerLanguageProviders(documentFor);
 }
 
 export function toMonacoMarkers(markers: readonly MarkerData[]): monaco.editor.IMarkerData[] {

@@ -25,6 +25,13 @@ import 'monaco-editor/features/wordOperations/register.js';
 import 'monaco-editor/features/parameterHints/register.js';
 import 'monaco-editor/features/quickCommand/register.js';
 import 'monaco-editor/features/gotoLine/register.js';
+import 'monaco-editor/features/gotoSymbol/register.js';
+import 'monaco-editor/features/referenceSearch/register.js';
+import 'monaco-editor/features/rename/register.js';
+import 'monaco-editor/features/codeAction/register.js';
+import 'monaco-editor/features/documentSymbols/register.js';
+import 'monaco-editor/features/quickOutline/register.js';
+import 'monaco-editor/features/format/register.js';
 import EditorWorker from 'monaco-editor/editor/editor.worker.js?worker';
 
 declare global {

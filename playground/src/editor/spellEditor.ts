@@ -9,6 +9,7 @@ import type { MarkerData } from '../language/markers.js';
 import { colourIndexForLine } from '../language/bytecodeMap.js';
 import { THEME_ID, toMonacoMarkers } from './cantripLanguage.js';
 import { monaco } from './monaco.js';
+import { SPELL_URI } from '../engine.js';
 
 /** Lines beyond the viewport that still get their colour (smooth scrolling). */
 const COLOUR_MARGIN = 80;
@@ -43,7 +44,7 @@ export class SpellEditor {
   private readonly viewStates = new Map<EditorTab, monaco.editor.ICodeEditorViewState | null>();
 
   constructor(host: HTMLElement, spellSource: string, breedsSource: string, private readonly events: SpellEditorEvents) {
-    this.spellModel = monaco.editor.createModel(spellSource, LANGUAGE_ID, monaco.Uri.parse('file:///spell.cantrip'));
+    this.spellModel = monaco.editor.createModel(spellSource, LANGUAGE_ID, monaco.Uri.parse(SPELL_URI));
     this.breedsModel = monaco.editor.createModel(breedsSource, 'breeds-json', monaco.Uri.parse('file:///breeds.json'));
     this.editor = monaco.editor.create(host, {
       model: this.spellModel,

@@ -3,7 +3,7 @@ import type { HostFunctionSpec } from '../../../vm/host.js';
 import type { Module } from '../../../vm/module.js';
 import { Op } from '../../../vm/opcodes.js';
 import { LineInstructionMap, buildListing, colourIndexForLine, rowText } from './bytecodeMap.js';
-import { completionsAt, declaredNames, declaredSpells, hostSignature, hoverAt, type LanguageContext } from './completions.js';
+import { LanguageService } from '../../../compiler/service/index.js';
 import { locatePath, readJson } from './jsonLocations.js';
 import { markerForLine, markersFromDiagnostics } from './markers.js';
 import { cantripMonarch } from './monarch.js';
@@ -20,99 +20,14 @@ const damage: HostFunctionSpec = {
   returns: 'nil',
   doc: 'Deals damage to an entity.',
 };
-const particles: HostFunctionSpec = {
-  name: 'particles',
-  params: [
-    { name: 'kind', type: 'string' },
-    { name: 'count', type: 'number', optional: true },
-  ],
-  returns: 'nil',
-  doc: 'Spawns a particle effect.',
-};
-const ctx: LanguageContext = {
-  hosts: [damage, particles],
-  breeds: [
-    { name: 'troll', parent: null, fields: { health: 50, wisdom: 2 } },
-    { name: 'troll_archer', parent: 'troll', fields: { health: 50, wisdom: 2, range: 8 } },
-  ],
-  entityProperties: [{ name: 'x', doc: 'Horizontal position.' }],
-};
-
-describe('completions', () => {
-  const source = 'spell fireball(caster, target) {\n  var dmg = 10;\n  \n}\n';
-  const inBody = source.indexOf('  \n}') + 2;
-
-  it('offers keywords, host functions with snippets, and declared names', () => {
-    const labels = completionsAt(source, inBody, ctx).map((c) => c.label);
-    expect(labels).toEqual(expect.arrayContaining(['while', 'spell', 'damage', 'particles', 'dmg', 'caster', 'fireball']));
-    const host = completionsAt(source, inBody, ctx).find((c) => c.label === 'damage')!;
-    expect(host).toMatchObject({ kind: 'host', isSnippet: true, insertText: 'damage(${1:target}, ${2:amount})' });
-    expect(host.detail).toBe('damage(target: entity, amount: number) -> nil');
-  });
-
-  it('offers entity properties, breed fields and list methods after a dot', () => {
-    const text = 'var t = target.';
-    const labels = completionsAt(text, text.length, ctx).map((c) => c.label);
-    expect(labels).toEqual(expect.arrayContaining(['x', 'health', 'wisdom', 'range', 'append', 'remove']));
-    expect(labels).not.toContain('while');
-  });
-
-  it('offers breed names inside strings and nothing inside comments', () => {
-    const str = 'spawn("tr';
-    expect(completionsAt(str, str.length, ctx).map((c) => c.label)).toEqual(['troll', 'troll_archer']);
-    const comment = '// dam';
-    expect(completionsAt(comment, comment.length, ctx)).toEqual([]);
-  });
-
-  it('marks optional parameters in signatures', () => {
-    expect(hostSignature(particles)).toBe('particles(kind: string, count?: number) -> nil');
-  });
-
-  it('finds declarations textually, even in code that does not parse', () => {
-    const names = declaredNames('fun f(a, b) { var x = ; } class C {} for (e in list) {');
-    expect(Object.fromEntries(names)).toEqual({ f: 'function', x: 'variable', C: 'class', a: 'variable', b: 'variable', e: 'variable' });
-    expect(declaredSpells('spell a(c, t) {}\n// spell b(c, t)\nspell c() {}\nvar spell = 1;')).toEqual(['a', 'c']);
-  });
-});
-
-describe('hover', () => {
-  it('documents host functions, keywords, properties and breeds', () => {
-    const src = 'while (true) damage(target.wisdom, "troll");';
-    expect(hoverAt(src, src.indexOf('damage') + 2, ctx)?.contents[0]).toContain('damage(target: entity, amount: number) -> nil');
-    expect(hoverAt(src, 1, ctx)?.contents[0]).toBe('**while** (keyword)');
-    expect(hoverAt(src, src.indexOf('wisdom') + 1, ctx)?.contents.join('\n')).toContain('troll = 2');
-    expect(hoverAt(src, src.indexOf('troll') + 1, ctx)?.contents[0]).toContain('Breed **troll**');
-    const h = hoverAt(src, src.indexOf('damage'), ctx)!;
-    expect(src.slice(h.start, h.end)).toBe('damage');
-  });
-
-  it('says nothing inside comments or on punctuation', () => {
-    expect(hoverAt('// damage', 5, ctx)).toBeNull();
-    expect(hoverAt('a + b', 2, ctx)).toBeNull();
-  });
-});
-
 describe('markers from diagnostics', () => {
-  const source = 'var a = 1;\nprint a +;\nprint b';
-  it('keeps real spans and widens empty ones to something visible', () => {
-    const markers = markersFromDiagnostics(
-      [
-        { severity: 'error', message: 'Expect expression.', line: 2, column: 10, endLine: 2, endColumn: 10, token: ';' },
-        { severity: 'error', message: "Expect ';' after value.", line: 3, column: 8, endLine: 3, endColumn: 8, token: null },
-        { severity: 'warning', message: "Undefined variable 'b'.", line: 3, column: 7, endLine: 3, endColumn: 8, token: 'b' },
-      ],
-      source,
-    );
-    expect(markers.map((m) => [m.severity, m.startLineNumber, m.startColumn, m.endLineNumber, m.endColumn])).toEqual([
+  it("put the language service's ranges on Monaco's 1-based lines and columns", () => {
+    const doc = new LanguageService({ hosts: [damage], breeds: [], entityProperties: [] }).document('m', 'var a = 1;\nprint a +;\nprint b');
+    expect(markersFromDiagnostics(doc.diagnostics, doc.lines).map((m) => [m.severity, m.startLineNumber, m.startColumn, m.endLineNumber, m.endColumn])).toEqual([
       ['error', 2, 10, 2, 11],
+      // "Expect ';'" at the end of the file underlines the last character, not nothing.
       ['error', 3, 7, 3, 8],
-      ['warning', 3, 7, 3, 8],
     ]);
-  });
-
-  it('clamps lines past the end of the text', () => {
-    const [m] = markersFromDiagnostics([{ severity: 'error', message: 'x', line: 99, column: 1, endLine: 99, endColumn: 1, token: null }], source);
-    expect(m!.startLineNumber).toBe(3);
   });
 
   it('underlines the trimmed line of a runtime error', () => {

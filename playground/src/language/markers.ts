@@ -3,7 +3,7 @@
  * Monaco's shape (1-based lines and columns); the editor module only has to
  * map the severity.
  */
-import type { Diagnostic } from '../../../compiler/diagnostics.js';
+import type { LineIndex, ServiceDiagnostic } from '../../../compiler/service/index.js';
 
 export type MarkerSeverityName = 'error' | 'warning';
 
@@ -27,38 +27,13 @@ function clamp(n: number, lo: number, hi: number): number {
   return Math.max(lo, Math.min(hi, n));
 }
 
-/**
- * A zero-width or out-of-range span would be invisible; widen it to the word at
- * that position, or the last character of the line (errors "at end").
- */
-function visibleSpan(lines: readonly string[], line: number, column: number, endLine: number, endColumn: number) {
-  const lineCount = Math.max(1, lines.length);
-  const l = clamp(line, 1, lineCount);
-  const text = lineText(lines, l);
-  let c = clamp(column, 1, text.length + 1);
-  let el = clamp(endLine, l, lineCount);
-  let ec = clamp(endColumn, 1, lineText(lines, el).length + 1);
-  if (el === l && ec <= c) {
-    const word = /^\w+/.exec(text.slice(c - 1));
-    if (word) ec = c + word[0].length;
-    else if (c <= text.length) ec = c + 1;
-    else if (text.length > 0) {
-      c = text.length;
-      ec = text.length + 1;
-    } else ec = c;
-    el = l;
-  }
-  return { startLineNumber: l, startColumn: c, endLineNumber: el, endColumn: ec };
-}
-
-export function markersFromDiagnostics(diagnostics: readonly Diagnostic[], source: string): MarkerData[] {
-  const lines = source.split('\n');
-  return diagnostics.map((d) => ({
-    severity: d.severity,
-    message: d.message,
-    source: 'compiler',
-    ...visibleSpan(lines, d.line, d.column, d.endLine, d.endColumn),
-  }));
+/** The language service's diagnostics (never-empty offset ranges) in Monaco's 1-based lines and columns. */
+export function markersFromDiagnostics(diagnostics: readonly ServiceDiagnostic[], lines: LineIndex): MarkerData[] {
+  return diagnostics.map((d) => {
+    const start = lines.positionAt(d.start);
+    const end = lines.positionAt(d.end);
+    return { severity: d.severity, message: d.message, source: 'compiler', startLineNumber: start.line, startColumn: start.column, endLineNumber: end.line, endColumn: end.column };
+  });
 }
 
 /** A runtime error underlines the whole (trimmed) line it happened on. */

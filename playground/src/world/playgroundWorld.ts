@@ -14,7 +14,7 @@ import { World, type EntityView, type SpellsReload, type WorldOptions } from '..
 import { PLAYGROUND_GAME_HOSTS } from './gameApi.js';
 import type { WorldSnapshot } from '../../../runtime/snapshot/world-snapshot.js';
 import type { BreedData } from '../../../runtime/entities/breeds.js';
-import { declaredSpells } from '../language/completions.js';
+import { declaredSpells } from '../../../compiler/service/index.js';
 import { keepKnownSpells, libraryFilesFor, type SpellFile } from '../language/worldSetup.js';
 import { errorMessage } from '../engine.js';
 

@@ -1,11 +1,15 @@
 /**
- * Parameter hints while typing a call's arguments (as the TypeScript
- * Playground shows them): which call the cursor is inside, which argument it
- * is on, and that function's signature — from the host-API table for host
- * functions, from the declaration for the spell's own `fun`s. Plain
- * TypeScript, no Monaco: the editor module converts the result.
+ * Parameter hints while typing a call's arguments: which call the cursor is
+ * inside and which argument it is on (a scan of the text before the cursor,
+ * which works while the call is half typed), and that function's signature —
+ * from the host-API table for host functions, from the declaration the
+ * resolver bound the name to for the spell's own functions and classes.
  */
-import type { HostFunctionSpec } from '../../../vm/host.js';
+import type * as A from '../ast.js';
+import type { HostFunctionSpec } from '../../vm/host.js';
+import type { SpellDocument } from './document.js';
+import { clampOffset } from './text.js';
+import { hostParameterLabels, hostSignature } from './world.js';
 
 export interface SignatureParameter {
   /** The parameter as it appears in the label (`amount: number`). */
@@ -99,37 +103,30 @@ function calleeBefore(source: string, paren: number): string | null {
   return name;
 }
 
-/** `name: type` per parameter, `?` marking optional ones (as the completion's signature does). */
 export function hostHint(spec: HostFunctionSpec, argument: number): SignatureHint {
-  const parameters = spec.params.map((p) => ({ label: `${p.name}${p.optional ? '?' : ''}: ${p.type}`, documentation: p.doc ?? '' }));
-  return {
-    label: `${spec.name}(${parameters.map((p) => p.label).join(', ')}) -> ${spec.returns}`,
-    documentation: spec.doc,
-    parameters,
-    activeParameter: argument,
-  };
-}
-
-/** Parameters of `fun name(a, b)` declared in the source (the last declaration wins, as at run time). */
-export function declaredParameters(source: string, name: string): string[] | null {
-  const pattern = new RegExp(`\\bfun\\s+${name.replace(/[^A-Za-z0-9_]/g, '')}\\s*\\(([^)]*)\\)`, 'g');
-  let found: string[] | null = null;
-  for (const m of source.matchAll(pattern)) {
-    found = m[1]!.split(',').map((p) => p.trim()).filter((p) => p !== '');
-  }
-  return found;
+  const labels = hostParameterLabels(spec);
+  const parameters = spec.params.map((p, i) => ({ label: labels[i]!, documentation: p.doc ?? '' }));
+  return { label: hostSignature(spec), documentation: spec.doc, parameters, activeParameter: argument };
 }
 
 /** The hint for the call around `offset`, or null when the cursor is not in a known call's arguments. */
-export function signatureHelpAt(source: string, offset: number, hosts: readonly HostFunctionSpec[]): SignatureHint | null {
-  const call = openCallAt(source, offset);
+export function signatureHelpAt(doc: SpellDocument, rawOffset: number): SignatureHint | null {
+  const offset = clampOffset(rawOffset, doc.source);
+  const call = openCallAt(doc.source, offset);
   if (!call) return null;
-  const params = declaredParameters(source, call.name);
-  if (params) {
-    // The spell's own function shadows a host function of the same name.
-    const parameters = params.map((p) => ({ label: p, documentation: '' }));
-    return { label: `${call.name}(${params.join(', ')})`, documentation: 'Declared in this spell.', parameters, activeParameter: call.argument };
+  // The spell's own function or class shadows a host function of the same name.
+  const symbol = doc.symbolNamed(call.name, offset);
+  if (symbol) {
+    const fn = symbol.node.kind === 'Function' ? symbol.node : symbol.node.kind === 'Class' ? initializerOf(symbol.node) : null;
+    if (symbol.kind !== 'function' && symbol.kind !== 'spell' && symbol.kind !== 'class') return null;
+    const params = fn?.params.map((p) => p.name) ?? [];
+    const where = `Declared in this file, line ${symbol.declarations[0]!.loc.line}.`;
+    return { label: `${call.name}(${params.join(', ')})`, documentation: where, parameters: params.map((p) => ({ label: p, documentation: '' })), activeParameter: call.argument };
   }
-  const spec = hosts.find((h) => h.name === call.name);
+  const spec = doc.world.hosts.find((h) => h.name === call.name);
   return spec ? hostHint(spec, call.argument) : null;
+}
+
+function initializerOf(c: A.ClassStmt): A.FunctionStmt | null {
+  return c.methods.find((m) => m.functionKind === 'initializer') ?? null;
 }

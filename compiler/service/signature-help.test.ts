@@ -1,11 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { WORLD_HOST_FUNCTIONS } from '../../../runtime/host/host-api.js';
-import { openCallAt, signatureHelpAt } from './signatureHelp.js';
+import type { HostFunctionSpec } from '../../vm/host.js';
+import { WORLD_HOST_FUNCTIONS } from '../../runtime/host/host-api.js';
+import { LanguageService, openCallAt, signatureHelpAt } from './index.js';
+
+const service = new LanguageService({ hosts: WORLD_HOST_FUNCTIONS, breeds: [], entityProperties: [] });
 
 /** The hint at the `|` in the text. */
-function at(text: string) {
+function at(text: string, hosts?: readonly HostFunctionSpec[]) {
   const offset = text.indexOf('|');
-  return signatureHelpAt(text.replace('|', ''), offset, WORLD_HOST_FUNCTIONS);
+  const s = hosts ? new LanguageService({ hosts, breeds: [], entityProperties: [] }) : service;
+  return signatureHelpAt(s.document('sig.spell', text.replace('|', '')), offset);
 }
 
 describe('signature help', () => {
@@ -19,13 +23,14 @@ describe('signature help', () => {
 
   it('marks optional parameters and counts arguments past nested calls, lists and strings', () => {
     expect(at('particles("a, b", max(1, 2), [1, 2], |')).toMatchObject({ activeParameter: 3 });
-    const withOptional = { name: 'glow', params: [{ name: 'x', type: 'number' as const }, { name: 'colour', type: 'string' as const, optional: true }], returns: 'nil' as const, doc: 'Glows.' };
-    expect(signatureHelpAt('glow(1, ', 8, [withOptional])).toMatchObject({ label: 'glow(x: number, colour?: string) -> nil', activeParameter: 1 });
+    const withOptional: HostFunctionSpec = { name: 'glow', params: [{ name: 'x', type: 'number' }, { name: 'colour', type: 'string', optional: true }], returns: 'nil', doc: 'Glows.' };
+    expect(at('glow(1, |', [withOptional])).toMatchObject({ label: 'glow(x: number, colour?: string) -> nil', activeParameter: 1 });
     expect(at('damage(target, max(1, |')).toMatchObject({ label: expect.stringMatching(/^max\(/), activeParameter: 1 });
   });
 
-  it("uses the spell's own functions, and gives nothing outside a call", () => {
+  it("uses the spell's own functions and classes, and gives nothing outside a call", () => {
     expect(at('fun blast(who, power) {}\nblast(a, |')).toMatchObject({ label: 'blast(who, power)', activeParameter: 1 });
+    expect(at('class Rune { init(power) {} }\nRune(|')).toMatchObject({ label: 'Rune(power)', activeParameter: 0 });
     expect(at('damage(t, 1);\nprint |')).toBeNull();
     expect(at('damage(target;\nprint |')).toBeNull();
     expect(at('if (|')).toBeNull();
@@ -33,6 +38,7 @@ describe('signature help', () => {
     expect(at('damage("a, |')).toBeNull();
     expect(at('// damage(|')).toBeNull();
     expect(at('unknownThing(|')).toBeNull();
+    expect(at('var v = 1;\nv(|')).toBeNull();
     expect(at('for (var i = 0; i < max(1, |')).toMatchObject({ activeParameter: 1 });
   });
 

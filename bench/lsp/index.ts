@@ -1,0 +1,134 @@
+/**
+ * Language server benchmarks (numbers, not tests): a 1,000-line spell
+ * (bench/playground/spell-generator.ts) open in `cantrip lsp`, driven over
+ * stdio by a real JSON-RPC client as an editor drives it.
+ *
+ * - re-diagnose: a one-character edit (didChange) until its diagnostics
+ *   are published;
+ * - completion after `rune.` and in a function body, and hover on a call;
+ * - the same work in-process (the language service alone), to show what
+ *   the protocol and the process boundary add.
+ *
+ * The target is one 60 Hz frame (16 ms) at the median.
+ *
+ *   node dist/bench/lsp/index.js [--quick]      (or: npm run bench -- lsp)
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { LanguageService, completionsAt, hoverAt } from '../../compiler/service/index.js';
+import { languageWorld } from '../../runtime/entities/language-world.js';
+import { WORLD_HOST_FUNCTIONS } from '../../runtime/host/host-api.js';
+import { LspClient, REPO } from '../../tests/lsp/lsp-client.js';
+import { generateSpell } from '../playground/spell-generator.js';
+
+interface Summary {
+  median: number;
+  p95: number;
+  min: number;
+  samples: number;
+}
+
+function summarize(samples: readonly number[]): Summary {
+  const s = [...samples].sort((a, b) => a - b);
+  const at = (q: number) => s[Math.min(s.length - 1, Math.floor(q * s.length))]!;
+  return { median: at(0.5), p95: at(0.95), min: s[0]!, samples: s.length };
+}
+
+const ms = (n: number) => `${n.toFixed(2)} ms`;
+const TARGET_MS = 16;
+
+async function timed<T>(work: () => Promise<T> | T): Promise<number> {
+  const t0 = performance.now();
+  await work();
+  return performance.now() - t0;
+}
+
+/** Where the benchmark asks: a member after `rune.`, a name in a function body, a host call to hover. */
+function positions(spell: string) {
+  const lines = spell.split('\n');
+  const line = lines.findIndex((l, i) => i > 480 && l.includes('rune.boost'));
+  const member = { line, character: lines[line]!.indexOf('rune.') + 'rune.'.length };
+  const bodyLine = lines.findIndex((l, i) => i > 480 && l.startsWith('  var total = 0;'));
+  const body = { line: bodyLine, character: 2 };
+  const hoverLine = lines.findIndex((l, i) => i > 480 && l.includes('len(runes)'));
+  const hover = { line: hoverLine, character: lines[hoverLine]!.indexOf('len(') + 1 };
+  const editLine = 500;
+  return { member, body, hover, editLine };
+}
+
+export async function run(options: { quick?: boolean; write?: boolean } = {}): Promise<unknown> {
+  const rounds = options.quick ? 20 : 60;
+  console.log('\n== lsp (1,000-line spell)');
+  const spell = generateSpell(1000);
+  const at = positions(spell);
+  const results: Record<string, unknown> = { lines: spell.split('\n').length - 1, rounds, targetMs: TARGET_MS };
+
+  const client = new LspClient(REPO);
+  try {
+    await client.initialize(null);
+    const uri = pathToFileURL(join(REPO, '.tmp', 'bench.spell')).href;
+    await client.open(uri, spell);
+    const rediagnose: number[] = [];
+    const completionMember: number[] = [];
+    const completionScope: number[] = [];
+    const hover: number[] = [];
+    let version = 1;
+    for (let i = 0; i < rounds; i++) {
+      version++;
+      // Type a space at the start of a line, then delete it: the text alternates between two versions.
+      const change = i % 2 === 0 ? { range: { start: { line: at.editLine, character: 0 }, end: { line: at.editLine, character: 0 } }, text: ' ' } : { range: { start: { line: at.editLine, character: 0 }, end: { line: at.editLine, character: 1 } }, text: '' };
+      rediagnose.push(await timed(() => client.change(uri, version, [change])));
+      completionMember.push(await timed(() => client.request('textDocument/completion', { textDocument: { uri }, position: at.member })));
+      completionScope.push(await timed(() => client.request('textDocument/completion', { textDocument: { uri }, position: at.body })));
+      hover.push(await timed(() => client.request('textDocument/hover', { textDocument: { uri }, position: at.hover })));
+    }
+    results.server = {
+      rediagnoseAfterEdit: summarize(rediagnose),
+      completionAfterDot: summarize(completionMember),
+      completionInBody: summarize(completionScope),
+      hover: summarize(hover),
+    };
+    const s = results.server as Record<string, Summary>;
+    for (const [name, summary] of Object.entries(s)) {
+      const verdict = summary.median <= TARGET_MS ? 'within' : 'OVER';
+      console.log(`server ${name.padEnd(20)} median ${ms(summary.median).padStart(9)}  p95 ${ms(summary.p95).padStart(9)}  (${verdict} ${TARGET_MS} ms)`);
+    }
+  } finally {
+    await client.stop();
+  }
+
+  // The same requests in-process: the language service's own share.
+  const service = new LanguageService(languageWorld(WORLD_HOST_FUNCTIONS, null));
+  const analyse: number[] = [];
+  const complete: number[] = [];
+  const hovering: number[] = [];
+  const lineStart = spell.split('\n').slice(0, at.editLine).join('\n').length + 1;
+  const memberOffset = spell.split('\n').slice(0, at.member.line).join('\n').length + 1 + at.member.character;
+  const hoverOffset = spell.split('\n').slice(0, at.hover.line).join('\n').length + 1 + at.hover.character;
+  let doc = service.document('bench', spell);
+  for (let i = 0; i < rounds; i++) {
+    // Each round's text differs from the one before: every analysis is a new version, as after a keystroke.
+    const text = i % 2 === 0 ? spell.slice(0, lineStart) + ' ' + spell.slice(lineStart) : spell;
+    analyse.push(await timed(() => (doc = service.document('bench', text))));
+    complete.push(await timed(() => completionsAt(doc, memberOffset)));
+    hovering.push(await timed(() => hoverAt(doc, hoverOffset)));
+  }
+  results.inProcess = { analyse: summarize(analyse), completionAfterDot: summarize(complete), hover: summarize(hovering) };
+  const p = results.inProcess as Record<string, Summary>;
+  for (const [name, summary] of Object.entries(p)) console.log(`service ${name.padEnd(19)} median ${ms(summary.median).padStart(9)}  p95 ${ms(summary.p95).padStart(9)}`);
+
+  if (options.write) {
+    const dir = join(REPO, 'bench', 'results');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'lsp.json'), JSON.stringify(results, null, 2) + '\n');
+  }
+  return results;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  run({ quick: process.argv.includes('--quick'), write: !process.argv.includes('--quick') }).catch((e: unknown) => {
+    console.error(e instanceof Error ? e.message : String(e));
+    process.exit(1);
+  });
+}

@@ -1,0 +1,226 @@
+/**
+ * `cantrip.json`: which breeds files and which game API file the spells in
+ * a folder are written against.
+ *
+ *   { "breeds": "breeds.json" | ["a.json", "b.json"], "api": "game-api.json" }
+ *
+ * Found by walking up from a spell file's folder; paths are relative to the
+ * cantrip.json. The one place `cantrip check`, `cantrip compile` and the
+ * language server (`cantrip lsp`) read it. Nothing here throws: a config
+ * that cannot be used is a list of problems, which each caller reports its
+ * own way (a diagnostic on the file, or exit 65).
+ */
+import { existsSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { Ajv } from 'ajv';
+import { BreedRegistry } from '../runtime/entities/breeds.js';
+import { BreedError } from '../runtime/errors.js';
+import { parseJson } from '../runtime/entities/json-syntax.js';
+import { WORLD_HOST_FUNCTIONS } from '../runtime/host/host-api.js';
+import { languageWorld } from '../runtime/entities/language-world.js';
+import type { Diagnostic } from '../compiler/diagnostics.js';
+import type { ServiceWorld } from '../compiler/service/world.js';
+import type { HostFunctionSpec } from '../vm/host.js';
+import { CliFailure } from './exit-codes.js';
+import { readApiFile } from './hosts.js';
+import { decodeSourceText, readInputBytes } from './input.js';
+import type { CliIO } from './io.js';
+
+export const CONFIG_FILE_NAME = 'cantrip.json';
+
+/** Walking up stops after this many folders (a path deeper than that is a loop or a mistake). */
+const MAX_WALK = 64;
+
+const CONFIG_SCHEMA = {
+  type: 'object',
+  properties: {
+    breeds: {
+      anyOf: [
+        { type: 'string', minLength: 1 },
+        { type: 'array', items: { type: 'string', minLength: 1 }, minItems: 1 },
+      ],
+    },
+    api: { type: 'string', minLength: 1 },
+  },
+  additionalProperties: false,
+} as const;
+
+let validateConfig: ReturnType<Ajv['compile']> | null = null;
+
+/** The nearest cantrip.json in the folder of `spellFile` or above, or null. */
+export function findConfigFile(spellFile: string): string | null {
+  let dir = dirname(resolve(spellFile));
+  for (let i = 0; i < MAX_WALK; i++) {
+    const candidate = join(dir, CONFIG_FILE_NAME);
+    if (isFile(candidate)) return candidate;
+    const parent = dirname(dir);
+    if (parent === dir) return null;
+    dir = parent;
+  }
+  return null;
+}
+
+function isFile(path: string): boolean {
+  try {
+    return existsSync(path) && statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** What a project gives the compiler and the language service. */
+export interface Project {
+  /** The cantrip.json used, or null when there is none. */
+  readonly configFile: string | null;
+  /** The game API file the config names (resolved), or null. */
+  readonly apiFile: string | null;
+  /** The built-in world API plus the game's own functions from the api file. */
+  readonly hosts: readonly HostFunctionSpec[];
+  /** The breeds, when the config names valid ones. */
+  readonly breeds: BreedRegistry | null;
+  /** Why the config (or a file it names) could not be used, each naming the file. */
+  readonly problems: readonly string[];
+  /** Every file read: cantrip.json and the files it names (a change to any means loading again). */
+  readonly inputs: readonly string[];
+}
+
+interface ConfigFile {
+  readonly breeds: readonly string[];
+  readonly api: string | null;
+}
+
+/** The project a spell file belongs to: its cantrip.json, or the defaults (built-in API, no breeds) when there is none. */
+export function loadProject(spellFile: string, io: CliIO): Project {
+  return loadConfig(findConfigFile(spellFile), io);
+}
+
+function loadConfig(configFile: string | null, io: CliIO): Project {
+  const problems: string[] = [];
+  const inputs: string[] = [];
+  let config: ConfigFile = { breeds: [], api: null };
+  if (configFile !== null) {
+    inputs.push(configFile);
+    const read = readConfigFile(configFile, io);
+    if ('problem' in read) problems.push(read.problem);
+    else config = read.config;
+  }
+  inputs.push(...(config.api === null ? [] : [config.api]), ...config.breeds);
+  // A problem in a file the config names is said to come from the config, which is where the user looks.
+  const named = (field: string) => ({ push: (problem: string) => problems.push(`${configFile}: the '${field}' file: ${problem}`) });
+  const hosts = config.api === null ? WORLD_HOST_FUNCTIONS : readHosts(config.api, io, named('api'));
+  const breeds = config.breeds.length === 0 ? null : readBreeds(config.breeds, io, named('breeds'));
+  return { configFile, apiFile: config.api, hosts, breeds, problems, inputs };
+}
+
+/**
+ * Projects by cantrip.json, loaded once and loaded again when any file they
+ * read changes (its size or modification time): the language server picks up
+ * an edited breeds or API file without a restart.
+ */
+export class ProjectCache {
+  private readonly projects = new Map<string, { project: Project; stamp: string }>();
+
+  constructor(private readonly io: CliIO) {}
+
+  /** The project of a spell file, and whether it was (re)loaded by this call. */
+  projectOf(spellFile: string): { project: Project; reloaded: boolean } {
+    const configFile = findConfigFile(spellFile);
+    const key = configFile ?? '';
+    const cached = this.projects.get(key);
+    if (cached && cached.stamp === stamp(cached.project.inputs)) return { project: cached.project, reloaded: false };
+    const project = loadConfig(configFile, this.io);
+    this.projects.set(key, { project, stamp: stamp(project.inputs) });
+    return { project, reloaded: cached !== undefined };
+  }
+}
+
+function stamp(files: readonly string[]): string {
+  return files
+    .map((f) => {
+      try {
+        const s = statSync(f);
+        return `${s.size}:${s.mtimeMs}`;
+      } catch {
+        return 'missing';
+      }
+    })
+    .join('|');
+}
+
+/** A project's problems as diagnostics on a spell file (at its start: the file itself is not wrong, its configuration is). */
+export function projectDiagnostics(project: Project): Diagnostic[] {
+  return project.problems.map((message) => ({ severity: 'error', message, line: 1, column: 1, endLine: 1, endColumn: 1, token: '' }));
+}
+
+/** The language service's world for a project. */
+export function projectWorld(project: Project): ServiceWorld {
+  return languageWorld(project.hosts, project.breeds);
+}
+
+function readConfigFile(file: string, io: CliIO): { config: ConfigFile } | { problem: string } {
+  let text: string;
+  try {
+    text = decodeSourceText(file, readInputBytes(file, io));
+  } catch (error) {
+    return { problem: failureText(error) };
+  }
+  const parsed = parseJson(text);
+  if (!parsed.ok) return { problem: `${file}: JSON syntax error at line ${parsed.problem.line}, column ${parsed.problem.column}: ${parsed.problem.message}` };
+  validateConfig ??= new Ajv({ allErrors: false, strict: true }).compile(CONFIG_SCHEMA);
+  if (!validateConfig(parsed.value)) return { problem: `${file}: ${configShapeMessage(validateConfig.errors?.[0])}` };
+  const value = parsed.value as { breeds?: string | string[]; api?: string };
+  const base = dirname(file);
+  const breeds = value.breeds === undefined ? [] : typeof value.breeds === 'string' ? [value.breeds] : value.breeds;
+  return { config: { breeds: breeds.map((b) => resolve(base, b)), api: value.api === undefined ? null : resolve(base, value.api) } };
+}
+
+function configShapeMessage(error: { instancePath: string; keyword: string; params: Record<string, unknown> } | undefined): string {
+  const expected = 'expected { "breeds": "path" | ["paths"], "api": "path" }';
+  if (error === undefined) return expected;
+  if (error.keyword === 'additionalProperties') return `unknown field '${String(error.params['additionalProperty'])}' (${expected})`;
+  if (error.instancePath === '') return `a cantrip.json holds an object: ${expected}`;
+  const field = error.instancePath.split('/')[1];
+  return field === 'api' ? `'api' must be the path of a game API file (${expected})` : `'breeds' must be a path or a list of paths (${expected})`;
+}
+
+interface Problems {
+  push(problem: string): void;
+}
+
+function readHosts(api: string, io: CliIO, problems: Problems): readonly HostFunctionSpec[] {
+  try {
+    return [...WORLD_HOST_FUNCTIONS, ...readApiFile(api, io)];
+  } catch (error) {
+    problems.push(failureText(error));
+    return WORLD_HOST_FUNCTIONS;
+  }
+}
+
+/** Every file's breeds, loaded as one registry (a parent may live in another file). */
+function readBreeds(files: readonly string[], io: CliIO, problems: Problems): BreedRegistry | null {
+  const all: unknown[] = [];
+  for (const file of files) {
+    try {
+      const parsed = parseJson(decodeSourceText(file, readInputBytes(file, io)));
+      if (!parsed.ok) throw new CliFailure(`${file}: JSON syntax error at line ${parsed.problem.line}, column ${parsed.problem.column}: ${parsed.problem.message}`, 65);
+      const breeds = (parsed.value as { breeds?: unknown } | null)?.breeds;
+      if (!Array.isArray(breeds)) throw new CliFailure(`${file}: a breeds file holds { "breeds": [ … ] }`, 65);
+      all.push(...(breeds as unknown[]));
+    } catch (error) {
+      problems.push(failureText(error));
+      return null;
+    }
+  }
+  try {
+    return BreedRegistry.fromData({ breeds: all });
+  } catch (error) {
+    problems.push(`${files.join(', ')}: ${error instanceof BreedError ? error.message : String(error)}`);
+    return null;
+  }
+}
+
+/** A CliFailure's message without the `cantrip: ` prefix (the caller says where it comes from). */
+function failureText(error: unknown): string {
+  if (error instanceof CliFailure) return error.message.replace(/^cantrip: /, '');
+  return error instanceof Error ? error.message : String(error);
+}
