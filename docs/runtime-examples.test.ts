@@ -21,7 +21,7 @@ function firstBlock(language: string, after = ''): string {
 describe('docs/runtime.md examples', () => {
   it('the World example imports from the package root and runs: the fireball hits the troll', () => {
     const code = firstBlock('ts');
-    expect(code).toContain("from 'cantrip'");
+    expect(code).toContain("from 'cantrip-lang'");
     // The block is plain JavaScript apart from its imports, which are supplied here.
     const body = code.replace(/^import .*$/gm, '');
     const lines: string[] = [];
