@@ -3,18 +3,12 @@
  * Lox's reserved words plus the two contextual spell keywords.
  */
 
+import { KEYWORDS, type Keyword } from '../../../compiler/lexicon.js';
 import { BUILTIN_METHODS as VM_METHODS } from '../../../vm/method-dispatch.js';
 import type { HostFunctionSpec } from '../../../vm/host.js';
 
-export const LOX_KEYWORDS = [
-  'and', 'class', 'else', 'false', 'for', 'fun', 'if', 'nil', 'or',
-  'print', 'return', 'super', 'this', 'true', 'var', 'while',
-] as const;
-
-/** Contextual: still usable as names in plain Lox programs. */
-export const SPELL_KEYWORDS = ['spell', 'in'] as const;
-
-export const ALL_KEYWORDS: readonly string[] = [...LOX_KEYWORDS, ...SPELL_KEYWORDS];
+/** Every keyword, contextual ones included: the compiler's lexicon is the one list. */
+export const ALL_KEYWORDS: readonly string[] = KEYWORDS;
 
 export const KEYWORD_DOCS: Readonly<Record<string, string>> = {
   and: 'Logical and: evaluates the right operand only when the left is truthy; returns one of the operands.',
@@ -35,7 +29,7 @@ export const KEYWORD_DOCS: Readonly<Record<string, string>> = {
   while: 'Loop while a condition is truthy: `while (cond) stmt`.',
   spell: 'Declares a named entry point the host can cast: `spell fireball(caster, target) { … }`.',
   in: 'Used in `for (x in list)` to iterate over a list (or a map\'s keys).',
-};
+} satisfies Record<Keyword, string>;
 
 /** Methods the VM provides on strings, lists and maps: one table in the VM (vm/method-dispatch.ts), read here. */
 export const BUILTIN_METHODS: readonly { name: string; receiver: string; signature: string; doc: string }[] = (
