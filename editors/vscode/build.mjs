@@ -4,17 +4,21 @@
 // (grammar/generated-files.ts, loaded through Vite's module runner since it is
 // TypeScript), bundle the client into one CommonJS file with `vscode` left
 // external, then package with @vscode/vsce.
-// `--generate-only` stops after the first step (after a lexicon change).
+// `--generate-only` stops after the first step (after a lexicon change);
+// `--no-generate` packages the committed files as they are, and `--out FILE`
+// writes the .vsix elsewhere (the tests use both).
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, runnerImport } from 'vite';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '../..');
-export const VSIX_PATH = join(root, 'dist/cantrip-vscode.vsix');
+const args = process.argv.slice(2);
+const outIndex = args.indexOf('--out');
+const vsixPath = outIndex >= 0 && args[outIndex + 1] ? resolve(args[outIndex + 1]) : join(root, 'dist/cantrip-vscode.vsix');
 
 async function generate() {
   const { module } = await runnerImport(join(here, 'grammar/generated-files.ts'), { configFile: false, logLevel: 'warn' });
@@ -53,10 +57,10 @@ async function bundle() {
 function packageVsix() {
   // vsce wants a LICENSE beside the manifest; the repository's one is copied in (and ignored by git).
   copyFileSync(join(root, 'LICENSE'), join(here, 'LICENSE'));
-  mkdirSync(dirname(VSIX_PATH), { recursive: true });
-  rmSync(VSIX_PATH, { force: true });
+  mkdirSync(dirname(vsixPath), { recursive: true });
+  rmSync(vsixPath, { force: true });
   const vsce = createRequire(import.meta.url).resolve('@vscode/vsce/vsce');
-  const result = spawnSync(process.execPath, [vsce, 'package', '--no-dependencies', '--out', VSIX_PATH], {
+  const result = spawnSync(process.execPath, [vsce, 'package', '--no-dependencies', '--out', vsixPath], {
     cwd: here,
     encoding: 'utf8',
   });
@@ -64,12 +68,12 @@ function packageVsix() {
     process.stderr.write(result.stdout + result.stderr);
     throw new Error(`vsce package failed (exit ${result.status})`);
   }
-  console.log(`built ${relative(process.cwd(), VSIX_PATH)}`);
+  console.log(`built ${relative(process.cwd(), vsixPath)}`);
 }
 
 try {
-  await generate();
-  if (!process.argv.includes('--generate-only')) {
+  if (!args.includes('--no-generate')) await generate();
+  if (!args.includes('--generate-only')) {
     await bundle();
     packageVsix();
   }
