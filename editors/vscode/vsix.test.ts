@@ -5,7 +5,7 @@
  * against a stand-in `vscode` module to see it explain a missing server.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { builtinModules, createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -60,7 +60,30 @@ describe('the .vsix', () => {
   });
 });
 
-/** A stand-in for the `vscode` module: what activation touches, recorded; anything else an empty class. */
+/**
+ * Whatever the language client asks of the editor beyond what the stand-in
+ * spells out: callable, constructible, iterable as empty, never a promise;
+ * what is stored on it stays stored.
+ */
+function anything(): any {
+  return new Proxy(function () {}, {
+    get(target, key) {
+      if (Reflect.has(target, key)) return Reflect.get(target, key);
+      if (key === 'then') return undefined;
+      if (key === Symbol.iterator) return function* () {};
+      if (key === Symbol.toPrimitive) return () => '';
+      return anything();
+    },
+    apply: () => anything(),
+    construct: () => anything(),
+  });
+}
+
+/** Answers from `known`, and anything() for the rest. */
+const lenient = <T extends object>(known: T): T =>
+  new Proxy(known, { get: (target, key) => (Reflect.has(target, key) ? Reflect.get(target, key) : anything()) });
+
+/** A stand-in for the `vscode` module: what activation touches, recorded; the rest lenient. */
 function fakeVscode(settings: Record<string, string>, folders: string[]) {
   const messages: string[] = [];
   const logged: string[] = [];
@@ -74,26 +97,30 @@ function fakeVscode(settings: Record<string, string>, folders: string[]) {
     show() {},
     dispose() {},
   };
-  const api: Record<string, unknown> = {
-    window: {
-      createOutputChannel: () => channel,
+  const vscode = lenient({
+    version: '1.91.0',
+    env: lenient({ language: 'en', appName: 'stand-in' }),
+    window: lenient({
+      createOutputChannel: () => lenient(channel),
       showWarningMessage: async (message: string) => void messages.push(message),
       showErrorMessage: async (message: string) => void messages.push(message),
-    },
-    commands: {
+      showInformationMessage: async (message: string) => void messages.push(message),
+      visibleTextEditors: [],
+      activeTextEditor: undefined,
+      tabGroups: lenient({ all: [] }),
+    }),
+    commands: lenient({
       registerCommand: (id: string) => (commands.push(id), disposable),
       executeCommand: async () => undefined,
-    },
-    workspace: {
-      getConfiguration: () => ({ get: (key: string) => settings[key] }),
-      workspaceFolders: folders.map((fsPath) => ({ uri: { scheme: 'file', fsPath } })),
+    }),
+    workspace: lenient({
+      getConfiguration: () => lenient({ get: (key: string) => settings[key] }),
+      workspaceFolders: folders.map((fsPath, index) => ({ uri: lenient({ scheme: 'file', fsPath, toString: () => `file://${fsPath}` }), name: fsPath, index })),
+      textDocuments: [],
+      notebookDocuments: [],
       isTrusted: true,
-      onDidChangeConfiguration: () => disposable,
-      onDidChangeWorkspaceFolders: () => disposable,
-      onDidGrantWorkspaceTrust: () => disposable,
-    },
-  };
-  const vscode = new Proxy(api, { get: (target, key: string) => target[key] ?? class {} });
+    }),
+  });
   return { vscode, messages, logged, commands };
 }
 
@@ -146,4 +173,43 @@ describe('the bundled client', () => {
     expect(fake.messages).toHaveLength(1);
     expect(fake.messages[0]).toMatch(/cantrip\.server\.path is ".*missing\/cantrip", which is neither a file nor a folder/);
   });
+});
+
+/**
+ * A workspace with node_modules/cantrip-lang whose launcher is a minimal
+ * language server (vscode-languageserver) that writes down how it was started.
+ */
+function workspaceWithStubServer(): { folder: string; log: string } {
+  const folder = mkdtempSync(join(work, 'game-'));
+  const bin = join(folder, 'node_modules/cantrip-lang/bin');
+  mkdirSync(bin, { recursive: true });
+  const log = join(folder, 'server.log');
+  const serverModule = createRequire(import.meta.url).resolve('vscode-languageserver/node');
+  writeFileSync(
+    join(bin, 'cantrip.js'),
+    `const fs = require('fs');
+const { createConnection, ProposedFeatures } = require(${JSON.stringify(serverModule)});
+fs.writeFileSync(${JSON.stringify(log)}, JSON.stringify({ argv: process.argv.slice(2), electronRunAsNode: process.env.ELECTRON_RUN_AS_NODE }) + '\\n');
+const connection = createConnection(ProposedFeatures.all);
+connection.onInitialize(() => ({ capabilities: {}, serverInfo: { name: 'stub' } }));
+connection.onShutdown(() => fs.appendFileSync(${JSON.stringify(log)}, 'shutdown\\n'));
+connection.listen();
+`,
+  );
+  return { folder, log };
+}
+
+describe('the bundled client with a server in the workspace', () => {
+  it('starts node_modules/cantrip-lang/bin/cantrip.js as `lsp --stdio` on the editor\'s Node, completes the handshake, and shuts it down on deactivate', async () => {
+    const { folder, log } = workspaceWithStubServer();
+    const fake = fakeVscode({}, [join(folder, 'spells')]);
+    const { exports } = loadBundle(fake.vscode);
+    await (exports['activate'] as (context: unknown) => Promise<void>)({ subscriptions: [] });
+    expect(fake.messages).toEqual([]);
+    expect(fake.logged.join('\n')).toContain(`from the workspace's cantrip-lang package): ${join(folder, 'node_modules/cantrip-lang/bin/cantrip.js')}`);
+    const started = JSON.parse(readFileSync(log, 'utf8').split('\n')[0]!) as { argv: string[]; electronRunAsNode: string };
+    expect(started).toEqual({ argv: ['lsp', '--stdio'], electronRunAsNode: '1' });
+    await (exports['deactivate'] as () => Promise<void>)();
+    expect(existsSync(log) && readFileSync(log, 'utf8')).toContain('shutdown');
+  }, 30_000);
 });
