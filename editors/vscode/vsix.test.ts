@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generatedFiles } from './grammar/generated-files.js';
+import { SCOPE_NAME } from './grammar/textmate.js';
 import { zipEntries } from './zip-entries.test-helper.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -52,7 +53,7 @@ describe('the .vsix', () => {
     const [language] = manifest.contributes.languages;
     expect(language).toMatchObject({ id: 'cantrip', extensions: ['.spell'] });
     const [grammar] = manifest.contributes.grammars;
-    expect(grammar).toMatchObject({ language: 'cantrip', scopeName: 'source.cantrip' });
+    expect(grammar).toMatchObject({ language: 'cantrip', scopeName: SCOPE_NAME });
     // What is packaged is what the generator makes from the lexicon today.
     const generated = new Map(generatedFiles().map((f) => [f.path, f.text]));
     expect(text(relative(grammar!.path))).toBe(generated.get(relative(grammar!.path)));
