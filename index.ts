@@ -1,5 +1,5 @@
 /**
- * `import … from 'cantrip'`: the compiler, the VM and the game runtime,
+ * `import … from 'cantrip-lang'`: the compiler, the VM and the game runtime,
  * and the language service editors use.
  * See docs/embedding.md.
  */

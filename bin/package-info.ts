@@ -7,6 +7,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+/** The package's name on npm (`cantrip` there is an unrelated package); the command stays `cantrip`. */
+export const PACKAGE_NAME = 'cantrip-lang';
+
 export function packageVersion(): string {
   let dir = path.dirname(fileURLToPath(import.meta.url));
   for (let i = 0; i < 5; i++) {
@@ -25,7 +28,7 @@ function isCantripPackage(value: unknown): value is { name: string; version: str
     typeof value === 'object' &&
     value !== null &&
     'name' in value &&
-    value.name === 'cantrip' &&
+    value.name === PACKAGE_NAME &&
     'version' in value &&
     typeof value.version === 'string'
   );

@@ -1,6 +1,7 @@
 /**
- * Token types, defined once (as acorn's tokentype.js): the lexer, the parser,
- * the playground's highlighter and the tools all read this file.
+ * Token types, defined once (as acorn's tokentype.js): the lexer, the parser
+ * and the tools read this file. The words, symbols and patterns themselves
+ * come from lexicon.ts, which the editors' highlighters read too.
  *
  * Keywords use `longer_alt: Identifier` so `classy` stays an identifier.
  * `in` and `spell` are *contextual* keywords: their token types belong to the
@@ -11,6 +12,17 @@
 
 import type { TokenType } from 'chevrotain';
 import { createToken, Lexer } from './chevrotain.js';
+import {
+  escapeRegExp,
+  IDENTIFIER_PATTERN,
+  LINE_COMMENT,
+  NUMBER_PATTERN,
+  OPERATORS,
+  PUNCTUATION,
+  type Keyword,
+  type OperatorName,
+  type PunctuationName,
+} from './lexicon.js';
 import {
   matchTemplateMiddle,
   matchTemplateTail,
@@ -71,14 +83,14 @@ export const WhiteSpace = token('whitespace', {
 });
 export const Comment = token('comment', {
   name: 'Comment',
-  pattern: /\/\/[^\n]*/,
+  pattern: new RegExp(escapeRegExp(LINE_COMMENT) + '[^\\n]*'),
   // Kept in a group (not skipped) so tools can highlight comments; the parser never sees them.
   group: 'comments',
 });
 
 // ---- literals and names -------------------------------------------------
-export const Identifier = token('identifier', { name: 'Identifier', pattern: /[A-Za-z_][A-Za-z0-9_]*/ });
-export const NumberLiteral = token('number', { name: 'Number', pattern: /[0-9]+(?:\.[0-9]+)?/ });
+export const Identifier = token('identifier', { name: 'Identifier', pattern: new RegExp(IDENTIFIER_PATTERN) });
+export const NumberLiteral = token('number', { name: 'Number', pattern: new RegExp(NUMBER_PATTERN) });
 export const StringLiteral = token('string', {
   name: 'String',
   pattern: /"[^"]*"/,
@@ -111,7 +123,7 @@ export const TemplateTail = token(
 );
 
 // ---- keywords ------------------------------------------------------------
-function keyword(word: string, extra: Partial<TokenConfig> = {}, stray = false): TokenType {
+function keyword(word: Keyword, extra: Partial<TokenConfig> = {}, stray = false): TokenType {
   return token(
     'keyword',
     {
@@ -147,23 +159,23 @@ export const In = keyword('in', { categories: [Identifier] });
 export const Spell = keyword('spell', { categories: [Identifier] });
 
 // ---- punctuation -----------------------------------------------------------
-const punct = (name: string, pattern: string, stray: boolean, kind: TokenKind = 'punctuation', categories: TokenType[] = []) =>
-  token(kind, { name, pattern, categories }, stray);
+const punct = (name: PunctuationName, stray: boolean, categories: TokenType[] = []) =>
+  token('punctuation', { name, pattern: PUNCTUATION[name], categories }, stray);
 
 /** `(`, `.` and `[`: what may follow an operand as a call, property or index suffix. */
 export const CallSuffixStart = createToken({ name: 'CallSuffixStart', pattern: Lexer.NA });
 
-export const LeftParen = punct('LeftParen', '(', false, 'punctuation', [CallSuffixStart]);
-export const RightParen = punct('RightParen', ')', true);
-export const LeftBrace = punct('LeftBrace', '{', false);
-export const RightBrace = punct('RightBrace', '}', false);
-export const LeftBracket = punct('LeftBracket', '[', false, 'punctuation', [CallSuffixStart]);
-export const RightBracket = punct('RightBracket', ']', true);
-export const Comma = punct('Comma', ',', true);
+export const LeftParen = punct('LeftParen', false, [CallSuffixStart]);
+export const RightParen = punct('RightParen', true);
+export const LeftBrace = punct('LeftBrace', false);
+export const RightBrace = punct('RightBrace', false);
+export const LeftBracket = punct('LeftBracket', false, [CallSuffixStart]);
+export const RightBracket = punct('RightBracket', true);
+export const Comma = punct('Comma', true);
 /** Between a key and its value in a map literal. */
-export const Colon = punct('Colon', ':', true);
-export const Dot = punct('Dot', '.', true, 'punctuation', [CallSuffixStart]);
-export const Semicolon = punct('Semicolon', ';', true);
+export const Colon = punct('Colon', true);
+export const Dot = punct('Dot', true, [CallSuffixStart]);
+export const Semicolon = punct('Semicolon', true);
 
 // ---- operator categories: one CONSUME per precedence level ----------------
 export const AssignOperator = createToken({ name: 'AssignOperator', pattern: Lexer.NA });
@@ -172,28 +184,28 @@ export const ComparisonOperator = createToken({ name: 'ComparisonOperator', patt
 export const AdditiveOperator = createToken({ name: 'AdditiveOperator', pattern: Lexer.NA, categories: [BinaryOperator] });
 export const MultiplicativeOperator = createToken({ name: 'MultiplicativeOperator', pattern: Lexer.NA, categories: [BinaryOperator] });
 
-const operator = (name: string, pattern: string, ...categories: TokenType[]) =>
-  punct(name, pattern, !categories.includes(UnaryOperator), 'operator', categories);
+const operator = (name: OperatorName, ...categories: TokenType[]) =>
+  token('operator', { name, pattern: OPERATORS[name].text, categories }, !categories.includes(UnaryOperator));
 
 // Longer operators first: chevrotain takes the first pattern that matches.
-export const PlusEqual = operator('PlusEqual', '+=', AssignOperator);
-export const MinusEqual = operator('MinusEqual', '-=', AssignOperator);
-export const StarEqual = operator('StarEqual', '*=', AssignOperator);
-export const SlashEqual = operator('SlashEqual', '/=', AssignOperator);
-export const PercentEqual = operator('PercentEqual', '%=', AssignOperator);
-export const BangEqual = operator('BangEqual', '!=', EqualityOperator);
-export const EqualEqual = operator('EqualEqual', '==', EqualityOperator);
-export const GreaterEqual = operator('GreaterEqual', '>=', ComparisonOperator);
-export const LessEqual = operator('LessEqual', '<=', ComparisonOperator);
-export const Greater = operator('Greater', '>', ComparisonOperator);
-export const Less = operator('Less', '<', ComparisonOperator);
-export const Equal = operator('Equal', '=', AssignOperator);
-export const Minus = operator('Minus', '-', AdditiveOperator, UnaryOperator);
-export const Plus = operator('Plus', '+', AdditiveOperator);
-export const Star = operator('Star', '*', MultiplicativeOperator);
-export const Slash = operator('Slash', '/', MultiplicativeOperator);
-export const Percent = operator('Percent', '%', MultiplicativeOperator);
-export const Bang = operator('Bang', '!', UnaryOperator);
+export const PlusEqual = operator('PlusEqual', AssignOperator);
+export const MinusEqual = operator('MinusEqual', AssignOperator);
+export const StarEqual = operator('StarEqual', AssignOperator);
+export const SlashEqual = operator('SlashEqual', AssignOperator);
+export const PercentEqual = operator('PercentEqual', AssignOperator);
+export const BangEqual = operator('BangEqual', EqualityOperator);
+export const EqualEqual = operator('EqualEqual', EqualityOperator);
+export const GreaterEqual = operator('GreaterEqual', ComparisonOperator);
+export const LessEqual = operator('LessEqual', ComparisonOperator);
+export const Greater = operator('Greater', ComparisonOperator);
+export const Less = operator('Less', ComparisonOperator);
+export const Equal = operator('Equal', AssignOperator);
+export const Minus = operator('Minus', AdditiveOperator, UnaryOperator);
+export const Plus = operator('Plus', AdditiveOperator);
+export const Star = operator('Star', MultiplicativeOperator);
+export const Slash = operator('Slash', MultiplicativeOperator);
+export const Percent = operator('Percent', MultiplicativeOperator);
+export const Bang = operator('Bang', UnaryOperator);
 
 /** The book's precedence table for infix operators: higher binds tighter. */
 export function precedenceOf(type: TokenType): number {
@@ -336,7 +348,4 @@ registerTemplateTokenTypes({
 export const STATEMENT_KEYWORDS: ReadonlySet<TokenType> = new Set([Class, Fun, Var, For, If, While, Print, Return]);
 
 /** Reserved words, for highlighters and completion (contextual ones included). */
-export const KEYWORDS: readonly string[] = [
-  'and', 'class', 'else', 'false', 'for', 'fun', 'if', 'in', 'nil', 'or',
-  'print', 'return', 'spell', 'super', 'this', 'true', 'var', 'while',
-];
+export { KEYWORDS } from './lexicon.js';

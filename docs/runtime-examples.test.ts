@@ -40,7 +40,7 @@ function runExample(heading: string): string[] {
 
 describe('docs/runtime.md examples', () => {
   it('the World example imports from the package root and runs: the fireball hits the troll', () => {
-    expect(firstBlock('ts')).toMatch(/from 'cantrip[^']*'/);
+    expect(firstBlock('ts')).toMatch(/from 'cantrip-lang'/);
     const lines = runExample('# The Cantrip runtime');
     expect(lines).toContain('[tick 0] Wizard#1 casts fireball on Troll#2');
     expect(lines.some((line) => /Troll#2 takes \d+ damage/.test(line))).toBe(true);

@@ -8,7 +8,7 @@
  * which Markdown does not show:
  *
  *   <!-- ts-context
- *   import { VM } from 'cantrip';
+ *   import { VM } from 'cantrip-lang';
  *   declare const vm: VM;
  *   -->
  *   ```ts

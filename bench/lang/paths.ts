@@ -2,18 +2,19 @@
  * Where the benchmark's non-TypeScript files live. The harness runs from
  * dist/bench/… after `npm run build`, but the .spell/.lua/.js programs are
  * read from the source tree, so we find the repo root by walking up to the
- * package.json named "cantrip" (works from dist/ and from a TS loader alike).
+ * package.json named PACKAGE_NAME (works from dist/ and from a TS loader alike).
  */
 
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { PACKAGE_NAME } from '../../bin/package-info.js';
 
 function isRepoRoot(dir: string): boolean {
   const manifest = join(dir, 'package.json');
   if (!existsSync(manifest)) return false;
   try {
-    return (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown }).name === 'cantrip';
+    return (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown }).name === PACKAGE_NAME;
   } catch {
     return false;
   }

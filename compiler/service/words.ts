@@ -1,14 +1,15 @@
 /**
  * The language's own words with the one-line docs hover and completion
- * show: the reserved words (compiler/tokens.ts lists them) and the methods
+ * show: the reserved words (compiler/lexicon.ts lists them) and the methods
  * the VM gives strings, lists and maps (one table, vm/method-dispatch.ts).
  */
 import { BUILTIN_METHODS as VM_METHODS } from '../../vm/method-dispatch.js';
 import type { HostFunctionSpec } from '../../vm/host.js';
 import type { ValueType } from '../../vm/value.js';
-import { KEYWORDS } from '../tokens.js';
+import { KEYWORDS as LEXICON_KEYWORDS, type Keyword } from '../lexicon.js';
 
-export { KEYWORDS };
+/** Every keyword (the lexicon's list), as plain strings for lookups. */
+export const KEYWORDS: readonly string[] = LEXICON_KEYWORDS;
 
 export const KEYWORD_DOCS: Readonly<Record<string, string>> = {
   and: 'Logical and: evaluates the right operand only when the left is truthy; returns one of the operands.',
@@ -29,7 +30,7 @@ export const KEYWORD_DOCS: Readonly<Record<string, string>> = {
   while: 'Loop while a condition is truthy: `while (cond) stmt`.',
   spell: 'Declares a named entry point the host can cast: `spell fireball(caster, target) { … }`.',
   in: "Used in `for (x in list)` to iterate over a list (or a map's keys).",
-};
+} satisfies Record<Keyword, string>;
 
 export type MethodReceiver = 'string' | 'list' | 'map';
 

@@ -1,5 +1,5 @@
 /**
- * What `npm install cantrip` gets: the library, its types, the CLI, the docs
+ * What `npm install cantrip-lang` gets: the library, its types, the CLI, the docs
  * and the example spells — checked on the real `npm pack --dry-run` file list
  * (after `npm run build`, which `npm test` runs first).
  */
@@ -8,6 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { PACKAGE_NAME } from '../../bin/package-info.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -64,6 +65,13 @@ describe('the npm package', () => {
       }
     }
     expect(missing).toEqual([]);
+  });
+
+  it('is named cantrip-lang (`cantrip` on npm is an unrelated package) and keeps the `cantrip` command', () => {
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { name: string; bin: Record<string, string> };
+    expect(pkg.name).toBe('cantrip-lang');
+    expect(PACKAGE_NAME).toBe(pkg.name);
+    expect(Object.keys(pkg.bin)).toEqual(['cantrip']);
   });
 
   it('package.json points at shipped files and has no install-time scripts', () => {

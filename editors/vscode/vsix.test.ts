@@ -1,0 +1,216 @@
+/**
+ * `npm run vsix` end to end (offline): the client bundled into one CommonJS
+ * file, packaged by @vscode/vsce with the grammar and the language
+ * configuration; then the bundle, as VS Code would load it, activated
+ * against a stand-in `vscode` module to see it explain a missing server.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { builtinModules, createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generatedFiles } from './grammar/generated-files.js';
+import { SCOPE_NAME } from './grammar/textmate.js';
+import { zipEntries } from './zip-entries.test-helper.js';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+const work = mkdtempSync(join(tmpdir(), 'cantrip-vsix-'));
+const vsixPath = join(work, 'cantrip.vsix');
+let entries: Map<string, Buffer>;
+
+beforeAll(() => {
+  const build = spawnSync(process.execPath, [join(here, 'build.mjs'), '--no-generate', '--out', vsixPath], { encoding: 'utf8' });
+  if (build.status !== 0) throw new Error(`npm run vsix failed:\n${build.stdout}${build.stderr}`);
+  entries = zipEntries(readFileSync(vsixPath));
+}, 120_000);
+
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+const text = (name: string) => {
+  const entry = entries.get(`extension/${name}`);
+  if (!entry) throw new Error(`${name} is not in the vsix (it has ${[...entries.keys()].join(', ')})`);
+  return entry.toString('utf8');
+};
+
+interface Manifest {
+  main: string;
+  contributes: { languages: { id: string; extensions: string[]; configuration: string }[]; grammars: { language: string; scopeName: string; path: string }[] };
+}
+
+describe('the .vsix', () => {
+  it('holds the manifest, the bundled client, the grammar, the language configuration, a README and a LICENSE, and no sources', () => {
+    const names = [...entries.keys()].filter((n) => n.startsWith('extension/')).map((n) => n.slice('extension/'.length)).sort();
+    expect(names).toEqual(['LICENSE.txt', 'dist/extension.js', 'language-configuration.json', 'package.json', 'readme.md', 'syntaxes/cantrip.tmLanguage.json']);
+    expect(entries.has('extension.vsixmanifest')).toBe(true);
+  });
+
+  it('points the manifest at the packaged files: .spell files are Cantrip, with its grammar and configuration', () => {
+    const manifest = JSON.parse(text('package.json')) as Manifest;
+    const relative = (p: string) => p.replace(/^\.\//, '');
+    expect(text(relative(manifest.main))).toContain('activate');
+    const [language] = manifest.contributes.languages;
+    expect(language).toMatchObject({ id: 'cantrip', extensions: ['.spell'] });
+    const [grammar] = manifest.contributes.grammars;
+    expect(grammar).toMatchObject({ language: 'cantrip', scopeName: SCOPE_NAME });
+    // What is packaged is what the generator makes from the lexicon today.
+    const generated = new Map(generatedFiles().map((f) => [f.path, f.text]));
+    expect(text(relative(grammar!.path))).toBe(generated.get(relative(grammar!.path)));
+    expect(text(relative(language!.configuration))).toBe(generated.get(relative(language!.configuration)));
+  });
+});
+
+/**
+ * Whatever the language client asks of the editor beyond what the stand-in
+ * spells out: callable, constructible, iterable as empty, never a promise;
+ * what is stored on it stays stored.
+ */
+function anything(): any {
+  return new Proxy(function () {}, {
+    get(target, key) {
+      if (Reflect.has(target, key)) return Reflect.get(target, key);
+      if (key === 'then') return undefined;
+      if (key === Symbol.iterator) return function* () {};
+      if (key === Symbol.toPrimitive) return () => '';
+      return anything();
+    },
+    apply: () => anything(),
+    construct: () => anything(),
+  });
+}
+
+/** Answers from `known`, and anything() for the rest. */
+const lenient = <T extends object>(known: T): T =>
+  new Proxy(known, { get: (target, key) => (Reflect.has(target, key) ? Reflect.get(target, key) : anything()) });
+
+/** A stand-in for the `vscode` module: what activation touches, recorded; the rest lenient. */
+function fakeVscode(settings: Record<string, string>, folders: string[]) {
+  const messages: string[] = [];
+  const logged: string[] = [];
+  const commands: string[] = [];
+  const disposable = { dispose() {} };
+  const channel = {
+    info: (line: string) => logged.push(line),
+    warn: (line: string) => logged.push(line),
+    error: (line: string) => logged.push(line),
+    appendLine: (line: string) => logged.push(line),
+    show() {},
+    dispose() {},
+  };
+  const vscode = lenient({
+    version: '1.91.0',
+    env: lenient({ language: 'en', appName: 'stand-in' }),
+    window: lenient({
+      createOutputChannel: () => lenient(channel),
+      showWarningMessage: async (message: string) => void messages.push(message),
+      showErrorMessage: async (message: string) => void messages.push(message),
+      showInformationMessage: async (message: string) => void messages.push(message),
+      visibleTextEditors: [],
+      activeTextEditor: undefined,
+      tabGroups: lenient({ all: [] }),
+    }),
+    commands: lenient({
+      registerCommand: (id: string) => (commands.push(id), disposable),
+      executeCommand: async () => undefined,
+    }),
+    workspace: lenient({
+      getConfiguration: () => lenient({ get: (key: string) => settings[key] }),
+      workspaceFolders: folders.map((fsPath, index) => ({ uri: lenient({ scheme: 'file', fsPath, toString: () => `file://${fsPath}` }), name: fsPath, index })),
+      textDocuments: [],
+      notebookDocuments: [],
+      isTrusted: true,
+    }),
+  });
+  return { vscode, messages, logged, commands };
+}
+
+/** Loads the bundle as VS Code's CommonJS loader would, with `require('vscode')` answered by the stand-in. */
+function loadBundle(vscode: unknown): { exports: Record<string, unknown>; required: Set<string> } {
+  const source = text('dist/extension.js');
+  const realRequire = createRequire(join(work, 'extension.js'));
+  const required = new Set<string>();
+  const module = { exports: {} as Record<string, unknown> };
+  const requireFn = (id: string) => {
+    required.add(id);
+    return id === 'vscode' ? vscode : realRequire(id);
+  };
+  new Function('exports', 'require', 'module', '__filename', '__dirname', source)(module.exports, requireFn, module, join(work, 'extension.js'), work);
+  return { exports: module.exports, required };
+}
+
+describe('the bundled client', () => {
+  it('needs nothing but `vscode` and Node\'s own modules, and exports activate and deactivate', () => {
+    const { vscode } = fakeVscode({}, []);
+    const { exports, required } = loadBundle(vscode);
+    const builtins = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
+    expect([...required].filter((id) => id !== 'vscode' && !builtins.has(id))).toEqual([]);
+    expect(typeof exports['activate']).toBe('function');
+    expect(typeof exports['deactivate']).toBe('function');
+  });
+
+  it('with no server anywhere, registers its commands and says what to install, without failing', async () => {
+    const emptyWorkspace = mkdtempSync(join(work, 'workspace-'));
+    const saved = process.env['PATH'];
+    process.env['PATH'] = emptyWorkspace; // no `cantrip` on it
+    try {
+      const fake = fakeVscode({}, [emptyWorkspace]);
+      const { exports } = loadBundle(fake.vscode);
+      await (exports['activate'] as (context: unknown) => Promise<void>)({ subscriptions: [] });
+      expect(fake.commands).toEqual(['cantrip.restartServer', 'cantrip.showOutput']);
+      expect(fake.messages).toHaveLength(1);
+      expect(fake.messages[0]).toMatch(/No Cantrip language server was found/);
+      expect(fake.messages[0]).toMatch(/npm install --save-dev cantrip-lang/);
+      expect(fake.logged.join('\n')).toContain(join(emptyWorkspace, 'node_modules/cantrip-lang/bin/cantrip.js'));
+    } finally {
+      process.env['PATH'] = saved;
+    }
+  });
+
+  it('names the setting when cantrip.server.path points at nothing', async () => {
+    const fake = fakeVscode({ 'cantrip.server.path': join(work, 'missing/cantrip') }, []);
+    const { exports } = loadBundle(fake.vscode);
+    await (exports['activate'] as (context: unknown) => Promise<void>)({ subscriptions: [] });
+    expect(fake.messages).toHaveLength(1);
+    expect(fake.messages[0]).toMatch(/cantrip\.server\.path is ".*missing\/cantrip", which is neither a file nor a folder/);
+  });
+});
+
+/**
+ * A workspace with node_modules/cantrip-lang whose launcher is a minimal
+ * language server (vscode-languageserver) that writes down how it was started.
+ */
+function workspaceWithStubServer(): { folder: string; log: string } {
+  const folder = mkdtempSync(join(work, 'game-'));
+  const bin = join(folder, 'node_modules/cantrip-lang/bin');
+  mkdirSync(bin, { recursive: true });
+  const log = join(folder, 'server.log');
+  const serverModule = createRequire(import.meta.url).resolve('vscode-languageserver/node');
+  writeFileSync(
+    join(bin, 'cantrip.js'),
+    `const fs = require('fs');
+const { createConnection, ProposedFeatures } = require(${JSON.stringify(serverModule)});
+fs.writeFileSync(${JSON.stringify(log)}, JSON.stringify({ argv: process.argv.slice(2), electronRunAsNode: process.env.ELECTRON_RUN_AS_NODE }) + '\\n');
+const connection = createConnection(ProposedFeatures.all);
+connection.onInitialize(() => ({ capabilities: {}, serverInfo: { name: 'stub' } }));
+connection.onShutdown(() => fs.appendFileSync(${JSON.stringify(log)}, 'shutdown\\n'));
+connection.listen();
+`,
+  );
+  return { folder, log };
+}
+
+describe('the bundled client with a server in the workspace', () => {
+  it('starts node_modules/cantrip-lang/bin/cantrip.js as `lsp --stdio` on the editor\'s Node, completes the handshake, and shuts it down on deactivate', async () => {
+    const { folder, log } = workspaceWithStubServer();
+    const fake = fakeVscode({}, [join(folder, 'spells')]);
+    const { exports } = loadBundle(fake.vscode);
+    await (exports['activate'] as (context: unknown) => Promise<void>)({ subscriptions: [] });
+    expect(fake.messages).toEqual([]);
+    expect(fake.logged.join('\n')).toContain(`from the workspace's cantrip-lang package): ${join(folder, 'node_modules/cantrip-lang/bin/cantrip.js')}`);
+    const started = JSON.parse(readFileSync(log, 'utf8').split('\n')[0]!) as { argv: string[]; electronRunAsNode: string };
+    expect(started).toEqual({ argv: ['lsp', '--stdio'], electronRunAsNode: '1' });
+    await (exports['deactivate'] as () => Promise<void>)();
+    expect(existsSync(log) && readFileSync(log, 'utf8')).toContain('shutdown');
+  }, 30_000);
+});
