@@ -4,7 +4,7 @@
  * works as it is checked out); `npm run vsix` rewrites them, and
  * grammar.test.ts fails when a committed copy is stale.
  */
-import { WORLD_HOST_FUNCTIONS } from '../../../runtime/host-api.js';
+import { WORLD_HOST_FUNCTIONS } from '../../../runtime/host/host-api.js';
 import { languageConfiguration } from './language-configuration.js';
 import { textMateGrammar } from './textmate.js';
 
