@@ -31,7 +31,11 @@ async function openFresh(hash = ''): Promise<{ page: Page; errors: string[] }> {
     if (m.type() === 'error') errors.push(m.text());
   });
   await page.goto(harness.url);
-  await page.evaluate(() => localStorage.clear());
+  // The page saves its session as it unloads: clear what it saves then too, so the last test's text is gone.
+  await page.evaluate(() => {
+    localStorage.clear();
+    window.addEventListener('pagehide', () => localStorage.clear());
+  });
   await page.goto(harness.url + hash);
   await page.reload();
   await ready(page);
