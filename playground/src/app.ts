@@ -283,6 +283,7 @@ export class PlaygroundApp {
   castBlocker(): string | null {
     const spell = this.selectedSpell();
     if (spell === null) return 'This source declares no spell: press Run to run its top-level code';
+    if (this.lastOutcome.module === null) return 'The spell has compile errors: fix them first (they are listed under the editor)';
     const module = this.lastGoodModule;
     if (module && readsParameter(module, spell, 1) && !this.hasTarget()) {
       return `Pick a target first: ${spell}() uses its ${parameterName(module, spell, 1) ?? 'target'}. Click the caster on the map, then the target.`;

@@ -366,6 +366,23 @@ describe.skipIf(!available)('playground in Chromium', () => {
     await page.close();
   });
 
+  it('sets no breakpoint from the empty gutter below the last line; Cast is off while the spell has errors', async () => {
+    const { page } = await openPage();
+    await setSource(page, 'spell poke(caster, target) {\n  print "one";\n}');
+    await page.waitForFunction(() => window.cantrip!.bytecode().includes('poke'));
+    const last = page.locator('#editor .line-numbers', { hasText: /^3$/ });
+    const box = (await last.boundingBox())!;
+    await page.mouse.click(box.x - 12, box.y + box.height * 4);
+    await page.waitForTimeout(100);
+    expect(await page.evaluate(() => window.cantrip!.breakpoints())).toEqual([]);
+    await page.mouse.click(box.x - 12, box.y + box.height / 2);
+    expect(await page.evaluate(() => window.cantrip!.breakpoints())).toEqual([3]);
+    await page.evaluate(() => window.cantrip!.setSource('spell poke(caster, target) {\n  print "one"\n}'));
+    await page.waitForFunction(() => (document.getElementById('cast') as HTMLButtonElement).disabled);
+    expect(await page.getAttribute('#cast', 'title')).toContain('compile errors');
+    await page.close();
+  });
+
   it('debugs a real cast of the world: same globals as plain casts, errors reported once', async () => {
     const { page } = await openPage();
     const source = 'var hits = 0;\nspell count(caster, target) {\n  hits += 1;\n  print "hits " + str(hits);\n  if (hits == 3) print nil + 1;\n}\n';
