@@ -16,7 +16,7 @@ try {
   const server = await preview({ configFile, logLevel: 'warn', preview: { port, strictPort: false, open: false } });
   const address = server.httpServer.address();
   const actualPort = typeof address === 'object' && address !== null ? address.port : port;
-  console.log(`Cantrip playground: http://localhost:${actualPort}/`);
+  console.log(`Cantrip playground: http://localhost:${actualPort}/  (open it in your browser)`);
   console.log('Press Ctrl+C to stop.');
 } catch (e) {
   console.error(`Could not start the playground: ${e instanceof Error ? e.message : String(e)}`);

@@ -57,6 +57,8 @@ export class PlaygroundApp {
   /** The example the editor's text started from (null: the user's own, a link, a draft). */
   private openedExample: string | null = null;
   private hashTimer: number | undefined;
+  /** The address holds a share link that could not be read: it stays there untouched (until Share) so it can be inspected. */
+  private brokenLink = false;
 
   constructor(readonly backend: PlaygroundBackend) {
     this.examples = loadExamples();
@@ -90,6 +92,7 @@ export class PlaygroundApp {
     window.addEventListener('beforeunload', () => this.saveOnLeave());
     // A link pasted into the address bar of an open page changes only the hash: open it as a link.
     window.addEventListener('hashchange', () => this.openLinkedState());
+    if (from !== 'link' && this.reportBrokenLink()) return;
     if (from === 'link') {
       this.console.info('Opened the spell from the shared link.' + (keptDraft ? ' Your previous spell is kept: pick "↩ Your draft" in Examples.' : ''));
     }
@@ -158,13 +161,31 @@ export class PlaygroundApp {
     );
   }
 
+  /** True (after saying so in the console) when the address holds a share link that cannot be read. */
+  private reportBrokenLink(): boolean {
+    this.brokenLink = location.hash.startsWith(SHARE_PREFIX) && decodeStateFromHash(location.hash) === null;
+    if (this.brokenLink) {
+      this.console.error('The share link in the address could not be read (cut short or changed?), so it was not opened. It stays in the address bar; the editor shows your last session or the default example.', null);
+    }
+    return this.brokenLink;
+  }
+
+  /** The editor's state for a link: the breeds are left out when they are the default ones (absent means default). */
+  private shareState(): { source: string; breeds?: string } {
+    const breeds = this.editor.breeds;
+    return breeds === this.backend.defaultBreeds() ? { source: this.editor.source } : { source: this.editor.source, breeds };
+  }
+
   /** The address now holds another shared link: open it, keeping the user's text as the draft. */
   private openLinkedState(): void {
+    if (this.reportBrokenLink()) return;
     const linked = decodeStateFromHash(location.hash);
-    if (!linked || (linked.source === this.editor.source && (linked.breeds ?? this.editor.breeds) === this.editor.breeds)) return;
+    // A link without breeds means the default ones (links leave out what equals the default).
+    const breeds = linked?.breeds ?? this.backend.defaultBreeds();
+    if (!linked || (linked.source === this.editor.source && breeds === this.editor.breeds)) return;
     const kept = this.keepDraft();
     this.editor.replaceSource(linked.source);
-    if (linked.breeds !== undefined && linked.breeds !== this.editor.breeds) this.editor.setBreeds(linked.breeds);
+    if (breeds !== this.editor.breeds) this.editor.setBreeds(breeds);
     this.openedExample = null;
     this.recompileNow();
     this.console.info('Opened the spell from the shared link.' + (kept ? ' Your previous spell is kept: pick "↩ Your draft" in Examples.' : ''));
@@ -293,6 +314,7 @@ export class PlaygroundApp {
   castBlocker(): string | null {
     const spell = this.selectedSpell();
     if (spell === null) return 'This source declares no spell: press Run to run its top-level code';
+    if (this.lastOutcome.module === null) return 'The spell has compile errors: fix them first (they are listed under the editor)';
     const module = this.lastGoodModule;
     if (module && readsParameter(module, spell, 1) && !this.hasTarget()) {
       return `Pick a target first: ${spell}() uses its ${parameterName(module, spell, 1) ?? 'target'}. Click the caster on the map, then the target.`;
@@ -325,7 +347,7 @@ export class PlaygroundApp {
 
   private autosave(): void {
     saveState({ source: this.editor.source, breeds: this.editor.breeds }, location.hash);
-    if (location.hash.startsWith(SHARE_PREFIX)) {
+    if (location.hash.startsWith(SHARE_PREFIX) && !this.brokenLink) {
       window.clearTimeout(this.hashTimer);
       this.hashTimer = window.setTimeout(() => this.syncHash(), HASH_DEBOUNCE_MS);
     }
@@ -339,10 +361,10 @@ export class PlaygroundApp {
   private syncHash(): void {
     window.clearTimeout(this.hashTimer);
     this.hashTimer = undefined;
-    if (!location.hash.startsWith(SHARE_PREFIX)) return;
+    if (!location.hash.startsWith(SHARE_PREFIX) || this.brokenLink) return;
     const state = { source: this.editor.source, breeds: this.editor.breeds };
     const tooLarge = state.source.length + state.breeds.length > MAX_LIVE_SOURCE;
-    history.replaceState(null, '', tooLarge ? location.href.split('#')[0]! : shareUrl(location.href, state));
+    history.replaceState(null, '', tooLarge ? location.href.split('#')[0]! : shareUrl(location.href, this.shareState()));
     saveState(state, location.hash);
   }
 
@@ -415,7 +437,8 @@ export class PlaygroundApp {
       this.console.error('This spell is too large to share in a link.');
       return location.href;
     }
-    const url = shareUrl(location.href, { source: this.editor.source, breeds: this.editor.breeds });
+    const url = shareUrl(location.href, this.shareState());
+    this.brokenLink = false;
     history.replaceState(null, '', url);
     saveState({ source: this.editor.source, breeds: this.editor.breeds }, location.hash);
     let copied = false;

@@ -21,7 +21,11 @@ export function setUpDebugger(app: PlaygroundApp, session: PlaygroundSession, wo
   const enabled = document.getElementById('dbg-enable') as HTMLInputElement;
   let panel: DebugPanel | null = null;
   let last: DebugView = { state: 'idle', spell: null, frames: [], wakeAt: null };
+  /** Set by Continue: reaching a breakpoint is news; a step's next line is not (the highlight shows it). */
+  let continued = false;
   const show = (view: DebugView): void => {
+    const announce = view.state === 'paused' && (last.state !== 'paused' || continued);
+    continued = false;
     last = view;
     panel?.show(view);
     world.requestDraw();
@@ -30,7 +34,7 @@ export function setUpDebugger(app: PlaygroundApp, session: PlaygroundSession, wo
     app.bytecode.setCurrent(top ? top.functionIndex : null, top ? top.pc : null);
     if (view.state === 'paused') {
       world.pause();
-      if (top) app.console.info(`Paused in ${top.functionName === '' ? 'script' : top.functionName + '()'} at line ${top.line}.`);
+      if (top && announce) app.console.info(`Paused in ${top.functionName === '' ? 'script' : top.functionName + '()'} at line ${top.line}.`);
     }
   };
   const debug = new DebugSession(session.world, () => reporterOf(app), show, () => app.editor.breakpointLines);
@@ -39,9 +43,30 @@ export function setUpDebugger(app: PlaygroundApp, session: PlaygroundSession, wo
   session.onBreakpointsChange = () => debug.refreshBreakpoints();
   world.afterStep = () => debug.afterWorldStep();
 
+  /**
+   * The editor's text changed since the paused cast started: bring the world up to date first (which
+   * drops the old code's cast, and says so) instead of stepping code the editor no longer shows.
+   */
+  const onCurrentCode = (action: () => void) => (): void => {
+    app.recompileNow();
+    const module = app.lastGoodModule;
+    if (debug.active && module && session.world.runningSource !== app.lastGoodSource) {
+      session.syncWorld(app.lastGoodSource, module);
+      return;
+    }
+    action();
+  };
+  const resume = onCurrentCode(() => {
+    continued = true;
+    debug.continue();
+  });
+  const stepOver = onCurrentCode(() => debug.stepOver());
+  const stepOut = onCurrentCode(() => debug.stepOut());
+  const stepInto = onCurrentCode(() => debug.stepInto());
+
   const stepIntoOrStart = (): void => {
     if (panel?.state === 'paused') {
-      debug.stepInto();
+      stepInto();
       return;
     }
     // Not debugging yet: cast the selected spell paused at its first line (once its target is picked, if it reads one).
@@ -57,10 +82,10 @@ export function setUpDebugger(app: PlaygroundApp, session: PlaygroundSession, wo
     debug.start(spell, caster, target, 'into');
   };
   panel = new DebugPanel({
-    onContinue: () => debug.continue(),
-    onStepOver: () => debug.stepOver(),
+    onContinue: resume,
+    onStepOver: stepOver,
     onStepInto: stepIntoOrStart,
-    onStepOut: () => debug.stepOut(),
+    onStepOut: stepOut,
     onStop: () => debug.stop(),
     onSelectFrame: (line, functionIndex, pc) => {
       app.editor.goToLine(line);
@@ -77,9 +102,9 @@ export function setUpDebugger(app: PlaygroundApp, session: PlaygroundSession, wo
       const paused = panel?.state === 'paused';
       const inEditor = editor.hasTextFocus();
       let action: (() => void) | null = null;
-      if (e.key === 'F5' && (paused || inEditor)) action = () => debug.continue();
-      else if (e.key === 'F10' && paused) action = () => debug.stepOver();
-      else if (e.key === 'F11' && e.shiftKey && paused) action = () => debug.stepOut();
+      if (e.key === 'F5' && (paused || inEditor)) action = resume;
+      else if (e.key === 'F10' && paused) action = stepOver;
+      else if (e.key === 'F11' && e.shiftKey && paused) action = stepOut;
       else if (e.key === 'F11' && !e.shiftKey && (paused || inEditor)) action = stepIntoOrStart;
       if (!action || e.ctrlKey || e.altKey || e.metaKey) return;
       e.preventDefault();

@@ -90,6 +90,27 @@ describe.skipIf(!available)('playground in Chromium: issue 12', () => {
     await page.close();
   });
 
+  it('says a broken share link could not be read and keeps it in the address; links leave the default breeds out', async () => {
+    const { page } = await openFresh();
+    const full = await page.evaluate(() => window.cantrip!.linkFor('spell zap(caster, target) {\n  damage(target, 1);\n}\n'));
+    await page.evaluate(() => window.cantrip!.setSource('print 1;\n'));
+    const short = await page.evaluate(() => window.cantrip!.share());
+    // The unchanged breeds file is not in the link: it is short.
+    expect(short.length).toBeLessThan(200);
+    const cut = full.slice(0, full.indexOf('#code/') + 20);
+    await page.goto(cut);
+    await ready(page);
+    await page.waitForTimeout(500);
+    expect(await consoleText(page)).toContain('could not be read');
+    expect(page.url()).toBe(cut);
+    await page.goto(harness.url.replace(/\/?$/, '/') + '#code/%%%garbage');
+    await ready(page);
+    expect(await consoleText(page)).toContain('could not be read');
+    await page.waitForTimeout(500);
+    expect(page.url()).toContain('#code/%%%garbage');
+    await page.close();
+  });
+
   it("opening someone else's link keeps your own spell as a draft", async () => {
     const { page } = await openFresh();
     await setSource(page, 'print "my own work";\n');

@@ -334,6 +334,55 @@ describe.skipIf(!available)('playground in Chromium', () => {
     await page.close();
   });
 
+  it('drops a paused cast when the spell is edited: the damage dealt is the new code\'s, never the old', async () => {
+    const { page } = await openPage();
+    await setSource(page, 'spell zap(caster, target) {\n  var dmg = 10;\n  damage(target, dmg);\n}\n');
+    await page.waitForFunction(() => window.cantrip!.bytecode().includes('zap'));
+    const troll = (await page.evaluate(() => window.cantrip!.entities())).find((e) => e.breed === 'Troll')!;
+    await page.locator('#world').click({ position: (await page.evaluate((i) => window.cantrip!.screenPosition(i), troll.id))! });
+    await toggleBreakpoint(page, 3);
+    await page.click('#cast');
+    await page.waitForFunction(() => window.cantrip!.debugState().state === 'paused');
+    // Two steps print "Paused in" once: the highlight shows where a step went.
+    await page.click('#dbg-over');
+    await page.evaluate(() => window.cantrip!.setSource('// edited\nspell zap(caster, target) {\n  var dmg = 100;\n  damage(target, dmg);\n}\n'));
+    await page.waitForFunction(() => window.cantrip!.bytecode().includes("'100'"));
+    const health = () => page.evaluate((id) => window.cantrip!.entities().find((e) => e.id === id)?.health ?? null, troll.id);
+    const before = await health();
+    // F5 after the edit: the old code's cast is dropped, and the console says so; nothing old runs.
+    await page.keyboard.press('F5');
+    await page.waitForFunction(() => window.cantrip!.debugState().state === 'idle');
+    await page.waitForFunction(() => window.cantrip!.console().some((e) => e.text.includes('the debugged cast of zap (old code) was dropped')));
+    expect(await health()).toBe(before);
+    expect((await consoleText(page)).match(/Paused in/g)?.length).toBe(1);
+    // Cast again: the new code runs (100 damage, from the breakpoint's new line).
+    await page.evaluate(() => window.cantrip!.setSource('// edited\nspell zap(caster, target) {\n  var dmg = 100;\n  damage(target, dmg);\n}\n'));
+    await page.click('#dbg-enable');
+    await page.click('#cast');
+    await page.waitForFunction(() => window.cantrip!.console().some((e) => e.text.includes('zap finished.')));
+    const after = await health();
+    // The new code's 100 (less armour) — the old code's 10 could not take more than 10.
+    expect(after === null || before! - after > 10).toBe(true);
+    await page.close();
+  });
+
+  it('sets no breakpoint from the empty gutter below the last line; Cast is off while the spell has errors', async () => {
+    const { page } = await openPage();
+    await setSource(page, 'spell poke(caster, target) {\n  print "one";\n}');
+    await page.waitForFunction(() => window.cantrip!.bytecode().includes('poke'));
+    const last = page.locator('#editor .line-numbers', { hasText: /^3$/ });
+    const box = (await last.boundingBox())!;
+    await page.mouse.click(box.x - 12, box.y + box.height * 4);
+    await page.waitForTimeout(100);
+    expect(await page.evaluate(() => window.cantrip!.breakpoints())).toEqual([]);
+    await page.mouse.click(box.x - 12, box.y + box.height / 2);
+    expect(await page.evaluate(() => window.cantrip!.breakpoints())).toEqual([3]);
+    await page.evaluate(() => window.cantrip!.setSource('spell poke(caster, target) {\n  print "one"\n}'));
+    await page.waitForFunction(() => (document.getElementById('cast') as HTMLButtonElement).disabled);
+    expect(await page.getAttribute('#cast', 'title')).toContain('compile errors');
+    await page.close();
+  });
+
   it('debugs a real cast of the world: same globals as plain casts, errors reported once', async () => {
     const { page } = await openPage();
     const source = 'var hits = 0;\nspell count(caster, target) {\n  hits += 1;\n  print "hits " + str(hits);\n  if (hits == 3) print nil + 1;\n}\n';

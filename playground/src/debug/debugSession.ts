@@ -86,6 +86,14 @@ export class DebugSession {
         this.stop();
       }
     });
+    // New code in the running world: the paused cast would go on running the old code, which the
+    // editor and the bytecode panel no longer show. Drop it, as a rebuild does.
+    world.onReload(() => {
+      if (this.current) {
+        this.reporter().info(`The spell changed: the debugged cast of ${this.current.spell} (old code) was dropped. Cast again to debug the new code.`);
+        this.stop();
+      }
+    });
   }
 
   get active(): boolean {

@@ -100,7 +100,7 @@ export class SpellEditor {
       if (this.tab !== 'spell') return;
       if (e.target.type !== T.GUTTER_GLYPH_MARGIN && e.target.type !== T.GUTTER_LINE_DECORATIONS) return;
       const line = e.target.position?.lineNumber;
-      if (line !== undefined) this.toggleBreakpoint(line);
+      if (line !== undefined && this.isOnLine(line, e.event.browserEvent.clientY)) this.toggleBreakpoint(line);
     });
   }
 
@@ -233,6 +233,15 @@ export class SpellEditor {
     this.breakpoints.clear();
     for (const l of lines) this.breakpoints.add(l);
     this.renderBreakpoints();
+  }
+
+  /** Monaco reports the last line for a click in the empty gutter below it: only a click on the line itself counts. */
+  private isOnLine(line: number, clientY: number): boolean {
+    const dom = this.editor.getDomNode();
+    if (!dom) return true;
+    const top = dom.getBoundingClientRect().top + this.editor.getTopForLineNumber(line) - this.editor.getScrollTop();
+    const height = this.editor.getOption(monaco.editor.EditorOption.lineHeight);
+    return clientY >= top && clientY < top + height;
   }
 
   private showBreakpointHint(line: number | null): void {

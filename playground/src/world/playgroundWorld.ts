@@ -89,6 +89,7 @@ export class PlaygroundWorld {
   private readonly library = libraryFiles();
   private readonly listeners = new Set<WorldListener>();
   private readonly rebuildListeners = new Set<() => void>();
+  private readonly reloadListeners = new Set<() => void>();
   private currentSetup: WorldSetup = setupFor(DEFAULT_SCENARIO);
 
   get setup(): WorldSetup {
@@ -116,12 +117,23 @@ export class PlaygroundWorld {
     this.rebuildListeners.add(listener);
   }
 
+  /** Called when the editor's spells were reloaded in the running world (casts in flight keep the old code). */
+  onReload(listener: () => void): void {
+    this.reloadListeners.add(listener);
+  }
+
+  /** The editor source the world runs now (null before the first sync). */
+  get runningSource(): string | null {
+    return this.source;
+  }
+
   /** Make the world run `source` with `breedsText`; keeps the entities when only the source changed. */
   sync(source: string, sourceSpells: readonly string[], breedsText: string): SyncResult {
     if (this.world && this.source === source && this.breedsText === breedsText) return { ok: true, rebuilt: false, dropped: 0, notes: [] };
     const reload = this.world !== null && this.breedsText === breedsText ? this.reloadInPlace(this.world, source, sourceSpells, breedsText) : null;
     if (reload !== null) {
       this.source = source;
+      for (const l of this.reloadListeners) l();
       return { ok: true, rebuilt: false, dropped: 0, notes: [], reload };
     }
     try {
