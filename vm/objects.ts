@@ -114,6 +114,8 @@ export class ObjClass implements VmObject {
   readonly rootShape: Shape;
   /** Shapes created under rootShape, to cap the tree (see Shape.transition). */
   shapeCount = 1;
+  /** Fields listed by all those shapes together (what a measurement of retained memory charges for them: vm/retained-heap.ts). */
+  shapeFields = 0;
   constructor(readonly name: string) {
     this.rootShape = new Shape(this, [], new Map());
   }
@@ -153,6 +155,7 @@ export class Shape {
     const next = new Shape(this.klass, [...this.names, name], slots);
     (this.transitions ??= new Map()).set(name, next);
     this.klass.shapeCount++;
+    this.klass.shapeFields += next.names.length;
     return next;
   }
 }
