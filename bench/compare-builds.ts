@@ -46,7 +46,7 @@ async function programRunner(dist: string, source: string): Promise<Runner | nul
 
 /** The embedding suite's World contender (cantripWorld) built with one build's World: 20 steps a run, warmed up first. */
 async function worldRunner(dist: string, entities: number): Promise<Runner> {
-  const { World } = (await import(resolve(dist, 'runtime/world.js'))) as typeof import('../runtime/world.js');
+  const { World } = (await import(resolve(dist, 'runtime/index.js'))) as typeof import('../runtime/index.js');
   const world = cantripWorld(entities, World);
   const warmStart = performance.now();
   for (let i = 0; i < 400 && performance.now() - warmStart < 1500; i++) world.step();

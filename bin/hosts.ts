@@ -14,13 +14,13 @@ import { KEYWORDS } from '../compiler/tokens.js';
 import { HostApiError, hostApiDeclaration, readHostApiDeclaration } from '../vm/host-api-json.js';
 import type { HostFunctionSpec } from '../vm/host.js';
 import { joinHostTables } from '../vm/host-table.js';
-import { findJsonSyntaxError } from '../runtime/json-syntax.js';
-import { WORLD_HOST_FUNCTIONS } from '../runtime/host-api.js';
+import { findJsonSyntaxError } from '../runtime/entities/json-syntax.js';
+import { WORLD_HOST_FUNCTIONS } from '../runtime/host/host-api.js';
 import { CliFailure, EXIT } from './exit-codes.js';
 import { decodeSourceText, readInputBytes } from './input.js';
 import type { CliIO } from './io.js';
 
-export { WORLD_HOST_FUNCTIONS as CLI_HOSTS } from '../runtime/host-api.js';
+export { WORLD_HOST_FUNCTIONS as CLI_HOSTS } from '../runtime/host/host-api.js';
 
 /** The option every command that compiles or verifies takes. */
 export const API_OPTION_FLAGS = '--api <file>';

@@ -5,7 +5,7 @@
 
 import { formatCodeFrame, formatLocation } from '../compiler/code-frame.js';
 import type { Diagnostic } from '../compiler/diagnostics.js';
-import type { WorldEvent } from './events.js';
+import type { WorldEvent } from './events/events.js';
 
 /** Bad breed data: names the breed and the field (and the JSON position for syntax errors). */
 export class BreedError extends Error {

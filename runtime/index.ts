@@ -3,9 +3,9 @@
  * (pool, breeds, spatial indexes, AOI), the host API table, scenarios.
  */
 
-export { World, type WorldOptions, type ResolvedWorldOptions, type CastResult, type EntityView, type SpellsReload } from './world.js';
-export { GAME_HOST_FUNCTIONS, WORLD_HOST_FUNCTIONS, type GameHost, type CastContext } from './host-api.js';
-export { worldHostFunction, type WorldHostContext, type TypedWorldHostFunction } from './world-hosts.js';
+export { World, type WorldOptions, type ResolvedWorldOptions, type CastResult, type EntityView, type SpellsReload } from './world/world.js';
+export { GAME_HOST_FUNCTIONS, WORLD_HOST_FUNCTIONS, type GameHost, type CastContext } from './host/host-api.js';
+export { worldHostFunction, type WorldHostContext, type TypedWorldHostFunction } from './host/world-hosts.js';
 export {
   describeEvent,
   EntityNames,
@@ -17,16 +17,16 @@ export {
   type EntityId,
   type DespawnReason,
   type CastCancelReason,
-} from './events.js';
-export { BreedRegistry, BUILTIN_ENTITY_PROPERTIES, type Breed, type BreedData, type BreedDefinition, type BreedSpells, type AttributeValue } from './breeds.js';
-export { BREED_SCHEMA, BREED_SPELL_SLOTS } from './breed-schema.js';
+} from './events/events.js';
+export { BreedRegistry, BUILTIN_ENTITY_PROPERTIES, type Breed, type BreedData, type BreedDefinition, type BreedSpells, type AttributeValue } from './entities/breeds.js';
+export { BREED_SCHEMA, BREED_SPELL_SLOTS } from './entities/breed-schema.js';
 export { BreedError, ListenerError, SpellsCompileError, WorldError, type ListenerFailure } from './errors.js';
-export { EntityPool, INDEX_LIMIT, NO_ENTITY, handleIndex, handleGeneration, type EntityHandle, type ExhaustionPolicy, type EntityPoolOptions } from './entity-pool.js';
-export { EntityRef } from './entity-ref.js';
-export type { SpatialIndex, PartitionKind, SpatialVisitor, PairVisitor, SpatialFilter } from './spatial-index.js';
-export { GridIndex, type GridOptions } from './grid-index.js';
-export { AxisListIndex, type AxisListOptions } from './axis-list-index.js';
-export { AreaOfInterest, type InterestShape, type AoiEventKind, type AoiListener } from './aoi.js';
-export { parseScenario, startScenario, runScenario, SCENARIO_SCHEMA, type Scenario, type ScenarioFiles, type ScenarioRun } from './scenario.js';
-export { SNAPSHOT_FORMAT, type WorldSnapshot } from './world-snapshot.js';
-export { findJsonSyntaxError, type JsonSyntaxProblem } from './json-syntax.js';
+export { EntityPool, INDEX_LIMIT, NO_ENTITY, handleIndex, handleGeneration, type EntityHandle, type ExhaustionPolicy, type EntityPoolOptions } from './entities/entity-pool.js';
+export { EntityRef } from './entities/entity-ref.js';
+export type { SpatialIndex, PartitionKind, SpatialVisitor, PairVisitor, SpatialFilter } from './spatial/spatial-index.js';
+export { GridIndex, type GridOptions } from './spatial/grid-index.js';
+export { AxisListIndex, type AxisListOptions } from './spatial/axis-list-index.js';
+export { AreaOfInterest, type InterestShape, type AoiEventKind, type AoiListener } from './aoi/aoi.js';
+export { parseScenario, startScenario, runScenario, SCENARIO_SCHEMA, type Scenario, type ScenarioFiles, type ScenarioRun } from './scenario/scenario.js';
+export { SNAPSHOT_FORMAT, type WorldSnapshot } from './snapshot/world-snapshot.js';
+export { findJsonSyntaxError, type JsonSyntaxProblem } from './entities/json-syntax.js';

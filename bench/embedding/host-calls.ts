@@ -13,7 +13,7 @@ import fengari from 'fengari';
 import type { QuickJSHandle } from 'quickjs-emscripten';
 import { compile } from '../../compiler/index.js';
 import { VM } from '../../vm/vm.js';
-import { World } from '../../runtime/world.js';
+import { World } from '../../runtime/world/world.js';
 import type { Value } from '../../vm/value.js';
 import { newQuickJsContext } from '../lang/engines/js.js';
 import { newFengariState, newWasmoonEngine } from '../lang/engines/lua.js';

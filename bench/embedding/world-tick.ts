@@ -26,7 +26,7 @@ import { CORE_HOST_FUNCTIONS } from '../../vm/builtins.js';
 import type { HostFunction } from '../../vm/host.js';
 import type { Value } from '../../vm/value.js';
 import { VM } from '../../vm/vm.js';
-import { World } from '../../runtime/world.js';
+import { World } from '../../runtime/world/world.js';
 import { newQuickJsContext } from '../lang/engines/js.js';
 import { newFengariState, newWasmoonEngine } from '../lang/engines/lua.js';
 import { seededRandom } from '../spatial/table.js';

@@ -7,7 +7,7 @@
  *            packed struct-of-arrays vs array of objects.
  */
 
-import { EntityPool } from '../../runtime/entity-pool.js';
+import { EntityPool } from '../../runtime/entities/entity-pool.js';
 import { fmt, formatTable, seededRandom, timePerRun } from '../spatial/table.js';
 
 export interface PoolRow {

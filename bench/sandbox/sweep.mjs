@@ -46,7 +46,7 @@ const CASES = {
   '4 verifyModule: 200,000 CLOSUREs of a 256-upvalue function': async (d) => {
     const { compile } = await d('compiler/index.js');
     const { verifyModule } = await d('vm/verifier.js');
-    const { WORLD_HOST_FUNCTIONS } = await d('runtime/host-api.js');
+    const { WORLD_HOST_FUNCTIONS } = await d('runtime/host/host-api.js');
     const { Op } = await d('vm/opcodes.js');
     const { module } = compile('fun g() { return 1; }', { sourceName: 'v' });
     const g = module.functions.findIndex((f) => f.name === 'g');
@@ -60,7 +60,7 @@ const CASES = {
   '4 verifyModule: an import with 300,000 arities, 60,000 CALL_HOSTs': async (d) => {
     const { compile } = await d('compiler/index.js');
     const { verifyModule } = await d('vm/verifier.js');
-    const { WORLD_HOST_FUNCTIONS } = await d('runtime/host-api.js');
+    const { WORLD_HOST_FUNCTIONS } = await d('runtime/host/host-api.js');
     const { Op } = await d('vm/opcodes.js');
     const { module } = compile('spell go(self) { nearest(self, 1, "a"); }', { sourceName: 'v', hosts: WORLD_HOST_FUNCTIONS });
     const nearest = module.hostImports.findIndex((h) => h.name === 'nearest');
@@ -129,7 +129,7 @@ const CASES = {
 };
 
 async function makeWorld(d, source, spells, options = {}, count = 1, extraBreeds = []) {
-  const { World } = await d('runtime/world.js');
+  const { World } = await d('runtime/world/world.js');
   const world = new World({ width: 100, height: 100, capacity: Math.max(count + 8, 64), ...options });
   world.loadSpells(source, 'sweep.spell');
   world.loadBreeds({ breeds: [{ name: 'Imp', spells }, ...extraBreeds] });

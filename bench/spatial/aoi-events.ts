@@ -5,11 +5,11 @@
  * the recompute-and-diff baseline it replaced (bench/spatial/recompute-aoi).
  */
 
-import { AreaOfInterest, type AoiEventKind, type InterestShape } from '../../runtime/aoi.js';
-import { AxisListIndex } from '../../runtime/axis-list-index.js';
-import { EntityPool } from '../../runtime/entity-pool.js';
-import { GridIndex } from '../../runtime/grid-index.js';
-import type { SpatialIndex } from '../../runtime/spatial-index.js';
+import { AreaOfInterest, type AoiEventKind, type InterestShape } from '../../runtime/aoi/aoi.js';
+import { AxisListIndex } from '../../runtime/spatial/axis-list-index.js';
+import { EntityPool } from '../../runtime/entities/entity-pool.js';
+import { GridIndex } from '../../runtime/spatial/grid-index.js';
+import type { SpatialIndex } from '../../runtime/spatial/spatial-index.js';
 import { MovingWorld, QUERY_RADIUS } from './neighbours.js';
 import { RecomputeAoi } from './recompute-aoi.js';
 

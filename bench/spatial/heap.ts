@@ -4,9 +4,9 @@
  * ticks. Measured as heap in use after a full GC, before and after.
  */
 
-import { AreaOfInterest } from '../../runtime/aoi.js';
-import { EntityPool } from '../../runtime/entity-pool.js';
-import { GridIndex } from '../../runtime/grid-index.js';
+import { AreaOfInterest } from '../../runtime/aoi/aoi.js';
+import { EntityPool } from '../../runtime/entities/entity-pool.js';
+import { GridIndex } from '../../runtime/spatial/grid-index.js';
 import { getGc, settledHeap } from './gc.js';
 import { QUERY_RADIUS, MovingWorld } from './neighbours.js';
 import { seededRandom, timePerRun } from './table.js';
@@ -88,7 +88,7 @@ export function measureSteadyHeap(entities = 1000, ticks = 10_000): HeapResult {
  * churn (one despawn + spawn per step).
  */
 export async function measureWorldHeap(entities = 100, ticks = 10_000): Promise<HeapResult> {
-  const { World } = await import('../../runtime/world.js');
+  const { World } = await import('../../runtime/world/world.js');
   const gc = getGc();
   const world = new World({ width: 100, height: 100, capacity: entities + 8, seed: 5, cellSize: 8, aoiMoveEvents: false });
   world.loadSpells(`
@@ -132,7 +132,7 @@ export async function measureWorldHeap(entities = 100, ticks = 10_000): Promise<
 
 /** Milliseconds per World step with `entities` entities each running a tick spell (a cast apiece). */
 export async function measureWorldStep(entities: number, minMs: number): Promise<{ msPerStep: number; usPerCast: number }> {
-  const { World } = await import('../../runtime/world.js');
+  const { World } = await import('../../runtime/world/world.js');
   const world = new World({ width: 300, height: 300, capacity: entities, seed: 5, cellSize: 8, aoiMoveEvents: false });
   world.loadSpells('spell drift(self, dt) { if (random() < 0.2) setVelocity(self, random() * 4 - 2, random() * 4 - 2); }');
   world.loadBreeds({ breeds: [{ name: 'Mote', health: 10, interest: 4, spells: { tick: 'drift' } }] });

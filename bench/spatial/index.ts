@@ -20,7 +20,7 @@ import { makeAoiRig, type AoiImplementation } from './aoi-events.js';
 import { measureSteadyHeap, measureWorldHeap, measureWorldStep, type HeapResult } from './heap.js';
 import { CONTENDERS, MovingWorld, QUERY_RADIUS, neighbourCounts } from './neighbours.js';
 import { fmt, formatTable, timePerRun } from './table.js';
-import type { AoiEventKind } from '../../runtime/aoi.js';
+import type { AoiEventKind } from '../../runtime/aoi/aoi.js';
 
 export interface NeighbourRow {
   readonly n: number;

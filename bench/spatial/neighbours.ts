@@ -7,8 +7,8 @@
 
 import KDBush from 'kdbush';
 import RBush from 'rbush';
-import { AxisListIndex } from '../../runtime/axis-list-index.js';
-import { GridIndex } from '../../runtime/grid-index.js';
+import { AxisListIndex } from '../../runtime/spatial/axis-list-index.js';
+import { GridIndex } from '../../runtime/spatial/grid-index.js';
 import { seededRandom } from './table.js';
 
 /** Query radius, and the area per entity (about 7 neighbours each on average). */

@@ -6,9 +6,9 @@
  * beside the new AreaOfInterest on the same worlds.
  */
 
-import type { AoiIdentity, AoiListener, InterestShape } from '../../runtime/aoi.js';
-import type { EntityPool } from '../../runtime/entity-pool.js';
-import type { SpatialIndex } from '../../runtime/spatial-index.js';
+import type { AoiIdentity, AoiListener, InterestShape } from '../../runtime/aoi/aoi.js';
+import type { EntityPool } from '../../runtime/entities/entity-pool.js';
+import type { SpatialIndex } from '../../runtime/spatial/spatial-index.js';
 
 const EMPTY = new Float64Array(0);
 

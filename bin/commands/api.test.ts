@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
-import { WORLD_HOST_FUNCTIONS } from '../../runtime/host-api.js';
+import { WORLD_HOST_FUNCTIONS } from '../../runtime/host/host-api.js';
 import { HOST_API_SCHEMA, readHostApiDeclaration } from '../../vm/host-api-json.js';
 import { main } from '../cli.js';
 import type { CliIO } from '../io.js';

@@ -14,7 +14,7 @@ import { formatCodeFrame } from '../../compiler/code-frame.js';
 import type { CliCommand, CommandContext } from '../command.js';
 import { CliFailure, EXIT } from '../exit-codes.js';
 import { decodeSourceText, readInputBytes, readSpellInput } from '../input.js';
-import { BreedRegistry } from '../../runtime/breeds.js';
+import { BreedRegistry } from '../../runtime/entities/breeds.js';
 import { BreedError } from '../../runtime/errors.js';
 import type { CliIO } from '../io.js';
 import { compileSource, loadBytecode } from '../load-module.js';

@@ -7,9 +7,9 @@
  */
 import { dirname, isAbsolute, join } from 'node:path';
 import { BreedError, ListenerError, WorldError } from '../../runtime/errors.js';
-import { describeEvent, EntityNames, type WorldEvent } from '../../runtime/events.js';
-import { parseScenario, runScenario, type ScenarioFiles } from '../../runtime/scenario.js';
-import { declaredOnlyHosts } from '../../runtime/declared-hosts.js';
+import { describeEvent, EntityNames, type WorldEvent } from '../../runtime/events/events.js';
+import { parseScenario, runScenario, type ScenarioFiles } from '../../runtime/scenario/scenario.js';
+import { declaredOnlyHosts } from '../../runtime/host/declared-hosts.js';
 import { VerifyError } from '../../vm/errors.js';
 import { readApiFile } from '../hosts.js';
 import { CliFailure, EXIT } from '../exit-codes.js';

@@ -3,7 +3,7 @@
  * loaded with the runtime's own BreedRegistry (so validation is the one the
  * CLI and the game use), turned into summaries for completion and hover.
  */
-import { BUILTIN_ENTITY_PROPERTIES, BreedRegistry, type Breed } from '../../runtime/breeds.js';
+import { BUILTIN_ENTITY_PROPERTIES, BreedRegistry, type Breed } from '../../runtime/entities/breeds.js';
 import { BreedError } from '../../runtime/errors.js';
 import type { BreedSummary, PropertyDoc } from './language/completions.js';
 import { markerForBreedProblem } from './language/breedsMarkers.js';

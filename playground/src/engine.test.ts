@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { WORLD_HOST_FUNCTIONS } from '../../runtime/host-api.js';
+import { WORLD_HOST_FUNCTIONS } from '../../runtime/host/host-api.js';
 import { DEFAULT_BREEDS_JSON, loadBreedsJson } from './breedsData.js';
 import { MAX_LIVE_SOURCE, compileSpell, createVm, describeFailure } from './engine.js';
 

@@ -3,9 +3,9 @@
  * runs scripts on a plain VM, casts spells on the live world, and turns
  * world events into console lines and canvas effects.
  */
-import { describeEvent, EntityNames, type EntityId, type WorldEvent } from '../../runtime/events.js';
-import { WORLD_HOST_FUNCTIONS } from '../../runtime/host-api.js';
-import type { BreedRegistry } from '../../runtime/breeds.js';
+import { describeEvent, EntityNames, type EntityId, type WorldEvent } from '../../runtime/events/events.js';
+import { WORLD_HOST_FUNCTIONS } from '../../runtime/host/host-api.js';
+import type { BreedRegistry } from '../../runtime/entities/breeds.js';
 import type { HostFunctionSpec } from '../../vm/host.js';
 import type { Module } from '../../vm/module.js';
 import type { Fiber } from '../../vm/fiber.js';

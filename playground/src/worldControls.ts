@@ -3,7 +3,7 @@
  * buttons, the grid and AOI toggles, the caster → target selection shown in
  * the toolbar, and world events to canvas effects.
  */
-import type { EntityId } from '../../runtime/events.js';
+import type { EntityId } from '../../runtime/events/events.js';
 import type { PlaygroundApp } from './app.js';
 import { WorldPanel } from './panels/worldPanel.js';
 import type { PlaygroundSession } from './session.js';

@@ -7,9 +7,9 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BreedRegistry } from '../../runtime/breeds.js';
+import { BreedRegistry } from '../../runtime/entities/breeds.js';
 import { BreedError } from '../../runtime/errors.js';
-import { World } from '../../runtime/world.js';
+import { World } from '../../runtime/world/world.js';
 import { breedCorpus } from './corpus.js';
 import { checkProperty, LEAKED_JS_ERROR, prototypesClean } from './fuzz-settings.js';
 import { anyCodeUnit } from './source-mutation.js';

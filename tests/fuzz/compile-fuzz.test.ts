@@ -10,7 +10,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compile } from '../../compiler/index.js';
-import { WORLD_HOST_FUNCTIONS } from '../../runtime/host-api.js';
+import { WORLD_HOST_FUNCTIONS } from '../../runtime/host/host-api.js';
 import { verifyModule } from '../../vm/verifier.js';
 import { spellCorpus } from './corpus.js';
 import { checkProperty, LEAKED_JS_ERROR } from './fuzz-settings.js';

@@ -13,8 +13,8 @@
 import { runInNewContext } from 'node:vm';
 import { setFlagsFromString } from 'node:v8';
 import { compile } from '../../compiler/index.js';
-import { WORLD_HOST_FUNCTIONS } from '../../runtime/host-api.js';
-import { World } from '../../runtime/world.js';
+import { WORLD_HOST_FUNCTIONS } from '../../runtime/host/host-api.js';
+import { World } from '../../runtime/world/world.js';
 import type { Budgets } from '../../vm/budgets.js';
 import { CORE_HOST_FUNCTIONS } from '../../vm/builtins.js';
 import type { Fiber } from '../../vm/fiber.js';

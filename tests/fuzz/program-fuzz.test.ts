@@ -12,7 +12,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compile } from '../../compiler/index.js';
-import { WORLD_HOST_FUNCTIONS } from '../../runtime/host-api.js';
+import { WORLD_HOST_FUNCTIONS } from '../../runtime/host/host-api.js';
 import { CORE_HOST_FUNCTIONS } from '../../vm/builtins.js';
 import { verifyModule } from '../../vm/verifier.js';
 import { checkProperty } from './fuzz-settings.js';

@@ -13,8 +13,8 @@ import type { HostFunction } from '../../vm/host.js';
 import type { Module } from '../../vm/module.js';
 import { VM } from '../../vm/vm.js';
 import { BreedError, WorldError } from '../../runtime/errors.js';
-import { World } from '../../runtime/world.js';
-import type { BreedData } from '../../runtime/breeds.js';
+import { World } from '../../runtime/world/world.js';
+import type { BreedData } from '../../runtime/entities/breeds.js';
 import { LEAKED_JS_ERROR, prototypesClean } from './fuzz-settings.js';
 
 /** Small budgets: every run ends quickly, and every limit gets hit now and then. */

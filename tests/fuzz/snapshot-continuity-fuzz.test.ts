@@ -18,9 +18,9 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { WorldEvent } from '../../runtime/events.js';
+import type { WorldEvent } from '../../runtime/events/events.js';
 import { compile } from '../../compiler/compile.js';
-import { World } from '../../runtime/world.js';
+import { World } from '../../runtime/world/world.js';
 import { writeSpb } from '../../vm/spb.js';
 import { checkProperty } from './fuzz-settings.js';
 

@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BreedError, WorldError } from '../../runtime/errors.js';
-import { World } from '../../runtime/world.js';
+import { World } from '../../runtime/world/world.js';
 import { SpellRuntimeError, VerifyError } from '../../vm/errors.js';
 
 const SPELLS = `

@@ -15,7 +15,7 @@ import * as path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compile } from '../../compiler/index.js';
-import { WORLD_HOST_FUNCTIONS } from '../../runtime/host-api.js';
+import { WORLD_HOST_FUNCTIONS } from '../../runtime/host/host-api.js';
 import { disassemble } from '../../vm/disassembler.js';
 import { VerifyError } from '../../vm/errors.js';
 import type { Module } from '../../vm/module.js';

@@ -12,8 +12,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BreedError, WorldError } from '../../runtime/errors.js';
 import { VerifyError } from '../../vm/errors.js';
-import type { WorldEvent } from '../../runtime/events.js';
-import { World } from '../../runtime/world.js';
+import type { WorldEvent } from '../../runtime/events/events.js';
+import { World } from '../../runtime/world/world.js';
 import { checkProperty, LEAKED_JS_ERROR } from './fuzz-settings.js';
 
 const SIZE = 30;

@@ -8,7 +8,7 @@
  */
 
 import { describe, expect, it } from 'vitest';
-import { World } from '../../runtime/world.js';
+import { World } from '../../runtime/world/world.js';
 import type { Budgets } from '../../vm/budgets.js';
 import { CORE_HOST_FUNCTIONS } from '../../vm/builtins.js';
 import { SpellRuntimeError, type BudgetLimit } from '../../vm/errors.js';

@@ -8,9 +8,9 @@
 
 import { describe, expect, it } from 'vitest';
 import { compile } from '../../compiler/index.js';
-import { World, type WorldOptions } from '../../runtime/world.js';
-import { WORLD_HOST_FUNCTIONS } from '../../runtime/host-api.js';
-import type { WorldEvent } from '../../runtime/events.js';
+import { World, type WorldOptions } from '../../runtime/world/world.js';
+import { WORLD_HOST_FUNCTIONS } from '../../runtime/host/host-api.js';
+import type { WorldEvent } from '../../runtime/events/events.js';
 import { WorldError } from '../../runtime/errors.js';
 import type { Budgets } from '../../vm/budgets.js';
 import { HEAP_COST } from '../../vm/costs.js';
@@ -20,7 +20,7 @@ import type { Module } from '../../vm/module.js';
 import { Op } from '../../vm/opcodes.js';
 import { VERIFIER_LIMITS, verifyModule } from '../../vm/verifier.js';
 import { compileOrThrow, makeVm } from './sandbox-helpers.js';
-import type { BreedData } from '../../runtime/breeds.js';
+import type { BreedData } from '../../runtime/entities/breeds.js';
 
 const BIG = { fuel: 100_000_000, maxHeap: 100_000_000 } as const;
 

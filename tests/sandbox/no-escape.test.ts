@@ -12,8 +12,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { compile } from '../../compiler/index.js';
 import { BreedError, WorldError } from '../../runtime/errors.js';
-import { BreedRegistry } from '../../runtime/breeds.js';
-import { World } from '../../runtime/world.js';
+import { BreedRegistry } from '../../runtime/entities/breeds.js';
+import { World } from '../../runtime/world/world.js';
 import { CORE_HOST_FUNCTIONS } from '../../vm/builtins.js';
 import { VerifyError } from '../../vm/errors.js';
 import type { Module } from '../../vm/module.js';
@@ -22,7 +22,7 @@ import { verifyModule } from '../../vm/verifier.js';
 import { VM } from '../../vm/vm.js';
 import { prototypesClean } from '../fuzz/fuzz-settings.js';
 import { compileOrThrow, makeVm } from './sandbox-helpers.js';
-import type { BreedData } from '../../runtime/breeds.js';
+import type { BreedData } from '../../runtime/entities/breeds.js';
 
 const JS_NAMES = [
   '__proto__',

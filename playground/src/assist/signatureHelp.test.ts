@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { WORLD_HOST_FUNCTIONS } from '../../../runtime/host-api.js';
+import { WORLD_HOST_FUNCTIONS } from '../../../runtime/host/host-api.js';
 import { openCallAt, signatureHelpAt } from './signatureHelp.js';
 
 /** The hint at the `|` in the text. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compile } from '../../../compiler/index.js';
-import { WORLD_HOST_FUNCTIONS } from '../../../runtime/host-api.js';
+import { WORLD_HOST_FUNCTIONS } from '../../../runtime/host/host-api.js';
 import type { Module } from '../../../vm/module.js';
 import { parameterName, readsParameter } from './spellParameters.js';
 

@@ -11,9 +11,9 @@
  * (e.g. trolls' tick spells, when the editor defines them) run through the
  * breakpoints without pausing, so the world keeps making sense.
  */
-import { currentCast, type CastContext } from '../../../runtime/host-api.js';
-import type { EntityId } from '../../../runtime/events.js';
-import type { CastResult, World } from '../../../runtime/world.js';
+import { currentCast, type CastContext } from '../../../runtime/host/host-api.js';
+import type { EntityId } from '../../../runtime/events/events.js';
+import type { CastResult, World } from '../../../runtime/world/world.js';
 import type { Fiber } from '../../../vm/fiber.js';
 import type { ObjFunction } from '../../../vm/objects.js';
 import type { BreakHandler, VM } from '../../../vm/vm.js';

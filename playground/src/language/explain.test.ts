@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compile } from '../../../compiler/index.js';
-import { WORLD_HOST_FUNCTIONS } from '../../../runtime/host-api.js';
-import { World } from '../../../runtime/world.js';
+import { WORLD_HOST_FUNCTIONS } from '../../../runtime/host/host-api.js';
+import { World } from '../../../runtime/world/world.js';
 import { VM } from '../../../vm/vm.js';
 import { explainBudgetError, explainScriptError, explainWorldLoadError } from './explain.js';
 

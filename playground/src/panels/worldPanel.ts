@@ -3,8 +3,8 @@
  * with health bars, and effects. Play / pause / step drive `world.tick`;
  * clicking entities picks the caster, then the target.
  */
-import type { EntityId, WorldEvent } from '../../../runtime/events.js';
-import type { EntityView } from '../../../runtime/world.js';
+import type { EntityId, WorldEvent } from '../../../runtime/events/events.js';
+import type { EntityView } from '../../../runtime/world/world.js';
 import { EffectList } from '../world/effects.js';
 import type { PlaygroundWorld } from '../world/playgroundWorld.js';
 import { layoutBubbles, type Bubble } from '../world/bubbles.js';

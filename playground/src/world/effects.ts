@@ -4,7 +4,7 @@
  * speech, AOI enter/leave flashes, cast beams. Positions are world units;
  * the renderer maps them to the screen.
  */
-import type { WorldEvent } from '../../../runtime/events.js';
+import type { WorldEvent } from '../../../runtime/events/events.js';
 
 export type Effect =
   | { kind: 'number'; x: number; y: number; text: string; colour: string; age: number; life: number }

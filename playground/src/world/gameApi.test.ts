@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { WorldEvent } from '../../../runtime/events.js';
+import type { WorldEvent } from '../../../runtime/events/events.js';
 import { hostApiDeclaration } from '../../../vm/host-api-json.js';
 import { DEFAULT_BREEDS_JSON } from '../breedsData.js';
 import { PLAYGROUND_GAME_HOSTS } from './gameApi.js';

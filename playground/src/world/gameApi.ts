@@ -7,7 +7,7 @@
  */
 import { HostError } from '../../../vm/errors.js';
 import type { HostFunction } from '../../../vm/host.js';
-import { worldHostFunction } from '../../../runtime/world-hosts.js';
+import { worldHostFunction } from '../../../runtime/host/world-hosts.js';
 
 /** The entity field giveGold keeps the purse in (a spell reads it as `e.gold`). */
 const PURSE = 'gold';

@@ -9,11 +9,11 @@
  * breeds' usable behaviours change with it) the world is hot-swapped through
  * a snapshot; new breeds rebuild it from the scenario.
  */
-import type { WorldEvent, WorldListener, EntityId } from '../../../runtime/events.js';
-import { World, type EntityView, type SpellsReload, type WorldOptions } from '../../../runtime/world.js';
+import type { WorldEvent, WorldListener, EntityId } from '../../../runtime/events/events.js';
+import { World, type EntityView, type SpellsReload, type WorldOptions } from '../../../runtime/world/world.js';
 import { PLAYGROUND_GAME_HOSTS } from './gameApi.js';
-import type { WorldSnapshot } from '../../../runtime/world-snapshot.js';
-import type { BreedData } from '../../../runtime/breeds.js';
+import type { WorldSnapshot } from '../../../runtime/snapshot/world-snapshot.js';
+import type { BreedData } from '../../../runtime/entities/breeds.js';
 import { declaredSpells } from '../language/completions.js';
 import { keepKnownSpells, libraryFilesFor, type SpellFile } from '../language/worldSetup.js';
 import { errorMessage } from '../engine.js';

@@ -1,0 +1,162 @@
+/**
+ * What the host API's functions (runtime/host-api.ts) do to a World: damage
+ * and healing, spawning and despawning, movement, spatial queries, effects
+ * for observers (sound, particles, speech), buffs and the seeded random
+ * source. The World is the GameHost spells see and forwards here; arguments
+ * arrive already checked by host-api.ts.
+ */
+
+import { HostError } from '../../vm/errors.js';
+import type { HostContext } from '../../vm/host.js';
+import type { Value } from '../../vm/value.js';
+import type { EntityRef } from '../entities/entity-ref.js';
+import { WorldError } from '../errors.js';
+import { eventText, type CastContext, type GameHost } from './host-api.js';
+import type { WorldBuffs } from '../world/world-buffs.js';
+import type { WorldEntities } from '../world/world-entities.js';
+import type { WorldProperties } from '../world/world-properties.js';
+import { NONE, type WorldState } from '../world/world-state.js';
+
+/** Most particles one particles() call reports. */
+const MAX_PARTICLES = 10_000;
+
+export class WorldGameHost implements GameHost {
+  constructor(
+    private readonly state: WorldState,
+    private readonly entities: WorldEntities,
+    private readonly properties: WorldProperties,
+    private readonly buffs: WorldBuffs,
+  ) {}
+
+  get time(): number {
+    return this.state.time;
+  }
+
+  damage(target: EntityRef, amount: number, cast: CastContext): number {
+    const s = this.state;
+    const slot = s.slotOfRef(target);
+    const before = s.pool.health[slot]!;
+    const dealt = Math.min(before, amount);
+    s.pool.health[slot] = before - dealt;
+    s.push({ type: 'damage', tick: s.steps, entity: target.id, breed: target.breedName, amount: dealt, health: before - dealt, by: cast.caster });
+    if (before - dealt <= 0) this.entities.markGone(slot, 'killed');
+    return dealt;
+  }
+
+  heal(target: EntityRef, amount: number, cast: CastContext): number {
+    const s = this.state;
+    const slot = s.slotOfRef(target);
+    const state = s.states[slot]!;
+    const max = state.baseMaxHealth + state.bonus('maxHealth');
+    const before = s.pool.health[slot]!;
+    const healed = Math.max(0, Math.min(amount, max - before));
+    s.pool.health[slot] = before + healed;
+    if (healed > 0) s.push({ type: 'heal', tick: s.steps, entity: target.id, breed: target.breedName, amount: healed, health: before + healed, by: cast.caster });
+    return healed;
+  }
+
+  spawnFromSpell(breed: string, x: number, y: number, _cast: CastContext): EntityRef {
+    try {
+      return this.entities.spawn(breed, x, y);
+    } catch (error) {
+      if (error instanceof WorldError) throw new HostError(error.message);
+      throw error;
+    }
+  }
+
+  despawnFromSpell(target: EntityRef): void {
+    this.entities.markGone(this.state.slotOfRef(target), 'despawned');
+  }
+
+  moveEntity(target: EntityRef, x: number, y: number): void {
+    this.properties.moveTo(this.state.slotOfRef(target), x, y);
+  }
+
+  setEntityVelocity(target: EntityRef, vx: number, vy: number): void {
+    const s = this.state;
+    const slot = s.slotOfRef(target);
+    s.pool.vx[slot] = vx;
+    s.pool.vy[slot] = vy;
+  }
+
+  nearbyEntities(center: EntityRef, r: number, ctx: HostContext): Value {
+    const s = this.state;
+    const slot = s.slotOfRef(center);
+    return this.listAround(s.pool.x[slot]!, s.pool.y[slot]!, r, ctx);
+  }
+
+  entitiesWithin(x: number, y: number, r: number, ctx: HostContext): Value {
+    return this.listAround(x, y, r, ctx);
+  }
+
+  nearestEntity(center: EntityRef, r: number, filter: string | null, ctx: HostContext): EntityRef | null {
+    const s = this.state;
+    const slot = s.slotOfRef(center);
+    let visited = 0;
+    const accept =
+      filter === null
+        ? null
+        : (candidate: number): boolean => {
+            visited++;
+            const breed = s.breedAt(candidate);
+            return s.breeds.isA(breed.index, filter) || breed.tags.includes(filter);
+          };
+    const found = s.index.nearest(s.pool.x[slot]!, s.pool.y[slot]!, r, accept, slot);
+    // Charged for what the search visited (cells or list nodes and entities), not what it found.
+    ctx.chargeFuel(s.index.lastQueryVisits + visited + 1);
+    return found === NONE ? null : s.refAt(found);
+  }
+
+  distanceBetween(a: EntityRef, b: EntityRef): number {
+    const s = this.state;
+    const sa = s.slotOfRef(a);
+    const sb = s.slotOfRef(b);
+    return Math.hypot(s.pool.x[sa]! - s.pool.x[sb]!, s.pool.y[sa]! - s.pool.y[sb]!);
+  }
+
+  emitSound(name: string, cast: CastContext): void {
+    const [x, y] = this.casterPosition(cast);
+    this.state.push({ type: 'sound', tick: this.state.steps, name: eventText(name), x, y, by: cast.caster });
+  }
+
+  emitParticles(kind: string, x: number, y: number, count: number, cast: CastContext): void {
+    // Observers draw these; a spell asking for a billion must not make them try.
+    this.state.push({ type: 'particles', tick: this.state.steps, kind: eventText(kind), x, y, count: Math.min(MAX_PARTICLES, Math.floor(count)), by: cast.caster });
+  }
+
+  emitSay(speaker: EntityRef, text: string, _cast: CastContext): void {
+    this.state.slotOfRef(speaker);
+    this.state.push({ type: 'say', tick: this.state.steps, entity: speaker.id, breed: speaker.breedName, text: eventText(text) });
+  }
+
+  addBuff(target: EntityRef, stat: string, amount: number, seconds: number, _cast: CastContext): void {
+    this.buffs.add(target, stat, amount, seconds);
+  }
+
+  nextRandom(): number {
+    return this.state.rng.next();
+  }
+
+  private listAround(x: number, y: number, r: number, ctx: HostContext): Value {
+    const s = this.state;
+    const slots: number[] = [];
+    s.index.queryRadius(x, y, r, slots);
+    // Charged for what the query visited (cells or list nodes and entities) and for sorting what it returns,
+    // before the list is built.
+    ctx.chargeFuel(s.index.lastQueryVisits + sortWork(slots.length) + 1);
+    const d2 = (slot: number): number => (s.pool.x[slot]! - x) ** 2 + (s.pool.y[slot]! - y) ** 2;
+    slots.sort((a, b) => d2(a) - d2(b) || s.ids[a]! - s.ids[b]!);
+    return ctx.makeList(slots.map((slot) => s.refAt(slot)));
+  }
+
+  private casterPosition(cast: CastContext): [number, number] {
+    const s = this.state;
+    const slot = cast.caster === null ? NONE : (s.slotById.get(cast.caster) ?? NONE);
+    return slot === NONE ? [0, 0] : [s.pool.x[slot]!, s.pool.y[slot]!];
+  }
+}
+
+/** Comparisons a sort of n items makes, about: n log2 n. */
+function sortWork(n: number): number {
+  return n < 2 ? n : Math.ceil(n * Math.log2(n));
+}

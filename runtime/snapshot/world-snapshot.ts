@@ -1,0 +1,201 @@
+/**
+ * World snapshots (World.snapshot / World.restore): the data — plain,
+ * JSON-safe objects, so a snapshot can be saved to a file or sent over a
+ * wire — and taking one from a world's state and putting one back.
+ */
+
+import { writeSpb } from '../../vm/spb.js';
+import type { AoiState } from '../aoi/aoi.js';
+import { EntityPool, type EntityPoolState } from '../entities/entity-pool.js';
+import { EntityState, type FieldValue, type Modifier } from '../entities/entity-state.js';
+import type { DespawnReason, EntityId, WorldEvent } from '../events/events.js';
+import { captureQueuedEvents, restoreCounter, restoreQueuedEvents } from './queued-events-snapshot.js';
+import { WorldError } from '../errors.js';
+import type { WorldBuffs } from '../world/world-buffs.js';
+import type { LoadedSpells, WorldCasting } from '../world/world-casting.js';
+import { captureSpellState, type SpellStateSnapshot } from './world-casts-snapshot.js';
+import type { WorldEntities } from '../world/world-entities.js';
+import type { ResolvedWorldOptions } from '../world/world-options.js';
+import { SnapshotSize } from './snapshot-size.js';
+import type { WorldState } from '../world/world-state.js';
+
+export const SNAPSHOT_FORMAT = 'cantrip-world/2';
+
+/** A field value in JSON: numbers that JSON cannot hold (NaN, ±Infinity) are spelled out. */
+export type EncodedField = string | boolean | null | number | { readonly entity: EntityId } | { readonly number: string };
+
+export interface EntitySnapshot {
+  readonly slot: number;
+  readonly id: EntityId;
+  readonly dying: boolean;
+  readonly baseSpeed: number;
+  readonly baseMaxHealth: number;
+  readonly baseInterest: number;
+  readonly fields: readonly (readonly [string, EncodedField])[];
+  readonly modifiers: readonly Modifier[];
+}
+
+/** One loaded spells module: its source, or its .spb bytes in base64. */
+export interface SpellSourceSnapshot {
+  readonly sourceName: string;
+  readonly source?: string;
+  readonly spb?: string;
+}
+
+export interface WorldSnapshot {
+  readonly format: typeof SNAPSHOT_FORMAT;
+  readonly options: ResolvedWorldOptions;
+  readonly time: number;
+  readonly steps: number;
+  readonly accumulator: number;
+  readonly nextId: number;
+  readonly random: number;
+  readonly castSeq: number;
+  readonly breeds: unknown;
+  readonly spells: readonly SpellSourceSnapshot[];
+  readonly pool: EntityPoolState;
+  readonly entities: readonly EntitySnapshot[];
+  readonly reap: readonly { readonly slot: number; readonly reason: DespawnReason }[];
+  readonly aoi: AoiState;
+  /** Every module's globals and the casts waiting in `wait`, with the heap they reach (runtime/world-casts-snapshot.ts). */
+  readonly spellState: SpellStateSnapshot;
+  /** Events queued and not yet delivered (runtime/queued-events-snapshot.ts); absent in older snapshots. */
+  readonly queued?: readonly WorldEvent[];
+  /** The per-step overload counters not yet reported in an `overload` event. */
+  readonly dropped?: { readonly events: number; readonly casts: number };
+  /** Casts a debugger had paused: not saved, so not restored. */
+  readonly pendingCasts: number;
+}
+
+export function encodeField(value: FieldValue): EncodedField {
+  if (typeof value === 'number' && !Number.isFinite(value)) return { number: String(value) };
+  return value;
+}
+
+export function decodeField(value: EncodedField): FieldValue {
+  if (value !== null && typeof value === 'object' && 'number' in value) return Number(value.number);
+  return value;
+}
+
+// btoa/atob exist in browsers and Node alike (the playground runs worlds too); Buffer does not.
+export function bytesToBase64(bytes: Uint8Array): string {
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary);
+}
+
+export function base64ToBytes(text: string): Uint8Array {
+  let binary: string;
+  try {
+    binary = atob(text);
+  } catch {
+    throw new WorldError('Snapshot spell bytecode is not valid base64.');
+  }
+  return Uint8Array.from(binary, (c) => c.charCodeAt(0));
+}
+
+/** The snapshot data of a world's state (see World.snapshot). */
+export function captureSnapshot(s: WorldState, casting: WorldCasting, accumulator: number, droppedCasts: number): WorldSnapshot {
+  const loaded = casting.loaded;
+  // Measured as it is built: a world too large to serialize is refused before JSON.stringify tries.
+  const size = new SnapshotSize(s.options.maxSnapshotChars);
+  const entities: EntitySnapshot[] = [];
+  for (let i = 0; i < s.pool.count; i++) {
+    const slot = s.pool.activeAt(i);
+    const state = s.states[slot]!;
+    entities.push(size.add({
+      slot,
+      id: s.ids[slot]!,
+      dying: s.dying[slot] === 1,
+      baseSpeed: state.baseSpeed,
+      baseMaxHealth: state.baseMaxHealth,
+      baseInterest: state.baseInterest,
+      fields: [...(state.fields ?? [])].map(([k, v]) => [k, encodeField(v)]),
+      modifiers: state.modifiers.map((m) => ({ ...m })),
+    }));
+  }
+  const spells: SpellSourceSnapshot[] = loaded.map((l) => size.add(spellSource(l)));
+  const spellState = size.add(captureSpellState(s, casting, spellSource));
+  return {
+    format: SNAPSHOT_FORMAT,
+    options: size.add({ ...s.options, budgets: { ...s.options.budgets } }),
+    time: s.time,
+    steps: s.steps,
+    accumulator,
+    nextId: s.nextId,
+    random: s.rng.seedState,
+    castSeq: s.castSeq,
+    breeds: size.add(s.breedRegistry?.source ?? null),
+    spells,
+    pool: size.add(s.pool.exportState()),
+    entities,
+    reap: size.add(s.reapQueue.map((r) => ({ slot: r.slot, reason: r.reason }))),
+    aoi: size.add(s.aoi.exportState()),
+    spellState,
+    pendingCasts: casting.pausedCount,
+    queued: size.add(captureQueuedEvents(s.queue)),
+    dropped: { events: s.droppedEvents, casts: droppedCasts },
+  };
+}
+
+/** A module as a snapshot keeps it: its source, or its .spb bytes in base64. */
+function spellSource(l: LoadedSpells): SpellSourceSnapshot {
+  return l.source !== null ? { sourceName: l.sourceName, source: l.source } : { sourceName: l.sourceName, spb: bytesToBase64(writeSpb(l.module)) };
+}
+
+/**
+ * Put a snapshot's pool, entities, buffs, AOI sets, clocks and random state
+ * into a world that has loaded the snapshot's spells and breeds (not its
+ * accumulator, which belongs to the loop). WorldError when the data does not
+ * hang together.
+ */
+export function restoreSnapshot(s: WorldState, entities: WorldEntities, buffs: WorldBuffs, snapshot: WorldSnapshot): void {
+  // Loading the spells may have queued prints: the restored world starts with the snapshot's queue instead.
+  s.queue = restoreQueuedEvents(snapshot.queued);
+  s.droppedEvents = restoreCounter(snapshot.dropped?.events);
+  entities.adoptPool(EntityPool.fromState(snapshot.pool, { policy: snapshot.options.policy, maxCapacity: s.options.maxCapacity }));
+  for (const e of snapshot.entities) {
+    if (!s.pool.isLiveSlot(e.slot)) throw new WorldError('The world snapshot is malformed.');
+    s.ids[e.slot] = e.id;
+    s.dying[e.slot] = e.dying ? 1 : 0;
+    s.slotById.set(e.id, e.slot);
+    const state = new EntityState(e.baseSpeed, e.baseMaxHealth, e.baseInterest);
+    for (const [k, v] of e.fields) state.setField(k, decodeField(v));
+    for (const m of e.modifiers) {
+      state.addModifier(m);
+      buffs.track(e.id, m);
+    }
+    s.states[e.slot] = state;
+    if (!e.dying) s.index.insert(e.slot, s.pool.x[e.slot]!, s.pool.y[e.slot]!);
+  }
+  s.reapQueue = snapshot.reap.map((r) => ({ slot: r.slot, reason: r.reason }));
+  s.aoi.importState(snapshot.aoi);
+  s.time = snapshot.time;
+  s.steps = snapshot.steps;
+  s.nextId = snapshot.nextId;
+  s.castSeq = snapshot.castSeq;
+  s.rng.seedState = snapshot.random;
+  checkRestored(s);
+}
+
+/** Position, velocity and the other hot numbers of a slot: a NaN velocity would put NaN into the spatial index at the next step. */
+function hotFieldsFinite(pool: WorldState['pool'], slot: number): boolean {
+  for (const field of [pool.x, pool.y, pool.vx, pool.vy, pool.health, pool.maxHealth, pool.speed, pool.radius, pool.interest]) {
+    if (!Number.isFinite(field[slot])) return false;
+  }
+  return true;
+}
+
+/** Every live slot is a restored entity of a known breed at a finite place; dying ones are queued to be reaped (tests/fuzz/world-fuzz). */
+function checkRestored(s: WorldState): void {
+  const pool = s.pool;
+  const reaping = new Set(s.reapQueue.map((r) => r.slot));
+  for (let i = 0; i < pool.count; i++) {
+    const slot = pool.activeAt(i);
+    const known = s.states[slot] !== null && s.breedRegistry?.breeds[pool.breed[slot]!] !== undefined;
+    if (!known || !hotFieldsFinite(pool, slot) || (s.dying[slot] === 1) !== reaping.has(slot)) {
+      throw new WorldError('The world snapshot is malformed.');
+    }
+  }
+  if (s.slotById.size !== pool.count || reaping.size !== s.reapQueue.length) throw new WorldError('The world snapshot is malformed.');
+}

@@ -1,0 +1,608 @@
+/**
+ * The spells a World can cast and the casts in flight: loading modules (one
+ * VM each, bound to the world's host API and budgets), starting a cast with
+ * its arguments fitted to the spell, and settling it afterwards — parked
+ * until game time passes if it waits, kept if a debugger paused it, reported
+ * as a `cast-error` event if it failed. A waiting cast whose caster goes
+ * (killed, despawned, recycled) is cancelled at once, as is one cancelled by
+ * the embedder: a `cast-cancelled` event says which and why.
+ */
+
+import { quoted } from '../../vm/bounded-text.js';
+import type { Fiber } from '../../vm/fiber.js';
+import type { Module } from '../../vm/module.js';
+import type { SpellRuntimeError } from '../../vm/errors.js';
+import type { Value } from '../../vm/value.js';
+import { VM, type FastLoop, type RunOutcome } from '../../vm/vm.js';
+import type { EntityRef } from '../entities/entity-ref.js';
+import { functionFingerprint } from '../../vm/function-fingerprint.js';
+import type { HostFunction } from '../../vm/host.js';
+import { BreedError, WorldError } from '../errors.js';
+import type { CastCancelReason, DespawnReason, EntityId } from '../events/events.js';
+import { currentCast, enterCast, leaveCast, runInCast, type CastContext, type GameHost } from '../host/host-api.js';
+import { MinHeap } from './min-heap.js';
+import { NONE, type WorldState } from './world-state.js';
+
+/**
+ * What a cast from the embedder ended as (it may go on later if suspended).
+ * 'paused' only happens with a vm/debugger Debugger attached to the spell's
+ * VM (see `World.spellVm`): the world keeps the cast and `continuePaused` steps it.
+ */
+export interface CastResult {
+  readonly state: 'done' | 'suspended' | 'failed' | 'paused';
+  readonly result: Value;
+  readonly error: SpellRuntimeError | null;
+  /** The cast's fiber: the handle a debugger steps, or `cancelCast` ends. */
+  readonly fiber: Fiber;
+}
+
+/** One loaded module of spells. */
+export interface LoadedSpells {
+  readonly vm: VM;
+  readonly module: Module;
+  readonly sourceName: string;
+  /** The source text, when loaded from source (snapshots re-compile it). */
+  readonly source: string | null;
+  /** Parameter count of each spell, to fit the arguments a cast passes. */
+  readonly arity: ReadonlyMap<string, number>;
+}
+
+/** A spell the world casts for entities, resolved once: its module and parameter count. */
+export interface SpellTarget {
+  readonly owner: LoadedSpells;
+  readonly spell: string;
+  readonly arity: number;
+  /** Its VM's cast loop while a phase (beginPhase … endPhase) casts it; null otherwise. */
+  loop: FastLoop | null;
+}
+
+interface WaitingCast {
+  readonly fiber: Fiber;
+  readonly vm: VM;
+  readonly cast: CastContext;
+  readonly seq: number;
+  /** Heap units it holds against the world's budget while it waits (runtime/world-memory.ts). */
+  readonly hold: number;
+  /** Cancelled while in the heap: skipped when it reaches the top (or dropped when many are). */
+  cancelled: boolean;
+}
+
+/** Cancelled casts the heap may hold before it is compacted (beyond half its size). */
+const CANCELLED_SLACK = 64;
+
+/** A cast stopped by a debugger at a breakpoint or step: kept until the debugger continues or cancels it. */
+interface PausedCast {
+  readonly vm: VM;
+  readonly cast: CastContext;
+}
+
+/** The reused argument array of length `arity` in `arrays` (made, all nil, the first time). */
+function argumentArray(arrays: Value[][], arity: number): Value[] {
+  let args = arrays[arity];
+  if (args === undefined) {
+    args = [];
+    for (let i = 0; i < arity; i++) args.push(null);
+    arrays[arity] = args;
+  }
+  return args;
+}
+
+/** The cast name of a module's top-level script. */
+const SCRIPT = '<script>';
+
+/** A CastContext the world reuses for its own casts once they finish (one that waits or pauses keeps it). */
+class WorldCast implements CastContext {
+  wakeAt = 0;
+  constructor(
+    readonly host: GameHost,
+    public spell: string,
+    public caster: EntityId | null,
+  ) {}
+}
+
+export class WorldCasting {
+  private readonly modules: LoadedSpells[] = [];
+  private readonly spellOwner = new Map<string, LoadedSpells>();
+  private readonly targets = new Map<string, SpellTarget>();
+  private readonly waiting = new MinHeap<WaitingCast>(wakesBefore);
+  /** Waiting casts by caster, in the order they began waiting: cancelled when their caster goes. */
+  private readonly waitingBy = new Map<EntityId, WaitingCast[]>();
+  private cancelledInHeap = 0;
+  private readonly paused = new Map<Fiber, PausedCast>();
+  private readonly retired = new Set<LoadedSpells>();
+  /** Spare contexts for the world's own casts (a stack, `spareCasts` deep). */
+  private readonly casts: WorldCast[] = [];
+  private spareCasts = 0;
+  /** Argument arrays by length, reused: the VM copies the arguments onto the fiber's stack before the spell runs. */
+  private readonly argArrays: Value[][] = [];
+  /** The phase's argument arrays by length (apart from argArrays: a cast in the phase may start others). */
+  private readonly phaseArgs: Value[][] = [];
+  /** The phase's second argument (dt), as given to beginPhase. */
+  private phaseSecond: Value = null;
+  /** The context the phase's casts run in, and the one it replaced (null outside a phase). */
+  private phaseCast: WorldCast | null = null;
+  private phasePrevious: CastContext | null = null;
+  /** The targets whose cast loop the phase opened, closed by endPhase. */
+  private readonly phaseTargets: SpellTarget[] = [];
+
+  constructor(
+    private readonly state: WorldState,
+    /** The World, as the host the casts' host functions act on. */
+    private readonly host: GameHost,
+    /** The world's host table: built-ins and the game's own functions. */
+    private readonly hosts: readonly HostFunction[],
+  ) {}
+
+  /** The loaded modules, in load order. */
+  get loaded(): readonly LoadedSpells[] {
+    return this.modules;
+  }
+
+  /** Modules replaced by a live reload whose casts in flight still run on them (dropped once none do). */
+  get retiredModules(): readonly LoadedSpells[] {
+    return [...this.retired];
+  }
+
+  /** Casts waiting for game time, for a snapshot: in the order they resume. */
+  waitingCasts(): readonly InFlightCast[] {
+    return this.waiting
+      .toArray()
+      .filter((w) => !w.cancelled)
+      .sort((a, b) => (wakesBefore(a, b) ? -1 : 1))
+      .map((w) => ({ fiber: w.fiber, vm: w.vm, spell: w.cast.spell, caster: w.cast.caster, wakeAt: w.cast.wakeAt, seq: w.seq }));
+  }
+
+  /** A module that a restored cast still runs on after a reload replaced it: a VM of its own, not castable, its script not run (its globals come from the snapshot). */
+  addRetired(module: Module, sourceName: string, source: string | null): VM {
+    const vm = new VM(module, { ...this.state.options.budgets, hosts: this.hosts, print: (text) => this.emitPrint(text) });
+    const arity = new Map(module.spells.map((s) => [s.name, module.functions[s.functionIndex]?.arity ?? 0]));
+    this.retired.add({ vm, module, sourceName, source, arity });
+    return vm;
+  }
+
+  /** Put back a cast a snapshot saved, waiting as it was (same wake time and order), counted against the world heap. */
+  adoptWaiting(c: InFlightCast): void {
+    const cast: CastContext = { host: this.host, spell: c.spell, caster: c.caster, wakeAt: c.wakeAt };
+    const hold = this.state.memory.holdOf(c.fiber);
+    if (!this.state.memory.tryHold(hold)) throw new WorldError(this.state.memory.message());
+    const entry: WaitingCast = { fiber: c.fiber, vm: c.vm, cast, seq: c.seq, hold, cancelled: false };
+    this.waiting.push(entry);
+    if (c.caster !== null) {
+      const list = this.waitingBy.get(c.caster);
+      if (list === undefined) this.waitingBy.set(c.caster, [entry]);
+      else list.push(entry);
+    }
+  }
+
+  /** Casts waiting for game time to pass. */
+  get waitingCount(): number {
+    return this.waiting.size - this.cancelledInHeap;
+  }
+
+  /** Casts a debugger has paused. */
+  get pausedCount(): number {
+    return this.paused.size;
+  }
+
+  /** Every spell the world can cast. */
+  spellNames(): string[] {
+    return [...this.spellOwner.keys()];
+  }
+
+  /** The loaded module defining a spell. */
+  ownerOf(spell: string): LoadedSpells | undefined {
+    return this.spellOwner.get(spell);
+  }
+
+  /** The spell resolved for castForEntity, if it is loaded. */
+  targetOf(spell: string): SpellTarget | undefined {
+    return this.targets.get(spell);
+  }
+
+  /**
+   * Create a module's VM and run its top-level script. A module whose
+   * `sourceName` is already loaded replaces it (live reload): all or nothing,
+   * checked first — the spells must not clash with other modules, the loaded
+   * breeds must still find every spell they name, the new top-level script
+   * must run. New casts then use the new code; casts in flight keep the old
+   * module's VM (their fibers hold it) and finish on it. WorldError otherwise.
+   */
+  addModule(module: Module, sourceName: string, source: string | null): SpellsReload {
+    const index = this.modules.findIndex((m) => m.sourceName === sourceName);
+    const replaced = index >= 0 ? this.modules[index]! : null;
+    for (const s of module.spells) {
+      const owner = this.spellOwner.get(s.name);
+      if (owner !== undefined && owner !== replaced) throw new WorldError(`Spell '${s.name}' is defined twice (again in ${sourceName}).`);
+    }
+    if (replaced !== null) this.checkBreedsKeepTheirSpells(replaced, module, sourceName);
+    const vm = new VM(module, {
+      ...this.state.options.budgets,
+      hosts: this.hosts,
+      print: (text) => this.emitPrint(text),
+    });
+    const arity = new Map(module.spells.map((s) => [s.name, module.functions[s.functionIndex]?.arity ?? 0]));
+    const entry: LoadedSpells = { vm, module, sourceName, source, arity };
+    const cast: CastContext = { host: this.host, spell: SCRIPT, caster: null, wakeAt: 0 };
+    const script = runInCast(cast, () => vm.runScript());
+    if (script.state === 'failed') {
+      throw new WorldError(`${sourceName}: the top-level script failed: ${script.error?.message ?? 'unknown error'}`);
+    }
+    if (script.state !== 'done') throw new WorldError(`${sourceName}: the top-level script may not wait.`);
+    if (replaced === null) {
+      this.modules.push(entry);
+    } else {
+      this.modules[index] = entry;
+      // Its casts in flight finish on it; forget replaced modules nothing runs on any more.
+      for (const r of this.retired) if (r.vm.liveFiberCount === 0) this.retired.delete(r);
+      if (replaced.vm.liveFiberCount > 0) this.retired.add(replaced);
+      for (const s of replaced.module.spells) {
+        this.spellOwner.delete(s.name);
+        this.targets.delete(s.name);
+      }
+    }
+    for (const s of module.spells) {
+      this.spellOwner.set(s.name, entry);
+      this.targets.set(s.name, { owner: entry, spell: s.name, arity: arity.get(s.name) ?? 0, loop: null });
+    }
+    return reloadSummary(sourceName, replaced?.module ?? null, module);
+  }
+
+  /** A reload may not take away a spell a loaded breed names: say which breed and slot, and keep the old module. */
+  private checkBreedsKeepTheirSpells(replaced: LoadedSpells, module: Module, sourceName: string): void {
+    const breeds = this.state.breedRegistry;
+    if (breeds === null) return;
+    const defined = new Set(this.spellOwner.keys());
+    for (const s of replaced.module.spells) defined.delete(s.name);
+    for (const s of module.spells) defined.add(s.name);
+    try {
+      breeds.checkSpells(defined);
+    } catch (error) {
+      if (error instanceof BreedError) throw new WorldError(`Cannot reload ${sourceName}: ${error.message} The old spells stay loaded.`);
+      throw error;
+    }
+  }
+
+  /** A cast from the embedder: announced with a `cast` event, then run now until it finishes or waits. */
+  castFromEmbedder(spell: string, caster: EntityId | null, target: EntityId | null): Fiber {
+    const owner = this.spellOwner.get(spell);
+    if (!owner) throw new WorldError(`Unknown spell ${quoted(spell)}.`);
+    const casterRef = this.refForApi(caster, 'caster');
+    const targetRef = this.refForApi(target, 'target');
+    this.state.push({ type: 'cast', tick: this.state.steps, spell, caster, target });
+    return this.startCast(owner, spell, casterRef, [casterRef, targetRef]);
+  }
+
+  /** Run a spell as cast by `caster`, its arguments trimmed or padded with nil to its parameter count. */
+  startCast(owner: LoadedSpells, spell: string, caster: EntityRef | null, args: readonly (Value | null)[]): Fiber {
+    const arity = owner.arity.get(spell) ?? 0;
+    const fitted: Value[] = [];
+    for (let i = 0; i < arity; i++) fitted.push(args[i] ?? null);
+    const cast: CastContext = { host: this.host, spell, caster: caster?.id ?? null, wakeAt: 0 };
+    // The VM was created with the world's budgets as its defaults, so the cast needs no overrides.
+    const fiber = runInCast(cast, () => owner.vm.cast(spell, fitted));
+    this.settle(fiber, owner.vm, cast);
+    return fiber;
+  }
+
+  /**
+   * A cast the world makes for an entity (its tick spell, its AOI handlers):
+   * `spell(self, second)` cast by `self` (whose id is `selfId`), the arguments trimmed or padded to the spell's
+   * parameters. The fast path: it allocates nothing unless the spell waits,
+   * pauses or fails (then it is kept or reported as startCast does).
+   */
+  castForEntity(target: SpellTarget, self: EntityRef, selfId: EntityId, second: Value): void {
+    const { owner, spell } = target;
+    const args = this.argumentsFor(target.arity, self, second);
+    // The id comes from the world's flat arrays: reading self.id would touch the reference object.
+    const cast = this.takeCast(spell, selfId);
+    const previous = enterCast(cast);
+    let outcome: RunOutcome;
+    try {
+      outcome = owner.vm.castFast(spell, args);
+    } finally {
+      leaveCast(previous);
+    }
+    for (let i = 0; i < args.length; i++) args[i] = null;
+    if (!this.castKeepsContext(outcome, owner.vm, cast)) this.casts[this.spareCasts++] = cast;
+  }
+
+  /**
+   * After a fast cast: nothing to do if it finished, a cast-error if it failed,
+   * kept (waiting or paused) otherwise. Returns whether the cast keeps `cast`,
+   * its context; if not, the caller may reuse it.
+   */
+  private castKeepsContext(outcome: RunOutcome, vm: VM, cast: WorldCast): boolean {
+    if (outcome.state === 'done') return false;
+    if (outcome.state === 'failed') {
+      this.reportFailure(outcome.error, cast);
+      return false;
+    }
+    this.settle(outcome.fiber!, vm, cast);
+    return true;
+  }
+
+  /**
+   * A phase of casts for many entities in a row (the tick phase): between
+   * beginPhase and endPhase (called in a `finally`), castInPhase does what
+   * castForEntity does — same context, events and outcomes — at less cost
+   * per cast: each spell runs through a cast loop of its VM (vm/fast-loop.ts),
+   * and one cast context serves the casts that finish (a cast that waits or
+   * pauses keeps it, and the phase takes another). `second` is every cast's
+   * second argument.
+   */
+  beginPhase(second: Value): void {
+    if (this.phaseCast !== null) throw new WorldError('A cast phase is already open.');
+    this.phaseSecond = second;
+    this.phaseCast = this.takeCast(SCRIPT, 0);
+    this.phasePrevious = enterCast(this.phaseCast);
+  }
+
+  /** `spell(self, second)` cast by `self` in the open phase (see beginPhase). */
+  castInPhase(target: SpellTarget, self: EntityRef, selfId: EntityId): void {
+    let loop = target.loop;
+    if (loop === null) {
+      loop = target.owner.vm.castLoop(target.spell);
+      target.loop = loop;
+      this.phaseTargets.push(target);
+    }
+    const args = argumentArray(this.phaseArgs, target.arity);
+    if (args.length > 0) args[0] = self;
+    if (args.length > 1) args[1] = this.phaseSecond;
+    const cast = this.phaseCast!;
+    cast.spell = target.spell;
+    cast.caster = selfId;
+    cast.wakeAt = 0;
+    if (this.castKeepsContext(loop.run(args), target.owner.vm, cast)) {
+      // It waits or paused with this context: the phase goes on in a new one.
+      this.phaseCast = this.takeCast(SCRIPT, 0);
+      enterCast(this.phaseCast);
+    }
+  }
+
+  /** Close the phase: restore the context it replaced, close its cast loops, let go of its arguments. */
+  endPhase(): void {
+    const cast = this.phaseCast;
+    if (cast === null) return;
+    leaveCast(this.phasePrevious);
+    this.phaseCast = null;
+    this.phasePrevious = null;
+    this.casts[this.spareCasts++] = cast;
+    for (const target of this.phaseTargets) {
+      target.loop?.close();
+      target.loop = null;
+    }
+    this.phaseTargets.length = 0;
+    for (const args of this.phaseArgs) if (args !== undefined) args.fill(null);
+    this.phaseSecond = null;
+  }
+
+  private argumentsFor(arity: number, first: Value, second: Value): Value[] {
+    const args = argumentArray(this.argArrays, arity);
+    if (arity > 0) args[0] = first;
+    if (arity > 1) args[1] = second;
+    return args;
+  }
+
+  private takeCast(spell: string, caster: EntityId): WorldCast {
+    if (this.spareCasts === 0) return new WorldCast(this.host, spell, caster);
+    const cast = this.casts[--this.spareCasts]!;
+    cast.spell = spell;
+    cast.caster = caster;
+    cast.wakeAt = 0;
+    return cast;
+  }
+
+  /** Resume the casts whose wait is over by `now` (those whose caster is gone are cancelled). */
+  resumeDue(now: number): void {
+    // Only casts that were already waiting when the step began: one that waits again (even wait(0))
+    // gets a newer seq and resumes next step, so this loop always ends.
+    const startedBefore = this.state.castSeq;
+    while (this.waiting.size > 0) {
+      const next = this.waiting.peek()!;
+      if (next.cancelled) {
+        this.waiting.pop();
+        this.cancelledInHeap--;
+        continue;
+      }
+      if (!(next.cast.wakeAt <= now && next.seq < startedBefore)) break;
+      this.waiting.pop();
+      this.untrack(next);
+      this.state.memory.release(next.hold);
+      const { fiber, vm, cast } = next;
+      // Casters that go cancel their casts at once (casterGone); this catches any other way one went.
+      if (cast.caster !== null && this.state.liveSlotOf(cast.caster) === NONE) {
+        this.end(vm, fiber, cast, 'caster-gone', this.casterGoneMessage(cast.caster));
+        continue;
+      }
+      runInCast(cast, () => vm.resume(fiber));
+      this.settle(fiber, vm, cast);
+    }
+  }
+
+  /** An entity went (killed, despawned or recycled): cancel the casts it is waiting in, with an event each. */
+  casterGone(caster: EntityId, reason: DespawnReason): void {
+    const casts = this.waitingBy.get(caster);
+    if (casts === undefined) return;
+    this.waitingBy.delete(caster);
+    for (const w of casts) this.cancelWaiting(w, 'caster-gone', CASTER_GONE[reason]);
+    this.compact();
+  }
+
+  /** Continue a paused cast with a debugger command, in its cast context; false if it is not paused here. */
+  continuePaused(fiber: Fiber, go: (fiber: Fiber) => void): boolean {
+    const entry = this.paused.get(fiber);
+    if (!entry || fiber.state !== 'paused') return false;
+    this.paused.delete(fiber);
+    runInCast(entry.cast, () => go(fiber));
+    this.settle(fiber, entry.vm, entry.cast);
+    return true;
+  }
+
+  /** End a paused or waiting cast without a cast-error (a `cast-cancelled` event instead). Returns whether it was live here. */
+  cancel(fiber: Fiber, message: string): boolean {
+    const paused = this.paused.get(fiber);
+    if (paused) {
+      this.paused.delete(fiber);
+      this.end(paused.vm, fiber, paused.cast, 'cancelled', message);
+      return true;
+    }
+    // Rare (a Stop button, an interrupted channel): a scan is fine.
+    const waiting = this.waiting.toArray().find((w) => w.fiber === fiber && !w.cancelled);
+    if (!waiting) return false;
+    this.untrack(waiting);
+    this.cancelWaiting(waiting, 'cancelled', message);
+    this.compact();
+    return true;
+  }
+
+  private refForApi(id: EntityId | null, role: string): EntityRef | null {
+    if (id === null) return null;
+    const slot = this.state.liveSlotOf(id);
+    if (slot === NONE) throw new WorldError(`The ${role} #${id} is not a living entity.`);
+    return this.state.refAt(slot);
+  }
+
+  /** After a cast ran: park it if it waits, report it if it failed. */
+  private settle(fiber: Fiber, vm: VM, cast: CastContext): void {
+    if (fiber.state === 'suspended') {
+      const caster = cast.caster;
+      // A cast that killed (or despawned) its own caster, then waits: nobody is left to wait for.
+      if (caster !== null && this.state.liveSlotOf(caster) === NONE) {
+        this.end(vm, fiber, cast, 'caster-gone', this.casterGoneMessage(caster));
+        return;
+      }
+      const hold = this.state.memory.holdOf(fiber);
+      if (this.state.memory.tryHold(hold)) {
+        const entry: WaitingCast = { fiber, vm, cast, seq: this.state.castSeq++, hold, cancelled: false };
+        this.waiting.push(entry);
+        if (caster !== null) {
+          const list = this.waitingBy.get(caster);
+          if (list === undefined) this.waitingBy.set(caster, [entry]);
+          else list.push(entry);
+        }
+        return;
+      }
+      // Waiting would pass the world's heap budget: the cast ends here, reported like any failure.
+      vm.cancel(fiber, this.state.memory.message(), 'heap');
+    }
+    if (fiber.state === 'paused') {
+      this.paused.set(fiber, { vm, cast });
+    } else if (fiber.state === 'failed') {
+      this.reportFailure(fiber.error, cast);
+    }
+  }
+
+  private reportFailure(error: SpellRuntimeError | null, cast: CastContext): void {
+    this.state.push({
+      type: 'cast-error',
+      tick: this.state.steps,
+      spell: cast.spell,
+      caster: cast.caster,
+      line: error?.line ?? 0,
+      message: error?.message ?? 'The cast failed.',
+      trace: error ? error.format() : 'The cast failed.',
+    });
+  }
+
+  /** Mark a waiting cast cancelled (it stays in the heap until compacted or due), give back what it held, and end it. */
+  private cancelWaiting(w: WaitingCast, reason: CastCancelReason, message: string): void {
+    w.cancelled = true;
+    this.cancelledInHeap++;
+    this.state.memory.release(w.hold);
+    this.end(w.vm, w.fiber, w.cast, reason, message);
+  }
+
+  /** End a suspended or paused cast and tell the observers why. */
+  private end(vm: VM, fiber: Fiber, cast: CastContext, reason: CastCancelReason, message: string): void {
+    vm.cancel(fiber, message);
+    this.state.push({ type: 'cast-cancelled', tick: this.state.steps, spell: cast.spell, caster: cast.caster, reason, message });
+  }
+
+  /** A waiting cast leaves the heap: forget it in its caster's list. */
+  private untrack(w: WaitingCast): void {
+    const caster = w.cast.caster;
+    if (caster === null) return;
+    const list = this.waitingBy.get(caster);
+    if (list === undefined) return;
+    const at = list.indexOf(w);
+    if (at >= 0) list.splice(at, 1);
+    if (list.length === 0) this.waitingBy.delete(caster);
+  }
+
+  /** Drop cancelled casts from the heap once they are most of it, so they hold no memory for long. */
+  private compact(): void {
+    if (this.cancelledInHeap <= CANCELLED_SLACK || this.cancelledInHeap * 2 <= this.waiting.size) return;
+    this.waiting.removeWhere((w) => w.cancelled);
+    this.cancelledInHeap = 0;
+  }
+
+  /** Why a gone caster went, when its slot still says (marked this step), for the event's message. */
+  private casterGoneMessage(caster: EntityId): string {
+    const slot = this.state.slotById.get(caster);
+    const entry = slot === undefined ? undefined : this.state.reapQueue.find((r) => r.slot === slot);
+    return entry === undefined ? 'Its caster is gone.' : CASTER_GONE[entry.reason];
+  }
+
+  private emitPrint(text: string): void {
+    const cast = currentCast();
+    const inSpell = cast !== null && cast.host === this.host && cast.spell !== SCRIPT;
+    this.state.push({ type: 'print', tick: this.state.steps, text, spell: inSpell ? cast.spell : null, caster: inSpell ? cast.caster : null });
+  }
+}
+
+export function castResult(fiber: Fiber): CastResult {
+  const state = fiber.state === 'done' || fiber.state === 'suspended' || fiber.state === 'paused' ? fiber.state : 'failed';
+  return { state, result: fiber.result, error: fiber.error, fiber };
+}
+
+/** A cast waiting for game time, as a snapshot sees it. */
+export interface InFlightCast {
+  readonly fiber: Fiber;
+  readonly vm: VM;
+  readonly spell: string;
+  readonly caster: EntityId | null;
+  readonly wakeAt: number;
+  readonly seq: number;
+}
+
+/** What loading a module changed: every spell is added on a first load; a reload says what it added, removed and changed. */
+export interface SpellsReload {
+  readonly sourceName: string;
+  /** False on the first load of this sourceName. */
+  readonly reloaded: boolean;
+  readonly added: readonly string[];
+  readonly removed: readonly string[];
+  /** Spells in both whose own code (nested functions included) differs; a change only in a helper they call is not seen. */
+  readonly changed: readonly string[];
+  readonly unchanged: readonly string[];
+}
+
+function reloadSummary(sourceName: string, before: Module | null, after: Module): SpellsReload {
+  const fingerprints = (m: Module) => new Map(m.spells.map((s) => [s.name, functionFingerprint(m, s.functionIndex)]));
+  const now = fingerprints(after);
+  if (before === null) return { sourceName, reloaded: false, added: [...now.keys()], removed: [], changed: [], unchanged: [] };
+  const then = fingerprints(before);
+  const added = [...now.keys()].filter((n) => !then.has(n));
+  const removed = [...then.keys()].filter((n) => !now.has(n));
+  const kept = [...now.keys()].filter((n) => then.has(n));
+  return {
+    sourceName,
+    reloaded: true,
+    added,
+    removed,
+    changed: kept.filter((n) => then.get(n) !== now.get(n)),
+    unchanged: kept.filter((n) => then.get(n) === now.get(n)),
+  };
+}
+
+/** The message of a cast cancelled because its caster went, by how it went. */
+const CASTER_GONE: Readonly<Record<DespawnReason, string>> = {
+  killed: 'Its caster died.',
+  despawned: 'Its caster was despawned.',
+  evicted: 'Its caster was recycled.',
+};
+
+/** Waiting casts resume in order of wake time, then of when they started waiting. */
+function wakesBefore(a: WaitingCast, b: WaitingCast): boolean {
+  return a.cast.wakeAt < b.cast.wakeAt || (a.cast.wakeAt === b.cast.wakeAt && a.seq < b.seq);
+}

@@ -1,0 +1,178 @@
+/**
+ * Entity properties as spells see them (`e.x`, `e.health = 0`, `e.armor`,
+ * `e.is("Troll")`): the hot fields in the pool, derived stats (base + buffs,
+ * Dirty Flag), per-entity fields and breed attributes — and keeping the hot
+ * copies of derived stats in step when a base or a buff changes.
+ */
+
+import { HostError } from '../../vm/errors.js';
+import type { HostContext } from '../../vm/host.js';
+import type { Value } from '../../vm/value.js';
+import { EntityRef } from '../entities/entity-ref.js';
+import type { FieldValue } from '../entities/entity-state.js';
+import { currentCast } from '../host/host-api.js';
+import type { WorldEntities } from './world-entities.js';
+import { NONE, clamp, type WorldState } from './world-state.js';
+
+export class WorldProperties {
+  constructor(
+    private readonly state: WorldState,
+    private readonly entities: WorldEntities,
+  ) {}
+
+  get(ref: EntityRef, name: string): Value | undefined {
+    const s = this.state;
+    if (name === 'alive') return s.pool.indexOf(ref.handle) !== NONE && s.dying[s.pool.indexOf(ref.handle)] === 0;
+    const slot = s.slotOfRef(ref);
+    const p = s.pool;
+    const state = s.states[slot]!;
+    switch (name) {
+      case 'x':
+        return p.x[slot]!;
+      case 'y':
+        return p.y[slot]!;
+      case 'vx':
+        return p.vx[slot]!;
+      case 'vy':
+        return p.vy[slot]!;
+      case 'health':
+        return p.health[slot]!;
+      case 'maxHealth':
+        return state.baseMaxHealth + state.bonus('maxHealth');
+      case 'speed':
+        return state.baseSpeed + state.bonus('speed');
+      case 'radius':
+        return p.radius[slot]!;
+      case 'interest':
+        return p.interest[slot]!;
+      case 'breed':
+        return s.breedAt(slot).name;
+      case 'id':
+        return ref.id;
+      case 'is':
+        return undefined;
+    }
+    const own = state.getField(name);
+    const base = own !== undefined ? this.fieldToValue(own) : s.breedAt(slot).attributes.get(name);
+    if (base === undefined) return undefined;
+    return typeof base === 'number' ? base + state.bonus(name) : base;
+  }
+
+  set(ref: EntityRef, name: string, value: Value): void {
+    const s = this.state;
+    const slot = s.slotOfRef(ref);
+    const p = s.pool;
+    const state = s.states[slot]!;
+    const number = (): number => {
+      if (typeof value !== 'number' || !Number.isFinite(value)) throw new HostError(`Property '${name}' must be a finite number.`);
+      return value;
+    };
+    switch (name) {
+      case 'x':
+      case 'y':
+        this.moveTo(slot, name === 'x' ? number() : p.x[slot]!, name === 'y' ? number() : p.y[slot]!);
+        return;
+      case 'vx':
+        p.vx[slot] = number();
+        return;
+      case 'vy':
+        p.vy[slot] = number();
+        return;
+      case 'health':
+        this.setHealth(slot, number());
+        return;
+      case 'maxHealth':
+        state.baseMaxHealth = Math.max(0, number());
+        this.afterStatChange(slot, 'maxHealth');
+        return;
+      case 'speed':
+        state.baseSpeed = Math.max(0, number());
+        this.afterStatChange(slot, 'speed');
+        return;
+      case 'radius':
+        p.radius[slot] = Math.max(0, number());
+        return;
+      case 'interest':
+        state.baseInterest = Math.max(0, number());
+        this.afterStatChange(slot, 'interest');
+        return;
+      case 'alive':
+      case 'breed':
+      case 'id':
+      case 'is':
+        throw new HostError(`Property '${name}' is read-only.`);
+    }
+    const field = this.valueToField(value, name);
+    // Fields outlive the cast: they count against the world's heap budget.
+    s.memory.chargeField(state, name, field);
+    state.setField(name, field);
+  }
+
+  invoke(ref: EntityRef, name: string, args: readonly Value[], _ctx: HostContext): Value | undefined {
+    if (name !== 'is') return undefined;
+    const s = this.state;
+    const slot = s.slotOfRef(ref);
+    if (args.length !== 1) throw new HostError(`Expected 1 arguments but got ${args.length}.`);
+    const kind = args[0];
+    if (typeof kind !== 'string') throw new HostError('Argument 1 of is() must be a string.');
+    const breed = s.breedAt(slot);
+    return s.breeds.isA(breed.index, kind) || breed.tags.includes(kind);
+  }
+
+  /** Put the entity in a slot at (x, y) now, clamped to the world. */
+  moveTo(slot: number, x: number, y: number): void {
+    const s = this.state;
+    s.pool.x[slot] = clamp(x, 0, s.options.width);
+    s.pool.y[slot] = clamp(y, 0, s.options.height);
+    s.index.move(slot, s.pool.x[slot]!, s.pool.y[slot]!);
+  }
+
+  /** Keep the hot copies of derived stats (pool.speed, interest, maxHealth) in step with their base and modifiers. */
+  afterStatChange(slot: number, stat: string): void {
+    const s = this.state;
+    const state = s.states[slot]!;
+    if (stat === 'speed') s.pool.speed[slot] = state.baseSpeed + state.bonus('speed');
+    if (stat === 'interest') {
+      s.pool.interest[slot] = clamp(state.baseInterest + state.bonus('interest'), 0, s.options.maxInterest);
+    }
+    if (stat === 'maxHealth') {
+      s.pool.maxHealth[slot] = state.baseMaxHealth + state.bonus('maxHealth');
+      this.clampHealth(slot);
+    }
+  }
+
+  /**
+   * Health, clamped to 0..maxHealth; 0 kills. A change — an assignment to
+   * e.health, or a lower maxHealth — is seen by observers as the damage or
+   * healing it amounts to, before the death it may cause.
+   */
+  private setHealth(slot: number, health: number): void {
+    const s = this.state;
+    const state = s.states[slot]!;
+    const max = state.baseMaxHealth + state.bonus('maxHealth');
+    const before = s.pool.health[slot]!;
+    const after = clamp(health, 0, Math.max(0, max));
+    s.pool.health[slot] = after;
+    if (after !== before) {
+      const by = currentCast()?.caster ?? null;
+      const type = after > before ? 'heal' : 'damage';
+      s.push({ type, tick: s.steps, entity: s.ids[slot]!, breed: s.breedAt(slot).name, amount: Math.abs(after - before), health: after, by });
+    }
+    if (after <= 0) this.entities.markGone(slot, 'killed');
+  }
+
+  private clampHealth(slot: number): void {
+    this.setHealth(slot, this.state.pool.health[slot]!);
+  }
+
+  private valueToField(value: Value, name: string): FieldValue {
+    if (value === null || typeof value === 'number' || typeof value === 'string' || typeof value === 'boolean') return value;
+    if (value instanceof EntityRef && value.world === this.state.access) return { entity: value.id };
+    throw new HostError(`Entity field '${name}' can only hold numbers, strings, booleans, nil or entities.`);
+  }
+
+  private fieldToValue(field: FieldValue): Value {
+    if (field === null || typeof field !== 'object') return field;
+    return this.state.refById(field.entity);
+  }
+}

@@ -1,0 +1,171 @@
+/**
+ * The state a World's parts share: the pool with its per-slot side tables
+ * (serial ids, despawn marks, cold state, cached references), the spatial
+ * index and AOI built over it, the event queue, the clocks and the seeded
+ * random source — and the lookups every part makes on them.
+ *
+ * One object, owned by the World and handed to each part (entities,
+ * properties, buffs, effects, casting), so that replacing the pool (growth,
+ * restore) is seen by all of them at once.
+ */
+
+import { HostError } from '../../vm/errors.js';
+import { AreaOfInterest } from '../aoi/aoi.js';
+import type { Breed, BreedRegistry } from '../entities/breeds.js';
+import type { EntityPool } from '../entities/entity-pool.js';
+import { EntityRef, type EntityAccess } from '../entities/entity-ref.js';
+import type { EntityState } from '../entities/entity-state.js';
+import { WorldError } from '../errors.js';
+import type { DespawnReason, EntityId, WorldEvent } from '../events/events.js';
+import { SeededRandom } from './rng.js';
+import type { SpatialIndex } from '../spatial/spatial-index.js';
+import { WorldMemory } from './world-memory.js';
+import { makeIndex, type ResolvedWorldOptions } from './world-options.js';
+
+/** "No slot" for lookups. */
+export const NONE = -1;
+
+/** Events never dropped by the per-step cap (see WorldState.push). */
+const ALWAYS_QUEUED: ReadonlySet<WorldEvent['type']> = new Set(['spawn', 'despawn', 'cast', 'cast-error', 'cast-cancelled', 'overload']);
+
+/** A slot marked gone, waiting to be freed at the next reap point. */
+export interface ReapEntry {
+  readonly slot: number;
+  readonly reason: DespawnReason;
+}
+
+export class WorldState {
+  readonly rng: SeededRandom;
+  pool!: EntityPool;
+  index!: SpatialIndex;
+  aoi!: AreaOfInterest;
+  breedRegistry: BreedRegistry | null = null;
+
+  // Per slot (grown with the pool): serial id, despawn mark, cold state, cached reference.
+  ids!: Float64Array;
+  dying!: Uint8Array;
+  states: (EntityState | null)[] = [];
+  refs: (EntityRef | null)[] = [];
+  /**
+   * The handle each cached reference in `refs` was made for. refAt checks it
+   * here, in a flat array, rather than in the reference object: a tick over
+   * 10,000 entities would otherwise take a cache miss per entity.
+   */
+  private refHandles = new Float64Array(0);
+  readonly slotById = new Map<EntityId, number>();
+  reapQueue: ReapEntry[] = [];
+  nextId = 1;
+
+  queue: WorldEvent[] = [];
+  /** Effect events dropped since the last flush, past options.maxEventsPerStep. */
+  droppedEvents = 0;
+  /** What outlives casts, against options.maxWorldHeap. */
+  readonly memory: WorldMemory;
+  /** Orders waits and buffs that fall due at the same time. */
+  castSeq = 0;
+  /** Game time in seconds (advances by `options.step` per step). */
+  time = 0;
+  /** Steps run so far. */
+  steps = 0;
+  /** True while a step runs: slots are then freed only at the step's reap points. */
+  inStep = false;
+  /** Told the moment an entity is gone (killed, despawned, recycled), before its slot is freed: its waiting casts end. */
+  onEntityGone: (id: EntityId, reason: DespawnReason) => void = () => {};
+
+  constructor(
+    readonly options: ResolvedWorldOptions,
+    /** What entity references call back into (the World): also the identity spells' values are checked against. */
+    readonly access: EntityAccess,
+    pool: EntityPool,
+  ) {
+    this.rng = new SeededRandom(options.seed);
+    this.memory = new WorldMemory(options.maxWorldHeap);
+    this.usePool(pool);
+  }
+
+  /** Build the index, AOI and side tables for a pool (a new world, or a restored one); no entity is known yet. */
+  usePool(pool: EntityPool): void {
+    this.pool = pool;
+    this.index = makeIndex(this.options, pool.capacity);
+    this.aoi = new AreaOfInterest(
+      pool,
+      this.index,
+      this.options.interestShape,
+      { keyOf: (slot) => this.ids[slot]!, slotOf: (id) => this.slotById.get(id) ?? NONE },
+      { moveEvents: this.options.aoiMoveEvents },
+    );
+    this.ids = new Float64Array(pool.capacity);
+    this.dying = new Uint8Array(pool.capacity);
+    this.states = new Array<EntityState | null>(pool.capacity).fill(null);
+    this.refs = new Array<EntityRef | null>(pool.capacity).fill(null);
+    this.refHandles = new Float64Array(pool.capacity);
+    this.slotById.clear();
+  }
+
+  get breeds(): BreedRegistry {
+    if (!this.breedRegistry) throw new WorldError('No breeds are loaded.');
+    return this.breedRegistry;
+  }
+
+  /**
+   * Queue an event. Past maxEventsPerStep events in the queue, effect events are dropped and
+   * counted (World.flush reports them in one 'overload' event); the events that keep observers'
+   * books straight (spawn, despawn, cast, cast-error) are always queued — their number is bounded
+   * by the pool and by the casts a step runs.
+   */
+  push(event: WorldEvent): void {
+    if (this.queue.length >= this.options.maxEventsPerStep && !ALWAYS_QUEUED.has(event.type)) {
+      this.droppedEvents++;
+      return;
+    }
+    this.queue.push(event);
+  }
+
+  /** The slot of a living entity, or NONE. */
+  liveSlotOf(id: EntityId): number {
+    const slot = this.slotById.get(id);
+    return slot === undefined || this.dying[slot] === 1 ? NONE : slot;
+  }
+
+  breedAt(slot: number): Breed {
+    return this.breeds.at(this.pool.breed[slot]!);
+  }
+
+  /** The (cached) reference to the live entity in a slot. */
+  refAt(slot: number): EntityRef {
+    const handle = this.pool.handleAt(slot);
+    let handles = this.refHandles;
+    if (slot < handles.length && handles[slot] === handle) {
+      // Compared with null, not tested for truth: that would read the object (a cache miss).
+      const cached = this.refs[slot];
+      if (cached !== null && cached !== undefined) return cached;
+    }
+    const ref = new EntityRef(this.access, handle, this.ids[slot]!, this.breedAt(slot).name);
+    this.refs[slot] = ref;
+    if (slot >= handles.length) {
+      // The pool grew: grow with it.
+      const grown = new Float64Array(Math.max(this.pool.capacity, slot + 1));
+      grown.set(handles);
+      this.refHandles = handles = grown;
+    }
+    handles[slot] = handle;
+    return ref;
+  }
+
+  /** A reference by id; for an entity already gone, a reference that says so. */
+  refById(id: EntityId): EntityRef {
+    const slot = this.slotById.get(id);
+    return slot === undefined ? new EntityRef(this.access, 0, id, 'entity') : this.refAt(slot);
+  }
+
+  /** The slot of a living entity a spell refers to, or HostError "Entity is gone.". */
+  slotOfRef(ref: EntityRef): number {
+    const slot = this.pool.indexOf(ref.handle);
+    if (slot === NONE || this.dying[slot] === 1) throw new HostError('Entity is gone.');
+    return slot;
+  }
+}
+
+export function clamp(v: number, lo: number, hi: number): number {
+  return v < lo ? lo : v > hi ? hi : v;
+}

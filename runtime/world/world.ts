@@ -1,0 +1,712 @@
+/**
+ * The World: pooled entities of data-driven breeds in a spatially
+ * partitioned space, driven by spells — the Game Loop, Update Method, Event
+ * Queue and Observer patterns around the pool, breeds, index and AOI.
+ *
+ * `tick(dt)` adds real time to an accumulator and runs fixed steps. One step:
+ *   1. timers: resume casts whose wait is over, expire buffs;
+ *   2. update method: each entity's breed `tick` spell runs, as tick(self, dt);
+ *   3. integrate movement (x += vx·dt), bouncing off the world's edges;
+ *   4. spatial index: free the slots of the dead and despawned, move the rest;
+ *   5. AOI: compute enter / move / leave, queue them, run breeds'
+ *      onEnter(self, other) / onLeave(self, other) spells;
+ *   6. free slots despawned during 5, then flush the queued events to observers.
+ *
+ * A despawned (or killed) entity is gone at once for spells (alive = false,
+ * out of every query, the casts it waits in cancelled); its slot is freed at
+ * the next reap point, so loops over the pool never see it vanish midway. A
+ * runtime error in one cast ends only that cast and is reported as a
+ * `cast-error` event; an error in a listener ends no delivery (see flush).
+ *
+ * This file is the facade and the loop order; the parts it owns share one
+ * WorldState: world-entities.ts (spawn, despawn, reaping), world-properties.ts
+ * (what `e.name` reads and writes), world-buffs.ts (timed modifiers),
+ * world-game-host.ts (what host functions do), world-casting.ts (loaded
+ * spells and casts in flight), world-snapshot.ts (snapshot and restore).
+ */
+
+import { compile } from '../../compiler/index.js';
+import type { Diagnostic } from '../../compiler/diagnostics.js';
+import { BudgetExceeded, type Budgets } from '../../vm/budgets.js';
+import { HostError, VerifyError } from '../../vm/errors.js';
+import type { Fiber } from '../../vm/fiber.js';
+import type { HostContext, HostFunction } from '../../vm/host.js';
+import type { Module } from '../../vm/module.js';
+import { readSpb } from '../../vm/spb.js';
+import type { Value } from '../../vm/value.js';
+import { verifyModule } from '../../vm/verifier.js';
+import type { VM } from '../../vm/vm.js';
+import type { AoiEventKind } from '../aoi/aoi.js';
+import { BreedRegistry, BUILTIN_ENTITY_PROPERTIES, type BreedData } from '../entities/breeds.js';
+import { EntityPool } from '../entities/entity-pool.js';
+import type { EntityAccess, EntityRef } from '../entities/entity-ref.js';
+import { BreedError, ListenerError, SpellsCompileError, WorldError, type ListenerFailure } from '../errors.js';
+import type { EntityId, ListenerErrorHandler, WorldEvent, WorldListener } from '../events/events.js';
+import type { CastContext, GameHost } from '../host/host-api.js';
+import { worldHostTable } from '../host/world-hosts.js';
+import { WorldBuffs } from './world-buffs.js';
+import { WorldCasting, castResult, type CastResult, type SpellTarget, type SpellsReload } from './world-casting.js';
+import { WorldEntities, type EntityView } from './world-entities.js';
+import { WorldGameHost } from '../host/world-game-host.js';
+import { resolveOptions, type ResolvedWorldOptions, type WorldOptions } from './world-options.js';
+import { WorldProperties } from './world-properties.js';
+import { restoreCounter } from '../snapshot/queued-events-snapshot.js';
+import { SNAPSHOT_FORMAT, base64ToBytes, captureSnapshot, restoreSnapshot, type WorldSnapshot } from '../snapshot/world-snapshot.js';
+import { restoreSpellState } from '../snapshot/world-casts-snapshot.js';
+import { NONE, WorldState, clamp } from './world-state.js';
+
+export type { WorldOptions, ResolvedWorldOptions } from './world-options.js';
+export type { CastResult, SpellsReload } from './world-casting.js';
+export type { EntityView } from './world-entities.js';
+
+/** How close to a whole step the accumulator (or a timer to now) must be to count, as a fraction of the step: absorbs rounding only. */
+const STEP_TOLERANCE = 1e-6;
+
+export class World implements GameHost, EntityAccess {
+  readonly options: ResolvedWorldOptions;
+  /**
+   * Everything spells in this world can call: the built-ins, then the game's
+   * own functions (`options.hosts`). The compiler checks calls against it,
+   * `.spb` modules are verified against it, describeHostApi-style docs and
+   * the playground's completion read it.
+   */
+  readonly hosts: readonly HostFunction[];
+  private readonly hostTable: readonly HostFunction[];
+  // The parts, each one job over the shared state (see their files).
+  private readonly state: WorldState;
+  private readonly entityLife: WorldEntities;
+  private readonly properties: WorldProperties;
+  private readonly buffs: WorldBuffs;
+  private readonly gameHost: WorldGameHost;
+  private readonly casting: WorldCasting;
+
+  private readonly listeners = new Set<WorldListener>();
+  private listenerErrorHandler: ListenerErrorHandler | null = null;
+  /** True while flush() hands events to listeners (stepping or flushing from one is refused). */
+  private delivering = false;
+  private aoiNotes: number[] = [];
+  /** Per breed index, the tick spell to cast (runTickSpells fills it each step). */
+  private readonly tickTargets: (SpellTarget | null)[] = [];
+  /** AOI handler casts dropped since the last flush, past options.maxHandlerCastsPerStep. */
+  private droppedCasts = 0;
+  /** The slots the update method visits this step, copied at its start (spells may evict and reuse slots). */
+  private tickOrder = new Int32Array(0);
+  private accumulator = 0;
+
+  constructor(options: WorldOptions) {
+    this.options = resolveOptions(options);
+    const o = this.options;
+    this.state = new WorldState(o, this, new EntityPool({ capacity: o.capacity, policy: o.policy, maxCapacity: o.maxCapacity }));
+    this.entityLife = new WorldEntities(this.state);
+    this.properties = new WorldProperties(this.state, this.entityLife);
+    this.buffs = new WorldBuffs(this.state, this.properties);
+    this.gameHost = new WorldGameHost(this.state, this.entityLife, this.properties, this.buffs);
+    this.hostTable = worldHostTable(this, options.hosts);
+    this.hosts = this.hostTable;
+    this.casting = new WorldCasting(this.state, this, this.hostTable);
+    this.state.onEntityGone = (id, reason) => this.casting.casterGone(id, reason);
+  }
+
+  /** The entity pool (hot fields in typed arrays); read-only use, please. */
+  get pool(): EntityPool {
+    return this.state.pool;
+  }
+
+  /** Game time in seconds (advances by `options.step` per step). */
+  get time(): number {
+    return this.state.time;
+  }
+
+  set time(value: number) {
+    this.state.time = value;
+  }
+
+  /** Steps run so far. */
+  get steps(): number {
+    return this.state.steps;
+  }
+
+  set steps(value: number) {
+    this.state.steps = value;
+  }
+
+  // ------------------------------------------------------------------ loading
+
+  /** Load breeds from JSON text or parsed data (BreedError on bad data). Spell names are checked against loaded spells. */
+  loadBreeds(breeds: string | BreedData): BreedRegistry {
+    if (this.pool.count > 0) throw new WorldError('Load breeds before spawning entities.');
+    const registry = typeof breeds === 'string' ? BreedRegistry.fromJson(breeds) : BreedRegistry.fromData(breeds);
+    if (this.casting.loaded.length > 0) registry.checkSpells(new Set(this.casting.spellNames()));
+    this.state.breedRegistry = registry;
+    return registry;
+  }
+
+  get breeds(): BreedRegistry {
+    return this.state.breeds;
+  }
+
+  /**
+   * Compile and load spells from source. Returns the diagnostics (warnings);
+   * throws SpellsCompileError (a WorldError listing every error with its line
+   * and column, and carrying the diagnostics) when the source does not compile.
+   *
+   * Live reload: a `sourceName` already loaded is replaced in the running
+   * world. New casts, tick spells and AOI handlers use the new code from then
+   * on; casts in flight finish on the code they started with. All or
+   * nothing: if the new source does not compile, clashes with another
+   * module's spell, drops a spell a loaded breed names, or its top-level
+   * script fails, the old module stays and the error is thrown. `lastLoad`
+   * says what changed (also queued as a `spells-reload` event).
+   */
+  loadSpells(source: string, sourceName = '<spells>'): Diagnostic[] {
+    // With breeds loaded, the compiler also warns about entity properties no breed defines.
+    const entityProperties = this.state.breedRegistry?.entityPropertyNames();
+    const { module, diagnostics } = compile(source, { sourceName, hosts: this.hostTable, entityProperties });
+    if (!module) throw new SpellsCompileError(sourceName, diagnostics, source);
+    this.adoptModule(module, sourceName, source);
+    return diagnostics;
+  }
+
+  /** Load compiled spells (a .spb file's bytes or a Module); verified against the world's host API first. Replaces a loaded `sourceName` as loadSpells does. */
+  loadModule(moduleOrBytes: Module | Uint8Array, sourceName?: string): void {
+    const module = moduleOrBytes instanceof Uint8Array ? readSpb(moduleOrBytes) : moduleOrBytes;
+    verifyModule(module, this.hostTable);
+    this.adoptModule(module, sourceName ?? module.sourceName, null);
+  }
+
+  /** What the last loadSpells / loadModule added, removed and changed (null before any). */
+  get lastLoad(): SpellsReload | null {
+    return this.lastReload;
+  }
+
+  private lastReload: SpellsReload | null = null;
+
+  private adoptModule(module: Module, sourceName: string, source: string | null): void {
+    const summary = this.casting.addModule(module, sourceName, source);
+    this.lastReload = summary;
+    if (summary.reloaded) {
+      const { added, removed, changed } = summary;
+      this.state.push({ type: 'spells-reload', tick: this.state.steps, sourceName, added, removed, changed });
+    }
+  }
+
+  /** Every spell the world can cast. */
+  spellNames(): string[] {
+    return this.casting.spellNames();
+  }
+
+  // ------------------------------------------------------------------ entities (embedder API)
+
+  /** Spawn an entity of a breed; returns its id. Throws WorldError (unknown/abstract breed, full pool). */
+  spawn(breedName: string, x: number, y: number): EntityId {
+    const ref = this.entityLife.spawn(breedName, x, y);
+    this.entityLife.reapOutsideStep();
+    return ref.id;
+  }
+
+  despawn(id: EntityId): boolean {
+    const slot = this.state.liveSlotOf(id);
+    if (slot === NONE) return false;
+    this.entityLife.markGone(slot, 'despawned');
+    this.entityLife.reapOutsideStep();
+    return true;
+  }
+
+  isAlive(id: EntityId): boolean {
+    return this.state.liveSlotOf(id) !== NONE;
+  }
+
+  /** A snapshot of one living entity, or null. */
+  entity(id: EntityId): EntityView | null {
+    const slot = this.state.liveSlotOf(id);
+    return slot === NONE ? null : this.entityLife.viewOf(slot);
+  }
+
+  /** Every living entity, in pool order. */
+  entities(): EntityView[] {
+    return this.entityLife.views();
+  }
+
+  /** The value a spell would hold for a living entity (to pass it to a VM you run yourself, e.g. a debugger), or null. */
+  entityRef(id: EntityId): EntityRef | null {
+    const slot = this.state.liveSlotOf(id);
+    return slot === NONE ? null : this.state.refAt(slot);
+  }
+
+  /** Read any property a spell could read (`e.armor`), or undefined. */
+  property(id: EntityId, name: string): Value | undefined {
+    const slot = this.state.liveSlotOf(id);
+    if (slot === NONE) return undefined;
+    try {
+      return this.properties.get(this.state.refAt(slot), name);
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Set a property as a spell would (`e.health = 20`). Throws WorldError when it is refused. */
+  setProperty(id: EntityId, name: string, value: Value): void {
+    const slot = this.state.liveSlotOf(id);
+    if (slot === NONE) throw new WorldError(`#${id} is not a living entity.`);
+    try {
+      this.properties.set(this.state.refAt(slot), name, value);
+    } catch (error) {
+      if (error instanceof HostError || error instanceof BudgetExceeded) throw new WorldError(error.message);
+      throw error;
+    }
+    this.entityLife.reapOutsideStep();
+  }
+
+  /** Put a living entity at (x, y) now, clamped to the world, keeping the spatial index in step (what `move(e, x, y)` does in a spell). Throws WorldError for a dead id or a non-finite position. */
+  move(id: EntityId, x: number, y: number): void {
+    if (!Number.isFinite(x) || !Number.isFinite(y)) throw new WorldError(`move() needs a finite position, got (${x}, ${y}).`);
+    this.gameHost.moveEntity(this.livingRef(id), x, y);
+  }
+
+  /** Set how fast a living entity moves, in units per second (what `setVelocity(e, vx, vy)` does in a spell). */
+  setVelocity(id: EntityId, vx: number, vy: number): void {
+    if (!Number.isFinite(vx) || !Number.isFinite(vy)) throw new WorldError(`setVelocity() needs a finite velocity, got (${vx}, ${vy}).`);
+    this.gameHost.setEntityVelocity(this.livingRef(id), vx, vy);
+  }
+
+  private livingRef(id: EntityId): EntityRef {
+    const slot = this.state.liveSlotOf(id);
+    if (slot === NONE) throw new WorldError(`#${id} is not a living entity.`);
+    return this.state.refAt(slot);
+  }
+
+  /** How many times an entity's derived stats were recomputed (the dirty flag at work). */
+  derivedRecomputes(id: EntityId): number {
+    const slot = this.state.liveSlotOf(id);
+    return slot === NONE ? 0 : (this.state.states[slot]?.recomputes ?? 0);
+  }
+
+  /** Casts waiting for game time to pass. */
+  get waitingCasts(): number {
+    return this.casting.waitingCount;
+  }
+
+  // ------------------------------------------------------------------ casting
+
+  /**
+   * Cast a spell by name, as cast by `caster` on `target` (either may be
+   * null). The spell gets (caster, target), trimmed or padded with nil to
+   * its parameter count. Runs now until it finishes or waits.
+   */
+  cast(spell: string, caster: EntityId | null = null, target: EntityId | null = null): CastResult {
+    const fiber = this.casting.castFromEmbedder(spell, caster, target);
+    this.entityLife.reapOutsideStep();
+    return castResult(fiber);
+  }
+
+  /**
+   * The VM that runs `spell` (one per loaded source), or null: an embedder
+   * attaches a vm/debugger Debugger to it to step the world's own casts,
+   * with the world's globals. Casts it pauses are kept (see continuePaused).
+   */
+  spellVm(spell: string): VM | null {
+    return this.casting.ownerOf(spell)?.vm ?? null;
+  }
+
+  /** Casts a debugger has paused. */
+  get pausedCasts(): number {
+    return this.casting.pausedCount;
+  }
+
+  /**
+   * Continue a cast a debugger paused: `go` is the debugger's command (e.g.
+   * `(f) => debugger.stepOver(f)`); it runs in the cast's context, and then
+   * the cast is handled as any other: parked if it waits, reported if it
+   * fails, kept if it pauses again. A fiber that is not paused here is
+   * returned as it is.
+   */
+  continuePaused(fiber: Fiber, go: (fiber: Fiber) => void): CastResult {
+    if (this.casting.continuePaused(fiber, go)) this.entityLife.reapOutsideStep();
+    return castResult(fiber);
+  }
+
+  /** End a paused or waiting cast (a debugger's Stop). No cast-error is reported. Returns whether it was live here. */
+  cancelCast(fiber: Fiber, message = 'Cast cancelled.'): boolean {
+    return this.casting.cancel(fiber, message);
+  }
+
+  // ------------------------------------------------------------------ the loop
+
+  /** Advance real time; runs as many fixed steps as fit (at most maxStepsPerTick). Returns the steps run. */
+  tick(dt: number): number {
+    if (!(dt >= 0) || !Number.isFinite(dt)) throw new WorldError(`tick(dt) needs a finite dt ≥ 0, got ${dt}.`);
+    // Refused before the time is counted: a refused tick must not leave its dt for the next one.
+    if (this.state.inStep) throw new WorldError('tick() was called from inside a step.');
+    this.refuseWhileDelivering('tick');
+    const step = this.options.step;
+    this.accumulator += dt;
+    let ran = 0;
+    // A tolerance so that ten ticks of 0.1 s are ten steps despite rounding: a fraction of the step, not of a second.
+    while (this.accumulator >= step * (1 - STEP_TOLERANCE) && ran < this.options.maxStepsPerTick) {
+      this.accumulator -= step;
+      this.step();
+      ran++;
+    }
+    if (ran === this.options.maxStepsPerTick && this.accumulator >= step) this.accumulator = 0;
+    if (this.accumulator < 0) this.accumulator = 0;
+    return ran;
+  }
+
+  /**
+   * How far real time is between the last fixed step and the next, in [0, 1):
+   * the leftover of tick()'s accumulator over the step (the book's
+   * `lag / MS_PER_UPDATE`). A renderer draws an entity at
+   * `x + vx * step * interpolation` to move smoothly between steps.
+   */
+  get interpolation(): number {
+    return Math.min(Math.max(this.accumulator / this.options.step, 0), 1 - Number.EPSILON);
+  }
+
+  /** Run exactly one fixed step. */
+  step(): void {
+    const s = this.state;
+    if (s.inStep) throw new WorldError('step() was called from inside a step.');
+    this.refuseWhileDelivering('step');
+    s.inStep = true;
+    try {
+      s.steps++;
+      s.time = s.steps * this.options.step;
+      this.runTimers();
+      this.runTickSpells();
+      this.integrate();
+      this.entityLife.reap();
+      this.updateIndex();
+      this.runAoi();
+      this.entityLife.reap();
+    } finally {
+      s.inStep = false;
+    }
+    this.flush();
+  }
+
+  /**
+   * Deliver queued events to observers now (step() does it at its end).
+   * Every event goes to every listener even if one throws: its error goes
+   * to the `onListenerError` handler, or, without one, flush throws a
+   * ListenerError after the delivery. Events queued while listeners run
+   * (a listener that casts) go out at the next flush.
+   */
+  flush(): void {
+    const s = this.state;
+    this.refuseWhileDelivering('flush');
+    if (s.droppedEvents > 0 || this.droppedCasts > 0) {
+      s.queue.push({ type: 'overload', tick: s.steps, droppedEvents: s.droppedEvents, droppedCasts: this.droppedCasts });
+      s.droppedEvents = 0;
+      this.droppedCasts = 0;
+    }
+    if (s.queue.length === 0) return;
+    const events = s.queue;
+    s.queue = [];
+    const failures: ListenerFailure[] = [];
+    this.delivering = true;
+    try {
+      for (const event of events) {
+        for (const listener of this.listeners) {
+          try {
+            listener(event);
+          } catch (error) {
+            this.listenerFailed(error, event, failures);
+          }
+        }
+      }
+    } finally {
+      this.delivering = false;
+    }
+    if (failures.length > 0) throw new ListenerError(failures);
+  }
+
+  /**
+   * Where errors thrown by listeners go: `handler(error, event)` is called
+   * for each and delivery goes on (a game that logs a faulty observer and
+   * keeps running). Without a handler, flush() — and so step() and tick() —
+   * throws a ListenerError once every event was delivered. `null` restores that.
+   */
+  onListenerError(handler: ListenerErrorHandler | null): void {
+    this.listenerErrorHandler = handler;
+  }
+
+  /** Queue an event for the observers (tools that drive a world add their own notes this way). */
+  emit(event: WorldEvent): void {
+    this.state.push(event);
+  }
+
+  /** Observe events; returns a function that stops observing. */
+  on(listener: WorldListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private listenerFailed(error: unknown, event: WorldEvent, failures: ListenerFailure[]): void {
+    const handler = this.listenerErrorHandler;
+    if (handler === null) {
+      failures.push({ error, event });
+      return;
+    }
+    try {
+      handler(error, event);
+    } catch (handlerError) {
+      failures.push({ error: handlerError, event });
+    }
+  }
+
+  /** Stepping or flushing from a listener would deliver later events before the rest of this delivery. */
+  private refuseWhileDelivering(what: 'step' | 'tick' | 'flush'): void {
+    if (!this.delivering) return;
+    throw new WorldError(`${what}() was called from a world listener: the world is delivering events. Call it after tick(), step() or flush() returns.`);
+  }
+
+  private runTimers(): void {
+    // Due "now" within rounding: the same tolerance as the accumulator's, relative to the step.
+    const now = this.state.time + this.options.step * STEP_TOLERANCE;
+    this.buffs.expireDue(now);
+    this.casting.resumeDue(now);
+  }
+
+  /**
+   * The update method, once for each entity alive when the phase starts.
+   * A spell may spawn into a full 'recycle-oldest' pool, which frees a slot
+   * at once and reorders the packed live slots: so the phase walks a copy of
+   * them, and skips slots whose entity is gone or was born during the phase.
+   */
+  private runTickSpells(): void {
+    const s = this.state;
+    const count = s.pool.count;
+    if (count === 0) return;
+    const dt = this.options.step;
+    // Each breed's tick spell, resolved once per step rather than once per entity.
+    const targets = this.tickTargets;
+    const breeds = s.breeds.breeds;
+    targets.length = breeds.length;
+    for (let b = 0; b < breeds.length; b++) {
+      const spell = breeds[b]!.spells.tick;
+      targets[b] = spell === undefined ? null : (this.casting.targetOf(spell) ?? null);
+    }
+    // The slots to visit, copied first: a spell may evict (recycle-oldest) and so move or reuse slots.
+    if (this.tickOrder.length < count) this.tickOrder = new Int32Array(s.pool.capacity);
+    const order = this.tickOrder;
+    order.set(s.pool.activeSlots.subarray(0, count));
+    const firstNewborn = s.nextId;
+    const breedOf = s.pool.breed;
+    this.casting.beginPhase(dt);
+    try {
+      for (let i = 0; i < count; i++) {
+        const slot = order[i]!;
+        if (s.dying[slot] === 1 || s.ids[slot]! >= firstNewborn || !s.pool.isLiveSlot(slot)) continue;
+        const target = targets[breedOf[slot]!]!;
+        if (target === null) continue;
+        this.casting.castInPhase(target, s.refAt(slot), s.ids[slot]!);
+      }
+    } finally {
+      this.casting.endPhase();
+    }
+  }
+
+  private integrate(): void {
+    const pool = this.state.pool;
+    const { x, y, vx, vy } = pool;
+    const dt = this.options.step;
+    const { width, height } = this.options;
+    for (let i = 0; i < pool.count; i++) {
+      const s = pool.activeAt(i);
+      if (vx[s] === 0 && vy[s] === 0) continue;
+      let nx = x[s]! + vx[s]! * dt;
+      let ny = y[s]! + vy[s]! * dt;
+      if (nx < 0 || nx > width) {
+        vx[s] = -vx[s]!;
+        nx = nx < 0 ? -nx : 2 * width - nx;
+      }
+      if (ny < 0 || ny > height) {
+        vy[s] = -vy[s]!;
+        ny = ny < 0 ? -ny : 2 * height - ny;
+      }
+      x[s] = clamp(nx, 0, width);
+      y[s] = clamp(ny, 0, height);
+    }
+  }
+
+  private updateIndex(): void {
+    const { pool, index } = this.state;
+    const { x, y } = pool;
+    for (let i = 0; i < pool.count; i++) {
+      const s = pool.activeAt(i);
+      if (index.xOf(s) !== x[s] || index.yOf(s) !== y[s]) index.move(s, x[s]!, y[s]!);
+    }
+  }
+
+  private readonly noteAoi = (kind: AoiEventKind, observer: number, subject: number): void => {
+    this.aoiNotes.push(kind === 'enter' ? 0 : kind === 'move' ? 1 : 2, observer, subject);
+  };
+
+  private runAoi(): void {
+    const s = this.state;
+    this.aoiNotes.length = 0;
+    s.aoi.update(this.noteAoi);
+    const notes = this.aoiNotes;
+    this.aoiNotes = [];
+    // At most maxHandlerCastsPerStep onEnter / onLeave casts a step; the rest are dropped and counted.
+    let handlerCasts = 0;
+    for (let i = 0; i < notes.length; i += 3) {
+      const kind: AoiEventKind = notes[i] === 0 ? 'enter' : notes[i] === 1 ? 'move' : 'leave';
+      const observer = notes[i + 1]!;
+      const subject = notes[i + 2]!;
+      if (kind !== 'move' || this.options.aoiMoveEvents) s.push({ type: 'aoi', tick: s.steps, kind, observer, subject });
+      if (kind === 'move') continue;
+      const slot = s.liveSlotOf(observer);
+      if (slot === NONE) continue;
+      const spell = s.breedAt(slot).spells[kind === 'enter' ? 'onEnter' : 'onLeave'];
+      const target = spell === undefined ? undefined : this.casting.targetOf(spell);
+      if (target === undefined) continue;
+      if (handlerCasts >= this.options.maxHandlerCastsPerStep) {
+        this.droppedCasts++;
+        continue;
+      }
+      handlerCasts++;
+      this.casting.castForEntity(target, s.refAt(slot), observer, s.refById(subject));
+    }
+    notes.length = 0;
+    this.aoiNotes = notes;
+  }
+
+  // ------------------------------------------------------------------ entity properties (EntityAccess: what EntityRef calls)
+
+  getEntityProperty(ref: EntityRef, name: string): Value | undefined {
+    return this.properties.get(ref, name);
+  }
+
+  setEntityProperty(ref: EntityRef, name: string, value: Value): void {
+    this.properties.set(ref, name, value);
+  }
+
+  invokeEntityMethod(ref: EntityRef, name: string, args: readonly Value[], ctx: HostContext): Value | undefined {
+    return this.properties.invoke(ref, name, args, ctx);
+  }
+
+  // ------------------------------------------------------------------ host functions (GameHost: what host-api.ts calls)
+
+  damage(target: EntityRef, amount: number, cast: CastContext): number {
+    return this.gameHost.damage(target, amount, cast);
+  }
+
+  heal(target: EntityRef, amount: number, cast: CastContext): number {
+    return this.gameHost.heal(target, amount, cast);
+  }
+
+  spawnFromSpell(breed: string, x: number, y: number, cast: CastContext): EntityRef {
+    return this.gameHost.spawnFromSpell(breed, x, y, cast);
+  }
+
+  despawnFromSpell(target: EntityRef): void {
+    this.gameHost.despawnFromSpell(target);
+  }
+
+  moveEntity(target: EntityRef, x: number, y: number): void {
+    this.gameHost.moveEntity(target, x, y);
+  }
+
+  setEntityVelocity(target: EntityRef, vx: number, vy: number): void {
+    this.gameHost.setEntityVelocity(target, vx, vy);
+  }
+
+  nearbyEntities(center: EntityRef, r: number, ctx: HostContext): Value {
+    return this.gameHost.nearbyEntities(center, r, ctx);
+  }
+
+  entitiesWithin(x: number, y: number, r: number, ctx: HostContext): Value {
+    return this.gameHost.entitiesWithin(x, y, r, ctx);
+  }
+
+  nearestEntity(center: EntityRef, r: number, filter: string | null, ctx: HostContext): EntityRef | null {
+    return this.gameHost.nearestEntity(center, r, filter, ctx);
+  }
+
+  distanceBetween(a: EntityRef, b: EntityRef): number {
+    return this.gameHost.distanceBetween(a, b);
+  }
+
+  emitSound(name: string, cast: CastContext): void {
+    this.gameHost.emitSound(name, cast);
+  }
+
+  emitParticles(kind: string, x: number, y: number, count: number, cast: CastContext): void {
+    this.gameHost.emitParticles(kind, x, y, count, cast);
+  }
+
+  emitSay(speaker: EntityRef, text: string, cast: CastContext): void {
+    this.gameHost.emitSay(speaker, text, cast);
+  }
+
+  addBuff(target: EntityRef, stat: string, amount: number, seconds: number, cast: CastContext): void {
+    this.gameHost.addBuff(target, stat, amount, seconds, cast);
+  }
+
+  nextRandom(): number {
+    return this.gameHost.nextRandom();
+  }
+
+  // ------------------------------------------------------------------ snapshots
+
+  /**
+   * The whole world as plain JSON-safe data: options, time, random state,
+   * breeds, spells (source, or .spb as base64), the pool (same slots and
+   * handles), entity fields and buffs, AOI sets — and every module's globals
+   * and every cast waiting in `wait`, with the heap it reaches, so the
+   * restored world goes on exactly as this one would (docs/runtime.md,
+   * Snapshots). Casts a debugger has paused are not saved; `pendingCasts`
+   * counts them.
+   */
+  snapshot(): WorldSnapshot {
+    return captureSnapshot(this.state, this.casting, this.accumulator, this.droppedCasts);
+  }
+
+  /**
+   * Rebuild a world from snapshot() data (a structured clone or JSON round
+   * trip of it). A world made with `hosts` is restored with the same `hosts`
+   * (functions are code, not data: the snapshot does not carry them).
+   */
+  static restore(snapshot: WorldSnapshot, code: { readonly hosts?: readonly HostFunction[] } = {}): World {
+    if (snapshot?.format !== SNAPSHOT_FORMAT) throw new WorldError('Not a Cantrip world snapshot.');
+    try {
+      return World.restoreUnchecked(snapshot, code.hosts);
+    } catch (error) {
+      // Breeds, spells and options report their own errors; anything else means the data was tampered with.
+      if (error instanceof WorldError || error instanceof BreedError || error instanceof VerifyError) throw error;
+      throw new WorldError('The world snapshot is malformed.');
+    }
+  }
+
+  private static restoreUnchecked(snapshot: WorldSnapshot, hosts: readonly HostFunction[] | undefined): World {
+    // JSON turns an unlimited budget (Infinity) into null: read it back as unlimited.
+    const budgets = Object.fromEntries(
+      Object.entries(snapshot.options.budgets).map(([k, v]) => [k, typeof v === 'number' ? v : Infinity]),
+    ) as unknown as Budgets;
+    const world = new World({ ...snapshot.options, budgets, hosts });
+    for (const s of snapshot.spells) {
+      if (s.source !== undefined) world.loadSpells(s.source, s.sourceName);
+      else world.loadModule(base64ToBytes(s.spb ?? ''), s.sourceName);
+    }
+    if (snapshot.breeds !== null) world.loadBreeds(snapshot.breeds as BreedData);
+    world.accumulator = snapshot.accumulator;
+    restoreSnapshot(world.state, world.entityLife, world.buffs, snapshot);
+    world.droppedCasts = restoreCounter(snapshot.dropped?.casts);
+    restoreSpellState(world.state, world.casting, snapshot.spellState, (retired) => {
+      const module = retired.source !== undefined ? compileOrThrow(retired.source, retired.sourceName, world.hostTable) : readSpb(base64ToBytes(retired.spb ?? ''));
+      verifyModule(module, world.hostTable);
+      return world.casting.addRetired(module, retired.sourceName, retired.source ?? null);
+    });
+    world.state.memory.recount(world.state.states);
+    return world;
+  }
+}
+
+export { BUILTIN_ENTITY_PROPERTIES };
+
+function compileOrThrow(source: string, sourceName: string, hosts: readonly HostFunction[]): Module {
+  const { module, diagnostics } = compile(source, { sourceName, hosts });
+  if (!module) throw new SpellsCompileError(sourceName, diagnostics, source);
+  return module;
+}
