@@ -29,3 +29,13 @@ export const HEAP_COST = {
   /** A bound method (`obj.method` read without calling it). */
   boundMethod: 4,
 } as const;
+
+/**
+ * Measuring what a cast keeps alive (at a wait, vm/retained-heap.ts) costs 1
+ * fuel per this many heap units counted plus values visited: walks over
+ * lists of numbers, instances or shared references all stay within the cost
+ * fuzzer's bound per unit of fuel. A cast keeping 1,000,000 numbers in a
+ * list pays 250,000 fuel at each wait; what its fuel left cannot pay to
+ * measure, it may not keep (the memory error).
+ */
+export const MEASURE_PER_FUEL = 8;

@@ -12,8 +12,9 @@
  *
  * Measured in two places (docs/security.md, "Slices and what a cast keeps"):
  * - when a cast waits (VM `suspend`): what it keeps across the wait, its
- *   `fiber.retained`. The slice's fuel pays for the walk, 1 per value
- *   visited; the next slice's heap count starts from it, and a world counts
+ *   `fiber.retained`. The slice's fuel pays for the walk (1 per
+ *   MEASURE_PER_FUEL units counted and values visited: vm/costs.ts); the
+ *   next slice's heap count starts from it, and a world counts
  *   it against `maxWorldHeap` while the cast waits (runtime/world-memory.ts);
  * - when a fiber whose heap budget counts what it retains (the CLI's
  *   `cantrip run`: `fiber.retainedRoots` set) reaches `maxHeap`: its roots and
@@ -22,96 +23,124 @@
  */
 
 import { BudgetExceeded, budgetMessage } from './budgets.js';
-import { HEAP_COST } from './costs.js';
+import { HEAP_COST, MEASURE_PER_FUEL } from './costs.js';
 import type { Fiber } from './fiber.js';
 import { ObjMap } from './map-object.js';
 import { ObjBoundMethod, ObjClass, ObjClosure, ObjInstance, ObjList, ObjUpvalue } from './objects.js';
 import type { Value } from './value.js';
 
-/** A measurement's result: heap units reachable, and values visited (the fuel it costs). */
+/** A measurement's result: heap units reachable, and values visited. */
 export interface RetainedCount {
   units: number;
   visits: number;
 }
 
-/** Objects already counted in the current measurement (cleared after each, so it keeps nothing alive). */
-const seen = new Set<object>();
-/** Values still to visit (emptied after each measurement). */
-const pending: (Value | ObjUpvalue)[] = [];
+/** How a measurement ended: complete, or stopped because it would cost more fuel than is left, or count more than the limit. */
+export type MeasureEnd = 'complete' | 'fuel' | 'limit';
 
-/**
- * Measure what `fiber` keeps alive (and `extraRoots`, when given) into `out`.
- * Stops once more than `maxVisits` values were visited and returns false
- * (the walk costs more fuel than is left); true when the count is complete.
- */
-export function measureRetained(fiber: Fiber, extraRoots: readonly Value[] | null, maxVisits: number, out: RetainedCount): boolean {
-  const stack = fiber.stack;
-  for (let i = 0; i < fiber.sp; i++) pending.push(stack[i]!);
-  for (let i = 0; i < fiber.frameCount; i++) pending.push(fiber.frameClosures[i]!);
-  if (extraRoots !== null) for (const v of extraRoots) pending.push(v);
-  let units = 0;
-  let visits = 0;
-  let complete = true;
-  while (pending.length > 0) {
-    if (++visits > maxVisits) {
-      complete = false;
-      break;
-    }
-    units += unitsOf(pending.pop()!);
-  }
-  pending.length = 0;
-  seen.clear();
-  out.units = units;
-  out.visits = visits;
-  return complete;
+/** The fuel a measurement that counted `units` and visited `visits` values costs (vm/costs.ts MEASURE_PER_FUEL). */
+export function measureFuel(units: number, visits: number): number {
+  return Math.ceil((units + visits) / MEASURE_PER_FUEL);
 }
 
-/** The units of one value itself (an object only the first time it is seen); what it holds is queued. */
-function unitsOf(value: Value | ObjUpvalue): number {
+/** An object the walk may meet: the VM's own carry the mark of the last measurement that counted them. */
+interface Markable {
+  measureMark?: number;
+}
+
+/** This measurement's mark: an object whose `measureMark` equals it was counted already. */
+let epoch = 0;
+/** Objects still to visit (emptied after each measurement, so it keeps nothing alive). */
+const pending: Markable[] = [];
+/** Values visited so far in the current measurement (each value read: an element, a field, an entry, a root). */
+let visits = 0;
+
+/**
+ * Measure what `fiber` keeps alive (and `extraRoots`, when given) into
+ * `out`. Stops early — `'fuel'` — once the walk would cost more than
+ * `fuel`, or — `'limit'` — once it counted more than `limit` units, so a
+ * measurement never costs more than the fuel left nor much more than
+ * `limit` pays for.
+ */
+export function measureRetained(fiber: Fiber, extraRoots: readonly Value[] | null, fuel: number, limit: number, out: RetainedCount): MeasureEnd {
+  visits = 0;
+  epoch++;
+  let units = valuesUnits(fiber.stack, fiber.sp);
+  for (let i = 0; i < fiber.frameCount; i++) units += valueUnits(fiber.frameClosures[i]!);
+  if (extraRoots !== null) units += valuesUnits(extraRoots, extraRoots.length);
+  let end: MeasureEnd = 'complete';
+  for (;;) {
+    if (measureFuel(units, visits) > fuel) end = 'fuel';
+    else if (units > limit) end = 'limit';
+    const next = pending.pop();
+    if (end !== 'complete' || next === undefined) break;
+    units += objectUnits(next);
+  }
+  pending.length = 0;
+  out.units = units;
+  out.visits = visits;
+  return end;
+}
+
+/** The units of `count` values themselves (strings their length); objects not seen yet are queued. */
+function valuesUnits(values: readonly Value[], count: number): number {
+  let units = 0;
+  for (let i = 0; i < count; i++) {
+    const value = values[i]!;
+    if (typeof value === 'string') units += value.length;
+    else if (typeof value === 'object' && value !== null && (value as Markable).measureMark !== epoch) pending.push(value as Markable);
+  }
+  visits += count;
+  return units;
+}
+
+function valueUnits(value: Value | ObjUpvalue): number {
+  visits++;
   if (typeof value === 'string') return value.length;
-  if (typeof value !== 'object' || value === null || seen.has(value)) return 0;
-  seen.add(value);
-  if (value instanceof ObjList) {
-    for (const item of value.items) pending.push(item);
-    return HEAP_COST.list + value.items.length;
-  }
-  if (value instanceof ObjMap) {
-    for (const [key, item] of value.pairs()) pending.push(key, item);
-    return HEAP_COST.map + HEAP_COST.mapEntry * value.size;
-  }
+  if (typeof value === 'object' && value !== null && (value as Markable).measureMark !== epoch) pending.push(value as Markable);
+  return 0;
+}
+
+/** The units of one object itself (0 when counted already); what it holds is read here and queued. */
+function objectUnits(value: Markable): number {
+  // Entities, functions and host functions have no mark: they count nothing and hold nothing the walk follows.
+  if (value.measureMark === epoch || value.measureMark === undefined) return 0;
+  value.measureMark = epoch;
+  if (value instanceof ObjList) return HEAP_COST.list + value.items.length + valuesUnits(value.items, value.items.length);
   if (value instanceof ObjInstance) return instanceUnits(value);
+  if (value instanceof ObjMap) {
+    let units = HEAP_COST.map + HEAP_COST.mapEntry * value.size;
+    for (const [key, item] of value.pairs()) units += valueUnits(key) + valueUnits(item);
+    return units;
+  }
   if (value instanceof ObjClosure) {
-    for (const upvalue of value.upvalues) pending.push(upvalue);
     // The VM's entry trampolines (function index -1) are the VM's, not the cast's.
-    return value.fn.index < 0 ? 0 : HEAP_COST.closure + value.upvalues.length;
+    if (value.fn.index < 0) return 0;
+    for (const upvalue of value.upvalues) valueUnits(upvalue);
+    return HEAP_COST.closure + value.upvalues.length;
   }
-  if (value instanceof ObjUpvalue) {
-    pending.push(value.cells[value.index]!);
-    return HEAP_COST.upvalue;
-  }
+  if (value instanceof ObjUpvalue) return HEAP_COST.upvalue + valueUnits(value.cells[value.index]!);
   if (value instanceof ObjClass) return classUnits(value);
   if (value instanceof ObjBoundMethod) {
-    pending.push(value.receiver);
-    if (value.method instanceof ObjClosure) pending.push(value.method);
-    return HEAP_COST.boundMethod;
+    if (value.method instanceof ObjClosure) valueUnits(value.method);
+    return HEAP_COST.boundMethod + valueUnits(value.receiver);
   }
   // Functions, host functions, entities and other host objects: the module's and the world's.
   return 0;
 }
 
 function instanceUnits(instance: ObjInstance): number {
-  pending.push(instance.klass);
+  let units = valueUnits(instance.klass);
   if (instance.dict !== null) {
-    for (const item of instance.dict.values()) pending.push(item);
-    return HEAP_COST.instance + HEAP_COST.field * instance.dict.size;
+    for (const item of instance.dict.values()) units += valueUnits(item);
+    return units + HEAP_COST.instance + HEAP_COST.field * instance.dict.size;
   }
-  for (const item of instance.values) pending.push(item);
-  return HEAP_COST.instance + HEAP_COST.field * instance.values.length;
+  return units + HEAP_COST.instance + HEAP_COST.field * instance.values.length + valuesUnits(instance.values, instance.values.length);
 }
 
 function classUnits(klass: ObjClass): number {
-  for (const method of klass.methods.values()) pending.push(method);
-  if (klass.superclass !== null) pending.push(klass.superclass);
+  for (const method of klass.methods.values()) valueUnits(method);
+  if (klass.superclass !== null) valueUnits(klass.superclass);
   return HEAP_COST.class + HEAP_COST.method * klass.methods.size + HEAP_COST.shapeField * klass.shapeFields;
 }
 
@@ -119,21 +148,50 @@ function classUnits(klass: ObjClass): number {
 const count: RetainedCount = { units: 0, visits: 0 };
 
 /**
+ * Measure `fiber` (with `extraRoots`) against its maxHeap, paid from
+ * `fuel`; returns the fuel left. A 'heap' budget error when it keeps more
+ * than maxHeap. When the walk would cost more than the fuel left, the fuel
+ * is spent (fiber.fuel -1) and the error is `unpaid`'s.
+ */
+function measureCharged(fiber: Fiber, extraRoots: readonly Value[] | null, fuel: number, unpaid: (fiber: Fiber) => BudgetExceeded): number {
+  const end = measureRetained(fiber, extraRoots, fuel, fiber.budgets.maxHeap, count);
+  if (end === 'fuel') {
+    fiber.fuel = -1;
+    throw unpaid(fiber);
+  }
+  if (end === 'limit') throw new BudgetExceeded('heap', keepsMoreThan(fiber, `more than ${fiber.budgets.maxHeap} heap units`));
+  return fuel - measureFuel(count.units, count.visits);
+}
+
+/** The heap error for what a fiber keeps alive (`what`: how much). */
+function keepsMoreThan(fiber: Fiber, what: string): string {
+  return `Out of memory: the ${fiber.runKind} keeps ${what} alive (list elements, string characters, objects).`;
+}
+
+/**
  * A cast is about to wait: measure what it keeps into `fiber.retained`,
- * paid from `fuel` (the slice's fuel left, which it returns less the walk).
- * A 'fuel' budget error when the walk costs more than is left, a 'heap' one
- * when it keeps more than `maxHeap` across the wait.
+ * paid from `fuel` (the slice's fuel left; returns it less the walk). A cast
+ * may keep across a wait at most maxHeap, and at most what its fuel left
+ * can pay to measure: past either, the memory error.
  */
 export function measureAtWait(fiber: Fiber, fuel: number): number {
-  if (!measureRetained(fiber, null, fuel, count)) {
-    fiber.fuel = -1;
-    throw outOfFuel(fiber);
-  }
+  const left = measureCharged(fiber, null, fuel, keepsMoreThanFuelMeasures);
   fiber.retained = count.units;
-  if (count.units > fiber.budgets.maxHeap) {
-    throw new BudgetExceeded('heap', keepsTooMuchMessage(fiber));
-  }
-  return fuel - count.visits;
+  return left;
+}
+
+function keepsMoreThanFuelMeasures(fiber: Fiber): BudgetExceeded {
+  return new BudgetExceeded('heap', keepsMoreThan(fiber, `more than its fuel left can pay to measure at a wait (${count.units} heap units counted when it ran out)`));
+}
+
+function outOfFuel(fiber: Fiber): BudgetExceeded {
+  return new BudgetExceeded('fuel', budgetMessage('fuel', fiber.budgets, fiber.runKind));
+}
+
+/** What a restored fiber keeps (the host restoring it pays: no budget), for its `retained`. */
+export function measureRestored(fiber: Fiber): number {
+  measureRetained(fiber, null, Infinity, Infinity, count);
+  return count.units;
 }
 
 /**
@@ -146,20 +204,7 @@ export function measureAtWait(fiber: Fiber, fuel: number): number {
 export function heapOverflow(fiber: Fiber, fuel: number): number {
   const roots = fiber.retainedRoots;
   if (roots === null) throw new BudgetExceeded('heap', budgetMessage('heap', fiber.budgets, fiber.runKind));
-  if (!measureRetained(fiber, roots, fuel, count)) {
-    fiber.fuel = -1;
-    throw outOfFuel(fiber);
-  }
+  const left = measureCharged(fiber, roots, fuel, outOfFuel);
   fiber.heapUsed = count.units;
-  if (count.units > fiber.budgets.maxHeap) throw new BudgetExceeded('heap', keepsTooMuchMessage(fiber));
-  return fuel - count.visits;
-}
-
-function outOfFuel(fiber: Fiber): BudgetExceeded {
-  return new BudgetExceeded('fuel', budgetMessage('fuel', fiber.budgets, fiber.runKind));
-}
-
-/** The heap error for what a fiber keeps (at a wait, or measured under a retained heap budget). */
-function keepsTooMuchMessage(fiber: Fiber): string {
-  return `Out of memory: the ${fiber.runKind} keeps more than ${fiber.budgets.maxHeap} heap units alive (list elements, string characters, objects).`;
+  return left;
 }

@@ -57,7 +57,7 @@ import { callMethod, methodsOf } from './method-dispatch.js';
 import { templateText } from './template.js';
 import { OPCODES, Op, instructionSize } from './opcodes.js';
 import { RunOutcome } from './run-outcome.js';
-import { heapOverflow, measureAtWait, measureRetained, type RetainedCount } from './retained-heap.js';
+import { heapOverflow, measureAtWait, measureRestored } from './retained-heap.js';
 import type { Value, VmObject } from './value.js';
 
 export type { Budgets } from './budgets.js';
@@ -319,7 +319,7 @@ export class VM {
       liveFibers: () => this.liveFibers,
       adopt: (fiber) => {
         // What it keeps is measured from the restored heap (the host restoring pays, not the cast).
-        fiber.retained = measureRetained(fiber, null, Infinity, adoptCount) ? adoptCount.units : 0;
+        fiber.retained = measureRestored(fiber);
         fiber.live = true;
         this.liveFibers++;
         this.scriptRan = true;
@@ -2003,9 +2003,6 @@ const NO_UPVALUES: ObjUpvalue[] = [];
 let captureWalk = 0;
 /** Upvalue objects the last captureUpvalues created (CLOSURE charges them as heap). */
 let captureCreated = 0;
-
-/** Where snapshotAccess().adopt measures a restored fiber. */
-const adoptCount: RetainedCount = { units: 0, visits: 0 };
 
 /**
  * CLOSURE's captures. The open-upvalue list is sorted by decreasing stack slot, so the
