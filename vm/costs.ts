@@ -31,11 +31,15 @@ export const HEAP_COST = {
 } as const;
 
 /**
- * Measuring what a cast keeps alive (at a wait, vm/retained-heap.ts) costs 1
- * fuel per this many heap units counted plus values visited: walks over
- * lists of numbers, instances or shared references all stay within the cost
- * fuzzer's bound per unit of fuel. A cast keeping 1,000,000 numbers in a
- * list pays 250,000 fuel at each wait; what its fuel left cannot pay to
- * measure, it may not keep (the memory error).
+ * Measuring what a cast keeps alive (at a wait, vm/retained-heap.ts) costs
+ * fuel for the walk: 1 per object counted (a list, map, instance, closure,
+ * class, upvalue or bound method: marking it and reading its parts) and 1
+ * per `valuesPerFuel` values read (elements, fields, entries, stack slots:
+ * a type check each). Text costs nothing more for its length. A cast keeping
+ * a list of 1,000,000 numbers pays 125,001 fuel at each wait; what its fuel
+ * left cannot pay to measure, it may not keep (the memory error).
  */
-export const MEASURE_PER_FUEL = 8;
+export const MEASURE_COST = {
+  perObject: 1,
+  valuesPerFuel: 8,
+} as const;

@@ -12,9 +12,9 @@
  *
  * Measured in two places (docs/security.md, "Slices and what a cast keeps"):
  * - when a cast waits (VM `suspend`): what it keeps across the wait, its
- *   `fiber.retained`. The slice's fuel pays for the walk (1 per
- *   MEASURE_PER_FUEL units counted and values visited: vm/costs.ts); the
- *   next slice's heap count starts from it, and a world counts
+ *   `fiber.retained`. The slice's fuel pays for the walk (1 per object
+ *   counted and 1 per 8 values read: vm/costs.ts MEASURE_COST); the next
+ *   slice's heap count starts from it, and a world counts
  *   it against `maxWorldHeap` while the cast waits (runtime/world-memory.ts);
  * - when a fiber whose heap budget counts what it retains (the CLI's
  *   `cantrip run`: `fiber.retainedRoots` set) reaches `maxHeap`: its roots and
@@ -23,24 +23,25 @@
  */
 
 import { BudgetExceeded, budgetMessage } from './budgets.js';
-import { HEAP_COST, MEASURE_PER_FUEL } from './costs.js';
+import { HEAP_COST, MEASURE_COST } from './costs.js';
 import type { Fiber } from './fiber.js';
 import { ObjMap } from './map-object.js';
 import { ObjBoundMethod, ObjClass, ObjClosure, ObjInstance, ObjList, ObjUpvalue } from './objects.js';
 import type { Value } from './value.js';
 
-/** A measurement's result: heap units reachable, and values visited. */
+/** A measurement's result: heap units reachable, values read and objects counted (what the walk did). */
 export interface RetainedCount {
   units: number;
   visits: number;
+  objects: number;
 }
 
 /** How a measurement ended: complete, or stopped because it would cost more fuel than is left, or count more than the limit. */
 export type MeasureEnd = 'complete' | 'fuel' | 'limit';
 
-/** The fuel a measurement that counted `units` and visited `visits` values costs (vm/costs.ts MEASURE_PER_FUEL). */
-export function measureFuel(units: number, visits: number): number {
-  return Math.ceil((units + visits) / MEASURE_PER_FUEL);
+/** The fuel a measurement that read `visits` values and counted `objects` objects costs (vm/costs.ts MEASURE_COST). */
+export function measureFuel(visits: number, objects: number): number {
+  return Math.ceil(visits / MEASURE_COST.valuesPerFuel) + objects * MEASURE_COST.perObject;
 }
 
 /** An object the walk may meet: the VM's own carry the mark of the last measurement that counted them. */
@@ -52,8 +53,10 @@ interface Markable {
 let epoch = 0;
 /** Objects still to visit (emptied after each measurement, so it keeps nothing alive). */
 const pending: Markable[] = [];
-/** Values visited so far in the current measurement (each value read: an element, a field, an entry, a root). */
+/** Values read so far in the current measurement (an element, a field, an entry, a root). */
 let visits = 0;
+/** Objects counted so far in the current measurement. */
+let objects = 0;
 
 /**
  * Measure what `fiber` keeps alive (and `extraRoots`, when given) into
@@ -64,13 +67,14 @@ let visits = 0;
  */
 export function measureRetained(fiber: Fiber, extraRoots: readonly Value[] | null, fuel: number, limit: number, out: RetainedCount): MeasureEnd {
   visits = 0;
+  objects = 0;
   epoch++;
   let units = valuesUnits(fiber.stack, fiber.sp);
   for (let i = 0; i < fiber.frameCount; i++) units += valueUnits(fiber.frameClosures[i]!);
   if (extraRoots !== null) units += valuesUnits(extraRoots, extraRoots.length);
   let end: MeasureEnd = 'complete';
   for (;;) {
-    if (measureFuel(units, visits) > fuel) end = 'fuel';
+    if (measureFuel(visits, objects) > fuel) end = 'fuel';
     else if (units > limit) end = 'limit';
     const next = pending.pop();
     if (end !== 'complete' || next === undefined) break;
@@ -79,6 +83,7 @@ export function measureRetained(fiber: Fiber, extraRoots: readonly Value[] | nul
   pending.length = 0;
   out.units = units;
   out.visits = visits;
+  out.objects = objects;
   return end;
 }
 
@@ -106,6 +111,7 @@ function objectUnits(value: Markable): number {
   // Entities, functions and host functions have no mark: they count nothing and hold nothing the walk follows.
   if (value.measureMark === epoch || value.measureMark === undefined) return 0;
   value.measureMark = epoch;
+  objects++;
   if (value instanceof ObjList) return HEAP_COST.list + value.items.length + valuesUnits(value.items, value.items.length);
   if (value instanceof ObjInstance) return instanceUnits(value);
   if (value instanceof ObjMap) {
@@ -145,7 +151,7 @@ function classUnits(klass: ObjClass): number {
 }
 
 /** The one result object the VM's measurements reuse. */
-const count: RetainedCount = { units: 0, visits: 0 };
+const count: RetainedCount = { units: 0, visits: 0, objects: 0 };
 
 /**
  * Measure `fiber` (with `extraRoots`) against its maxHeap, paid from
@@ -160,7 +166,13 @@ function measureCharged(fiber: Fiber, extraRoots: readonly Value[] | null, fuel:
     throw unpaid(fiber);
   }
   if (end === 'limit') throw new BudgetExceeded('heap', keepsMoreThan(fiber, `more than ${fiber.budgets.maxHeap} heap units`));
-  return fuel - measureFuel(count.units, count.visits);
+  return fuel - measureFuel(count.visits, count.objects);
+}
+
+/** The heap error for a slice's allocations: since a wait, counted on top of what the cast kept across it. */
+function allocatedTooMuch(fiber: Fiber): string {
+  if (fiber.retained === 0) return budgetMessage('heap', fiber.budgets, fiber.runKind);
+  return `Out of memory: the ${fiber.runKind} holds more than ${fiber.budgets.maxHeap} heap units (${fiber.retained} kept across its last wait, the rest allocated since: list elements, string characters, objects).`;
 }
 
 /** The heap error for what a fiber keeps alive (`what`: how much). */
@@ -203,7 +215,7 @@ export function measureRestored(fiber: Fiber): number {
  */
 export function heapOverflow(fiber: Fiber, fuel: number): number {
   const roots = fiber.retainedRoots;
-  if (roots === null) throw new BudgetExceeded('heap', budgetMessage('heap', fiber.budgets, fiber.runKind));
+  if (roots === null) throw new BudgetExceeded('heap', allocatedTooMuch(fiber));
   const left = measureCharged(fiber, roots, fuel, outOfFuel);
   fiber.heapUsed = count.units;
   return left;

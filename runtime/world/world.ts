@@ -286,6 +286,14 @@ export class World implements GameHost, EntityAccess {
     return this.casting.waitingCount;
   }
 
+  /**
+   * Heap units (vm/costs.ts) held now against `maxWorldHeap`: what the
+   * waiting casts keep alive across their waits, and the entity fields.
+   */
+  get heapHeld(): number {
+    return this.state.memory.used;
+  }
+
   // ------------------------------------------------------------------ casting
 
   /**
