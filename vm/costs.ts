@@ -32,14 +32,15 @@ export const HEAP_COST = {
 
 /**
  * Measuring what a cast keeps alive (at a wait, vm/retained-heap.ts) costs
- * fuel for the walk: 1 per object counted (a list, map, instance, closure,
- * class, upvalue or bound method: marking it and reading its parts) and 1
- * per `valuesPerFuel` values read (elements, fields, entries, stack slots:
- * a type check each). Text costs nothing more for its length. A cast keeping
- * a list of 1,000,000 numbers pays 125,001 fuel at each wait; what its fuel
- * left cannot pay to measure, it may not keep (the memory error).
+ * fuel for the walk: `perObject` per object counted (a list, map,
+ * instance, closure, class, upvalue or bound method: marking it and reading
+ * its parts, often a cache miss) and 1 per `valuesPerFuel` values read
+ * (elements, fields, entries, stack slots: a type check each). Text costs
+ * nothing more for its length. A cast keeping a list of 1,000,000 numbers
+ * pays 125,002 fuel at each wait; what its fuel left cannot pay to measure,
+ * it may not keep (the memory error).
  */
 export const MEASURE_COST = {
-  perObject: 1,
+  perObject: 2,
   valuesPerFuel: 8,
 } as const;
