@@ -5,8 +5,16 @@
  * upvalues, its budgets and what it has used of them. Plain JSON-safe data:
  *
  *   { format: 'cantrip-vm', version: 1, globals: [value], objects: [object],
- *     fibers: [{ spell, runKind, budgets, fuel, heapUsed, stack: [value],
+ *     fibers: [{ spell, runKind, budgets, fuel, heapUsed, retained, stack: [value],
  *                frames: [{ closure, ip, base }], open: [upvalue ref] }] }
+ *
+ * A suspended fiber's `fuel` and `heapUsed` are those of the slice it ended;
+ * resuming starts a new slice (vm/fiber.ts), so they are kept for the record.
+ * `retained` — what it kept alive across its wait, the count its next slice
+ * starts from and a world holds against its memory budget — is measured
+ * again on restore from the restored heap; the saved count (absent in
+ * snapshots made before slices) is a floor, so a restore never counts less
+ * than the running world did (shapes no instance uses any more are not rebuilt).
  *
  * A fiber's state is what vm/fiber.ts documents: `stack[0 .. sp)`, frames
  * outermost first (frame 0 the VM's entry trampoline), every frame's `ip`
@@ -47,6 +55,8 @@ export interface FiberJson {
   readonly budgets: Readonly<Record<keyof Budgets, number | null>>;
   readonly fuel: number | null;
   readonly heapUsed: number;
+  /** Heap units it kept alive across its wait (vm/retained-heap.ts); absent before slices. */
+  readonly retained?: number;
   readonly stack: readonly ValueJson[];
   readonly frames: readonly FrameJson[];
   /** Open upvalues, by decreasing stack slot (references into `objects`). */
@@ -102,7 +112,7 @@ function saveFiber(f: Fiber, writer: HeapWriter): FiberJson {
   const open: number[] = [];
   for (let u = f.openUpvalues; u !== null; u = u.next) open.push(writer.ref(u));
   const budgets = Object.fromEntries(Object.entries(f.budgets).map(([k, v]) => [k, Number.isFinite(v) ? v : null])) as FiberJson['budgets'];
-  return { spell: f.spell, runKind: f.runKind, budgets, fuel: Number.isFinite(f.fuel) ? f.fuel : null, heapUsed: f.heapUsed, stack, frames, open };
+  return { spell: f.spell, runKind: f.runKind, budgets, fuel: Number.isFinite(f.fuel) ? f.fuel : null, heapUsed: f.heapUsed, retained: f.retained, stack, frames, open };
 }
 
 /**
@@ -180,6 +190,8 @@ function fillFiber(vm: VM, fiber: Fiber, f: FiberJson, reader: HeapReader, i: nu
   fiber.fuel = f.fuel === null ? Infinity : f.fuel;
   if (!(typeof f.heapUsed === 'number' && f.heapUsed >= 0)) bad(`fiber ${i} has a bad heap count.`);
   fiber.heapUsed = f.heapUsed;
+  if (f.retained !== undefined && !isCount(f.retained, Number.MAX_SAFE_INTEGER)) bad(`fiber ${i} has a bad retained heap count.`);
+  fiber.retained = f.retained ?? 0;
   fiber.growFrames(f.frames.length);
   f.frames.forEach((frame, k) => {
     if (frame === null || typeof frame !== 'object') bad(`fiber ${i} frame ${k} is malformed.`);

@@ -318,8 +318,8 @@ export class VM {
       trampoline: (argc) => this.trampoline(argc),
       liveFibers: () => this.liveFibers,
       adopt: (fiber) => {
-        // What it keeps is measured from the restored heap (the host restoring pays, not the cast).
-        fiber.retained = measureRestored(fiber);
+        // What it keeps is measured from the restored heap (the host restoring pays, not the cast); a saved count is a floor.
+        fiber.retained = Math.max(fiber.retained, measureRestored(fiber));
         fiber.live = true;
         this.liveFibers++;
         this.scriptRan = true;

@@ -11,8 +11,10 @@
  * runs at 100 auras for a game minute, which shows the same flat memory.
  */
 
+import * as fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { World } from '../../runtime/world/world.js';
+import type { WorldSnapshot } from '../../runtime/snapshot/world-snapshot.js';
 import type { WorldEvent } from '../../runtime/events/events.js';
 import { makeVm } from './sandbox-helpers.js';
 
@@ -192,5 +194,48 @@ describe('a world of auras holds flat memory', () => {
     // Flat: the only growth is each aura's pulse counter gaining digits (2 texts, 2 more digits from pulse 20 to 1,200).
     expect(held[held.length - 1]! - held[0]!).toBeLessThanOrEqual(100 * 2 * 2);
     expect(held[held.length - 1]).toBeLessThan(100 * 1_000);
+  }, 60_000);
+});
+
+describe('saves and slices', () => {
+  it('a world saved mid-aura restores keeping the same memory, and goes on exactly as the world it was saved from', () => {
+    const { world } = world20Hz(AURA);
+    for (let i = 0; i < 5; i++) world.cast('aura', world.spawn('Priest', 20 + 30 * i, 50));
+    for (let step = 0; step < 100; step++) world.step();
+    const saved = JSON.parse(JSON.stringify(world.snapshot())) as WorldSnapshot;
+    const fibers = saved.spellState.vms.flatMap((v) => v.state.fibers);
+    expect(fibers.length).toBe(5);
+    expect(fibers.every((f) => typeof f.retained === 'number' && f.retained > 0)).toBe(true);
+    const restored = World.restore(saved);
+    // The same kept values; only the stacks' spare capacity differs (a restored stack is made to measure, a running one came from the pool).
+    const keptBy = (w: World): number[] => w.snapshot().spellState.vms.flatMap((v) => v.state.fibers.map((f) => f.retained ?? -1));
+    expect(keptBy(restored)).toEqual(keptBy(world));
+    expect(restored.heapHeld).toBeLessThanOrEqual(world.heapHeld);
+    for (let step = 0; step < 500; step++) {
+      world.step();
+      restored.step();
+    }
+    expect(keptBy(restored)).toEqual(keptBy(world));
+    expect(restored.waitingCasts).toBe(5);
+    expect(JSON.stringify(restored.snapshot())).toBe(JSON.stringify(world.snapshot()));
+  });
+
+  it('a cantrip-world/2 save made before slices (its auras 77 steps from running out of fuel) loads, and its auras live on', () => {
+    // Made by the build before slices (c283a73): four auras cast, then 3,900 steps. Its fibers carry the cumulative fuel
+    // and heap counts of that time and no \`retained\`: what they keep is measured on restore.
+    const old = JSON.parse(fs.readFileSync(new URL('./fixtures/aura-world-c283a73.json', import.meta.url), 'utf8')) as WorldSnapshot;
+    expect(old.format).toBe('cantrip-world/2');
+    const world = World.restore(old);
+    const failures: string[] = [];
+    world.on((e) => {
+      if (e.type === 'cast-error') failures.push(e.message);
+    });
+    expect(world.waitingCasts).toBe(4);
+    const held = world.heapHeld;
+    expect(held).toBeGreaterThan(0);
+    for (let step = 0; step < 12_000; step++) world.step();
+    expect(failures).toEqual([]);
+    expect(world.waitingCasts).toBe(4);
+    expect(world.heapHeld - held).toBeLessThanOrEqual(4 * 2);
   }, 60_000);
 });
