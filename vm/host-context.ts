@@ -50,7 +50,7 @@ export class VmHostContext implements HostContext {
     const fiber = this.fiber;
     if (fiber === null || !(amount > 0)) return;
     fiber.heapUsed += amount;
-    if (fiber.heapUsed > fiber.budgets.maxHeap) fiber.fuel = heapOverflow(fiber, fiber.fuel);
+    if (fiber.heapUsed > fiber.budgets.maxHeap) fiber.fuel -= heapOverflow(fiber, fiber.fuel);
   }
 
   chargeOutput(chars: number): void {

@@ -155,7 +155,7 @@ const count: RetainedCount = { units: 0, visits: 0, objects: 0 };
 
 /**
  * Measure `fiber` (with `extraRoots`) against its maxHeap, paid from
- * `fuel`; returns the fuel left. A 'heap' budget error when it keeps more
+ * `fuel`; returns the fuel it cost. A 'heap' budget error when it keeps more
  * than maxHeap. When the walk would cost more than the fuel left, the fuel
  * is spent (fiber.fuel -1) and the error is `unpaid`'s.
  */
@@ -166,7 +166,7 @@ function measureCharged(fiber: Fiber, extraRoots: readonly Value[] | null, fuel:
     throw unpaid(fiber);
   }
   if (end === 'limit') throw new BudgetExceeded('heap', keepsMoreThan(fiber, `more than ${fiber.budgets.maxHeap} heap units`));
-  return fuel - measureFuel(count.visits, count.objects);
+  return measureFuel(count.visits, count.objects);
 }
 
 /** The heap error for a slice's allocations: since a wait, counted on top of what the cast kept across it. */
@@ -187,9 +187,9 @@ function keepsMoreThan(fiber: Fiber, what: string): string {
  * can pay to measure: past either, the memory error.
  */
 export function measureAtWait(fiber: Fiber, fuel: number): number {
-  const left = measureCharged(fiber, null, fuel, keepsMoreThanFuelMeasures);
+  const cost = measureCharged(fiber, null, fuel, keepsMoreThanFuelMeasures);
   fiber.retained = count.units;
-  return left;
+  return fuel - cost;
 }
 
 function keepsMoreThanFuelMeasures(fiber: Fiber): BudgetExceeded {
@@ -210,13 +210,14 @@ export function measureRestored(fiber: Fiber): number {
  * The fiber's heap count (`heapUsed`) passed `maxHeap`. Counted by
  * allocation (the default): the heap budget error. Counted by what is
  * retained (`fiber.retainedRoots` set): measure what it keeps now, paid
- * from `fuel` — more than `maxHeap` is the heap error, else the count
- * restarts from what it keeps. Returns the fuel left.
+ * from `fuel` (the fuel left) — more than `maxHeap` is the heap error, else
+ * the count restarts from what it keeps. Returns the fuel the measuring cost,
+ * for the caller to take from what is left.
  */
 export function heapOverflow(fiber: Fiber, fuel: number): number {
   const roots = fiber.retainedRoots;
   if (roots === null) throw new BudgetExceeded('heap', allocatedTooMuch(fiber));
-  const left = measureCharged(fiber, roots, fuel, outOfFuel);
+  const cost = measureCharged(fiber, roots, fuel, outOfFuel);
   fiber.heapUsed = count.units;
-  return left;
+  return cost;
 }

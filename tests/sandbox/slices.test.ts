@@ -7,7 +7,7 @@
  * and heap counts, never on wall time.
  *
  * The full-size world (1,000 auras for an hour of game time, 72,000 steps)
- * is `node bench/sandbox/auras.mjs` (see bench/sandbox/README.md); here it
+ * is `node --expose-gc bench/sandbox/auras.mjs` (its figures: docs/security.md); here it
  * runs at 100 auras for a game minute, which shows the same flat memory.
  */
 
