@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * A world of auras for an hour of game time (issue 17): N priests each cast
- * the aura of the issue — a loop that heals everyone near, then waits 0.05 s
+ * spells/aura.spell — a loop that heals everyone near, then waits 0.05 s
  * — on a world stepped at 20 Hz, under the default budgets. Before budgets
  * bounded a slice, every aura died after 3,977 steps ("Out of fuel"); now
  * they must all live, and the memory they hold must stay flat.
@@ -15,6 +15,7 @@
  * version (100 auras, a game minute) in `npm test`.
  */
 
+import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -29,17 +30,7 @@ const auras = Number(values.auras);
 const steps = Number(values.steps);
 const { World } = await import(pathToFileURL(path.join(dist, 'index.js')).href);
 
-const AURA = `
-spell aura(caster) {
-  var n = 0;
-  while (true) {
-    n += 1;
-    var msg = \`aura pulse \${n} from the priest, healing everyone near; \${n} pulses so far\`;
-    for (e in nearby(caster, 5)) { if (e != caster) heal(e, 1); }
-    wait(0.05);
-  }
-}
-`;
+const AURA = readFileSync(path.join(repo, 'spells', 'aura.spell'), 'utf8');
 
 const side = Math.ceil(Math.sqrt(auras)) * 12;
 const world = new World({ width: side, height: side, step: 0.05, capacity: 2 * auras + 16, aoiMoveEvents: false });

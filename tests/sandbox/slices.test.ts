@@ -18,18 +18,8 @@ import type { WorldSnapshot } from '../../runtime/snapshot/world-snapshot.js';
 import type { WorldEvent } from '../../runtime/events/events.js';
 import { makeVm } from './sandbox-helpers.js';
 
-/** The aura of issue 17, verbatim. */
-const AURA = `
-spell aura(caster) {
-  var n = 0;
-  while (true) {
-    n += 1;
-    var msg = \`aura pulse \${n} from the priest, healing everyone near; \${n} pulses so far\`;
-    for (e in nearby(caster, 5)) { if (e != caster) heal(e, 1); }
-    wait(0.05);
-  }
-}
-`;
+/** The aura of issue 17 (spells/aura.spell). */
+const AURA = fs.readFileSync(new URL('../../spells/aura.spell', import.meta.url), 'utf8');
 
 const BREEDS = { breeds: [{ name: 'Priest', health: 100 }, { name: 'Villager', health: 50 }] };
 
