@@ -29,3 +29,18 @@ export const HEAP_COST = {
   /** A bound method (`obj.method` read without calling it). */
   boundMethod: 4,
 } as const;
+
+/**
+ * Measuring what a cast keeps alive (at a wait, vm/retained-heap.ts) costs
+ * fuel for the walk: `perObject` per object counted (a list, map,
+ * instance, closure, class, upvalue or bound method: marking it and reading
+ * its parts, often a cache miss) and 1 per `valuesPerFuel` values read
+ * (elements, fields, entries, stack slots: a type check each). Text costs
+ * nothing more for its length. A cast keeping a list of 1,000,000 numbers
+ * pays 125,002 fuel at each wait; what its fuel left cannot pay to measure,
+ * it may not keep (the memory error).
+ */
+export const MEASURE_COST = {
+  perObject: 2,
+  valuesPerFuel: 8,
+} as const;

@@ -5,8 +5,16 @@
  * upvalues, its budgets and what it has used of them. Plain JSON-safe data:
  *
  *   { format: 'cantrip-vm', version: 1, globals: [value], objects: [object],
- *     fibers: [{ spell, runKind, budgets, fuel, heapUsed, stack: [value],
+ *     fibers: [{ spell, runKind, budgets, fuel, heapUsed, retained, stack: [value],
  *                frames: [{ closure, ip, base }], open: [upvalue ref] }] }
+ *
+ * A suspended fiber's `fuel` and `heapUsed` are those of the slice it ended;
+ * resuming starts a new slice (vm/fiber.ts), so they are kept for the record.
+ * `retained` — what it kept alive across its wait, the count its next slice
+ * starts from and a world holds against its memory budget — is measured
+ * again on restore from the restored heap; the saved count (absent in
+ * snapshots made before slices) is a floor, so a restore never counts less
+ * than the running world did (shapes no instance uses any more are not rebuilt).
  *
  * A fiber's state is what vm/fiber.ts documents: `stack[0 .. sp)`, frames
  * outermost first (frame 0 the VM's entry trampoline), every frame's `ip`
@@ -49,6 +57,8 @@ export interface FiberJson {
   readonly budgets: Readonly<Record<keyof Budgets, number | null>>;
   readonly fuel: number | null;
   readonly heapUsed: number;
+  /** Heap units it kept alive across its wait (vm/retained-heap.ts); absent before slices. */
+  readonly retained?: number;
   readonly stack: readonly ValueJson[];
   readonly frames: readonly FrameJson[];
   /** Open upvalues, by decreasing stack slot (references into `objects`). */
@@ -105,7 +115,7 @@ function saveFiber(f: Fiber, writer: HeapWriter): FiberJson {
   const open: number[] = [];
   for (let u = f.openUpvalues; u !== null; u = u.next) open.push(writer.ref(u));
   const budgets = Object.fromEntries(Object.entries(f.budgets).map(([k, v]) => [k, Number.isFinite(v) ? v : null])) as FiberJson['budgets'];
-  return { spell: f.spell, runKind: f.runKind, budgets, fuel: Number.isFinite(f.fuel) ? f.fuel : null, heapUsed: f.heapUsed, stack, frames, open };
+  return { spell: f.spell, runKind: f.runKind, budgets, fuel: Number.isFinite(f.fuel) ? f.fuel : null, heapUsed: f.heapUsed, retained: f.retained, stack, frames, open };
 }
 
 /** How restoreVm reads a snapshot that is part of a larger document, and what it may hold. */
@@ -249,6 +259,7 @@ function fillFiber(frames: FrameChecker, fiber: Fiber, f: FiberJson, reader: Hea
   // Fuel left, capped by the (capped) fuel budget.
   fiber.fuel = Math.min(f.fuel ?? Infinity, fiber.budgets.fuel);
   fiber.heapUsed = f.heapUsed;
+  fiber.retained = f.retained ?? 0;
   f.frames.forEach((frame, k) => {
     const at = `${path}.frames[${k}]`;
     fiber.frameClosures[k] = reader.closureAt(frame.closure, `${at}.closure`);

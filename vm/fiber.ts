@@ -25,8 +25,14 @@
  *     execution continues (just after the host call that suspended it, whose
  *     result `VM.resume` pushes; or, when paused, the BREAK to run).
  *   - `openUpvalues`: the open upvalues pointing into `stack`, by decreasing slot.
- *   - `fuel`, `heapUsed`, `outputUsed`, `budgets`, `spell`, `runKind`, `live`,
- *     `debugSkipBreak`, `userData`.
+ *   - `fuel`, `heapUsed`, `outputUsed`, `retained`, `budgets`, `spell`,
+ *     `runKind`, `live`, `debugSkipBreak`, `userData`.
+ *
+ * Budgets bound a *slice*: the run from a start or a resume to the next
+ * suspension (a `wait`) or the end. `VM.resume` gives the fiber its whole
+ * fuel and output budgets again, and starts its heap count from `retained`,
+ * what it kept alive across the wait (measured when it suspended:
+ * vm/retained-heap.ts).
  *
  * To rebuild one (restoring a snapshot): `new Fiber(budgets, spell, runKind)`,
  * then `growStack(n)` / `growFrames(n)` to give it storage of its own (the
@@ -77,11 +83,20 @@ export class Fiber {
 
   /** Frames allowed: the call-depth budget plus the hidden entry trampoline. */
   frameBudget: number;
-  /** Fuel left; the interpreter keeps it in a local while running and stores it back. */
+  /** Fuel left this slice; the interpreter keeps it in a local while running and stores it back. */
   fuel: number;
-  /** Heap units (vm/costs.ts) allocated so far. */
+  /** Heap units (vm/costs.ts) counted against maxHeap this slice: what it kept across its last wait, plus what it allocated since. */
   heapUsed = 0;
-  /** Characters of text sent out so far (print, say, sound, particles), against budgets.maxOutput. */
+  /** Heap units it kept alive across its last suspension, measured then (0 before it ever waited). */
+  retained = 0;
+  /**
+   * Set when this fiber's heap budget counts what it retains rather than what
+   * it allocates (a VM made with `heapCounts: 'retained'`, as `cantrip run`
+   * does): the module's globals, measured with the fiber's own roots when
+   * `heapUsed` reaches maxHeap (vm/retained-heap.ts `heapOverflow`). Null: by allocation.
+   */
+  retainedRoots: readonly Value[] | null = null;
+  /** Characters of text sent out this slice (print, say, sound, particles), against budgets.maxOutput. */
   outputUsed = 0;
   /** Whether this fiber still counts against the VM's live-fiber budget. */
   live = true;
@@ -130,6 +145,8 @@ export class Fiber {
     this.fuel = budgets.fuel;
     this.frameBudget = budgets.maxFrames + 1;
     this.heapUsed = 0;
+    this.retained = 0;
+    this.retainedRoots = null;
     this.outputUsed = 0;
     this.live = true;
     this.debugSkipBreak = false;

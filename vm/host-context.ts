@@ -9,6 +9,7 @@ import { BudgetExceeded, budgetMessage } from './budgets.js';
 import { HEAP_COST } from './costs.js';
 import type { Fiber } from './fiber.js';
 import type { HostContext } from './host.js';
+import { heapOverflow } from './retained-heap.js';
 import { ObjList, type ObjFunction } from './objects.js';
 import type { Value } from './value.js';
 
@@ -49,7 +50,7 @@ export class VmHostContext implements HostContext {
     const fiber = this.fiber;
     if (fiber === null || !(amount > 0)) return;
     fiber.heapUsed += amount;
-    if (fiber.heapUsed > fiber.budgets.maxHeap) throw new BudgetExceeded('heap', budgetMessage('heap', fiber.budgets, fiber.runKind));
+    if (fiber.heapUsed > fiber.budgets.maxHeap) fiber.fuel -= heapOverflow(fiber, fiber.fuel);
   }
 
   chargeOutput(chars: number): void {

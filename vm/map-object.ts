@@ -26,6 +26,8 @@ class HostKeyToken {
 
 export class ObjMap implements VmObject {
   readonly objectType = 'map';
+  /** The last measurement of retained memory that counted this object (vm/retained-heap.ts). */
+  measureMark = 0;
   /** Set while print shows this map (a map inside itself shows `{...}`); see vm/display.ts. */
   displaying = false;
   /** Stored key → [the key as the spell gave it, the value]. */

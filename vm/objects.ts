@@ -83,6 +83,8 @@ function filledArray<T>(length: number, value: T): T[] {
  */
 export class ObjUpvalue implements VmObject {
   readonly objectType = 'upvalue';
+  /** The last measurement of retained memory that counted this object (vm/retained-heap.ts). */
+  measureMark = 0;
   /** Next open upvalue of the same fiber, by decreasing stack slot. */
   next: ObjUpvalue | null = null;
   constructor(
@@ -98,6 +100,8 @@ export class ObjUpvalue implements VmObject {
 
 export class ObjClosure implements VmObject {
   readonly objectType = 'closure';
+  /** The last measurement of retained memory that counted this object (vm/retained-heap.ts). */
+  measureMark = 0;
   constructor(
     readonly fn: ObjFunction,
     readonly upvalues: ObjUpvalue[],
@@ -106,6 +110,8 @@ export class ObjClosure implements VmObject {
 
 export class ObjClass implements VmObject {
   readonly objectType = 'class';
+  /** The last measurement of retained memory that counted this object (vm/retained-heap.ts). */
+  measureMark = 0;
   readonly methods = new Map<string, ObjClosure>();
   superclass: ObjClass | null = null;
   /** Cached `init` method (clox keeps it beside the method table too). */
@@ -114,6 +120,8 @@ export class ObjClass implements VmObject {
   readonly rootShape: Shape;
   /** Shapes created under rootShape, to cap the tree (see Shape.transition). */
   shapeCount = 1;
+  /** Fields listed by all those shapes together (what a measurement of retained memory charges for them: vm/retained-heap.ts). */
+  shapeFields = 0;
   constructor(readonly name: string) {
     this.rootShape = new Shape(this, [], new Map());
   }
@@ -153,6 +161,7 @@ export class Shape {
     const next = new Shape(this.klass, [...this.names, name], slots);
     (this.transitions ??= new Map()).set(name, next);
     this.klass.shapeCount++;
+    this.klass.shapeFields += next.names.length;
     return next;
   }
 }
@@ -165,6 +174,8 @@ function theDictionaryShape(): Shape {
 
 export class ObjInstance implements VmObject {
   readonly objectType = 'instance';
+  /** The last measurement of retained memory that counted this object (vm/retained-heap.ts). */
+  measureMark = 0;
   /** Field layout; the dictionary shape once `dict` holds the fields instead. */
   shape: Shape;
   /** Field values by slot (shape mode). */
@@ -234,6 +245,8 @@ export class ObjInstance implements VmObject {
 
 export class ObjBoundMethod implements VmObject {
   readonly objectType = 'bound method';
+  /** The last measurement of retained memory that counted this object (vm/retained-heap.ts). */
+  measureMark = 0;
   constructor(
     readonly receiver: Value,
     /** A spell method, or a built-in method of a string, list or map (vm/method-dispatch.ts). */
@@ -243,6 +256,8 @@ export class ObjBoundMethod implements VmObject {
 
 export class ObjList implements VmObject {
   readonly objectType = 'list';
+  /** The last measurement of retained memory that counted this object (vm/retained-heap.ts). */
+  measureMark = 0;
   /** True while vm/display.ts is showing this list (a list inside itself shows `[...]`). */
   displaying = false;
   constructor(readonly items: Value[]) {}

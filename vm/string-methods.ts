@@ -2,12 +2,14 @@
  * Methods of strings: `"Troll".upper()`, `name.split(",")` … Strings are
  * immutable; every method returns a new value. Each charges fuel for the
  * characters it reads (before reading them, so a megabyte string cannot run
- * past the budget) and heap for the characters it creates. Indexes count
- * UTF-16 code units, as `len()` does.
+ * past the budget) and heap for the characters it creates. Searches run in
+ * time linear in the lengths they are charged (vm/text-search.ts). Indexes
+ * count UTF-16 code units, as `len()` does.
  */
 
 import { chargeAllocation, chargeNewList, chargeWork, methodTable, sliceBounds, SLICE_PARAMS, type BuiltinMethod } from './builtin-method.js';
 import type { HostContext } from './host.js';
+import { findText, splitText } from './text-search.js';
 import { ObjList } from './objects.js';
 import type { Value } from './value.js';
 
@@ -59,7 +61,7 @@ const STRING_METHODS: readonly BuiltinMethod<string>[] = [
     doc: 'Whether part occurs in the string.',
     impl: (ctx, self, part) => {
       chargeWork(ctx, self.length + text(part).length);
-      return self.includes(text(part));
+      return findText(self, text(part)) >= 0;
     },
   },
   {
@@ -89,7 +91,7 @@ const STRING_METHODS: readonly BuiltinMethod<string>[] = [
     doc: 'Where part first occurs in the string, or -1.',
     impl: (ctx, self, part) => {
       chargeWork(ctx, self.length + text(part).length);
-      return self.indexOf(text(part));
+      return findText(self, text(part));
     },
   },
   {
@@ -110,9 +112,9 @@ const STRING_METHODS: readonly BuiltinMethod<string>[] = [
     doc: 'The parts of the string between separators, as a list of strings.',
     impl: (ctx, self, separator) => {
       const sep = text(separator);
-      // Reading the string is the work; the parts hold its characters again, plus one element each.
-      chargeWork(ctx, self.length);
-      const parts = self.split(sep);
+      // Reading the string (and the separator) is the work; the parts hold its characters again, plus one element each.
+      chargeWork(ctx, self.length + sep.length);
+      const parts = splitText(self, sep);
       chargeNewList(ctx, parts.length);
       chargeAllocation(ctx, self.length);
       return new ObjList(parts);

@@ -73,6 +73,7 @@ const FIBER = {
     budgets: { type: 'object', additionalProperties: false, properties: Object.fromEntries(Object.keys(DEFAULT_BUDGETS).map((k) => [k, BUDGET])) },
     fuel: BUDGET,
     heapUsed: { type: 'number', minimum: 0 },
+    retained: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER },
     stack: { type: 'array', items: VALUE },
     frames: { type: 'array', minItems: 2, items: { type: 'object', required: ['closure', 'ip', 'base'], additionalProperties: false, properties: { closure: REF, ip: COUNT, base: COUNT } } },
     open: { type: 'array', items: REF },

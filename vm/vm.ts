@@ -58,6 +58,7 @@ import { templateText } from './template.js';
 import { OPCODES, Op, instructionSize } from './opcodes.js';
 import { nameArgumentProblem } from './name-argument.js';
 import { RunOutcome } from './run-outcome.js';
+import { heapOverflow, measureAtWait, measureRestored } from './retained-heap.js';
 import type { HostObject, Value, VmObject } from './value.js';
 
 export type { Budgets } from './budgets.js';
@@ -71,6 +72,15 @@ export interface VMOptions extends Partial<Budgets> {
   hosts?: readonly HostFunction[];
   /** Where `print` goes; default console.log. */
   print?: (text: string) => void;
+  /**
+   * What `maxHeap` counts: `'allocated'` (the default) — what a slice
+   * allocates, on top of what the cast kept across its last wait; or
+   * `'retained'` — what a fiber keeps alive, globals included: reaching
+   * `maxHeap` measures it (charged as fuel), and only more than `maxHeap`
+   * kept ends the run. `cantrip run` uses `'retained'`, so a script that
+   * allocates much and keeps little runs to the end.
+   */
+  heapCounts?: 'allocated' | 'retained';
 }
 
 /** A runtime error raised inside the VM, before the call stack is attached. Not an Error: nothing to capture. */
@@ -135,6 +145,8 @@ export class VM {
   private scriptRan = false;
   /** Set by the debugger while attached; BREAK opcodes only exist in code while it is. */
   breakHandler: BreakHandler | null = null;
+  /** Every fiber's `retainedRoots`: the globals when the heap budget counts what is retained, else null. */
+  private readonly retainedRoots: readonly Value[] | null;
 
   constructor(module: Module, options: VMOptions = {}) {
     this.module = module;
@@ -148,6 +160,7 @@ export class VM {
     });
     for (const spell of module.spells) this.spellIndex.set(spell.name, spell.functionIndex);
     this.hostImports = bindHostImports(module, options.hosts ?? CORE_HOST_FUNCTIONS);
+    this.retainedRoots = options.heapCounts === 'retained' ? this.globals : null;
   }
 
   /** The ObjFunctions the interpreter runs (the debugger patches their `code`). */
@@ -273,9 +286,16 @@ export class VM {
     close: (loop) => this.closeLoop(loop),
   };
 
-  /** Continue a suspended fiber; `value` becomes the result of the host call that suspended it. */
+  /**
+   * Continue a suspended fiber; `value` becomes the result of the host call
+   * that suspended it. A new slice: the fiber's fuel and output budgets are
+   * whole again, and its heap count starts from what it kept across the wait.
+   */
   resume(fiber: Fiber, value: Value = null): Fiber {
     if (fiber.state !== 'suspended') return fiber;
+    fiber.fuel = fiber.budgets.fuel;
+    fiber.heapUsed = fiber.retained;
+    fiber.outputUsed = 0;
     fiber.stack[fiber.sp++] = value === undefined ? null : value;
     return this.run(fiber);
   }
@@ -310,6 +330,8 @@ export class VM {
       trampoline: (argc) => this.trampoline(argc),
       liveFibers: () => this.liveFibers,
       adopt: (fiber) => {
+        // What it keeps is measured from the restored heap (the host restoring pays, not the cast); a saved count is a floor.
+        fiber.retained = Math.max(fiber.retained, measureRestored(fiber));
         fiber.live = true;
         this.liveFibers++;
         this.scriptRan = true;
@@ -411,6 +433,7 @@ export class VM {
     // No trampoline frame: the spell's own frames are the budget.
     fiber.frameBudget = loop.budgets.maxFrames;
     fiber.loopOwned = true;
+    fiber.retainedRoots = this.retainedRoots;
     this.storage.lend(fiber, 1 + loop.closure!.fn.maxStack);
     loop.fiber = fiber;
     return this.runLoop(loop, args);
@@ -487,6 +510,7 @@ export class VM {
   /** Count the fiber live, give it storage, put the trampoline, callee and arguments on its stack, and run it. */
   private launch(fiber: Fiber, callee: Value, args: readonly Value[]): Fiber {
     this.liveFibers++;
+    fiber.retainedRoots = this.retainedRoots;
     const argc = args.length;
     const trampoline = this.trampoline(argc);
     this.storage.lend(fiber, argc + 2 + trampoline.fn.maxStack);
@@ -640,12 +664,12 @@ export class VM {
                 if (object.shape === fn.icShape[ip]) stack[sp - 1] = object.values[fn.icSlot[ip]!]!;
                 else {
                   const value = getInstanceProperty(fn, ip, object, constants[code[ip]!] as string);
-                  if (value instanceof ObjBoundMethod) chargeHeap(fiber, HEAP_COST.boundMethod);
+                  if (value instanceof ObjBoundMethod) fuel -= chargeHeap(fiber, HEAP_COST.boundMethod, fuel);
                   stack[sp - 1] = value;
                 }
               } else {
                 const value = getOtherProperty(object, constants[code[ip]!] as string);
-                if (value instanceof ObjBoundMethod) chargeHeap(fiber, HEAP_COST.boundMethod);
+                if (value instanceof ObjBoundMethod) fuel -= chargeHeap(fiber, HEAP_COST.boundMethod, fuel);
                 stack[sp - 1] = value;
               }
               ip++;
@@ -660,7 +684,7 @@ export class VM {
                 if (slot < object.values.length) object.values[slot] = value;
                 else {
                   object.values.push(value);
-                  chargeHeap(fiber, HEAP_COST.field);
+                  fuel -= chargeHeap(fiber, HEAP_COST.field, fuel);
                 }
                 object.shape = fn.icNext[ip]!;
               } else {
@@ -669,7 +693,7 @@ export class VM {
                 if (cost > 0) {
                   fuel -= cost;
                   if (fuel < 0) throw new Fault(budgetMessage('fuel', fiber.budgets, fiber.runKind), 'fuel');
-                  chargeHeap(fiber, cost);
+                  fuel -= chargeHeap(fiber, cost, fuel);
                 }
               }
               stack[sp - 1] = value;
@@ -682,7 +706,7 @@ export class VM {
               if (!(superclass instanceof ObjClass)) throw new Fault('Superclass must be a class.');
               const method = superclass.methods.get(name);
               if (method === undefined) throw new Fault(`Undefined property ${quoted(name)}.`);
-              chargeHeap(fiber, HEAP_COST.boundMethod);
+              fuel -= chargeHeap(fiber, HEAP_COST.boundMethod, fuel);
               stack[sp - 1] = new ObjBoundMethod(stack[sp - 1]!, method);
               break;
             }
@@ -701,7 +725,7 @@ export class VM {
               const index = stack[--sp]!;
               const list = stack[sp - 1]!;
               if (list instanceof ObjList) list.items[checkIndex(list, index)] = value;
-              else if (setMapEntry(list, index, value)) chargeHeap(fiber, HEAP_COST.mapEntry);
+              else if (setMapEntry(list, index, value)) fuel -= chargeHeap(fiber, HEAP_COST.mapEntry, fuel);
               stack[sp - 1] = value;
               break;
             }
@@ -737,7 +761,7 @@ export class VM {
               if (typeof a === 'number' && typeof b === 'number') {
                 stack[sp - 1] = a + b;
               } else if (typeof a === 'string' && typeof b === 'string') {
-                chargeHeap(fiber, a.length + b.length);
+                fuel -= chargeHeap(fiber, a.length + b.length, fuel);
                 stack[sp - 1] = concatStrings(a, b);
               } else {
                 throw new Fault('Operands must be two numbers or two strings.');
@@ -902,7 +926,7 @@ export class VM {
                 break;
               }
               if (callee instanceof ObjClass) {
-                chargeHeap(fiber, HEAP_COST.instance);
+                fuel -= chargeHeap(fiber, HEAP_COST.instance, fuel);
                 stack[calleeSlot] = new ObjInstance(callee);
                 if (callee.initializer !== null) {
                   callTarget = callee.initializer;
@@ -1009,11 +1033,15 @@ export class VM {
             case 38 /* CLOSURE */: {
               const target = functions[code[ip++]!]!;
               const count = target.proto.upvalues.length;
-              // Charged by the upvalues captured and the open-upvalue entries walked (captureUpvalues).
-              chargeHeap(fiber, HEAP_COST.closure + count);
-              const upvalues = count === 0 ? NO_UPVALUES : captureUpvalues(fiber, target, closure, base);
-              fuel -= count + captureWalk;
-              if (fuel < 0) throw new Fault(budgetMessage('fuel', fiber.budgets, fiber.runKind), 'fuel');
+              // Charged by the upvalues captured, the new upvalue objects and the open-upvalue entries walked (captureUpvalues).
+              fuel -= chargeHeap(fiber, HEAP_COST.closure + count, fuel);
+              let upvalues = NO_UPVALUES;
+              if (count > 0) {
+                upvalues = captureUpvalues(fiber, target, closure, base);
+                fuel -= chargeHeap(fiber, HEAP_COST.upvalue * captureCreated, fuel);
+                fuel -= count + captureWalk;
+                if (fuel < 0) throw new Fault(budgetMessage('fuel', fiber.budgets, fiber.runKind), 'fuel');
+              }
               stack[sp++] = new ObjClosure(target, upvalues);
               break;
             }
@@ -1044,7 +1072,7 @@ export class VM {
               // A class is a method table and a shape tree: charged as work as well as memory.
               fuel -= HEAP_COST.class;
               if (fuel < 0) throw new Fault(budgetMessage('fuel', fiber.budgets, fiber.runKind), 'fuel');
-              chargeHeap(fiber, HEAP_COST.class);
+              fuel -= chargeHeap(fiber, HEAP_COST.class, fuel);
               stack[sp++] = new ObjClass(constants[code[ip++]!] as string);
               break;
             case 42 /* INHERIT */: {
@@ -1056,7 +1084,7 @@ export class VM {
                 const copied = superclass.methods.size;
                 fuel -= copied;
                 if (fuel < 0) throw new Fault(budgetMessage('fuel', fiber.budgets, fiber.runKind), 'fuel');
-                chargeHeap(fiber, copied * HEAP_COST.method);
+                fuel -= chargeHeap(fiber, copied * HEAP_COST.method, fuel);
                 inherit(subclass, superclass);
               }
               sp--;
@@ -1067,7 +1095,7 @@ export class VM {
               const method = stack[sp - 1]!;
               const klass = stack[sp - 2]!;
               if (klass instanceof ObjClass && method instanceof ObjClosure) {
-                chargeHeap(fiber, HEAP_COST.method);
+                fuel -= chargeHeap(fiber, HEAP_COST.method, fuel);
                 klass.methods.set(name, method);
                 if (name === 'init') klass.initializer = method;
               }
@@ -1076,7 +1104,7 @@ export class VM {
             }
             case 44 /* BUILD_LIST */: {
               const count = code[ip++]!;
-              chargeHeap(fiber, HEAP_COST.list + count);
+              fuel -= chargeHeap(fiber, HEAP_COST.list + count, fuel);
               const items = stack.slice(sp - count, sp);
               sp -= count;
               stack[sp++] = new ObjList(items);
@@ -1093,7 +1121,7 @@ export class VM {
                 // A map is iterated over a snapshot of its keys taken as the loop starts: the body may
                 // add or remove entries and the loop stays deterministic. The snapshot is a list on the heap.
                 if (!(iterable instanceof ObjMap)) throw new Fault('Can only iterate over a list or a map.');
-                chargeHeap(fiber, HEAP_COST.list + iterable.size);
+                fuel -= chargeHeap(fiber, HEAP_COST.list + iterable.size, fuel);
                 fuel -= iterable.size;
                 if (fuel < 0) throw new Fault(budgetMessage('fuel', fiber.budgets, fiber.runKind), 'fuel');
                 stack[slot] = list = new ObjList(iterable.keys());
@@ -1114,7 +1142,7 @@ export class VM {
               const first = sp - 2 * count;
               const map = new ObjMap();
               for (let i = first; i < sp; i += 2) setMapEntry(map, stack[i]!, stack[i + 1]!);
-              chargeHeap(fiber, HEAP_COST.map + HEAP_COST.mapEntry * map.size);
+              fuel -= chargeHeap(fiber, HEAP_COST.map + HEAP_COST.mapEntry * map.size, fuel);
               sp = first;
               stack[sp++] = map;
               break;
@@ -1127,7 +1155,7 @@ export class VM {
               if (text === null) throw new Fault(budgetMessage('fuel', fiber.budgets, fiber.runKind), 'fuel');
               fuel -= count + text.length;
               if (fuel < 0) throw new Fault(budgetMessage('fuel', fiber.budgets, fiber.runKind), 'fuel');
-              chargeHeap(fiber, text.length);
+              fuel -= chargeHeap(fiber, text.length, fuel);
               sp = first;
               stack[sp++] = text;
               break;
@@ -1148,7 +1176,7 @@ export class VM {
               if (slot < object.values.length) object.values[slot] = stack[sp - 1]!;
               else {
                 object.values.push(stack[sp - 1]!);
-                chargeHeap(fiber, HEAP_COST.field);
+                fuel -= chargeHeap(fiber, HEAP_COST.field, fuel);
               }
               object.shape = fn.icNext[ip]!;
               sp -= 2;
@@ -1576,7 +1604,7 @@ export class VM {
               if (slot < object.values.length) object.values[slot] = a + b;
               else {
                 object.values.push(a + b);
-                chargeHeap(fiber, HEAP_COST.field);
+                fuel -= chargeHeap(fiber, HEAP_COST.field, fuel);
               }
               object.shape = fn.icNext[ip + 1]!;
               sp -= 3;
@@ -1692,7 +1720,7 @@ export class VM {
               if (slot < object.values.length) object.values[slot] = value;
               else {
                 object.values.push(value);
-                chargeHeap(fiber, HEAP_COST.field);
+                fuel -= chargeHeap(fiber, HEAP_COST.field, fuel);
               }
               object.shape = fn.icNext[ip + 4]!;
               ip += 6;
@@ -1789,12 +1817,17 @@ export class VM {
     }
   }
 
-  /** Save the interpreter's locals into the fiber and leave the loop. */
+  /**
+   * Save the interpreter's locals into the fiber and leave the loop. A fiber
+   * that waits ('suspended') ends its slice: what it keeps across the wait is
+   * measured, paid from its fuel (vm/retained-heap.ts; a budget error, thrown
+   * to run()'s catch, when it cannot pay or keeps more than maxHeap).
+   */
   private suspend(fiber: Fiber, state: 'suspended' | 'paused', fc: number, ip: number, sp: number, fuel: number): Fiber {
     fiber.frameIps[fc - 1] = ip;
     fiber.frameCount = fc;
     fiber.sp = sp;
-    fiber.fuel = fuel;
+    fiber.fuel = state === 'suspended' ? measureAtWait(fiber, fuel) : fuel;
     fiber.state = state;
     return fiber;
   }
@@ -1983,6 +2016,8 @@ const NO_UPVALUES: ObjUpvalue[] = [];
 
 /** Open-upvalue entries the last captureUpvalues walked past (CLOSURE charges them as fuel). */
 let captureWalk = 0;
+/** Upvalue objects the last captureUpvalues created (CLOSURE charges them as heap). */
+let captureCreated = 0;
 
 /**
  * CLOSURE's captures. The open-upvalue list is sorted by decreasing stack slot, so the
@@ -1997,6 +2032,7 @@ function captureUpvalues(fiber: Fiber, target: ObjFunction, enclosing: ObjClosur
   let previous: ObjUpvalue | null = null;
   let cursor = fiber.openUpvalues;
   let walked = 0;
+  let created = 0;
   for (let k = 0; k < order.length; k++) {
     const i = order[k]!;
     const slot = base + descriptors[i]!.index;
@@ -2006,12 +2042,12 @@ function captureUpvalues(fiber: Fiber, target: ObjFunction, enclosing: ObjClosur
       walked++;
     }
     if (cursor === null || cursor.index !== slot) {
-      chargeHeap(fiber, HEAP_COST.upvalue);
-      const created = new ObjUpvalue(fiber.stack, slot);
-      created.next = cursor;
-      if (previous === null) fiber.openUpvalues = created;
-      else previous.next = created;
-      cursor = created;
+      created++;
+      const fresh = new ObjUpvalue(fiber.stack, slot);
+      fresh.next = cursor;
+      if (previous === null) fiber.openUpvalues = fresh;
+      else previous.next = fresh;
+      cursor = fresh;
     }
     upvalues[i] = cursor;
   }
@@ -2020,13 +2056,20 @@ function captureUpvalues(fiber: Fiber, target: ObjFunction, enclosing: ObjClosur
     if (!d.isLocal) upvalues[i] = enclosing.upvalues[d.index]!;
   }
   captureWalk = walked;
+  captureCreated = created;
   return upvalues;
 }
 
-/** Charge the heap budget for an allocation the interpreter makes. */
-function chargeHeap(fiber: Fiber, units: number): void {
+/**
+ * Charge the heap budget for an allocation the interpreter makes. Returns the fuel a
+ * retained-heap budget spent measuring (0 but in that rare case), for the caller to take
+ * from its `fuel` — subtracted, never assigned from the call: a `fuel` local merged with a
+ * call's result at every allocation lost its unboxed form, and programs that allocate
+ * ran ~10% slower.
+ */
+function chargeHeap(fiber: Fiber, units: number, fuel: number): number {
   fiber.heapUsed += units;
-  if (fiber.heapUsed > fiber.budgets.maxHeap) throw new Fault(budgetMessage('heap', fiber.budgets, fiber.runKind), 'heap');
+  return fiber.heapUsed > fiber.budgets.maxHeap ? heapOverflow(fiber, fuel) : 0;
 }
 
 /** Charge the output budget for text sent out (print). */

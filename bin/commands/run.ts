@@ -6,7 +6,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { CLI_HOSTS } from '../hosts.js';
 import { SpellRuntimeError, VerifyError } from '../../vm/errors.js';
 import type { Module } from '../../vm/module.js';
-import { VM } from '../../vm/vm.js';
+import { DEFAULT_BUDGETS, VM } from '../../vm/vm.js';
 import type { CliCommand, CommandContext } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import { readSpellInput } from '../input.js';
@@ -15,6 +15,7 @@ import { badBytecode, loadModule } from '../load-module.js';
 
 interface RunOptions {
   readonly fuel?: number;
+  readonly maxHeap?: number;
 }
 
 export const runCommand: CliCommand = {
@@ -24,6 +25,7 @@ export const runCommand: CliCommand = {
       .description('compile and run a spell file (.spell source or .spb bytecode)')
       .argument('<file>', 'the .spell or .spb file to run')
       .option('--fuel <n>', 'stop after about n instructions (default: no limit)', parseFuel)
+      .option('--max-heap <n>', `stop when the script keeps more than n heap units alive (default: ${DEFAULT_BUDGETS.maxHeap})`, parseMaxHeap)
       .action(async (file: string, options: RunOptions) => {
         context.setExitCode(await runFile(file, options, context.io));
       });
@@ -31,26 +33,48 @@ export const runCommand: CliCommand = {
 };
 
 export function parseFuel(value: string): number {
+  return positiveWholeNumber(value, 'fuel');
+}
+
+function parseMaxHeap(value: string): number {
+  return positiveWholeNumber(value, 'max-heap');
+}
+
+function positiveWholeNumber(value: string, option: string): number {
   const n = Number(value);
   if (!/^\s*\d+\s*$/.test(value) || !Number.isSafeInteger(n) || n <= 0) {
-    throw new InvalidArgumentError('fuel must be a positive whole number.');
+    throw new InvalidArgumentError(`${option} must be a positive whole number.`);
   }
   return n;
 }
 
 async function runFile(file: string, options: RunOptions, io: CliIO): Promise<number> {
   const module = await loadModule(readSpellInput(file, io), CLI_HOSTS);
-  return runModule(file, module, options.fuel ?? Infinity, io);
+  return runModule(file, module, { fuel: options.fuel ?? Infinity, maxHeap: options.maxHeap ?? DEFAULT_BUDGETS.maxHeap }, io);
 }
 
-/** Runs the script; the exit code is 0, or 70 for a runtime error (printed as clox does). */
-export function runModule(file: string, module: Module, fuel: number, io: CliIO): number {
+/** The budgets `run` gives a script: fuel (Infinity: none), and the heap units it may keep alive. */
+export interface ScriptLimits {
+  readonly fuel: number;
+  readonly maxHeap: number;
+}
+
+/**
+ * Runs the script; the exit code is 0, or 70 for a runtime error (printed as
+ * clox does). The heap budget counts what the script keeps alive, not what
+ * it ever allocated (`heapCounts: 'retained'`): an ordinary program that
+ * makes much garbage runs to the end, a heap bomb still ends with exit 70.
+ */
+export function runModule(file: string, module: Module, limits: ScriptLimits, io: CliIO): number {
+  const { fuel, maxHeap } = limits;
   let vm: VM;
   let printed = false;
   try {
     vm = new VM(module, {
       hosts: CLI_HOSTS,
       fuel,
+      maxHeap,
+      heapCounts: 'retained',
       // A script's stdout is the terminal's, as clox's is: unlimited with unlimited fuel, else the default budget.
       ...(fuel === Infinity ? { maxOutput: Infinity } : {}),
       print: (text) => {

@@ -4,9 +4,12 @@
  * the process down between them (docs/security.md, invariant 2).
  *
  * Two kinds of holding are counted, in heap units (vm/costs.ts):
- * - a waiting cast holds at most what it allocated (`fiber.heapUsed`) plus its
- *   value stack (`fiber.stack.length` slots): anything else it can reach
- *   existed before it and is counted where it lives;
+ * - a waiting cast holds what it keeps alive across the wait (`fiber.retained`,
+ *   measured by the VM when it began waiting and paid from its fuel:
+ *   vm/retained-heap.ts) plus its value stack's storage (`fiber.stack.length`
+ *   slots). It replaces the count of everything the cast ever allocated, so a
+ *   cast that waits every tick for hours holds only what it keeps, and one
+ *   that keeps appending across waits is stopped by this budget;
  * - an entity field holds its name and, for text, its characters, plus
  *   FIELD_ENTRY units for the entry itself (fields hold only scalars, text and
  *   entity ids, so this is exact up to the constant).
@@ -40,9 +43,9 @@ export class WorldMemory {
     return `Out of memory: this world's waiting casts and entity fields would hold more than ${this.limit} heap units.`;
   }
 
-  /** What a suspended fiber may keep alive while it waits. */
+  /** What a suspended fiber keeps alive while it waits. */
   holdOf(fiber: Fiber): number {
-    return fiber.heapUsed + fiber.stack.length;
+    return fiber.retained + fiber.stack.length;
   }
 
   /** Count a cast that starts waiting; false (nothing counted) when it would pass the budget. */

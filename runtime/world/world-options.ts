@@ -42,7 +42,7 @@ export interface WorldOptions {
   step?: number;
   /** At most this many steps per tick() call; the rest of the backlog is dropped (no spiral of death). Default 10. */
   maxStepsPerTick?: number;
-  /** Budgets of every cast. Default: DEFAULT_BUDGETS (maxWait 3,600 s) with fuel 1,000,000. */
+  /** Budgets of every cast, for each slice (its start or a resume to its next wait or end). Default: DEFAULT_BUDGETS (maxWait 3,600 s) with fuel 1,000,000. */
   budgets?: Partial<Budgets>;
   /**
    * Queue AOI 'move' notifications (an entity moved inside an observer's range) as events too.
@@ -51,8 +51,8 @@ export interface WorldOptions {
    */
   aoiMoveEvents?: boolean;
   /**
-   * Heap units (vm/costs.ts) that what outlives a cast may hold in this world together: each waiting
-   * cast's allocations and value stack, and every entity field's name and text. A cast that would
+   * Heap units (vm/costs.ts) that what outlives a cast may hold in this world together: what each waiting
+   * cast keeps alive across its wait (measured then) and its value stack, and every entity field's name and text. A cast that would
    * wait past it fails, a field store past it is refused ('heap' budget errors). Default 32,000,000.
    */
   maxWorldHeap?: number;

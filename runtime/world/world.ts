@@ -387,6 +387,14 @@ export class World<G extends EventDeclaration = never> implements EntityAccess {
     return this.casting.waitingCount;
   }
 
+  /**
+   * Heap units (vm/costs.ts) held now against `maxWorldHeap`: what the
+   * waiting casts keep alive across their waits, and the entity fields.
+   */
+  get heapHeld(): number {
+    return this.state.memory.used;
+  }
+
   // ------------------------------------------------------------------ casting
 
   /**

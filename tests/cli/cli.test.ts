@@ -90,6 +90,32 @@ describe('cantrip run', () => {
     expect(r.stderr).toMatch(/^Out of fuel.*\n\[line 1\] in script\n$/);
   });
 
+  it("runs the book's allocation-heavy benchmarks to the end: the heap budget counts what a script keeps, not what it made", () => {
+    const trees = cantrip('run', 'tests/cli/book/binary_trees.lox');
+    expect(trees.stderr).toBe('');
+    expect(trees.status).toBe(0);
+    expect(trees.stdout).toMatch(/^long lived tree of depth:\n14\ncheck:\n-1\nelapsed:\n[\d.e-]+\n$/m);
+    const instances = cantrip('run', 'tests/cli/book/instantiation.lox');
+    expect(instances.stderr).toBe('');
+    expect(instances.status).toBe(0);
+    expect(instances.stdout).toMatch(/^[\d.e-]+\n$/);
+  }, 120_000);
+
+  it('stops a script that keeps too much with the memory message (exit 70), at --max-heap or the default', () => {
+    const hoard = file('hoard.spell', 'var keep = [];\nwhile (true) keep.append(1);\n');
+    const small = cantrip('run', '--max-heap', '1000', hoard);
+    expect(small.status).toBe(70);
+    expect(small.stderr).toBe('Out of memory: the script keeps more than 1000 heap units alive (list elements, string characters, objects).\n[line 2] in script\n');
+    const doubling = cantrip('run', file('double.spell', 'var s = "ab";\nwhile (true) s = s + s;\n'));
+    expect(doubling.status).toBe(70);
+    expect(doubling.stderr).toMatch(/^Out of memory: the script keeps more than 16000000 heap units alive .*\n\[line 2\] in script\n$/);
+    for (const bad of ['abc', '-5', '0', '1.5']) {
+      const r = cantrip('run', `--max-heap=${bad}`, hoard);
+      expect(r.status, bad).toBe(64);
+      expect(r.stderr, bad).toMatch(/max-heap must be a positive whole number/);
+    }
+  });
+
   it('rejects a malformed --fuel as a usage error (64)', () => {
     for (const bad of ['abc', '-5', '0', '1.5']) {
       const r = cantrip('run', `--fuel=${bad}`, 'spells/hello.spell');

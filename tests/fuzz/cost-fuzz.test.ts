@@ -17,7 +17,7 @@
 
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Calibration, prepare, retainedPerUnit, type CostCase } from './cost-measure.js';
+import { Calibration, prepare, prepareMeasuring, retainedPerUnit, type CostCase } from './cost-measure.js';
 import { checkProperty } from './fuzz-settings.js';
 import { programArbitrary, renderProgram } from './program-arbitrary.js';
 
@@ -33,6 +33,31 @@ const FUEL = { fuel: 200_000, maxHeap: 20_000_000 } as const;
 const methods = (n: number): string => Array.from({ length: n }, (_, i) => `m${i}() { return ${i}; }`).join(' ');
 const localNames = (n: number): string[] => Array.from({ length: n }, (_, i) => `a${i}`);
 const bigString = (log2: number): string => `var s = "x"; for (var i = 0; i < ${log2}; i = i + 1) s = s + s; var t = s + "a"; var u = s + "b";`;
+
+/** Top-level code filling `keep` with n values of a kind (for the measuring cases). */
+const KEPT: Record<string, (n: number) => string> = {
+  numbers: (n) => `for (var i = 0; i < ${n}; i = i + 1) keep.append(i);`,
+  'empty lists': (n) => `for (var i = 0; i < ${n}; i = i + 1) keep.append([]);`,
+  'instances of 2 fields': (n) => `class P { init(a) { this.a = a; this.b = a; } } for (var i = 0; i < ${n}; i = i + 1) keep.append(P(i));`,
+  'references to one instance': (n) => `class P {} var one = P(); for (var i = 0; i < ${n}; i = i + 1) keep.append(one);`,
+  'closures over one upvalue': (n) => `fun make(x) { fun g() { return x; } return g; } for (var i = 0; i < ${n}; i = i + 1) keep.append(make(i));`,
+  'maps of one entry': (n) => `for (var i = 0; i < ${n}; i = i + 1) keep.append({"k": i});`,
+  'short strings': (n) => `for (var i = 0; i < ${n}; i = i + 1) keep.append(str(i));`,
+  'bound methods': (n) => `class P { m() {} } var one = P(); for (var i = 0; i < ${n}; i = i + 1) keep.append(one.m);`,
+  'classes with 3 methods': (n) => `for (var i = 0; i < ${n}; i = i + 1) { class C { a() {} b() {} c() {} } keep.append(C); }`,
+};
+
+/** A search built to be quadratic for a naive or Boyer–Moore–Horspool search: 2^log2 "a"s searched for m - 1 "a"s and a "b" (issue 17: 600× before). */
+function searchCase(log2: number, m: number, op: string): CostCase {
+  return {
+    ...vmCase(
+    `search 2^${log2} "a"s for ${m - 1} "a"s and a "b": ${op}`,
+      `var t = "a"; for (var i = 0; i < ${log2}; i = i + 1) t = t + t; var p = "b"; for (var i = 1; i < ${m}; i = i + 1) p = "a" + p;\nspell go() { while (true) { ${op} } }`,
+    ),
+    // Fuel for a few searches of the longest text (each is charged its length before it runs).
+    budgets: { fuel: 5_000_000, maxHeap: 20_000_000 },
+  };
+}
 
 const vmCase = (name: string, source: string): CostCase => ({ name, where: 'vm', source, budgets: FUEL });
 const worldCase = (name: string, source: string, size: number, entities: number): CostCase => ({
@@ -93,6 +118,9 @@ const hostile: fc.Arbitrary<CostCase> = fc.oneof(
   fc.integer({ min: 1, max: 200 }).map((depth) =>
     vmCase(`list nested ${depth} deep, printed`, `var l = [1]; for (var i = 0; i < ${depth}; i = i + 1) l = [l, l];\nspell go() { while (true) { print l; } }`),
   ),
+  fc.tuple(fc.integer({ min: 0, max: 20 }), fc.constantFrom(2, 8, 16, 17, 100, 1000, 30_000), fc.constantFrom('t.contains(p);', 't.indexOf(p);', 't.split(p);')).map(
+    ([log2, m, op]) => searchCase(log2, m, op),
+  ),
 );
 
 /** Grammar programs: their spells' bodies become `go`. */
@@ -136,6 +164,23 @@ describe('cost proportionality: CPU time ≤ fuel × a constant', () => {
 
   it('templates of the hostile shapes stay within the bound', () => {
     checkProperty('cost/hostile', fc.property(hostile, checkCase), 60);
+  });
+
+  it('the worst searches stay within the bound (always run, whatever the seed draws)', () => {
+    for (const op of ['t.contains(p);', 't.indexOf(p);', 't.split(p);']) {
+      for (const m of [16, 17, 1000, 30_000]) checkCase(searchCase(20, m, op));
+    }
+  });
+
+  it('measuring what a cast keeps (at a wait, or under a retained heap budget) stays within the bound, whatever it keeps', () => {
+    const cases = Object.keys(KEPT).flatMap((kind) => [1_000, 30_000].map((n) => ({ kind, n })));
+    for (const { kind, n } of cases) {
+      const name = `measuring ${n} ${kind} kept`;
+      const ratio = calibration.ratioOfTimed(prepareMeasuring(`var keep = []; ${KEPT[kind]!(n)}`), CPU_BOUND / 2);
+      if (ratio > worst.ratio) Object.assign(worst, { ratio, name, fuel: 0 });
+      measured.push({ name, ratio });
+      expect(ratio, `${name}: ${ratio.toFixed(1)}× the ns per fuel of while (true) {}`).toBeLessThanOrEqual(CPU_BOUND);
+    }
   });
 
   it('programs from the grammar stay within the bound', () => {

@@ -17,7 +17,9 @@ import { WORLD_HOST_FUNCTIONS } from '../../runtime/host/host-api.js';
 import { World } from '../../runtime/world/world.js';
 import type { Budgets } from '../../vm/budgets.js';
 import { CORE_HOST_FUNCTIONS } from '../../vm/builtins.js';
-import type { Fiber } from '../../vm/fiber.js';
+import { Fiber } from '../../vm/fiber.js';
+import { DEFAULT_BUDGETS } from '../../vm/budgets.js';
+import { measureFuel, measureRetained } from '../../vm/retained-heap.js';
 import { VM } from '../../vm/vm.js';
 
 /** Fuel every cast is charged for in effect before it runs an instruction (starting it, settling it): added to the fuel it used. */
@@ -31,6 +33,8 @@ export interface CostCase {
   readonly where: 'vm' | 'world';
   readonly world?: { readonly size: number; readonly entities: number };
   readonly budgets: Partial<Budgets>;
+  /** What the VM's maxHeap counts ('vm' cases): 'retained' measures what is kept each time the allocations reach it. */
+  readonly heapCounts?: 'allocated' | 'retained';
 }
 
 export interface CostSample {
@@ -51,7 +55,7 @@ export function prepare(c: CostCase): Runner | null {
     const { module } = compile(c.source, { sourceName: `${c.name}.spell`, hosts: CORE_HOST_FUNCTIONS });
     if (module === null) return null;
     // The top-level script (which may build big values) runs unbudgeted; the measured cast runs under c.budgets.
-    const vm = new VM(module, { hosts: CORE_HOST_FUNCTIONS, print: () => {}, fuel: 1e9, maxHeap: 1e9 });
+    const vm = new VM(module, { hosts: CORE_HOST_FUNCTIONS, print: () => {}, fuel: 1e9, maxHeap: 1e9, heapCounts: c.heapCounts ?? 'allocated' });
     const script = vm.runScript();
     if (script.state !== 'done') return null;
     return () => vm.cast('go', [], c.budgets);
@@ -125,6 +129,22 @@ export class Calibration {
    * `suspectAbove`, measured `repeats` more times, each beside a fresh baseline sample, and
    * the median of those ratios is the answer.
    */
+  /** `ratio` for work timed outside a cast (a measurement of retained memory): ns per the fuel it is charged. */
+  ratioOfTimed(timed: () => { ns: number; fuel: number }, suspectAbove: number, repeats = 7): number {
+    const perFuel = (): number => {
+      const { ns, fuel } = timed();
+      return ns / Math.max(1, fuel);
+    };
+    const quick = perFuel() / this.nsPerFuel;
+    if (quick <= suspectAbove) return quick;
+    const ratios: number[] = [];
+    for (let i = 0; i < repeats; i++) {
+      const base = this.baselineSample();
+      ratios.push(perFuel() / base);
+    }
+    return median(ratios);
+  }
+
   ratio(run: Runner, budgets: Partial<Budgets>, suspectAbove: number, repeats = 7): { ratio: number; sample: CostSample } {
     const first = sample(run, budgets);
     const quick = first.nsPerFuel / this.nsPerFuel;
@@ -138,6 +158,42 @@ export class Calibration {
     }
     return { ratio: median(ratios), sample: last };
   }
+}
+
+/**
+ * One measurement of what a script's globals keep (vm/retained-heap.ts, as a wait or a
+ * retained heap budget measures), timed, with the fuel it is charged.
+ */
+export function prepareMeasuring(source: string): () => { ns: number; fuel: number } {
+  const { module } = compile(source, { sourceName: 'kept.spell', hosts: CORE_HOST_FUNCTIONS });
+  if (module === null) throw new Error(`does not compile: ${source}`);
+  const vm = new VM(module, { hosts: CORE_HOST_FUNCTIONS, print: () => {}, fuel: 1e9, maxHeap: 1e9 });
+  vm.runScript();
+  const globals = vm.snapshotAccess().globals;
+  const roots = new Fiber(DEFAULT_BUDGETS, null); // no stack, no frames: the globals are all it reaches
+  const out = { units: 0, visits: 0, objects: 0 };
+  for (let i = 0; i < 3; i++) measureRetained(roots, globals, Infinity, Infinity, out); // warm the walk, as a long-running world has
+  // Measured again for half a millisecond, five times over; the quickest window counts (on a shared
+  // machine the others are the same work plus time the process was not running).
+  const window = (): { ns: number; fuel: number } => {
+    const started = process.hrtime.bigint();
+    let fuel = 0;
+    let ns = 0;
+    do {
+      measureRetained(roots, globals, Infinity, Infinity, out);
+      fuel += measureFuel(out.visits, out.objects);
+      ns = Number(process.hrtime.bigint() - started);
+    } while (ns < 500_000);
+    return { ns, fuel };
+  };
+  return () => {
+    let best = window();
+    for (let i = 0; i < 4; i++) {
+      const next = window();
+      if (next.ns / next.fuel < best.ns / best.fuel) best = next;
+    }
+    return best;
+  };
 }
 
 let collect: (() => void) | null = null;
