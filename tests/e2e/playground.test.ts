@@ -371,7 +371,11 @@ describe.skipIf(!available)('playground in Chromium', () => {
     await setSource(page, 'spell poke(caster, target) {\n  print "one";\n}');
     await page.waitForFunction(() => window.cantrip!.bytecode().includes('poke'));
     const last = page.locator('#editor .line-numbers', { hasText: /^3$/ });
-    const box = (await last.boundingBox())!;
+    // Monaco may lay the lines out again just after a new text: wait until line 3's number is on screen.
+    await last.waitFor({ state: 'visible' });
+    let box = await last.boundingBox();
+    await expect.poll(async () => (box = await last.boundingBox())).not.toBeNull();
+    box = box!;
     await page.mouse.click(box.x - 12, box.y + box.height * 4);
     await page.waitForTimeout(100);
     expect(await page.evaluate(() => window.cantrip!.breakpoints())).toEqual([]);
