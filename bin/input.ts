@@ -1,7 +1,8 @@
 /**
  * Reading a spell file from disk: every way a path can be wrong becomes one
  * clean CliFailure with the right exit code, and the bytes are classified as
- * source text or compiled bytecode by their magic number, not their name.
+ * source text or compiled bytecode by their magic number, not their name
+ * (a file named .spb without the magic number is refused as bad bytecode).
  */
 import { CliFailure, EXIT } from './exit-codes.js';
 import { readFileBounded, type CliIO } from './io.js';
@@ -35,6 +36,13 @@ export function readInputBytes(path: string, io: CliIO): Uint8Array {
 export function readSpellInput(path: string, io: CliIO): SpellInput {
   const bytes = readInputBytes(path, io);
   if (looksLikeSpb(bytes)) return { kind: 'bytecode', path, bytes };
+  // Named as bytecode but not bytecode: say so, rather than report the bytes as a spell's syntax errors.
+  if (path.endsWith('.spb')) {
+    throw new CliFailure(
+      `cantrip: ${path} is not Cantrip bytecode: it does not start with the .spb header (a .spb file is what \`cantrip compile\` writes)`,
+      EXIT.dataError,
+    );
+  }
   return { kind: 'source', path, text: decodeSourceText(path, bytes) };
 }
 

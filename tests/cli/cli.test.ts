@@ -214,6 +214,13 @@ describe('hostile input', () => {
     expectNoStackTrace(r);
   });
 
+  it('a .spb file that is not bytecode: 65, said as such (not read as a spell)', () => {
+    const r = cantrip('run', file('text.spb', 'print 1;\n'));
+    expect(r.status).toBe(65);
+    expect(r.stderr).toMatch(/text\.spb is not Cantrip bytecode: it does not start with the \.spb header/);
+    expectNoStackTrace(r);
+  });
+
   it('a NUL byte: 65 with its position', () => {
     const r = cantrip('run', file('nul.spell', 'print 1;\nprint "a\0b";\n'));
     expect(r.status).toBe(65);
