@@ -27,6 +27,13 @@ export interface PublishedDiagnostics {
   readonly diagnostics: { range: { start: { line: number; character: number }; end: { line: number; character: number } }; severity: number; message: string; data?: unknown }[];
 }
 
+/** A server process to start: its program, arguments and extra environment. */
+export interface ServerProcess {
+  readonly command: string;
+  readonly args: readonly string[];
+  readonly env?: Readonly<Record<string, string>>;
+}
+
 export class LspClient {
   readonly connection: MessageConnection;
   private readonly child: ChildProcessWithoutNullStreams;
@@ -35,12 +42,18 @@ export class LspClient {
   /** Everything the server wrote to stderr. */
   stderr = '';
   exited: number | null = null;
+  /** Resolves with the exit code when the server process ends. */
+  readonly exit: Promise<number>;
 
-  constructor(cwd = REPO) {
-    this.child = spawn(process.execPath, [LAUNCHER, 'lsp', '--stdio'], { cwd, stdio: 'pipe' });
+  /** `launch`: how to start the server (default: `node bin/cantrip.js lsp --stdio`). */
+  constructor(cwd = REPO, launch: ServerProcess = { command: process.execPath, args: [LAUNCHER, 'lsp', '--stdio'] }) {
+    this.child = spawn(launch.command, [...launch.args], { cwd, stdio: 'pipe', env: { ...process.env, ...launch.env } });
     this.child.stderr.on('data', (chunk: Buffer) => (this.stderr += chunk.toString()));
+    let exited!: (code: number) => void;
+    this.exit = new Promise((resolve) => (exited = resolve));
     this.child.on('exit', (code) => {
       this.exited = code ?? -1;
+      exited(this.exited);
       for (const w of this.waiters.splice(0)) w.reject(new Error(`the language server exited (${this.exited}): ${this.stderr}`));
     });
     this.connection = createMessageConnection(new StreamMessageReader(this.child.stdout), new StreamMessageWriter(this.child.stdin));
