@@ -16,7 +16,7 @@ import { BytecodePanel, PALETTE_SIZE } from './panels/bytecodePanel.js';
 import { ConsolePanel } from './panels/consolePanel.js';
 import { ExamplesMenu, type MenuChoice } from './panels/examplesMenu.js';
 import { ProblemsPanel } from './panels/problemsPanel.js';
-import { initialState, loadDraft, saveDraft, saveState } from './persistence.js';
+import { initialState, loadDraft, loadSavedBreakpoints, saveDraft, saveState } from './persistence.js';
 import type { PlaygroundBackend } from './backend.js';
 import { parameterName, readsParameter } from './assist/spellParameters.js';
 
@@ -79,11 +79,16 @@ export class PlaygroundApp {
       onBreedsChange: () => this.scheduleBreedsCheck(),
       onHoverLine: (line) => this.bytecode.highlightLine(line, true),
       onCursorLine: (line) => this.bytecode.highlightLine(line, true),
-      onBreakpointsChange: (lines) => backend.setBreakpoints(lines),
+      onBreakpointsChange: (lines) => {
+        backend.setBreakpoints(lines);
+        this.autosave();
+      },
       onTabChange: (tab) => {
         for (const t of document.querySelectorAll<HTMLElement>('.tabs button[data-tab]')) t.classList.toggle('active', t.dataset.tab === tab);
       },
     });
+    // The breakpoints autosaved with this text come back with it (a link or an example brings none).
+    if (from === 'autosave') this.editor.setBreakpoints(loadSavedBreakpoints());
     this.wireToolbar();
     // Breeds first: the compiler warns about entity properties they do not define.
     this.checkBreeds();
@@ -264,6 +269,8 @@ export class PlaygroundApp {
     const source = this.editor.source;
     this.bytecode.show(outcome.module);
     this.editor.setLineColours(outcome.module ? this.bytecode.lineMap.linesWithCode() : [], PALETTE_SIZE);
+    // Breakpoints go on lines with code; without a compiled module, every line may be one.
+    this.editor.setCodeLines(outcome.module ? this.bytecode.lineMap.linesWithCode() : null);
     this.updateSpellList(source);
     this.updateStatus();
     this.autosave();
@@ -346,7 +353,7 @@ export class PlaygroundApp {
   }
 
   private autosave(): void {
-    saveState({ source: this.editor.source, breeds: this.editor.breeds }, location.hash);
+    saveState({ source: this.editor.source, breeds: this.editor.breeds }, location.hash, this.editor.breakpointLines);
     if (location.hash.startsWith(SHARE_PREFIX) && !this.brokenLink) {
       window.clearTimeout(this.hashTimer);
       this.hashTimer = window.setTimeout(() => this.syncHash(), HASH_DEBOUNCE_MS);
@@ -375,13 +382,13 @@ export class PlaygroundApp {
   private saveOnLeave(): void {
     if (this.compileTimer !== undefined) this.recompileNow();
     window.clearTimeout(this.hashTimer);
-    saveState({ source: this.editor.source, breeds: this.editor.breeds }, location.hash);
+    saveState({ source: this.editor.source, breeds: this.editor.breeds }, location.hash, this.editor.breakpointLines);
   }
 
   /** Save now (Ctrl+S): autosave and the shared address, without waiting for the debounce. */
   saveNow(): void {
     if (this.compileTimer !== undefined) this.recompileNow();
-    saveState({ source: this.editor.source, breeds: this.editor.breeds }, location.hash);
+    saveState({ source: this.editor.source, breeds: this.editor.breeds }, location.hash, this.editor.breakpointLines);
     this.syncHash();
   }
 
@@ -440,7 +447,7 @@ export class PlaygroundApp {
     const url = shareUrl(location.href, this.shareState());
     this.brokenLink = false;
     history.replaceState(null, '', url);
-    saveState({ source: this.editor.source, breeds: this.editor.breeds }, location.hash);
+    saveState({ source: this.editor.source, breeds: this.editor.breeds }, location.hash, this.editor.breakpointLines);
     let copied = false;
     try {
       await navigator.clipboard.writeText(url);

@@ -11,10 +11,11 @@ import { decodeStateFromHash, type PlaygroundState } from './language/urlState.j
 const STORAGE_KEY = 'cantrip.playground.v1';
 const DRAFT_KEY = 'cantrip.playground.draft.v1';
 
-/** An autosaved session: the state, and the address hash the page had when it was saved. */
+/** An autosaved session: the state, the address hash the page had when it was saved, and the spell's breakpoints. */
 interface SavedSession {
   readonly state: PlaygroundState;
   readonly hash: string;
+  readonly breakpoints: readonly number[];
 }
 
 function readSession(key: string): SavedSession | null {
@@ -23,9 +24,10 @@ function readSession(key: string): SavedSession | null {
     if (!raw) return null;
     const data: unknown = JSON.parse(raw);
     if (typeof data !== 'object' || data === null) return null;
-    const { source, breeds, hash } = data as { source?: unknown; breeds?: unknown; hash?: unknown };
+    const { source, breeds, hash, breakpoints } = data as { source?: unknown; breeds?: unknown; hash?: unknown; breakpoints?: unknown };
     if (typeof source !== 'string') return null;
-    return { state: typeof breeds === 'string' ? { source, breeds } : { source }, hash: typeof hash === 'string' ? hash : '' };
+    const lines = Array.isArray(breakpoints) ? breakpoints.filter((l): l is number => Number.isInteger(l) && l >= 1) : [];
+    return { state: typeof breeds === 'string' ? { source, breeds } : { source }, hash: typeof hash === 'string' ? hash : '', breakpoints: lines };
   } catch {
     return null;
   }
@@ -45,9 +47,9 @@ function readState(key: string): PlaygroundState | null {
   }
 }
 
-function writeState(key: string, state: PlaygroundState, hash = ''): void {
+function writeState(key: string, state: PlaygroundState, hash = '', breakpoints: readonly number[] = []): void {
   try {
-    localStorage.setItem(key, JSON.stringify({ ...state, hash }));
+    localStorage.setItem(key, JSON.stringify({ ...state, hash, ...(breakpoints.length > 0 ? { breakpoints } : {}) }));
   } catch {
     // Storage full or disabled (private mode): autosave is best effort.
   }
@@ -57,9 +59,14 @@ export function loadSavedState(): PlaygroundState | null {
   return readSession(STORAGE_KEY)?.state ?? null;
 }
 
-/** Autosave; `hash` is the page's address hash now (a shared link the text descends from, or ''). */
-export function saveState(state: PlaygroundState, hash = ''): void {
-  writeState(STORAGE_KEY, state, hash);
+/** Autosave; `hash` is the page's address hash now (a shared link the text descends from, or ''); the breakpoints go with the text (never into links). */
+export function saveState(state: PlaygroundState, hash = '', breakpoints: readonly number[] = []): void {
+  writeState(STORAGE_KEY, state, hash, breakpoints);
+}
+
+/** The breakpoints autosaved with the session's text. */
+export function loadSavedBreakpoints(): readonly number[] {
+  return readSession(STORAGE_KEY)?.breakpoints ?? [];
 }
 
 /** The user's own spell, set aside when an example or a link replaced it. */

@@ -366,6 +366,30 @@ describe.skipIf(!available)('playground in Chromium', () => {
     await page.close();
   });
 
+  it('puts a breakpoint clicked on a comment or blank line on the next line with code, hollows one left without code, and keeps them over a reload', async () => {
+    const { page } = await openPage();
+    await setSource(page, 'spell poke(caster, target) {\n  // say it\n\n  print "one";\n  print "two";\n}\n');
+    await page.waitForFunction(() => window.cantrip!.bytecode().includes('poke'));
+    await toggleBreakpoint(page, 2);
+    await expect.poll(() => page.evaluate(() => window.cantrip!.breakpoints())).toEqual([4]);
+    await toggleBreakpoint(page, 5);
+    await expect.poll(() => page.evaluate(() => window.cantrip!.breakpoints())).toEqual([4, 5]);
+    // Line 5's code becomes a comment: its breakpoint stays, drawn hollow (never hit), and says so.
+    await page.evaluate(() => window.cantrip!.typeAt(5, '// '));
+    await page.waitForSelector('#editor .cantrip-breakpoint-inactive');
+    expect(await page.locator('#editor .cantrip-breakpoint').count()).toBe(2);
+    expect(await page.locator('#editor .cantrip-breakpoint-inactive').count()).toBe(1);
+    await screenshot(page, 'breakpoints-active-and-never-hit');
+    await page.close();
+    // The autosave keeps them with the text: a new visit (storage not cleared) has them back.
+    const again = await harness.context.newPage();
+    await again.goto(harness.url);
+    await again.waitForFunction(() => window.cantrip?.ready === true, null, { timeout: 30_000 });
+    expect(await again.evaluate(() => window.cantrip!.breakpoints())).toEqual([4, 5]);
+    await again.evaluate(() => localStorage.clear());
+    await again.close();
+  });
+
   it('sets no breakpoint from the empty gutter below the last line; Cast is off while the spell has errors', async () => {
     const { page } = await openPage();
     await setSource(page, 'spell poke(caster, target) {\n  print "one";\n}');

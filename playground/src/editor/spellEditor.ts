@@ -39,6 +39,8 @@ export class SpellEditor {
   private readonly breakpointHint: monaco.editor.IEditorDecorationsCollection;
   private hintLine: number | null = null;
   private readonly breakpoints = new Set<number>();
+  /** The lines the compiled spell has code on (null: not compiled, any line may be one). */
+  private codeLines: ReadonlySet<number> | null = null;
   private colourLines: readonly number[] = [];
   private paletteSize = 8;
   private readonly viewStates = new Map<EditorTab, monaco.editor.ICodeEditorViewState | null>();
@@ -223,10 +225,36 @@ export class SpellEditor {
     return [...this.breakpoints].sort((a, b) => a - b);
   }
 
+  /**
+   * A click on a line: removes its breakpoint, or sets one on the first line
+   * with code from there (a comment or blank line is never hit, so the
+   * breakpoint goes where the debugger will stop).
+   */
   toggleBreakpoint(line: number): void {
     if (this.breakpoints.has(line)) this.breakpoints.delete(line);
-    else this.breakpoints.add(line);
+    else {
+      const target = this.codeLineFrom(line);
+      if (target === null) return;
+      this.breakpoints.add(target);
+    }
     this.renderBreakpoints();
+  }
+
+  /** The compiled spell's lines with code: breakpoints on other lines are shown as never hit. */
+  setCodeLines(lines: readonly number[] | null): void {
+    const next = lines === null ? null : new Set(lines);
+    const same = next === null ? this.codeLines === null : this.codeLines !== null && next.size === this.codeLines.size && [...next].every((l) => this.codeLines!.has(l));
+    if (same) return;
+    this.codeLines = next;
+    if (this.breakpoints.size > 0) this.renderBreakpoints(false);
+  }
+
+  /** `line` if it has code, else the next line that does (the previous one at the end of the file); null when no line has code. */
+  private codeLineFrom(line: number): number | null {
+    const code = this.codeLines;
+    if (code === null || code.has(line)) return line;
+    const sorted = [...code].sort((a, b) => a - b);
+    return sorted.find((l) => l > line) ?? sorted.at(-1) ?? null;
   }
 
   setBreakpoints(lines: readonly number[]): void {
@@ -245,23 +273,37 @@ export class SpellEditor {
   }
 
   private showBreakpointHint(line: number | null): void {
-    const shown = line !== null && !this.breakpoints.has(line) ? line : null;
+    // The faint dot shows where a click would put the breakpoint: on this line, or the next with code.
+    const shown = line !== null && !this.breakpoints.has(line) ? this.codeLineFrom(line) : null;
     if (shown === this.hintLine) return;
     this.hintLine = shown;
     if (shown === null) this.breakpointHint.clear();
     else this.breakpointHint.set([{ range: new monaco.Range(shown, 1, shown, 1), options: { glyphMarginClassName: 'cantrip-breakpoint-hint', glyphMarginHoverMessage: { value: 'Click to set a breakpoint' } } }]);
   }
 
-  private renderBreakpoints(): void {
+  /** Draw the breakpoints (hollow on a line without code: never hit) and, when `changed`, tell the app the lines. */
+  private renderBreakpoints(changed = true): void {
     this.hintLine = null;
     this.breakpointHint.clear();
     this.breakpointDecorations.set(
-      this.breakpointLines.map((line) => ({
-        range: new monaco.Range(line, 1, line, 1),
-        options: { glyphMarginClassName: 'cantrip-breakpoint', glyphMarginHoverMessage: { value: 'Breakpoint (click to remove)' }, stickiness: 1 },
-      })),
+      this.breakpointLines.map((line) => {
+        const active = this.codeLines === null || this.codeLines.has(line);
+        return {
+          range: new monaco.Range(line, 1, line, 1),
+          options: {
+            glyphMarginClassName: active ? 'cantrip-breakpoint' : 'cantrip-breakpoint cantrip-breakpoint-inactive',
+            glyphMarginHoverMessage: { value: active ? 'Breakpoint (click to remove)' : 'No code on this line: this breakpoint is never hit (click to remove)' },
+            stickiness: 1,
+          },
+        };
+      }),
     );
-    this.events.onBreakpointsChange(this.breakpointLines);
+    if (changed) this.events.onBreakpointsChange(this.breakpointLines);
+  }
+
+  /** The breakpoints on lines without code in the compiled spell (never hit). */
+  get inactiveBreakpointLines(): number[] {
+    return this.codeLines === null ? [] : this.breakpointLines.filter((l) => !this.codeLines!.has(l));
   }
 
   /** Edits move breakpoint decorations with their lines; read the lines back from them. */
