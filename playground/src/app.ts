@@ -290,14 +290,31 @@ export class PlaygroundApp {
 
   private updateSpellList(source: string): void {
     const select = byId<HTMLSelectElement>('spell-select');
-    const spells = this.lastOutcome.module ? this.lastOutcome.module.spells.map((s) => s.name) : declaredSpells(source);
+    const declared = this.lastOutcome.module ? this.lastOutcome.module.spells.map((s) => s.name) : declaredSpells(source);
+    // Tick spells are the world's to call, every step, with (self, dt): they are listed apart and cannot be picked.
+    const ticks = this.backend.tickSpells();
+    const spells = declared.filter((s) => !ticks.has(s));
+    const ticking = declared.filter((s) => ticks.has(s));
     const previous = select.value;
-    const current = [...select.options].map((o) => o.value);
-    if (spells.length === 0) {
+    const current = [...select.options].map((o) => `${o.value}${o.disabled ? ' (tick)' : ''}`);
+    const wanted = [...spells, ...ticking.map((s) => `${s} (tick)`)];
+    if (spells.length === 0 && ticking.length === 0) {
       // A plain script: say so rather than show an empty menu.
       if (current.length !== 1 || current[0] !== '') select.replaceChildren(new Option('(none)', ''));
-    } else if (current.join('\n') !== spells.join('\n')) {
-      select.replaceChildren(...spells.map((s) => new Option(s, s)));
+    } else if (current.join('\n') !== wanted.join('\n')) {
+      const options: HTMLElement[] = spells.map((s) => new Option(s, s));
+      if (ticking.length > 0) {
+        const group = document.createElement('optgroup');
+        group.label = 'run every tick by breeds';
+        for (const s of ticking) {
+          const option = new Option(s, s);
+          option.disabled = true;
+          option.title = `${s} is a breed's tick spell: the world calls it every step with (self, dt); it is not cast by hand`;
+          group.append(option);
+        }
+        options.push(group);
+      }
+      select.replaceChildren(...options);
       if (spells.includes(previous)) select.value = previous;
     }
     select.disabled = spells.length === 0;
@@ -322,6 +339,7 @@ export class PlaygroundApp {
     const spell = this.selectedSpell();
     if (spell === null) return 'This source declares no spell: press Run to run its top-level code';
     if (this.lastOutcome.module === null) return 'The spell has compile errors: fix them first (they are listed under the editor)';
+    if (this.backend.tickSpells().has(spell)) return `${spell} is a breed's tick spell: the world calls it every step with (self, dt); press Play to run the world`;
     const module = this.lastGoodModule;
     if (module && readsParameter(module, spell, 1) && !this.hasTarget()) {
       return `Pick a target first: ${spell}() uses its ${parameterName(module, spell, 1) ?? 'target'}. Click the caster on the map, then the target.`;

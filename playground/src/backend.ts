@@ -23,6 +23,8 @@ export interface PlaygroundBackend {
   languageWorld(): ServiceWorld;
   /** Validate and, when valid, apply the breeds JSON; the markers say what is wrong and where. */
   loadBreeds(json: string): MarkerData[];
+  /** The spells the loaded breeds run every tick (their `tick` slot): the world calls them with (self, dt), so they are not cast by hand. */
+  tickSpells(): ReadonlySet<string>;
   setBreakpoints(lines: readonly number[]): void;
   runScript(module: Module): void;
   /** Cast `spell` from the compiled `source` on the live world. */

@@ -47,6 +47,7 @@ export function installDebugHook(app: PlaygroundApp, session: PlaygroundSession,
       return { state: view.state, line: top?.line ?? null, frames: view.frames.map((f) => ({ name: f.functionName, line: f.line, locals: f.locals.map((l) => ({ ...l })) })) };
     },
     breakpoints: () => app.editor.breakpointLines,
+    inspector: () => world.inspector.text(),
     framesDrawn: () => world.framesDrawn,
     view: () => ({ ...view.current }),
     linkFor: (source) => shareUrl(location.href, { source, breeds: app.editor.breeds }),

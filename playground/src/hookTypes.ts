@@ -42,6 +42,8 @@ export interface CantripDebugHook {
     frames: { name: string; line: number; locals: { name: string; value: string }[] }[];
   };
   breakpoints(): number[];
+  /** The entity inspector's text while it shows (an entity is hovered), else null. */
+  inspector(): string | null;
   /** Canvas frames drawn since the page loaded (an idle page draws none). */
   framesDrawn(): number;
   /** The view settings: theme and code font size. */

@@ -73,6 +73,12 @@ export class PlaygroundSession implements PlaygroundBackend {
     return this.serviceWorld.world;
   }
 
+  tickSpells(): ReadonlySet<string> {
+    const names = new Set<string>();
+    for (const breed of this.breeds?.breeds ?? []) if (breed.spells.tick !== undefined) names.add(breed.spells.tick);
+    return names;
+  }
+
   loadBreeds(json: string): MarkerData[] {
     const loaded = loadBreedsJson(json);
     if (!loaded.ok) return loaded.markers;

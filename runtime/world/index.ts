@@ -9,7 +9,7 @@
  * This file is the folder's public face (runtime/index.ts re-exports it).
  */
 
-export { World, type CastResult, type EntityView, type SpellsReload, type GameEventsOption } from './world.js';
+export { World, type CastResult, type EntityView, type EntityField, type SpellsReload, type GameEventsOption } from './world.js';
 export type { WorldOptions, ResolvedWorldOptions } from './world-options.js';
 export type { WorldLogger } from './overload-warnings.js';
 export { HOT_FIELDS, type HotField } from './world-properties.js';

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { compile } from '../../compiler/index.js';
 import { Debugger } from '../../vm/debugger.js';
+import { displayValue } from '../../vm/display.js';
 import { writeSpb } from '../../vm/spb.js';
 import { BreedError, SpellsCompileError, WorldError } from '../errors.js';
 import type { WorldEvent } from '../events/events.js';
@@ -31,6 +32,29 @@ const ofType = <T extends WorldEvent['type']>(events: WorldEvent[], type: T): Ex
   events.filter((e): e is Extract<WorldEvent, { type: T }> => e.type === type);
 
 describe('World basics', () => {
+  it('lists what an entity holds beyond its hot fields: breed attributes, then what spells set (fields)', () => {
+    const { world } = makeWorld('spell mark(caster, target) { caster.armor = 5; caster.mood = "grim"; caster.foe = target; }');
+    const archer = world.spawn('Troll Archer', 1, 1);
+    const rock = world.spawn('Rock', 2, 2);
+    expect(world.fields(archer)).toEqual([
+      { name: 'armor', value: 0, setBy: 'breed' },
+      { name: 'attackText', value: 'The troll archer fires an arrow!', setBy: 'breed' },
+    ]);
+    world.cast('mark', archer, rock);
+    const fields = world.fields(archer);
+    expect(fields.map((f) => [f.name, f.setBy])).toEqual([
+      ['attackText', 'breed'],
+      ['armor', 'spell'],
+      ['mood', 'spell'],
+      ['foe', 'spell'],
+    ]);
+    expect(fields.find((f) => f.name === 'armor')?.value).toBe(5);
+    expect(displayValue(fields.find((f) => f.name === 'foe')!.value)).toBe(`<Rock #${rock}>`);
+    world.despawn(archer);
+    world.step();
+    expect(world.fields(archer)).toEqual([]);
+  });
+
   it('spawns from breeds, refuses abstract and unknown breeds', () => {
     const { world } = makeWorld('');
     const id = world.spawn('Troll Archer', 3, 4);

@@ -64,6 +64,13 @@ export type { RestoreOptions } from '../snapshot/world-snapshot-check.js';
 export type { CastResult, SpellsReload } from './world-casting.js';
 export type { EntityView } from './world-entities.js';
 
+/** One of an entity's properties beyond the hot fields (World.fields): a breed attribute, or a field a spell set. */
+export interface EntityField {
+  readonly name: string;
+  readonly value: Value;
+  readonly setBy: 'breed' | 'spell';
+}
+
 /** The world option that declares the game's own event types (beside WorldOptions: it types the World). */
 export interface GameEventsOption<G extends EventDeclaration> {
   /**
@@ -301,6 +308,24 @@ export class World<G extends EventDeclaration = never> implements EntityAccess {
     } catch {
       return undefined;
     }
+  }
+
+  /**
+   * What an entity holds beyond its hot fields, as a spell reads it: its
+   * breed's attributes, then the fields spells set on it (a field a spell
+   * set stands in for the breed's attribute of that name). Names in order,
+   * each once; [] for an entity that is not alive. For inspectors and tools.
+   */
+  fields(id: EntityId): EntityField[] {
+    const slot = this.state.liveSlotOf(id);
+    if (slot === NONE) return [];
+    const set = this.state.states[slot]?.fields;
+    const out: EntityField[] = [];
+    for (const name of this.state.breedAt(slot).attributes.keys()) {
+      if (!set?.has(name)) out.push({ name, value: this.property(id, name) ?? null, setBy: 'breed' });
+    }
+    for (const name of set?.keys() ?? []) out.push({ name, value: this.property(id, name) ?? null, setBy: 'spell' });
+    return out;
   }
 
   /**

@@ -420,4 +420,31 @@ describe.skipIf(!available)('playground in Chromium: issue 12', () => {
     await screenshot(page, 'opcode-tip');
     await page.close();
   });
+
+  it('shows what a hovered entity is and holds (breed, health, position, attributes, fields spells set), and hides it when the mouse leaves', async () => {
+    const { page } = await openFresh();
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await setSource(page, 'spell mark(caster, target) {\n  target.mood = "grim";\n  target.armor = 9;\n}\n');
+    await page.waitForFunction(() => window.cantrip!.bytecode().includes('mark'));
+    const entities = await page.evaluate(() => window.cantrip!.entities());
+    const wizard = entities.find((e) => e.breed === 'Wizard')!;
+    const troll = entities.find((e) => e.breed === 'Troll')!;
+    await pick(page, wizard.id);
+    await pick(page, troll.id);
+    await page.click('#cast');
+    await page.waitForFunction(() => window.cantrip!.console().some((e) => e.text.includes('mark finished.')));
+    const at = (await page.evaluate((i) => window.cantrip!.screenPosition(i), troll.id))!;
+    const box = (await page.locator('#world').boundingBox())!;
+    await page.mouse.move(box.x + at.x, box.y + at.y);
+    await expect.poll(() => page.evaluate(() => window.cantrip!.inspector())).toContain(`Troll #${troll.id}`);
+    const text = (await page.evaluate(() => window.cantrip!.inspector()))!;
+    expect(text).toMatch(/health\s*\d+ \/ \d+/);
+    expect(text).toMatch(/position\s*\(/);
+    expect(text).toContain('breed attributes');
+    expect(text).toMatch(/set by spells.*mood\s*grim.*armor\s*9/s);
+    await screenshot(page, 'entity-inspector');
+    await page.mouse.move(box.x + 2, box.y + box.height + 40);
+    await expect.poll(() => page.evaluate(() => window.cantrip!.inspector())).toBeNull();
+    await page.close();
+  });
 });

@@ -11,6 +11,7 @@
 import type { Module } from '../../../vm/module.js';
 import { opcodeHelp } from '../assist/opcodeDocs.js';
 import { LineInstructionMap, buildListing, colourIndexForLine, instructionText, rowText, type ListingRow } from '../language/bytecodeMap.js';
+import { escapeHtml } from '../html.js';
 
 export const PALETTE_SIZE = 8;
 /** Rows drawn above and below the viewport, so fast scrolling shows no gaps. */
@@ -125,6 +126,10 @@ export class BytecodePanel {
     this.linked.clear();
     this.current = null;
     this.inner.style.height = `${rows.length * this.rowHeight + 8}px`;
+    // The rows are placed absolutely (only those in view are drawn), so they do not widen the scroll area:
+    // size it for the longest row (its text, plus the line column and the padding), so long operands scroll into view.
+    const longest = rows.reduce((n, r) => Math.max(n, rowText(module, r).length), 0);
+    this.inner.style.width = `calc(${longest + 6}ch + 24px)`;
     this.render();
     const count = rows.length - module.functions.length;
     this.info.textContent = `${count} instructions · ${module.functions.length} functions`;
@@ -198,8 +203,4 @@ export class BytecodePanel {
       `<span class="off">${String(row.offset).padStart(4, '0')}</span><span class="line">${sameLine ? '|' : row.line}</span>${escapeHtml(this.module ? instructionText(this.module, row) : row.opcode)}</div>`
     );
   }
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
 }

@@ -6,8 +6,9 @@
 import type { EntityId, WorldEvent } from '../../../runtime/events/events.js';
 import type { EntityView } from '../../../runtime/world/world.js';
 import { EffectList } from '../world/effects.js';
+import { EntityInspector } from './entityInspector.js';
 import type { PlaygroundWorld } from '../world/playgroundWorld.js';
-import { layoutBubbles, type Bubble } from '../world/bubbles.js';
+import { layoutBubbles, placeClearOf, type Bubble, type PlacedBubble } from '../world/bubbles.js';
 
 export interface WorldPanelEvents {
   onSelectionChange(caster: EntityId | null, target: EntityId | null): void;
@@ -79,6 +80,8 @@ export class WorldPanel {
   onTickError: (message: string) => void = () => {};
   /** Called after the world ran one or more steps (the debugger resumes waiting casts). */
   afterStep: () => void = () => {};
+  /** What the hovered entity is and holds, beside it. */
+  readonly inspector: EntityInspector;
 
   constructor(
     private readonly canvas: HTMLCanvasElement,
@@ -89,6 +92,7 @@ export class WorldPanel {
     const ctx = canvas.getContext('2d');
     if (!ctx) throw new Error('Canvas 2D is not available.');
     this.ctx = ctx;
+    this.inspector = new EntityInspector(canvas.parentElement ?? document.body);
     canvas.addEventListener('click', (e) => this.click(e));
     canvas.addEventListener('mousemove', (e) => {
       const hovered = this.entityAt(e.offsetX, e.offsetY);
@@ -393,6 +397,17 @@ export class WorldPanel {
     this.drawEntities(entities);
     this.drawEffects();
     if (!this.world.world) this.drawMessage('The world is not loaded: fix the spell or the breeds.');
+    this.updateInspector();
+  }
+
+  /** The inspector follows the hovered entity (its values as of this frame), and goes when it does. */
+  private updateInspector(): void {
+    const e = this.hovered === null ? null : this.world.entity(this.hovered);
+    if (e === null) {
+      this.inspector.hide();
+      return;
+    }
+    this.inspector.show(e, this.world.fields(e.id), this.sx(e.x), this.sy(e.y), this.entityPixels(e));
   }
 
   private drawGround(): void {
@@ -537,6 +552,7 @@ export class WorldPanel {
     ctx.textAlign = 'center';
     ctx.textBaseline = 'middle';
     const speech: Bubble[] = [];
+    const numbers: { text: string; colour: string; alpha: number; x: number; y: number }[] = [];
     for (const fx of this.effects.effects) {
       const fade = 1 - fx.age / fx.life;
       ctx.globalAlpha = Math.max(0, fade);
@@ -544,9 +560,8 @@ export class WorldPanel {
         ctx.fillStyle = fx.colour;
         ctx.fillRect(this.sx(fx.x) - 1.5, this.sy(fx.y) - 1.5, 3, 3);
       } else if (fx.kind === 'number') {
-        ctx.font = 'bold 15px system-ui, sans-serif';
-        ctx.fillStyle = fx.colour;
-        ctx.fillText(fx.text, this.sx(fx.x), this.sy(fx.y) - 18);
+        // Drawn after the speech bubbles, clear of them.
+        numbers.push({ text: fx.text, colour: fx.colour, alpha: Math.max(0, fade), x: this.sx(fx.x), y: this.sy(fx.y) - 18 });
       } else if (fx.kind === 'ring') {
         ctx.strokeStyle = '#7dcfff';
         ctx.lineWidth = 1.5;
@@ -566,12 +581,28 @@ export class WorldPanel {
       }
     }
     ctx.globalAlpha = 1;
-    this.drawBubbles(speech);
+    const bubbles = this.drawBubbles(speech);
+    this.drawNumbers(numbers, bubbles);
   }
 
-  /** Speech as bubbles laid out so none overlaps another (older lines stack above, the oldest fade out). */
-  private drawBubbles(speech: readonly Bubble[]): void {
-    if (speech.length === 0) return;
+  /** Floating damage and heal numbers, each moved clear of the speech bubbles it would cover. */
+  private drawNumbers(numbers: readonly { text: string; colour: string; alpha: number; x: number; y: number }[], bubbles: readonly PlacedBubble[]): void {
+    const ctx = this.ctx;
+    ctx.font = 'bold 15px system-ui, sans-serif';
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'middle';
+    for (const n of numbers) {
+      const at = placeClearOf({ x: n.x, y: n.y, width: ctx.measureText(n.text).width, height: 16 }, bubbles, this.canvas.clientWidth);
+      ctx.globalAlpha = n.alpha;
+      ctx.fillStyle = n.colour;
+      ctx.fillText(n.text, at.x, at.y);
+    }
+    ctx.globalAlpha = 1;
+  }
+
+  /** Speech as bubbles laid out so none overlaps another (older lines stack above, the oldest fade out); returns where they went. */
+  private drawBubbles(speech: readonly Bubble[]): readonly PlacedBubble[] {
+    if (speech.length === 0) return [];
     const ctx = this.ctx;
     ctx.font = 'italic 12px system-ui, sans-serif';
     const placed = layoutBubbles(speech, (text) => ctx.measureText(text).width, this.canvas.clientWidth);
@@ -587,6 +618,7 @@ export class WorldPanel {
       ctx.fillText(b.text, b.left + b.width / 2, b.top + b.height / 2 + 0.5);
     }
     ctx.globalAlpha = 1;
+    return placed;
   }
 
   private drawMessage(text: string): void {

@@ -62,3 +62,35 @@ export function layoutBubbles(bubbles: readonly Bubble[], measure: (text: string
 function overlaps(p: PlacedBubble, left: number, top: number, width: number): boolean {
   return left < p.left + p.width + GAP && p.left < left + width + GAP && top < p.top + p.height + GAP && p.top < top + BUBBLE_HEIGHT + GAP;
 }
+
+/** A label (a floating damage or heal number) to keep clear of the bubbles: its centre and size, screen pixels. */
+export interface Label {
+  readonly x: number;
+  readonly y: number;
+  readonly width: number;
+  readonly height: number;
+}
+
+/**
+ * Where to draw `label` so it covers no bubble: where it is when that is
+ * clear, else beside the bubble it would cover (right, then left), else
+ * under it; as it was when nothing nearby is clear (a crowd of bubbles).
+ */
+export function placeClearOf(label: Label, bubbles: readonly PlacedBubble[], canvasWidth: number): { x: number; y: number } {
+  const covers = (x: number, y: number) => bubbles.find((b) => labelOverlaps(b, x, y, label.width, label.height));
+  const hit = covers(label.x, label.y);
+  if (hit === undefined) return { x: label.x, y: label.y };
+  const candidates = [
+    { x: hit.left + hit.width + GAP + label.width / 2, y: label.y },
+    { x: hit.left - GAP - label.width / 2, y: label.y },
+    { x: label.x, y: hit.top + hit.height + GAP + label.height / 2 },
+  ];
+  const inside = (c: { x: number }) => c.x - label.width / 2 >= 0 && c.x + label.width / 2 <= canvasWidth;
+  return candidates.find((c) => inside(c) && covers(c.x, c.y) === undefined) ?? { x: label.x, y: label.y };
+}
+
+function labelOverlaps(p: PlacedBubble, x: number, y: number, width: number, height: number): boolean {
+  const left = x - width / 2;
+  const top = y - height / 2;
+  return left < p.left + p.width && p.left < left + width && top < p.top + p.height && p.top < top + height;
+}

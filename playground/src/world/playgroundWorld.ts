@@ -10,7 +10,7 @@
  * a snapshot; new breeds rebuild it from the scenario.
  */
 import type { WorldEvent, WorldListener, EntityId } from '../../../runtime/events/events.js';
-import { World, type EntityView, type SpellsReload, type WorldOptions } from '../../../runtime/world/world.js';
+import { World, type EntityField, type EntityView, type SpellsReload, type WorldOptions } from '../../../runtime/world/world.js';
 import { PLAYGROUND_GAME_HOSTS } from './gameApi.js';
 import type { WorldSnapshot } from '../../../runtime/snapshot/world-snapshot.js';
 import type { BreedData } from '../../../runtime/entities/breeds.js';
@@ -248,6 +248,11 @@ export class PlaygroundWorld {
 
   entity(id: EntityId): EntityView | null {
     return this.world ? this.world.entity(id) : null;
+  }
+
+  /** Its breed's attributes and the fields spells set on it (the inspector shows them). */
+  fields(id: EntityId): EntityField[] {
+    return this.world ? this.world.fields(id) : [];
   }
 
   breedColour(name: string): string {
