@@ -1,0 +1,82 @@
+/**
+ * Cantrip against clox, the C VM of the same design (*Crafting
+ * Interpreters*), on the book's own benchmark programs: each program run
+ * as a whole process — `node bin/cantrip.js run X.lox` against `clox
+ * X.lox` — best of N wall times, the ratio Cantrip / clox per program and
+ * its geometric mean. Every program must run to completion in both (the
+ * exit code and the last line printed are checked).
+ *
+ * Neither clox nor the benchmarks are part of this repository. Build them
+ * from the book's repository (github.com/munificent/craftinginterpreters):
+ *
+ *   gcc -O2 -o clox c/*.c                      (NAN_BOXING on, as it ships)
+ *   CANTRIP_CLOX=/path/to/clox CANTRIP_CLOX_BENCHMARKS=/path/to/test/benchmark \
+ *     npm run bench -- clox                     (or node dist/bench/clox/index.js)
+ *
+ * Without them the suite says how to get them and skips (never a failure).
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { REPO_ROOT } from '../lang/paths.js';
+
+/** The book's benchmarks that clox and Cantrip both run as written (zoo_batch and trees need a clock loop or run for minutes). */
+const PROGRAMS = ['fib', 'method_call', 'invocation', 'properties', 'instantiation', 'zoo', 'binary_trees', 'equality', 'string_equality'] as const;
+
+interface Timing {
+  readonly program: string;
+  readonly cantripMs: number;
+  readonly cloxMs: number;
+  readonly ratio: number;
+}
+
+/** Best-of-`runs` wall time of a whole process; throws when a run does not end with exit 0 (every program must run to completion). */
+function timeProcess(command: string, args: readonly string[], runs: number): number {
+  let best = Infinity;
+  for (let i = 0; i < runs; i++) {
+    const start = process.hrtime.bigint();
+    const result = spawnSync(command, args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    const ms = Number(process.hrtime.bigint() - start) / 1e6;
+    if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} exited ${result.status}: ${(result.stderr || result.stdout).slice(-400)}`);
+    best = Math.min(best, ms);
+  }
+  return best;
+}
+
+export async function run(options: { quick?: boolean } = {}): Promise<Timing[]> {
+  const clox = process.env['CANTRIP_CLOX'];
+  const folder = process.env['CANTRIP_CLOX_BENCHMARKS'];
+  console.log('\n== clox (the book\'s benchmarks, whole process, best of runs)');
+  if (!clox || !folder || !existsSync(clox) || !existsSync(folder)) {
+    console.log(
+      'skipped: set CANTRIP_CLOX to a clox binary (gcc -O2 -o clox c/*.c in github.com/munificent/craftinginterpreters) ' +
+        'and CANTRIP_CLOX_BENCHMARKS to its test/benchmark folder.',
+    );
+    return [];
+  }
+  const runs = options.quick ? 1 : 3;
+  const available = new Set(readdirSync(folder).map((f) => basename(f, '.lox')));
+  const launcher = join(REPO_ROOT, 'bin', 'cantrip.js');
+  const timings: Timing[] = [];
+  console.log('program            Cantrip       clox   Cantrip/clox');
+  for (const program of PROGRAMS) {
+    if (!available.has(program)) continue;
+    const file = join(folder, `${program}.lox`);
+    const cloxMs = timeProcess(clox, [file], runs);
+    const cantripMs = timeProcess(process.execPath, [launcher, 'run', file], runs);
+    const timing = { program, cantripMs, cloxMs, ratio: cantripMs / cloxMs };
+    timings.push(timing);
+    console.log(`${program.padEnd(16)} ${cantripMs.toFixed(0).padStart(7)} ms ${cloxMs.toFixed(0).padStart(7)} ms ${timing.ratio.toFixed(2).padStart(8)}×`);
+  }
+  const mean = Math.exp(timings.reduce((sum, t) => sum + Math.log(t.ratio), 0) / Math.max(1, timings.length));
+  console.log(`geometric mean of Cantrip/clox: ${mean.toFixed(2)}× over ${timings.length} programs (below 1: Cantrip is faster)`);
+  return timings;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  run({ quick: process.argv.includes('--quick') }).catch((error: unknown) => {
+    console.error(error instanceof Error ? error.message : String(error));
+    process.exit(1);
+  });
+}
