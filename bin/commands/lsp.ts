@@ -9,20 +9,9 @@
  * process id here or in `initialize` — dies.
  */
 import type { Command } from 'commander';
-import {
-  createConnection,
-  createServerPipeTransport,
-  createServerSocketTransport,
-  IPCMessageReader,
-  IPCMessageWriter,
-  ProposedFeatures,
-  type Connection,
-  type MessageReader,
-  type MessageWriter,
-} from 'vscode-languageserver/node';
+import type { Connection, MessageReader, MessageWriter } from 'vscode-languageserver/node';
 import type { CliCommand, CommandContext } from '../command.js';
 import { CliFailure, EXIT } from '../exit-codes.js';
-import { startLanguageServer } from '../lsp/server.js';
 
 interface LspOptions {
   readonly stdio?: boolean;
@@ -48,7 +37,9 @@ export const lspCommand: CliCommand = {
         const ignored = command.args;
         if (ignored.length > 0) process.stderr.write(`cantrip lsp: ignoring ${ignored.map((a) => `'${a}'`).join(', ')}\n`);
         checkProcessId(options.clientProcessId);
-        const connection = connect(options);
+        // Loaded here, not at start-up: the protocol library is the CLI's heaviest, and only this command needs it.
+        const [protocol, { startLanguageServer }] = await Promise.all([import('vscode-languageserver/node'), import('../lsp/server.js')]);
+        const connection = connect(options, protocol);
         // Whatever a bug throws outside a request must not end the editor's session: log it and go on.
         process.on('uncaughtException', (error) => process.stderr.write(`cantrip lsp: ${error.stack ?? error.message}\n`));
         startLanguageServer(connection, context.io);
@@ -58,7 +49,8 @@ export const lspCommand: CliCommand = {
 };
 
 /** A connection over the one transport the options name (standard input and output when none does). */
-function connect(options: LspOptions): Connection {
+function connect(options: LspOptions, protocol: typeof import('vscode-languageserver/node')): Connection {
+  const { createConnection, createServerPipeTransport, createServerSocketTransport, IPCMessageReader, IPCMessageWriter, ProposedFeatures } = protocol;
   const over = (reader: MessageReader, writer: MessageWriter) => createConnection(ProposedFeatures.all, reader, writer);
   const chosen = [options.stdio && '--stdio', options.nodeIpc && '--node-ipc', options.socket !== undefined && '--socket', options.pipe !== undefined && '--pipe'].filter(
     (name): name is string => typeof name === 'string',
