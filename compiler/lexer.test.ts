@@ -1,9 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { lex, tokenize } from './lexer.js';
+import { createLexer, lex, tokenize } from './lexer.js';
 
 const types = (source: string) => tokenize(source).map((t) => t.type);
 
 describe('lexer', () => {
+  it("passes chevrotain's token checks (skipped when the CLI starts)", () => {
+    const validated = createLexer({ validate: true });
+    expect(validated.lexerDefinitionErrors).toEqual([]);
+    expect(validated.tokenize('spell s(c, t) { print `${c.x}`; }').errors).toEqual([]);
+  });
+
   it('reads every token kind with 1-based positions and end columns past the last character', () => {
     const tokens = tokenize('var answer = 4.5;\nprint "hi";');
     expect(tokens.map((t) => [t.type, t.image, t.line, t.column, t.endColumn])).toEqual([

@@ -4,7 +4,7 @@
  * turned into clox's diagnostics here and left out of the parser's input.
  */
 
-import type { IToken, TokenType } from 'chevrotain';
+import type { IToken, Lexer as ChevrotainLexer, TokenType } from 'chevrotain';
 import { Lexer } from './chevrotain.js';
 import type { Diagnostic } from './diagnostics.js';
 import {
@@ -20,13 +20,24 @@ import {
 
 const ERROR_TOKENS: ReadonlySet<TokenType> = new Set([UnexpectedCharacter, UnterminatedString, UnterminatedTemplate, UnterminatedTemplateRest]);
 
-const lexer = new Lexer(ALL_TOKENS as TokenType[], {
-  positionTracking: 'full',
-  // clox counts lines by '\n' only.
-  lineTerminatorsPattern: /\n/g,
-  lineTerminatorCharacters: ['\n'],
-  ensureOptimizations: true,
-});
+/**
+ * `validate` runs chevrotain's checks of the token definitions (unreachable
+ * or empty patterns…). They cost about half of the lexer's construction,
+ * paid by every CLI start, so production skips them and a unit test keeps
+ * them passing (as for the parser).
+ */
+export function createLexer(options: { validate?: boolean } = {}): ChevrotainLexer {
+  return new Lexer(ALL_TOKENS as TokenType[], {
+    positionTracking: 'full',
+    // clox counts lines by '\n' only.
+    lineTerminatorsPattern: /\n/g,
+    lineTerminatorCharacters: ['\n'],
+    ensureOptimizations: true,
+    skipValidations: !options.validate,
+  });
+}
+
+const lexer = createLexer();
 
 export interface LexResult {
   /** What the parser reads: no trivia, no error tokens. */
