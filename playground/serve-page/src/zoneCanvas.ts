@@ -9,7 +9,7 @@
 import type { WorldEvent } from '../../../runtime/events/events.js';
 import { EffectList } from '../../src/world/effects.js';
 import { WorldPainter, readColours, type Camera } from '../../src/world/worldPainter.js';
-import type { ZoneView, ViewEntity } from './zoneView.js';
+import { labelOf, type ZoneView, type ViewEntity } from './zoneView.js';
 
 /** The camera shows this much around the avatar, in multiples of its interest range (the wheel changes it). */
 const START_ZOOM = 1.35;
@@ -130,10 +130,11 @@ export class ZoneCanvas {
     const avatar = this.view.avatarEntity();
     if (avatar) painter.drawInterest([avatar], false);
     painter.drawLinks(this.effects.effects);
+    // Later rings are drawn over earlier ones: the avatar's shows whatever else it is.
     painter.drawEntities(entities, [
-      { id: avatar?.id ?? null, colour: AVATAR_RING },
-      { id: this.target, colour: TARGET_RING },
       { id: this.hovered, colour: HOVER_RING },
+      { id: this.target, colour: TARGET_RING },
+      { id: avatar?.id ?? null, colour: AVATAR_RING },
     ]);
     this.drawLabels(entities, avatar);
     painter.drawEffects(this.effects.effects);
@@ -180,7 +181,7 @@ export class ZoneCanvas {
       const own = e === avatar;
       ctx.font = own ? 'bold 12px system-ui, sans-serif' : '11px system-ui, sans-serif';
       ctx.fillStyle = own ? AVATAR_RING : p.colours.bubbleText;
-      ctx.fillText(own ? `you · ${e.key}` : e.key, p.sx(e.x), p.sy(e.y) + p.entityPixels(e) + 6);
+      ctx.fillText(own ? `you · ${labelOf(e)}` : labelOf(e), p.sx(e.x), p.sy(e.y) + p.entityPixels(e) + 6);
     }
   }
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { WelcomeMessage } from '../../../server/protocol.js';
-import { ZoneView } from './zoneView.js';
+import { ZoneView, labelOf } from './zoneView.js';
 
 const zones = [
   { id: 'z0-0', x: 0, y: 0, width: 20, height: 20 },
@@ -64,6 +64,13 @@ describe('ZoneView', () => {
     // Only the first view reconciles: later ones are changes as usual.
     view.apply({ t: 4, m: [['near', 23, 10]] });
     expect(keys(view)).toEqual(['near', 'p1']);
+  });
+
+  it('labels an entity by its global id, with its breed when the id is a bare number', () => {
+    const view = new ZoneView();
+    view.apply({ t: 1, e: [['troll-west', 'Troll', 1, 1, 10], ['4294967302', 'Troll', 2, 2, 10]] });
+    expect(labelOf(view.byKey('troll-west')!)).toBe('troll-west');
+    expect(labelOf(view.byKey('4294967302')!)).toBe('Troll#4294967302');
   });
 
   it('finds the zone that holds a point, from the layout before joining', () => {

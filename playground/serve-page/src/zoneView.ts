@@ -24,6 +24,11 @@ export interface ViewEntity extends PaintedEntity {
   readonly maxHealth: number;
 }
 
+/** How an entity is named on the canvas: its global id, with its breed when the id is a bare number. */
+export function labelOf(e: ViewEntity): string {
+  return /^\d+$/.test(e.key) ? `${e.breed}#${e.key}` : e.key;
+}
+
 /** World units an entity is drawn across when the server says nothing of its size. */
 const ENTITY_RADIUS = 0.5;
 
