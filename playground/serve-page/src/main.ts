@@ -3,18 +3,19 @@
  * entities around the avatar, move with WASD or the arrows, pick a spell and
  * click an entity to cast it. The pieces: zoneView (what the server said),
  * zoneConnection (the Colyseus rooms and hand-over), zoneCanvas (drawing),
- * keyboardMove, spellBar, messageLog. The form's fields can be filled from
- * the address: ?name=Ann&breed=Wizard&x=10&y=12&zone=z0-0, and &join=1 joins
- * at once.
+ * keyboardMove, spellBar, messageLog, joinForm. The form's fields can be
+ * filled from the address: ?name=Ann&breed=Wizard&x=10&y=12&zone=z0-0, and
+ * &join=1 joins at once.
  */
 import { Client } from '@colyseus/sdk';
-import type { JoinOptions, ZonesResponse } from '../../../server/protocol.js';
+import type { ZonesResponse } from '../../../server/protocol.js';
 import { ZoneView } from './zoneView.js';
 import { ZoneConnection } from './zoneConnection.js';
 import { ZoneCanvas } from './zoneCanvas.js';
 import { KeyboardMove } from './keyboardMove.js';
 import { SpellBar } from './spellBar.js';
 import { MessageLog } from './messageLog.js';
+import { JoinForm } from './joinForm.js';
 import { describeServerEvent, localEvent } from './serverEvents.js';
 
 /** What the end-to-end tests read and drive (window.servePage). */
@@ -45,14 +46,8 @@ function byId<T extends HTMLElement>(id: string): T {
   return element as T;
 }
 
-const form = byId<HTMLFormElement>('join-form');
-const nameInput = byId<HTMLInputElement>('name');
-const breedSelect = byId<HTMLSelectElement>('breed');
-const xInput = byId<HTMLInputElement>('spawn-x');
-const yInput = byId<HTMLInputElement>('spawn-y');
-const joinButton = byId<HTMLButtonElement>('join');
-const leaveButton = byId<HTMLButtonElement>('leave');
 const status = byId('status');
+const params = new URLSearchParams(location.search);
 
 const view = new ZoneView();
 const canvas = new ZoneCanvas(byId<HTMLCanvasElement>('world'), view);
@@ -110,27 +105,27 @@ function update(): void {
   canvas.requestDraw();
 }
 
+const form = new JoinForm(
+  byId<HTMLFormElement>('join-form'),
+  () => void join(),
+  () => void leave(),
+);
+
 function joined(inWorld: boolean): void {
-  for (const input of [nameInput, breedSelect, xInput, yInput, joinButton]) input.disabled = inWorld;
-  leaveButton.disabled = !inWorld;
+  form.setState(inWorld ? 'in' : 'out');
   if (!inWorld) spellBar.setSpells([]);
   update();
 }
 
-/** A number field: its number, or undefined when left empty. */
-function optionalNumber(input: HTMLInputElement): number | undefined {
-  return input.value.trim() === '' ? undefined : Number(input.value);
-}
-
 async function join(): Promise<void> {
-  const options: JoinOptions = { name: nameInput.value.trim() || undefined, breed: breedSelect.value || undefined, x: optionalNumber(xInput), y: optionalNumber(yInput) };
+  const options = form.options();
   const at = options.x !== undefined && options.y !== undefined ? view.zoneAt(options.x, options.y) : null;
-  const zone = at?.id ?? new URLSearchParams(location.search).get('zone') ?? view.zones[0]?.id;
+  const zone = at?.id ?? params.get('zone') ?? view.zones[0]?.id;
   if (zone === undefined) {
     showError('The server lists no zones to join.');
     return;
   }
-  joinButton.disabled = true;
+  form.setState('joining');
   try {
     await connection.join(zone, options);
     joined(true);
@@ -171,31 +166,21 @@ canvas.onPick = (id) => {
   else log.add('info', `You cast ${spell}${onSelf ? '' : ` on ${key}`}.`);
 };
 
-form.addEventListener('submit', (e) => {
-  e.preventDefault();
-  void join();
-});
-leaveButton.addEventListener('click', () => {
-  void connection.leave().finally(() => {
-    view.clear();
-    joined(false);
-    log.add('info', 'You left the world.');
-  });
-});
+async function leave(): Promise<void> {
+  await connection.leave().catch(() => {});
+  view.clear();
+  joined(false);
+  log.add('info', 'You left the world.');
+}
 
 async function loadWorld(): Promise<void> {
-  const params = new URLSearchParams(location.search);
-  nameInput.value = params.get('name') ?? '';
-  xInput.value = params.get('x') ?? '';
-  yInput.value = params.get('y') ?? '';
+  form.fill(params);
   try {
     const response = await fetch('zones');
     if (!response.ok) throw new Error(`GET /zones answered ${response.status}`);
     const zones = (await response.json()) as ZonesResponse;
     view.layout(zones.world, zones.zones);
-    breedSelect.replaceChildren(...zones.breeds.map((b) => new Option(b, b)));
-    const breed = params.get('breed');
-    if (breed !== null) breedSelect.value = breed;
+    form.setBreeds(zones.breeds);
     update();
   } catch (e) {
     showError(`Could not read the world from the server: ${e instanceof Error ? e.message : String(e)}`);
