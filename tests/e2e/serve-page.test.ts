@@ -88,17 +88,20 @@ describe.skipIf(!available)('the zone server page in Chromium (fake zone server)
 
   it('sees a player across the zone border, then walks into the next zone’s room keeping its avatar and its view', async () => {
     const west = await joinAt('name=West&x=15&y=10');
-    const east = await joinAt('name=East&x=25&y=10');
+    const east = await joinAt('name=East&x=23&y=10');
     const westKey = (await state(west.page)).avatar!;
     const eastKey = (await state(east.page)).avatar!;
     expect((await state(west.page)).zone).toBe('z0-0');
     expect((await state(east.page)).zone).toBe('z1-0');
-    // 10 apart, interest 6: neither sees the other yet.
+    // 8 apart, interest 6: neither sees the other yet.
     expect((await state(west.page)).entities.map((e) => e.key)).not.toContain(eastKey);
     await west.page.keyboard.down('KeyD');
-    // West walks east: it sees East across the border while still in its own zone, and East sees it.
-    await west.page.waitForFunction((k) => window.servePage!.state().entities.some((e) => e.key === k), eastKey);
-    expect((await state(west.page)).zone).toBe('z0-0');
+    // West walks east: it sees East across the border while still in its own zone (x 17 to 20), and East sees it.
+    const zoneWhenSeen = await west.page.waitForFunction((k) => {
+      const s = window.servePage!.state();
+      return s.entities.some((e) => e.key === k) && s.zone;
+    }, eastKey);
+    expect(await zoneWhenSeen.jsonValue()).toBe('z0-0');
     await east.page.waitForFunction((k) => window.servePage!.state().entities.some((e) => e.key === k), westKey);
     await screenshot(west.page, 'serve-page-across-border');
     // On over the border: the page moves to z1-0's room; same avatar, East still in view.
