@@ -55,9 +55,12 @@ export class ZoneRuntime {
   readonly eventCounts = new Map<string, number>();
   /** Entities taken back from the store after a takeover (`recover`). */
   recovered = 0;
-  /** Player avatars here: entity id → client session. */
+  /** Player avatars here: entity id → the avatar's secret (it travels with a hand-over; the next room checks it). */
   readonly players = new Map<EntityId, string>();
   private readonly listeners = new Set<(event: WorldEvent) => void>();
+  private readonly stepListeners = new Set<() => void>();
+  /** Told when a player's avatar left for another zone (its client must follow). */
+  onAvatarLeft: (id: EntityId, to: string, secret: string) => void = () => {};
   private lastSave: number;
   private saving = false;
   private readonly now: () => number;
@@ -70,6 +73,14 @@ export class ZoneRuntime {
     this.world.startIdsAt(o.zone.index * IDS_PER_ZONE + 1);
     this.ghosts = new GhostSync(this.world, o.grid, o.zone, o.bus, o.ghostRange);
     this.handover = new Handover(this.handoverHost(), o.store, o.bus, this.now, o.handoverTimeoutMs);
+    this.handover.listener = {
+      arrived: (id, secret) => {
+        if (secret !== undefined) this.players.set(id, secret);
+      },
+      left: (id, to, secret) => {
+        if (secret !== undefined) this.onAvatarLeft(id, to, secret);
+      },
+    };
     this.world.on((event) => this.observe(event as WorldEvent));
   }
 
@@ -100,6 +111,19 @@ export class ZoneRuntime {
     return id;
   }
 
+  /** A player's avatar: spawned here (it is handed over at the next step if (x, y) is in another zone). */
+  async spawnAvatar(breed: string, x: number, y: number, name: string, secret: string): Promise<EntityId> {
+    const id = await this.spawn(breed, x, y, name);
+    this.players.set(id, secret);
+    return id;
+  }
+
+  /** Called after every step (a room sends its clients their views). */
+  onStep(listener: () => void): () => void {
+    this.stepListeners.add(listener);
+    return () => this.stepListeners.delete(listener);
+  }
+
   /** Does this zone run the entity now (not a ghost, not in transit)? */
   owns(id: EntityId): boolean {
     return this.world.isAlive(id) && !this.world.isMirror(id) && this.handover.epochs.has(id);
@@ -117,6 +141,7 @@ export class ZoneRuntime {
     this.handOverCrossers();
     this.ghosts.publish(this.tick, (id) => this.handover.epochs.has(id));
     this.handover.checkTimeouts();
+    for (const listener of this.stepListeners) listener();
     if (this.o.saveEveryMs > 0 && this.now() - this.lastSave >= this.o.saveEveryMs) void this.save();
   }
 
@@ -244,8 +269,13 @@ export class ZoneRuntime {
         world.importEntity(JSON.parse(entity));
       },
       apply: (id, command) => {
-        if (command.kind === 'move') world.setVelocity(id, command.vx, command.vy);
-        else world.cast(command.spell, id, command.target, command.args);
+        try {
+          if (command.kind === 'move') world.setVelocity(id, command.vx, command.vy);
+          else world.cast(command.spell, id, command.target !== null && world.isAlive(command.target) ? command.target : null, command.args);
+        } catch (error) {
+          // A command forwarded from another zone: its client was answered there; a target gone since is not its fault.
+          this.o.log?.(`zone ${this.id}: a forwarded command for #${id} failed: ${error instanceof Error ? error.message : String(error)}`);
+        }
       },
     };
   }
