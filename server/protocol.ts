@@ -41,8 +41,10 @@ export interface JoinOptions {
   /** Where to spawn; the scenario's spawn point when left out. A point in another zone answers `handover`. */
   x?: number;
   y?: number;
-  /** Set by the server's own hand-over: the avatar already exists and is being moved here. */
+  /** Set by the server's own hand-over (inside the seat reservation, never by a page): the avatar already exists and is being moved here. */
   handoverAvatar?: string;
+  /** The avatar's secret, set with handoverAvatar: only the client it belongs to gets this seat. */
+  handoverSecret?: string;
 }
 
 /** The seat a client consumes to move to another zone's room (Colyseus's ISeatReservation). */

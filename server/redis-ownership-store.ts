@@ -1,0 +1,124 @@
+/**
+ * The ownership store in Redis, shared by every process of a server: owner
+ * records in one hash (`<ns>:owners`, id → "zone|epoch"), each zone's saved
+ * entities in a hash of its own (`<ns>:zone:<id>:entities`, id → exported
+ * entity JSON). Every compare-and-set is one Lua script, so the owner and
+ * the saved state change together, atomically, or not at all.
+ */
+
+import { Redis } from 'ioredis';
+import type { EntityId } from '../runtime/events/events.js';
+import type { OwnerRecord, OwnershipChange, OwnershipStore } from './ownership-store.js';
+
+/** KEYS: owners, from's entities, to's entities. ARGV: id, from, epoch, to, saved. */
+const TRANSFER = `
+local now = redis.call('HGET', KEYS[1], ARGV[1])
+if now ~= ARGV[2] .. '|' .. ARGV[3] then return {0, now or ''} end
+local record = ARGV[4] .. '|' .. (tonumber(ARGV[3]) + 1)
+redis.call('HSET', KEYS[1], ARGV[1], record)
+redis.call('HDEL', KEYS[2], ARGV[1])
+redis.call('HSET', KEYS[3], ARGV[1], ARGV[5])
+return {1, record}
+`;
+
+/** KEYS: owners. ARGV: id, zone, epoch. */
+const RECLAIM = `
+local now = redis.call('HGET', KEYS[1], ARGV[1])
+if now ~= ARGV[2] .. '|' .. ARGV[3] then return {0, now or ''} end
+local record = ARGV[2] .. '|' .. (tonumber(ARGV[3]) + 1)
+redis.call('HSET', KEYS[1], ARGV[1], record)
+return {1, record}
+`;
+
+/** KEYS: owners, zone's entities. ARGV: id, zone. */
+const FORGET = `
+local now = redis.call('HGET', KEYS[1], ARGV[1])
+if now and string.sub(now, 1, string.len(ARGV[2]) + 1) == ARGV[2] .. '|' then redis.call('HDEL', KEYS[1], ARGV[1]) end
+redis.call('HDEL', KEYS[2], ARGV[1])
+return 1
+`;
+
+/** KEYS: owners. ARGV: id, zone. Answers the record as it is now. */
+const CLAIM = `
+local now = redis.call('HGET', KEYS[1], ARGV[1])
+if now then return now end
+local record = ARGV[2] .. '|1'
+redis.call('HSET', KEYS[1], ARGV[1], record)
+return record
+`;
+
+type Scripted = Redis & {
+  ownerTransfer(k1: string, k2: string, k3: string, id: string, from: string, epoch: string, to: string, saved: string): Promise<[number, string]>;
+  ownerReclaim(k1: string, id: string, zone: string, epoch: string): Promise<[number, string]>;
+  ownerForget(k1: string, k2: string, id: string, zone: string): Promise<number>;
+  ownerClaim(k1: string, id: string, zone: string): Promise<string>;
+};
+
+function parseRecord(text: string | null | undefined): OwnerRecord | null {
+  if (text === null || text === undefined || text === '') return null;
+  const bar = text.lastIndexOf('|');
+  return { zone: text.slice(0, bar), epoch: Number(text.slice(bar + 1)) };
+}
+
+export class RedisOwnershipStore implements OwnershipStore {
+  private readonly redis: Scripted;
+
+  constructor(
+    url: string,
+    /** The key prefix: one Redis can hold several servers' worlds. */
+    private readonly ns: string,
+  ) {
+    const redis = new Redis(url, { maxRetriesPerRequest: 3, lazyConnect: false });
+    redis.defineCommand('ownerTransfer', { numberOfKeys: 3, lua: TRANSFER });
+    redis.defineCommand('ownerReclaim', { numberOfKeys: 1, lua: RECLAIM });
+    redis.defineCommand('ownerForget', { numberOfKeys: 2, lua: FORGET });
+    redis.defineCommand('ownerClaim', { numberOfKeys: 1, lua: CLAIM });
+    this.redis = redis as Scripted;
+  }
+
+  private get ownersKey(): string {
+    return `${this.ns}:owners`;
+  }
+
+  private entitiesKey(zone: string): string {
+    return `${this.ns}:zone:${zone}:entities`;
+  }
+
+  async claim(id: EntityId, zone: string): Promise<OwnerRecord> {
+    return parseRecord(await this.redis.ownerClaim(this.ownersKey, String(id), zone))!;
+  }
+
+  async transfer(id: EntityId, from: string, epoch: number, to: string, saved: string): Promise<OwnershipChange> {
+    const [ok, now] = await this.redis.ownerTransfer(this.ownersKey, this.entitiesKey(from), this.entitiesKey(to), String(id), from, String(epoch), to, saved);
+    return { ok: ok === 1, record: parseRecord(now) };
+  }
+
+  async reclaim(id: EntityId, zone: string, epoch: number): Promise<OwnershipChange> {
+    const [ok, now] = await this.redis.ownerReclaim(this.ownersKey, String(id), zone, String(epoch));
+    return { ok: ok === 1, record: parseRecord(now) };
+  }
+
+  async owner(id: EntityId): Promise<OwnerRecord | null> {
+    return parseRecord(await this.redis.hget(this.ownersKey, String(id)));
+  }
+
+  async forget(id: EntityId, zone: string): Promise<void> {
+    await this.redis.ownerForget(this.ownersKey, this.entitiesKey(zone), String(id), zone);
+  }
+
+  async saveZone(zone: string, tick: number, entities: ReadonlyMap<EntityId, string>): Promise<void> {
+    const multi = this.redis.multi();
+    if (entities.size > 0) multi.hset(this.entitiesKey(zone), Object.fromEntries([...entities].map(([id, text]) => [String(id), text])));
+    multi.set(`${this.ns}:zone:${zone}:tick`, String(tick));
+    await multi.exec();
+  }
+
+  async loadZone(zone: string): Promise<{ tick: number; entities: Map<EntityId, string> }> {
+    const [all, tick] = await Promise.all([this.redis.hgetall(this.entitiesKey(zone)), this.redis.get(`${this.ns}:zone:${zone}:tick`)]);
+    return { tick: Number(tick ?? 0), entities: new Map(Object.entries(all).map(([id, text]) => [Number(id), text])) };
+  }
+
+  async close(): Promise<void> {
+    this.redis.disconnect();
+  }
+}

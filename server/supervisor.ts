@@ -1,0 +1,192 @@
+/**
+ * `cantrip serve --processes N --redis URL`: forks N workers (the same CLI
+ * with `--worker n`, server/worker.ts), deals the zones out among them, and
+ * serves `GET /status`, `GET /zones` and the page on the port (the workers'
+ * Colyseus servers listen on P+1 … P+N). It watches the workers' heartbeat
+ * keys in Redis: a worker whose key expires is dead (killed, hung, its
+ * machine gone), and the worker with the fewest zones takes its zones over
+ * from their last save. With --ticks it waits until every zone has run T
+ * ticks, lets the open hand-overs settle, merges the workers' summaries and
+ * writes the file.
+ */
+
+import { fork, type ChildProcess } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
+import { createServer, type Server as HttpServer } from 'node:http';
+import express from 'express';
+import { Redis } from 'ioredis';
+import { HEARTBEAT_EVERY_MS, heartbeatKey, readClusterStatus } from './cluster-status.js';
+import { checkPortFree } from './game-server.js';
+import { loadServedScenario } from './served-scenario.js';
+import { untilSignalled, zonesResponse } from './serve-in-process.js';
+import type { ServeOptions, ServeSummary } from './serve-options.js';
+import { mergeSummaries } from './summary.js';
+import type { FromWorker, ToWorker } from './worker.js';
+
+interface WorkerProcess {
+  readonly index: number;
+  readonly child: ChildProcess;
+  zones: Set<string>;
+  alive: boolean;
+  /** Its heartbeat key was seen at least once (so its absence means death, not a slow start). */
+  beating: boolean;
+}
+
+export async function supervise(o: ServeOptions, log: (message: string) => void): Promise<void> {
+  const served = loadServedScenario(o.scenarioFile, o.zones);
+  const zoneIds = served.grid.zones.map((z) => z.id);
+  await checkPortFree(o.port);
+  const redis = new Redis(o.redis!, { maxRetriesPerRequest: 3 });
+  const workers: WorkerProcess[] = [];
+  const waiters = new Set<(message: FromWorker) => void>();
+  const done = new Set<string>();
+  const failures: string[] = [];
+  let stopping = false;
+
+  const send = (w: WorkerProcess, message: ToWorker): void => {
+    if (w.alive && w.child.connected) w.child.send(message);
+  };
+  const onMessage = (message: FromWorker): void => {
+    if (message.type === 'done') for (const z of message.zones) done.add(z);
+    if (message.type === 'failed') failures.push(`worker ${message.worker}: ${message.message}`);
+    for (const waiter of [...waiters]) waiter(message);
+  };
+  const next = <T extends FromWorker['type']>(type: T, count: number): Promise<Extract<FromWorker, { type: T }>[]> =>
+    new Promise((resolve) => {
+      const got: Extract<FromWorker, { type: T }>[] = [];
+      const waiter = (m: FromWorker): void => {
+        if (m.type !== type) return;
+        got.push(m as Extract<FromWorker, { type: T }>);
+        if (got.length >= count) {
+          waiters.delete(waiter);
+          resolve(got);
+        }
+      };
+      waiters.add(waiter);
+    });
+
+  // Fork the workers and wait until each serves.
+  const ready = next('ready', o.processes);
+  for (let index = 0; index < o.processes; index++) {
+    const child = fork(process.argv[1]!, workerArguments(o, index), { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const w: WorkerProcess = { index, child, zones: new Set(), alive: true, beating: false };
+    child.on('message', (m: FromWorker) => onMessage(m));
+    child.on('exit', (code) => {
+      if (w.alive && !stopping && code !== null && code !== 0 && !w.beating) failures.push(`worker ${index} exited with code ${code} before it served`);
+      w.alive = false;
+    });
+    workers.push(w);
+  }
+  const started = await Promise.race([ready, waitFor(() => failures.length > 0 || workers.some((w) => !w.alive))]);
+  const http = await serveStatus(o, redis, () => zonesResponse(served));
+  try {
+    if (!Array.isArray(started)) throw new Error(failures.join('; ') || 'a worker process exited before it served.');
+    zoneIds.forEach((z, i) => workers[i % workers.length]!.zones.add(z));
+    for (const w of workers) send(w, { type: 'run', zones: [...w.zones], recover: false });
+    log(`cantrip serve: ${zoneIds.length} zones of ${o.scenarioFile} in ${o.processes} processes (${workers.map((w) => w.child.pid).join(', ')}); status on port ${o.port}, players on ports ${o.port + 1}–${o.port + o.processes}`);
+
+    // Take over the zones of a worker whose heartbeat stopped.
+    const watch = setInterval(() => {
+      void (async () => {
+        for (const w of workers) {
+          if (!w.alive && !w.beating) continue;
+          const beating = (await redis.exists(heartbeatKey(o.namespace, w.index))) === 1;
+          if (beating) {
+            w.beating = true;
+            continue;
+          }
+          if (!w.beating || w.zones.size === 0) continue;
+          w.beating = false;
+          w.alive = false;
+          w.child.kill('SIGKILL');
+          const survivor = workers.filter((x) => x.alive).sort((a, b) => a.zones.size - b.zones.size)[0];
+          if (survivor === undefined) {
+            failures.push('every worker died');
+            continue;
+          }
+          const zones = [...w.zones];
+          w.zones.clear();
+          for (const z of zones) {
+            survivor.zones.add(z);
+            done.delete(z);
+          }
+          log(`worker ${w.index} (process ${w.child.pid}) stopped beating: worker ${survivor.index} (process ${survivor.child.pid}) takes over ${zones.join(', ')}`);
+          send(survivor, { type: 'run', zones, recover: true });
+        }
+      })().catch(() => {});
+    }, HEARTBEAT_EVERY_MS);
+    try {
+      if (o.ticks === undefined) {
+        await untilSignalled();
+        return;
+      }
+      await waitFor(() => done.size === zoneIds.length || failures.length > 0);
+      if (failures.length > 0) throw new Error(failures.join('; '));
+      clearInterval(watch);
+      const summary = await collectSummary(workers, send, next);
+      writeFileSync(o.summary!, JSON.stringify(mergeSummaries(summary, zoneIds), null, 2) + '\n');
+    } finally {
+      clearInterval(watch);
+    }
+  } finally {
+    stopping = true;
+    for (const w of workers) send(w, { type: 'exit' });
+    await waitFor(() => workers.every((w) => !w.alive || w.child.exitCode !== null), 5000);
+    for (const w of workers) if (w.child.exitCode === null) w.child.kill('SIGKILL');
+    http.close();
+    redis.disconnect();
+  }
+}
+
+/** Settle rounds until no worker has a hand-over open, then every worker's summary. */
+async function collectSummary(
+  workers: WorkerProcess[],
+  send: (w: WorkerProcess, m: ToWorker) => void,
+  next: <T extends FromWorker['type']>(type: T, count: number) => Promise<Extract<FromWorker, { type: T }>[]>,
+): Promise<ServeSummary[]> {
+  const alive = workers.filter((w) => w.alive);
+  for (let round = 0; round < 20; round++) {
+    const settled = next('settled', alive.length);
+    for (const w of alive) send(w, { type: 'settle' });
+    const busy = (await settled).reduce((n, m) => n + m.busy, 0);
+    if (busy === 0) break;
+  }
+  const parts = next('summary', alive.length);
+  for (const w of alive) send(w, { type: 'summary' });
+  return (await parts).map((m) => m.summary);
+}
+
+function workerArguments(o: ServeOptions, index: number): string[] {
+  const args = ['serve', o.scenarioFile, '--worker', String(index), '--port', String(o.port), '--zones', `${o.zones.columns}x${o.zones.rows}`];
+  args.push('--processes', String(o.processes), '--redis', o.redis!, '--namespace', o.namespace);
+  args.push('--snapshot-every', String(o.snapshotEvery), '--handover-timeout', String(o.handoverTimeoutMs));
+  if (o.ticks !== undefined) args.push('--ticks', String(o.ticks), '--summary', o.summary!);
+  return args;
+}
+
+async function serveStatus(o: ServeOptions, redis: Redis, zones: () => unknown): Promise<HttpServer> {
+  const app = express();
+  app.get('/status', (_req, res) => {
+    readClusterStatus(redis, o.namespace).then(
+      (status) => res.json(status),
+      (error: unknown) => res.status(500).json({ error: error instanceof Error ? error.message : String(error) }),
+    );
+  });
+  app.get('/zones', (_req, res) => res.json(zones()));
+  if (existsSync(o.pageDir)) app.use(express.static(o.pageDir));
+  const server = createServer(app);
+  await new Promise<void>((resolve) => server.listen(o.port, resolve));
+  return server;
+}
+
+function waitFor(condition: () => boolean, limitMs = Infinity): Promise<boolean> {
+  const until = Date.now() + limitMs;
+  return new Promise((resolve) => {
+    const check = (): void => {
+      if (condition()) return resolve(true);
+      if (Date.now() >= until) return resolve(false);
+      setTimeout(check, 20);
+    };
+    check();
+  });
+}
