@@ -9,7 +9,7 @@
  */
 import { Client } from '@colyseus/sdk';
 import type { ZonesResponse } from '../../../server/protocol.js';
-import { ZoneView } from './zoneView.js';
+import { ZoneView, labelOf } from './zoneView.js';
 import { ZoneConnection } from './zoneConnection.js';
 import { ZoneCanvas } from './zoneCanvas.js';
 import { KeyboardMove } from './keyboardMove.js';
@@ -61,7 +61,7 @@ const connection = new ZoneConnection(new Client(location.origin), {
   welcome(message) {
     view.welcome(message);
     spellBar.setSpells(message.spells);
-    log.add('info', `In zone ${message.zone} as ${message.avatar}.`);
+    log.add('info', `In zone ${message.zone} as ${nameOf(message.avatar)}.`);
     update();
   },
   view(message) {
@@ -72,7 +72,9 @@ const connection = new ZoneConnection(new Client(location.origin), {
   events(events) {
     for (const event of events) {
       canvas.observe(localEvent(event, view));
-      log.add('event', describeServerEvent(event, view));
+      // A cast of yours that failed in the world is an error to see, like a refused one.
+      if (event.type === 'cast-error') showError(describeServerEvent(event, view));
+      else log.add('event', describeServerEvent(event, view));
     }
   },
   error(message) {
@@ -90,6 +92,12 @@ const connection = new ZoneConnection(new Client(location.origin), {
   },
 });
 
+/** An entity as the canvas labels it (a bare id until it is in view). */
+function nameOf(key: string): string {
+  const e = view.byKey(key);
+  return e ? labelOf(e) : key;
+}
+
 function showError(text: string): void {
   errors.push(text);
   log.add('error', text);
@@ -98,7 +106,7 @@ function showError(text: string): void {
 function update(): void {
   const avatar = view.avatarEntity();
   const parts = connection.connected
-    ? [`zone ${view.zone ?? '…'}`, `you: ${view.avatar ?? '…'}`, avatar ? `(${avatar.x.toFixed(1)}, ${avatar.y.toFixed(1)}) ♥${Math.round(avatar.health)}` : '', `${view.entities().length} in view`, `tick ${view.tick}`]
+    ? [`zone ${view.zone ?? '…'}`, `you: ${view.avatar === null ? '…' : nameOf(view.avatar)}`, avatar ? `(${avatar.x.toFixed(1)}, ${avatar.y.toFixed(1)}) ♥${Math.round(avatar.health)}` : '', `${view.entities().length} in view`, `tick ${view.tick}`]
     : ['not in the world'];
   const text = parts.filter((p) => p !== '').join(' · ');
   if (status.textContent !== text) status.textContent = text;
@@ -158,12 +166,12 @@ canvas.onPick = (id) => {
   const key = view.keyOf(id)!;
   const spell = spellBar.picked;
   if (spell === null) {
-    log.add('info', `Picked ${key}: now pick a spell to cast on it.`);
+    log.add('info', `Picked ${nameOf(key)}: now pick a spell to cast on it.`);
     return;
   }
   const onSelf = key === view.avatar;
   if (!connection.cast(onSelf ? { spell } : { spell, target: key })) showError(`Cannot cast ${spell}: not in the world.`);
-  else log.add('info', `You cast ${spell}${onSelf ? '' : ` on ${key}`}.`);
+  else log.add('info', `You cast ${spell}${onSelf ? '' : ` on ${nameOf(key)}`}.`);
 };
 
 async function leave(): Promise<void> {

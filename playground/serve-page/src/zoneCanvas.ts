@@ -24,6 +24,9 @@ const HOVER_RING = '#8a90a0';
 const ZONE_BORDER = 'rgba(224, 175, 104, 0.85)';
 const ZONE_LABEL = '#e0af68';
 const OWN_ZONE_FILL = 'rgba(122, 162, 247, 0.06)';
+/** Entity labels: their line height (px), and the crowd above which they are left out. */
+const LABEL_HEIGHT = 14;
+const LABEL_LIMIT = 200;
 
 export class ZoneCanvas {
   readonly effects = new EffectList();
@@ -170,18 +173,40 @@ export class ZoneCanvas {
     ctx.restore();
   }
 
-  /** Each entity's id under it; the own avatar's says "you". */
+  /**
+   * Each entity's id under it, the own avatar's first and saying "you"; a
+   * label that would cover one already drawn moves down a line (a few at
+   * most), so it stays under its own entity.
+   */
   private drawLabels(entities: readonly ViewEntity[], avatar: ViewEntity | null): void {
-    if (entities.length > 200) return;
+    if (entities.length > LABEL_LIMIT) return;
     const ctx = this.painter.ctx;
     const p = this.painter;
     ctx.textAlign = 'center';
-    ctx.textBaseline = 'top';
-    for (const e of entities) {
+    ctx.textBaseline = 'middle';
+    const placed: Box[] = [];
+    const ordered = avatar === null ? entities : [avatar, ...entities.filter((e) => e !== avatar)];
+    for (const e of ordered) {
       const own = e === avatar;
+      const text = own ? `you · ${labelOf(e)}` : labelOf(e);
       ctx.font = own ? 'bold 12px system-ui, sans-serif' : '11px system-ui, sans-serif';
+      const width = ctx.measureText(text).width + 4;
+      const box = { left: p.sx(e.x) - width / 2, top: p.sy(e.y) + p.entityPixels(e) + 6, width };
+      for (let tries = 0; tries < 3 && placed.some((b) => overlaps(b, box)); tries++) box.top += LABEL_HEIGHT;
+      placed.push(box);
       ctx.fillStyle = own ? AVATAR_RING : p.colours.bubbleText;
-      ctx.fillText(own ? `you · ${labelOf(e)}` : labelOf(e), p.sx(e.x), p.sy(e.y) + p.entityPixels(e) + 6);
+      ctx.fillText(text, box.left + width / 2, box.top + LABEL_HEIGHT / 2);
     }
   }
+}
+
+/** A label's place on the canvas (CSS pixels; all labels are LABEL_HEIGHT tall). */
+interface Box {
+  left: number;
+  top: number;
+  width: number;
+}
+
+function overlaps(a: Box, b: Box): boolean {
+  return a.left < b.left + b.width && b.left < a.left + a.width && a.top < b.top + LABEL_HEIGHT && b.top < a.top + LABEL_HEIGHT;
 }

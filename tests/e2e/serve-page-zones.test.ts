@@ -1,0 +1,184 @@
+/**
+ * The browser page against the real `cantrip serve --zones 2x1` (built:
+ * dist/, as `npm test` leaves it): two players join in different zones, one
+ * walks towards the border and each sees the other once they are within
+ * interest range across it; the walker crosses into the other zone's room
+ * keeping its avatar and view. A cast that fails in the world shows its
+ * error, and the page keeps working. Skips (with a notice) where Debian's
+ * Chromium is not installed.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM_PATH, chromiumAvailable, launchChromium, repoRoot } from './browser.js';
+import type {} from '../../playground/serve-page/src/main.js';
+
+const SCREENS = new URL('../../.tmp/screens/', import.meta.url).pathname;
+const available = chromiumAvailable();
+if (!available) console.warn(`[e2e] SKIPPED: no Chromium at ${CHROMIUM_PATH} (apt-get install chromium, or set CHROMIUM_PATH).`);
+
+const root = repoRoot();
+
+/** A 40×20 world (two 20×20 zones with --zones 2x1), players as Pilgrims (interest 10, speed 4), one standing Pilgrim to cast on. */
+function writeScenario(dir: string): string {
+  writeFileSync(
+    join(dir, 'page-test.spell'),
+    '// A cast that fails in the world: the caster gets its cast-error.\nspell fizzle(caster, target) {\n  var nothing = nil;\n  print nothing + 1;\n}\n',
+  );
+  const scenario = {
+    description: 'The browser page test: two zones, a statue.',
+    breeds: join(root, 'spells', 'zone-breeds.json'),
+    spells: [join(root, 'spells', 'wanderers.spell'), join(dir, 'page-test.spell')],
+    world: { width: 40, height: 20, partition: 'grid', cellSize: 4, capacity: 64, step: 0.05 },
+    seed: 3,
+    entities: [{ name: 'statue', breed: 'Pilgrim', x: 6, y: 10 }],
+    players: { breeds: ['Pilgrim'], spawn: { x: 10, y: 10 } },
+  };
+  const file = join(dir, 'page-test.json');
+  writeFileSync(file, JSON.stringify(scenario));
+  return file;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** `cantrip serve SCENARIO --port P --zones 2x1`, resolved once it says it serves. */
+async function startServe(scenario: string, port: number): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [join(root, 'bin', 'cantrip.js'), 'serve', scenario, '--port', String(port), '--zones', '2x1'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  await new Promise<void>((resolve, reject) => {
+    child.stderr!.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      if (/on port \d+/.test(stderr)) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`cantrip serve exited (${code}) before serving:\n${stderr}`)));
+  });
+  return child;
+}
+
+let dir: string;
+let server: ChildProcess | undefined;
+let url: string;
+let browser: { context: BrowserContext; close(): Promise<void> };
+
+interface OpenPage {
+  page: Page;
+  problems: string[];
+}
+
+async function joinAt(query: string): Promise<OpenPage> {
+  const page = await browser.context.newPage();
+  const problems: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(m.text());
+  });
+  page.on('pageerror', (e) => problems.push(e.message));
+  await page.goto(`${url}?${query}&join=1`);
+  await page.waitForFunction(() => {
+    const s = window.servePage?.state();
+    return s !== undefined && s.avatar !== null && s.entities.some((e) => e.key === s.avatar);
+  });
+  return { page, problems };
+}
+
+async function state(page: Page) {
+  return page.evaluate(() => window.servePage!.state());
+}
+
+async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENS, { recursive: true });
+  await page.screenshot({ path: `${SCREENS}${name}.png` });
+}
+
+async function clickEntity(page: Page, key: string): Promise<void> {
+  const at = await page.evaluate((k) => window.servePage!.screenPosition(k), key);
+  if (at === null) throw new Error(`${key} is not drawn`);
+  const box = (await page.locator('#world').boundingBox())!;
+  await page.mouse.click(box.x + at.x, box.y + at.y);
+}
+
+describe.skipIf(!available)('the zone server page in Chromium (cantrip serve --zones 2x1)', () => {
+  beforeAll(async () => {
+    for (const built of ['dist/bin/cli.js', 'dist/serve-page/index.html']) {
+      if (!existsSync(join(root, built))) throw new Error(`${built} is missing: run \`npm run build\` first (npm test does).`);
+    }
+    dir = mkdtempSync(join(tmpdir(), 'cantrip-serve-page-'));
+    const port = await freePort();
+    server = await startServe(writeScenario(dir), port);
+    url = `http://127.0.0.1:${port}/`;
+    browser = await launchChromium({ width: 1280, height: 800 });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    if (server && server.exitCode === null) {
+      const exited = new Promise((resolve) => server!.once('exit', resolve));
+      server.kill('SIGTERM');
+      await exited;
+    }
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('two players in different zones see each other within range across the border; the walker crosses keeping its avatar and view', async () => {
+    const west = await joinAt('name=West&x=8&y=10');
+    const east = await joinAt('name=East&x=24&y=10');
+    const westKey = (await state(west.page)).avatar!;
+    const eastKey = (await state(east.page)).avatar!;
+    expect((await state(west.page)).zone).toBe('z0-0');
+    expect((await state(east.page)).zone).toBe('z1-0');
+    // 16 apart, interest 10: neither sees the other.
+    expect((await state(west.page)).entities.map((e) => e.key)).not.toContain(eastKey);
+    expect((await state(east.page)).entities.map((e) => e.key)).not.toContain(westKey);
+    await west.page.keyboard.down('KeyD');
+    // West walks east at 4 units a second: it sees East from x 14, still in its own zone, and East sees it.
+    const zoneWhenSeen = await west.page.waitForFunction((k) => {
+      const s = window.servePage!.state();
+      return s.entities.some((e) => e.key === k) && s.zone;
+    }, eastKey);
+    expect(await zoneWhenSeen.jsonValue()).toBe('z0-0');
+    await east.page.waitForFunction((k) => window.servePage!.state().entities.some((e) => e.key === k), westKey);
+    await screenshot(west.page, 'serve-zones-across-border');
+    await screenshot(east.page, 'serve-zones-seen-from-east');
+    await west.page.waitForFunction(() => window.servePage!.state().zone === 'z1-0', null, { timeout: 20_000 });
+    await west.page.keyboard.up('KeyD');
+    const after = await state(west.page);
+    expect(after.avatar).toBe(westKey);
+    expect(after.entities.map((e) => e.key)).toContain(eastKey);
+    expect(after.errors).toEqual([]);
+    await screenshot(west.page, 'serve-zones-after-handover');
+    expect(west.problems).toEqual([]);
+    expect(east.problems).toEqual([]);
+    await west.page.close();
+    await east.page.close();
+  });
+
+  it('shows a cast that fails in the world as an error, and the next cast still lands', async () => {
+    const { page, problems } = await joinAt('name=Caster&x=9&y=10');
+    await page.waitForFunction(() => window.servePage!.state().entities.length >= 2);
+    const s = await state(page);
+    const statue = s.entities.find((e) => e.key !== s.avatar && e.x === 6 && e.y === 10)!;
+    expect(statue).toBeDefined();
+    expect(s.spells).toEqual(expect.arrayContaining(['smite', 'fizzle']));
+    await page.locator('#spells .spell', { hasText: 'fizzle' }).click();
+    await clickEntity(page, statue.key);
+    await expect.poll(() => page.locator('#error-banner').textContent()).toMatch(/fizzle .*failed/);
+    await screenshot(page, 'serve-zones-cast-error');
+    await page.locator('#spells .spell', { hasText: 'smite' }).click();
+    await clickEntity(page, statue.key);
+    await page.waitForFunction((k) => window.servePage!.state().entities.find((e) => e.key === k)!.health < 40, statue.key);
+    await screenshot(page, 'serve-zones-smite');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+});
