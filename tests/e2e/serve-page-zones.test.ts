@@ -150,8 +150,26 @@ describe.skipIf(!available)('the zone server page in Chromium (cantrip serve --z
     await east.page.waitForFunction((k) => window.servePage!.state().entities.some((e) => e.key === k), westKey);
     await screenshot(west.page, 'serve-zones-across-border');
     await screenshot(east.page, 'serve-zones-seen-from-east');
+    // From now on, every frame West draws has both avatars: the crossing drops nothing from view.
+    await west.page.evaluate((k) => {
+      const w = window as unknown as { lostSight: string[] };
+      w.lostSight = [];
+      const watch = () => {
+        const s = window.servePage!.state();
+        for (const key of [s.avatar!, k]) if (!s.entities.some((e) => e.key === key)) w.lostSight.push(`${key} at tick ${s.tick} in ${s.zone}`);
+        requestAnimationFrame(watch);
+      };
+      requestAnimationFrame(watch);
+    }, eastKey);
     await west.page.waitForFunction(() => window.servePage!.state().zone === 'z1-0', null, { timeout: 20_000 });
+    // Walk on a little in the new room (its views move the avatar), still watched.
+    const crossedAt = (await state(west.page)).entities.find((e) => e.key === westKey)!.x;
+    await west.page.waitForFunction(
+      ([k, x]) => window.servePage!.state().entities.find((e) => e.key === k)!.x > (x as number) + 0.5,
+      [westKey, crossedAt] as const,
+    );
     await west.page.keyboard.up('KeyD');
+    expect(await west.page.evaluate(() => (window as unknown as { lostSight: string[] }).lostSight)).toEqual([]);
     const after = await state(west.page);
     expect(after.avatar).toBe(westKey);
     expect(after.entities.map((e) => e.key)).toContain(eastKey);

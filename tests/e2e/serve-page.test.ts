@@ -82,6 +82,15 @@ describe.skipIf(!available)('the zone server page in Chromium (fake zone server)
     await expect.poll(() => page.locator('#spells .spell').allTextContents()).toEqual(['1 zap', '2 mend']);
     await expect.poll(() => page.locator('#status').textContent()).toMatch(/^zone z0-0 · you: player-\d+/);
     await screenshot(page, 'serve-page-joined');
+    // Leave, and join again: a new avatar, the same page.
+    await page.locator('#leave').click();
+    await expect.poll(() => page.locator('#status').textContent()).toBe('not in the world');
+    expect((await state(page)).entities).toEqual([]);
+    await page.locator('#join').click();
+    await page.waitForFunction((old) => {
+      const now = window.servePage!.state();
+      return now.avatar !== null && now.avatar !== old && now.entities.some((e) => e.key === now.avatar);
+    }, s.avatar);
     expect(problems).toEqual([]);
     await page.close();
   });
