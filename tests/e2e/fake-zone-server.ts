@@ -46,8 +46,8 @@ export const FAKE_ZONES: ZoneRect[] = [
 ];
 export const FAKE_SPELLS = ['zap', 'mend'];
 const BREEDS = ['Wizard', 'Troll'];
-const INTEREST = 6;
-const SPEED = 6;
+const INTEREST = 8;
+const SPEED = 4;
 const TICK_MS = 50;
 const ZAP_DAMAGE = 10;
 

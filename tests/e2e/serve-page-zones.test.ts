@@ -8,16 +8,15 @@
  * Chromium is not installed.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM_PATH, chromiumAvailable, launchChromium, repoRoot } from './browser.js';
-import type {} from '../../playground/serve-page/src/main.js';
+import { clickEntity, crossTheBorder, joinAt as joinPage, pageState as state, screenshot } from './serve-page-driver.js';
 
-const SCREENS = new URL('../../.tmp/screens/', import.meta.url).pathname;
 const available = chromiumAvailable();
 if (!available) console.warn(`[e2e] SKIPPED: no Chromium at ${CHROMIUM_PATH} (apt-get install chromium, or set CHROMIUM_PATH).`);
 
@@ -73,41 +72,7 @@ let server: ChildProcess | undefined;
 let url: string;
 let browser: { context: BrowserContext; close(): Promise<void> };
 
-interface OpenPage {
-  page: Page;
-  problems: string[];
-}
-
-async function joinAt(query: string): Promise<OpenPage> {
-  const page = await browser.context.newPage();
-  const problems: string[] = [];
-  page.on('console', (m) => {
-    if (m.type() === 'error') problems.push(m.text());
-  });
-  page.on('pageerror', (e) => problems.push(e.message));
-  await page.goto(`${url}?${query}&join=1`);
-  await page.waitForFunction(() => {
-    const s = window.servePage?.state();
-    return s !== undefined && s.avatar !== null && s.entities.some((e) => e.key === s.avatar);
-  });
-  return { page, problems };
-}
-
-async function state(page: Page) {
-  return page.evaluate(() => window.servePage!.state());
-}
-
-async function screenshot(page: Page, name: string): Promise<void> {
-  mkdirSync(SCREENS, { recursive: true });
-  await page.screenshot({ path: `${SCREENS}${name}.png` });
-}
-
-async function clickEntity(page: Page, key: string): Promise<void> {
-  const at = await page.evaluate((k) => window.servePage!.screenPosition(k), key);
-  if (at === null) throw new Error(`${key} is not drawn`);
-  const box = (await page.locator('#world').boundingBox())!;
-  await page.mouse.click(box.x + at.x, box.y + at.y);
-}
+const joinAt = (query: string) => joinPage(browser.context, url, query);
 
 describe.skipIf(!available)('the zone server page in Chromium (cantrip serve --zones 2x1)', () => {
   beforeAll(async () => {
@@ -133,50 +98,8 @@ describe.skipIf(!available)('the zone server page in Chromium (cantrip serve --z
   it('two players in different zones see each other within range across the border; the walker crosses keeping its avatar and view', async () => {
     const west = await joinAt('name=West&x=8&y=10');
     const east = await joinAt('name=East&x=24&y=10');
-    const westKey = (await state(west.page)).avatar!;
-    const eastKey = (await state(east.page)).avatar!;
-    expect((await state(west.page)).zone).toBe('z0-0');
-    expect((await state(east.page)).zone).toBe('z1-0');
-    // 16 apart, interest 10: neither sees the other.
-    expect((await state(west.page)).entities.map((e) => e.key)).not.toContain(eastKey);
-    expect((await state(east.page)).entities.map((e) => e.key)).not.toContain(westKey);
-    await west.page.keyboard.down('KeyD');
-    // West walks east at 4 units a second: it sees East from x 14, still in its own zone, and East sees it.
-    const zoneWhenSeen = await west.page.waitForFunction((k) => {
-      const s = window.servePage!.state();
-      return s.entities.some((e) => e.key === k) && s.zone;
-    }, eastKey);
-    expect(await zoneWhenSeen.jsonValue()).toBe('z0-0');
-    await east.page.waitForFunction((k) => window.servePage!.state().entities.some((e) => e.key === k), westKey);
-    await screenshot(west.page, 'serve-zones-across-border');
-    await screenshot(east.page, 'serve-zones-seen-from-east');
-    // From now on, every frame West draws has both avatars: the crossing drops nothing from view.
-    await west.page.evaluate((k) => {
-      const w = window as unknown as { lostSight: string[] };
-      w.lostSight = [];
-      const watch = () => {
-        const s = window.servePage!.state();
-        for (const key of [s.avatar!, k]) if (!s.entities.some((e) => e.key === key)) w.lostSight.push(`${key} at tick ${s.tick} in ${s.zone}`);
-        requestAnimationFrame(watch);
-      };
-      requestAnimationFrame(watch);
-    }, eastKey);
-    await west.page.waitForFunction(() => window.servePage!.state().zone === 'z1-0', null, { timeout: 20_000 });
-    // Walk on a little in the new room (its views move the avatar), still watched.
-    const crossedAt = (await state(west.page)).entities.find((e) => e.key === westKey)!.x;
-    await west.page.waitForFunction(
-      ([k, x]) => window.servePage!.state().entities.find((e) => e.key === k)!.x > (x as number) + 0.5,
-      [westKey, crossedAt] as const,
-    );
-    await west.page.keyboard.up('KeyD');
-    expect(await west.page.evaluate(() => (window as unknown as { lostSight: string[] }).lostSight)).toEqual([]);
-    const after = await state(west.page);
-    expect(after.avatar).toBe(westKey);
-    expect(after.entities.map((e) => e.key)).toContain(eastKey);
-    expect(after.errors).toEqual([]);
-    await screenshot(west.page, 'serve-zones-after-handover');
-    expect(west.problems).toEqual([]);
-    expect(east.problems).toEqual([]);
+    // 16 apart, interest 10, walking at 4 units a second: West sees East from x 14, 1.5 s before the border.
+    await crossTheBorder(west, east, 'serve-zones');
     await west.page.close();
     await east.page.close();
   });
