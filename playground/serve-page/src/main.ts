@@ -109,7 +109,10 @@ function update(): void {
     ? [`zone ${view.zone ?? '…'}`, `you: ${view.avatar === null ? '…' : nameOf(view.avatar)}`, avatar ? `(${avatar.x.toFixed(1)}, ${avatar.y.toFixed(1)}) ♥${Math.round(avatar.health)}` : '', `${view.entities().length} in view`, `tick ${view.tick}`]
     : ['not in the world'];
   const text = parts.filter((p) => p !== '').join(' · ');
-  if (status.textContent !== text) status.textContent = text;
+  if (status.textContent !== text) {
+    status.textContent = text;
+    status.title = text; // the whole line, when a narrow window cuts it
+  }
   canvas.requestDraw();
 }
 

@@ -174,9 +174,11 @@ export class ZoneCanvas {
   }
 
   /**
-   * Each entity's id under it, the own avatar's first and saying "you"; a
-   * label that would cover one already drawn moves down a line (a few at
-   * most), so it stays under its own entity.
+   * Each entity's id under it. The labels of the entities that matter — your
+   * avatar ("you · …"), the hovered one, the clicked one — always show, moved
+   * down a line or two when they would cover another entity or label; any
+   * other label shows only where it covers nothing, so a crowd stays
+   * readable (hover an entity to see its id).
    */
   private drawLabels(entities: readonly ViewEntity[], avatar: ViewEntity | null): void {
     if (entities.length > LABEL_LIMIT) return;
@@ -184,29 +186,36 @@ export class ZoneCanvas {
     const p = this.painter;
     ctx.textAlign = 'center';
     ctx.textBaseline = 'middle';
-    const placed: Box[] = [];
-    const ordered = avatar === null ? entities : [avatar, ...entities.filter((e) => e !== avatar)];
-    for (const e of ordered) {
+    const taken: Box[] = entities.map((e) => {
+      const r = p.entityPixels(e);
+      return { left: p.sx(e.x) - r, top: p.sy(e.y) - r - 8, width: 2 * r, height: 2 * r + 8 };
+    });
+    const picked = [avatar?.id, this.hovered, this.target];
+    const rank = (e: ViewEntity) => (picked.includes(e.id) ? picked.indexOf(e.id) : picked.length);
+    for (const e of [...entities].sort((a, b) => rank(a) - rank(b))) {
       const own = e === avatar;
       const text = own ? `you · ${labelOf(e)}` : labelOf(e);
       ctx.font = own ? 'bold 12px system-ui, sans-serif' : '11px system-ui, sans-serif';
       const width = ctx.measureText(text).width + 4;
-      const box = { left: p.sx(e.x) - width / 2, top: p.sy(e.y) + p.entityPixels(e) + 6, width };
-      for (let tries = 0; tries < 3 && placed.some((b) => overlaps(b, box)); tries++) box.top += LABEL_HEIGHT;
-      placed.push(box);
+      const box = { left: p.sx(e.x) - width / 2, top: p.sy(e.y) + p.entityPixels(e) + 6, width, height: LABEL_HEIGHT };
+      const clear = () => !taken.some((b) => overlaps(b, box));
+      if (rank(e) < picked.length) for (let tries = 0; tries < 2 && !clear(); tries++) box.top += LABEL_HEIGHT;
+      else if (!clear()) continue;
+      taken.push(box);
       ctx.fillStyle = own ? AVATAR_RING : p.colours.bubbleText;
       ctx.fillText(text, box.left + width / 2, box.top + LABEL_HEIGHT / 2);
     }
   }
 }
 
-/** A label's place on the canvas (CSS pixels; all labels are LABEL_HEIGHT tall). */
+/** Room taken on the canvas by a label or an entity, CSS pixels. */
 interface Box {
   left: number;
   top: number;
   width: number;
+  height: number;
 }
 
 function overlaps(a: Box, b: Box): boolean {
-  return a.left < b.left + b.width && b.left < a.left + a.width && a.top < b.top + LABEL_HEIGHT && b.top < a.top + LABEL_HEIGHT;
+  return a.left < b.left + b.width && b.left < a.left + a.width && a.top < b.top + b.height && b.top < a.top + a.height;
 }
