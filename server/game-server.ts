@@ -77,6 +77,14 @@ export async function startGameServer(o: GameServerOptions): Promise<Server> {
   return server;
 }
 
+/** Stop serving: rooms with seats reserved and never taken would hold a graceful shutdown for their whole reservation time. */
+export async function stopGameServer(server: Server, limitMs = 2000): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([server.gracefullyShutdown(false).catch(() => {}), new Promise((resolve) => (timer = setTimeout(resolve, limitMs)))]);
+  clearTimeout(timer);
+  server.transport.shutdown();
+}
+
 /** Create the rooms of the zones this process runs. */
 export async function createZoneRooms(zoneIds: Iterable<string>): Promise<void> {
   for (const zoneId of zoneIds) await matchMaker.createRoom(ZONE_ROOM_TYPE, { zoneId });

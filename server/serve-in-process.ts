@@ -16,7 +16,7 @@ import { loadServedScenario, type ServedScenario } from './served-scenario.js';
 import { serveWorld } from './served-world.js';
 import type { ServeOptions } from './serve-options.js';
 import { summarize } from './summary.js';
-import { createZoneRooms, startGameServer } from './game-server.js';
+import { createZoneRooms, startGameServer, stopGameServer } from './game-server.js';
 import { ZoneHost } from './zone-host.js';
 import type { ZoneBus } from './zone-bus.js';
 import type { ZonesResponse } from './protocol.js';
@@ -25,13 +25,26 @@ export function zonesResponse(served: ServedScenario): ZonesResponse {
   return { world: { width: served.grid.width, height: served.grid.height }, zones: served.grid.rects(), spells: [...served.spells], breeds: [...served.playerBreeds] };
 }
 
-/** Runs the whole world in this process; resolves when it stops. */
-export async function serveInProcess(o: ServeOptions, log: (message: string) => void): Promise<void> {
+/** A world served in this process, running until closed. */
+export interface InProcessServer {
+  readonly served: ServedScenario;
+  readonly host: ZoneHost;
+  close(): Promise<void>;
+}
+
+/** Build every zone, start the Colyseus server and the rooms; the zones are not stepped yet. */
+export async function startInProcess(o: ServeOptions, log: (message: string) => void): Promise<InProcessServer> {
   const served = loadServedScenario(o.scenarioFile, o.zones);
   const store: OwnershipStore = o.redis !== undefined ? new RedisOwnershipStore(o.redis, o.namespace) : new MemoryOwnershipStore();
   const bus: ZoneBus = o.redis !== undefined ? new RedisZoneBus(o.redis, o.namespace) : new LocalZoneBus();
   const host = new ZoneHost({ served, store, bus, handoverTimeoutMs: o.handoverTimeoutMs, saveEveryMs: o.snapshotEvery * 1000, log });
   let server: Server | null = null;
+  const close = async (): Promise<void> => {
+    await host.close();
+    if (server !== null) await stopGameServer(server);
+    await bus.close();
+    await store.close();
+  };
   try {
     for (const zone of served.grid.zones) await host.addZone(zone.id, false);
     serveWorld({ grid: served.grid, zones: host.zones, playerBreeds: served.playerBreeds, spawn: served.spawn, spells: served.spells, breeds: served.breeds });
@@ -46,7 +59,18 @@ export async function serveInProcess(o: ServeOptions, log: (message: string) => 
       zones: () => zonesResponse(served),
     });
     await createZoneRooms(host.zones.keys());
-    log(`cantrip serve: ${served.grid.zones.length} zone${served.grid.zones.length === 1 ? '' : 's'} of ${o.scenarioFile} on port ${o.port} (process ${process.pid})`);
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  log(`cantrip serve: ${served.grid.zones.length} zone${served.grid.zones.length === 1 ? '' : 's'} of ${o.scenarioFile} on port ${o.port} (process ${process.pid})`);
+  return { served, host, close };
+}
+
+/** Runs the whole world in this process; resolves when it stops (a signal, or --ticks done). */
+export async function serveInProcess(o: ServeOptions, log: (message: string) => void): Promise<void> {
+  const { host, close } = await startInProcess(o, log);
+  try {
     if (o.ticks !== undefined) {
       await host.runTicks(o.ticks);
       await host.settle(10 * o.handoverTimeoutMs);
@@ -56,10 +80,7 @@ export async function serveInProcess(o: ServeOptions, log: (message: string) => 
     host.runRealtime();
     await untilSignalled();
   } finally {
-    await host.close();
-    if (server !== null) await server.gracefullyShutdown(false).catch(() => {});
-    await bus.close();
-    await store.close();
+    await close();
   }
 }
 

@@ -67,10 +67,17 @@ export function loadServedScenario(file: string, size: GridSize): ServedScenario
     playerBreeds,
     spawn: scenario.players?.spawn ?? { x: width / 2, y: height / 2 },
     ghostRange,
-    spells: probe.spellNames(),
+    spells: castableSpells(probe),
     breeds,
     step: probe.options.step,
   };
+}
+
+/** The spells a player may cast: every spell but those breeds run on their own (tick, onEnter, onLeave). */
+function castableSpells(world: World): string[] {
+  const automatic = new Set<string>();
+  for (const b of world.breeds.breeds) for (const slot of ['tick', 'onEnter', 'onLeave'] as const) if (b.spells[slot] !== undefined) automatic.add(b.spells[slot]!);
+  return world.spellNames().filter((s) => !automatic.has(s));
 }
 
 function readText(path: string): string {

@@ -11,7 +11,7 @@
 import { Redis } from 'ioredis';
 import type { Server } from '@colyseus/core';
 import { HEARTBEAT_EVERY_MS, HEARTBEAT_TTL_MS, countRecovered, heartbeatKey, readClusterStatus, writeZoneStatus } from './cluster-status.js';
-import { createZoneRooms, startGameServer } from './game-server.js';
+import { createZoneRooms, startGameServer, stopGameServer } from './game-server.js';
 import { RedisOwnershipStore } from './redis-ownership-store.js';
 import { RedisZoneBus } from './redis-zone-bus.js';
 import { loadServedScenario } from './served-scenario.js';
@@ -116,7 +116,7 @@ export async function runWorker(o: ServeOptions, worker: number, log: (message: 
   await exited;
   for (const t of timers) clearInterval(t);
   await host.close();
-  await server.gracefullyShutdown(false).catch(() => {});
+  await stopGameServer(server);
   await redis.del(heartbeatKey(o.namespace, worker)).catch(() => 0);
   redis.disconnect();
   await bus.close();
