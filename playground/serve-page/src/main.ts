@@ -85,6 +85,12 @@ const connection = new ZoneConnection(new Client(location.origin), {
     log.add('info', `Crossing into zone ${zone}…`);
     update();
   },
+  dropped(reason) {
+    log.add('info', `The connection dropped (${reason}); reconnecting…`);
+  },
+  reconnected() {
+    log.add('info', 'Reconnected.');
+  },
   disconnected(reason) {
     showError(reason);
     view.clear();

@@ -27,6 +27,9 @@ export interface ZoneConnectionEvents {
   error(message: ErrorMessage): void;
   /** The avatar is moving to `zone`; `welcome` follows from that zone's room. */
   handover(zone: string): void;
+  /** The connection dropped; the Colyseus client tries to reconnect (`disconnected` follows if it cannot). */
+  dropped(reason: string): void;
+  reconnected(): void;
   /** The page is no longer in any room: the server closed it, or a hand-over failed. */
   disconnected(reason: string): void;
 }
@@ -95,6 +98,8 @@ export class ZoneConnection {
     room.onMessage(MESSAGE.handover, (m: HandoverMessage) => {
       if (current()) void this.handOver(room, m);
     });
+    room.onDrop((code, reason) => current() && this.on.dropped(`code ${code}${reason ? `: ${reason}` : ''}`));
+    room.onReconnect(() => current() && this.on.reconnected());
     room.onLeave((code, reason) => {
       if (!current()) return;
       this.room = null;
