@@ -98,12 +98,21 @@ export class ZoneConnection {
     room.onMessage(MESSAGE.handover, (m: HandoverMessage) => {
       if (current()) void this.handOver(room, m);
     });
-    room.onDrop((code, reason) => current() && this.on.dropped(`code ${code}${reason ? `: ${reason}` : ''}`));
-    room.onReconnect(() => current() && this.on.reconnected());
+    // The client retries a dropped connection several times, dropping again each time: said once.
+    let dropped = false;
+    room.onDrop((code, reason) => {
+      if (!current() || dropped) return;
+      dropped = true;
+      this.on.dropped(closeText(code, reason));
+    });
+    room.onReconnect(() => {
+      dropped = false;
+      if (current()) this.on.reconnected();
+    });
     room.onLeave((code, reason) => {
       if (!current()) return;
       this.room = null;
-      this.on.disconnected(`The zone's room closed the connection (code ${code}${reason ? `: ${reason}` : ''}).`);
+      this.on.disconnected(`The zone's room closed the connection (${closeText(code, reason)}).`);
     });
   }
 
@@ -130,4 +139,10 @@ export class ZoneConnection {
       await old.leave(true).catch(() => {});
     }
   }
+}
+
+/** A WebSocket close as text: its code, and its reason without a closing full stop. */
+function closeText(code: number, reason: string | undefined): string {
+  const why = reason?.trim().replace(/\.$/, '');
+  return why ? `code ${code}: ${why}` : `code ${code}`;
 }
