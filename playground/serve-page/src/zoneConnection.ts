@@ -7,7 +7,7 @@
  * view afresh), and what the player does meanwhile is not lost: the held
  * velocity is sent again to the new room, casts wait for it.
  */
-import { Client, type Room } from '@colyseus/sdk';
+import type { Client, Room } from '@colyseus/sdk';
 import {
   MESSAGE,
   type CastMessage,
