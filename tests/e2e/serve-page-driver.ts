@@ -8,7 +8,7 @@
 import { mkdirSync } from 'node:fs';
 import type { BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
-import type { ServePageHook } from '../../playground/serve-page/src/main.js';
+import type { ServePageHook } from '../../playground/serve-page/src/pageHook.js';
 
 const SCREENS = new URL('../../.tmp/screens/', import.meta.url).pathname;
 

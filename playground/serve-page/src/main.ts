@@ -3,9 +3,9 @@
  * entities around the avatar, move with WASD or the arrows, pick a spell and
  * click an entity to cast it. The pieces: zoneView (what the server said),
  * zoneConnection (the Colyseus rooms and hand-over), zoneCanvas (drawing),
- * keyboardMove, spellBar, messageLog, joinForm. The form's fields can be
- * filled from the address: ?name=Ann&breed=Wizard&x=10&y=12&zone=z0-0, and
- * &join=1 joins at once.
+ * keyboardMove, spellBar, messageLog, joinForm, pageHook (for the tests).
+ * The form's fields can be filled from the address:
+ * ?name=Ann&breed=Wizard&x=10&y=12&zone=z0-0, and &join=1 joins at once.
  */
 import { Client } from '@colyseus/sdk';
 import type { ZonesResponse } from '../../../server/protocol.js';
@@ -17,28 +17,7 @@ import { SpellBar } from './spellBar.js';
 import { MessageLog } from './messageLog.js';
 import { JoinForm } from './joinForm.js';
 import { describeServerEvent, localEvent } from './serverEvents.js';
-
-/** What the end-to-end tests read and drive (window.servePage). */
-export interface ServePageHook {
-  state(): {
-    connected: boolean;
-    avatar: string | null;
-    zone: string | null;
-    tick: number;
-    spells: readonly string[];
-    entities: { key: string; breed: string; x: number; y: number; health: number }[];
-    errors: readonly string[];
-  };
-  /** Where an entity (by global id) is drawn, relative to the canvas; null when it is not in view. */
-  screenPosition(key: string): { x: number; y: number } | null;
-  framesDrawn(): number;
-}
-
-declare global {
-  interface Window {
-    servePage?: ServePageHook;
-  }
-}
+import { installPageHook } from './pageHook.js';
 
 function byId<T extends HTMLElement>(id: string): T {
   const element = document.getElementById(id);
@@ -206,22 +185,6 @@ async function loadWorld(): Promise<void> {
   if (params.get('join') === '1') await join();
 }
 
-window.servePage = {
-  state: () => ({
-    connected: connection.connected,
-    avatar: view.avatar,
-    zone: view.zone,
-    tick: view.tick,
-    spells: view.spells,
-    entities: view.entities().map(({ key, breed, x, y, health }) => ({ key, breed, x, y, health })),
-    errors,
-  }),
-  screenPosition: (key) => {
-    const e = view.byKey(key);
-    return e ? canvas.screenPosition(e.id) : null;
-  },
-  framesDrawn: () => canvas.framesDrawn,
-};
-
+installPageHook(view, canvas, connection, errors);
 joined(false);
 void loadWorld();

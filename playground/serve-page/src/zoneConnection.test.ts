@@ -1,4 +1,4 @@
-import type { Client, Room } from '@colyseus/sdk';
+import type { Client } from '@colyseus/sdk';
 import { describe, expect, it } from 'vitest';
 import type { SeatReservation } from '../../../server/protocol.js';
 import { ZoneConnection, type ZoneConnectionEvents } from './zoneConnection.js';
