@@ -8,7 +8,7 @@
  */
 import type { WorldEvent } from '../../../runtime/events/events.js';
 import { EffectList } from '../../src/world/effects.js';
-import { WorldPainter, readColours, type Camera } from '../../src/world/worldPainter.js';
+import { WorldPainter, type Camera } from '../../src/world/worldPainter.js';
 import { labelOf, type ZoneView, type ViewEntity } from './zoneView.js';
 
 /** The camera shows this much around the avatar, in multiples of its interest range (the wheel changes it). */
@@ -65,12 +65,6 @@ export class ZoneCanvas {
       { passive: false },
     );
     new ResizeObserver(() => this.requestDraw()).observe(canvas);
-    this.requestDraw();
-  }
-
-  /** The theme or the page's colours changed. */
-  refreshColours(): void {
-    this.painter.colours = readColours();
     this.requestDraw();
   }
 
