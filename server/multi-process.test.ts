@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StatusResponse } from './protocol.js';
 import type { ServeSummary } from './serve-options.js';
-import { freePort, startRedis, type TestRedis } from './test-support/redis-server.js';
+import { freePort, startRedis, type TestRedis } from './throwaway-redis.js';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const ENTITIES = 2000;

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisOwnershipStore } from './redis-ownership-store.js';
-import { startRedis, type TestRedis } from './test-support/redis-server.js';
+import { startRedis, type TestRedis } from './throwaway-redis.js';
 
 describe('RedisOwnershipStore', () => {
   let redis: TestRedis | null;

@@ -1,12 +1,12 @@
 /**
- * A throwaway redis-server for tests (Debian's /usr/bin/redis-server): on a
+ * A throwaway redis-server for tests and benchmarks (Debian's /usr/bin/redis-server): on a
  * free port, nothing saved to disk, stopped after. Absent binary: null, and
  * the test says it skipped.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createConnection } from 'node:net';
-import { checkPortFree } from '../game-server.js';
+import { checkPortFree } from './game-server.js';
 
 export const REDIS_SERVER = '/usr/bin/redis-server';
 
