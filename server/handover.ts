@@ -195,9 +195,16 @@ export class Handover {
           return;
         }
         if (record.epoch !== p.epoch) {
-          // This zone took it back another way (it restarted from its saved state): nothing to restore.
+          // The record gives it to this zone at a later epoch: it came back here by another
+          // hand-over (running here now), or this zone took it back from its save.
           this.pending.delete(id);
-          this.host.settled(id, this.host.zone);
+          if (this.host.owns(id)) {
+            this.host.settled(id, this.host.zone);
+          } else {
+            this.host.restore(id, p.entity);
+            this.epochs.set(id, record.epoch);
+            this.aborted++;
+          }
           return;
         }
         const change = await this.store.reclaim(id, this.host.zone, p.epoch);

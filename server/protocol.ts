@@ -41,6 +41,13 @@ export interface JoinOptions {
   /** Where to spawn; the scenario's spawn point when left out. A point in another zone answers `handover`. */
   x?: number;
   y?: number;
+  /**
+   * Ask for the compact view encoding (docs/server.md, "Bytes on the wire"): each entity
+   * entering the view gets a small handle (a sixth element of its `e` entry), and moves
+   * come as `c`, a flat list of [handle, dx, dy] in hundredths of a unit since the last
+   * position sent, instead of `m`. Default false: the plain `m` entries.
+   */
+  compact?: boolean;
   /** Set by the server's own hand-over (inside the seat reservation, never by a page): the avatar already exists and is being moved here. */
   handoverAvatar?: string;
   /** The avatar's secret, set with handoverAvatar: only the client it belongs to gets this seat. */
@@ -72,8 +79,8 @@ export interface WelcomeMessage {
   spells: string[];
 }
 
-/** [id, breed, x, y, health] */
-export type EnteredEntity = [string, string, number, number, number];
+/** [id, breed, x, y, health], and its handle in the compact encoding. */
+export type EnteredEntity = [string, string, number, number, number] | [string, string, number, number, number, number];
 /** [id, x, y] */
 export type MovedEntity = [string, number, number];
 /** [id, health] */
@@ -87,6 +94,8 @@ export interface ViewMessage {
   e?: EnteredEntity[];
   /** Moved inside the view. */
   m?: MovedEntity[];
+  /** Moved, in the compact encoding (JoinOptions.compact): [handle, dx, dy, handle, dx, dy, …], whole hundredths of a unit. */
+  c?: number[];
   /** Left the view. */
   l?: string[];
   /** Health changed. */

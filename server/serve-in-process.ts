@@ -37,7 +37,9 @@ export async function startInProcess(o: ServeOptions, log: (message: string) => 
   const served = loadServedScenario(o.scenarioFile, o.zones);
   const store: OwnershipStore = o.redis !== undefined ? new RedisOwnershipStore(o.redis, o.namespace) : new MemoryOwnershipStore();
   const bus: ZoneBus = o.redis !== undefined ? new RedisZoneBus(o.redis, o.namespace) : new LocalZoneBus();
-  const host = new ZoneHost({ served, store, bus, handoverTimeoutMs: o.handoverTimeoutMs, saveEveryMs: o.snapshotEvery * 1000, log });
+  // Saves are what another process takes a zone over from: without Redis there is none to take it.
+  const saveEveryMs = o.redis !== undefined ? o.snapshotEvery * 1000 : 0;
+  const host = new ZoneHost({ served, store, bus, handoverTimeoutMs: o.handoverTimeoutMs, saveEveryMs, log });
   let server: Server | null = null;
   const close = async (): Promise<void> => {
     await host.close();

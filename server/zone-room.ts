@@ -15,6 +15,8 @@ import { ErrorCode, Room, ServerError, matchMaker, type Client } from '@colyseus
 import type { EntityId, WorldEvent } from '../runtime/events/events.js';
 import { ClientView } from './client-view.js';
 import { checkCast, checkMove } from './client-messages.js';
+import { EntityLookup } from './entity-lookup.js';
+import { ViewRouter } from './view-router.js';
 import { ERROR_CODE, MESSAGE, type ErrorMessage, type HandoverMessage, type JoinOptions, type WelcomeMessage } from './protocol.js';
 import { RateLimiter } from './rate-limiter.js';
 import { servedWorld, type ServedWorld } from './served-world.js';
@@ -31,6 +33,8 @@ interface Session {
   readonly limiter: RateLimiter;
   /** The speed a move is clamped to (the avatar's when it joined here). */
   readonly speed: number;
+  /** It asked for the compact view encoding (kept across hand-overs). */
+  readonly compact: boolean;
   /** Its avatar went to another zone: it is on its way there. */
   moved: boolean;
   lastFloodAnswer: number;
@@ -44,6 +48,7 @@ export class ZoneRoom extends Room {
   private served!: ServedWorld;
   private zone!: ZoneRuntime;
   private readonly sessions = new Map<string, Session>();
+  private readonly views = new ViewRouter();
   private readonly castable = new Set<string>();
   private readonly detach: (() => void)[] = [];
 
@@ -70,13 +75,15 @@ export class ZoneRoom extends Room {
     const session: Session = {
       client,
       avatar,
-      view: new ClientView(world, avatar),
+      view: new ClientView(world, avatar, options.compact === true),
+      compact: options.compact === true,
       limiter: new RateLimiter(MESSAGES_PER_SECOND, MESSAGE_BURST),
       speed: world.stat(avatar, 'speed'),
       moved: false,
       lastFloodAnswer: 0,
     };
     this.sessions.set(client.sessionId, session);
+    this.views.add(session.view);
     const welcome: WelcomeMessage = {
       avatar: String(avatar),
       zone: this.zone.id,
@@ -91,6 +98,7 @@ export class ZoneRoom extends Room {
   override onLeave(client: Client): void {
     const s = this.sessions.get(client.sessionId);
     this.sessions.delete(client.sessionId);
+    if (s !== undefined) this.views.remove(s.view);
     if (s === undefined || s.moved) return;
     // The player left the game: its avatar goes with it.
     if (this.zone.owns(s.avatar)) this.zone.world.despawn(s.avatar);
@@ -166,13 +174,14 @@ export class ZoneRoom extends Room {
   }
 
   private observe(event: WorldEvent): void {
-    for (const s of this.sessions.values()) if (!s.moved) s.view.observe(event);
+    this.views.route(event);
   }
 
   private sendViews(): void {
+    const lookup = new EntityLookup(this.zone.world);
     for (const s of this.sessions.values()) {
       if (s.moved) continue;
-      const { view, events } = s.view.flush(this.zone.tick);
+      const { view, events } = s.view.flush(this.zone.tick, lookup);
       if (view !== null) s.client.send(MESSAGE.view, view);
       if (events.length > 0) s.client.send(MESSAGE.events, events);
     }
@@ -183,8 +192,9 @@ export class ZoneRoom extends Room {
     const s = [...this.sessions.values()].find((x) => x.avatar === id);
     if (s === undefined) return;
     s.moved = true;
+    this.views.remove(s.view);
     try {
-      const reservation = await matchMaker.joinById(to, { handoverAvatar: String(id), handoverSecret: secret } satisfies JoinOptions);
+      const reservation = await matchMaker.joinById(to, { handoverAvatar: String(id), handoverSecret: secret, compact: s.compact } satisfies JoinOptions);
       const message: HandoverMessage = { zone: to, reservation };
       s.client.send(MESSAGE.handover, message);
     } catch (error) {

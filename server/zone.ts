@@ -187,9 +187,11 @@ export class ZoneRuntime {
     this.tick = saved.tick;
     for (const [id, text] of saved.entities) {
       const record = await this.o.store.owner(id);
-      if (record?.zone !== this.id) continue;
+      // Handed in since the takeover began (this zone listens already): here, at its epoch, already.
+      if (record?.zone !== this.id || this.handover.epochs.has(id)) continue;
       const change = await this.o.store.reclaim(id, this.id, record.epoch);
-      if (!change.ok || this.world.isAlive(id)) continue;
+      if (!change.ok) continue;
+      if (this.world.isMirror(id)) this.ghosts.drop(id);
       this.world.importEntity(JSON.parse(text));
       this.handover.epochs.set(id, change.record!.epoch);
       this.recovered++;

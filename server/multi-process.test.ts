@@ -1,0 +1,146 @@
+/**
+ * `cantrip serve --processes 2 --redis …` for real: two forked worker
+ * processes, four zones, 2,000 wanderers (spells/wanderers.spell) walking
+ * across the borders while their journey casts wait. At the end every
+ * entity exists exactly once and every journey finished exactly once. A
+ * second run kills a worker with SIGKILL mid-run: a survivor takes its zones
+ * over from their last save, and no entity is lost or duplicated.
+ * Needs the built CLI (npm run build) and /usr/bin/redis-server (skipped without).
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { StatusResponse } from './protocol.js';
+import type { ServeSummary } from './serve-options.js';
+import { freePort, startRedis, type TestRedis } from './throwaway-redis.js';
+
+const ROOT = new URL('..', import.meta.url).pathname;
+const ENTITIES = 2000;
+
+function writeScenario(dir: string): string {
+  const breeds = join(dir, 'breeds.json');
+  // Quick wanderers with short sight: many border crossings, few AOI pairs.
+  writeFileSync(breeds, JSON.stringify({ breeds: [{ name: 'Wanderer', health: 20, speed: 8, interest: 1.5, spells: { tick: 'roam' }, attributes: { journeys: 0 } }] }));
+  let seed = 7;
+  const random = (): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const entities = Array.from({ length: ENTITIES }, (_, i) => ({ name: `w${i + 1}`, breed: 'Wanderer', x: 1 + random() * 98, y: 1 + random() * 98 }));
+  const scenario = join(dir, 'crowd.json');
+  writeFileSync(
+    scenario,
+    JSON.stringify({
+      breeds,
+      spells: [join(ROOT, 'spells/wanderers.spell')],
+      world: { width: 100, height: 100, partition: 'grid', cellSize: 4, step: 0.05 },
+      seed: 3,
+      entities,
+    }),
+  );
+  return scenario;
+}
+
+interface Run {
+  readonly code: number | null;
+  readonly stderr: string;
+  readonly summary: ServeSummary | null;
+}
+
+function serve(args: string[], duringRun?: (port: number) => Promise<void>): Promise<Run> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [join(ROOT, 'bin/cantrip.js'), 'serve', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const port = Number(args[args.indexOf('--port') + 1]);
+    void duringRun?.(port);
+    child.on('exit', (code) => {
+      const file = args[args.indexOf('--summary') + 1]!;
+      let summary: ServeSummary | null = null;
+      try {
+        summary = JSON.parse(readFileSync(file, 'utf8')) as ServeSummary;
+      } catch {
+        summary = null;
+      }
+      resolve({ code, stderr, summary });
+    });
+  });
+}
+
+function everyEntityOnce(summary: ServeSummary): void {
+  const names = summary.zones.flatMap((z) => z.entities);
+  expect(names).toHaveLength(ENTITIES);
+  expect(new Set(names).size).toBe(ENTITIES);
+  for (let i = 1; i <= ENTITIES; i++) expect(names).toContain(`w${i}`);
+}
+
+describe('cantrip serve --processes 2 --redis', () => {
+  let redis: TestRedis | null;
+  let dir: string;
+  let scenario: string;
+
+  beforeAll(async () => {
+    redis = await startRedis();
+    dir = mkdtempSync(join(tmpdir(), 'cantrip-zones-'));
+    scenario = writeScenario(dir);
+  });
+
+  afterAll(async () => {
+    await redis?.stop();
+  });
+
+  it('hands 2,000 wanderers across borders between two processes: each exists once, each journey ends once', async (context) => {
+    if (redis === null) return context.skip();
+    const summaryFile = join(dir, 'summary.json');
+    const port = await freePort();
+    const run = await serve([scenario, '--zones', '2x2', '--processes', '2', '--redis', redis.url, '--port', String(port), '--ticks', '160', '--summary', summaryFile]);
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+    expect(run.code).toBe(0);
+    const summary = run.summary!;
+    expect(summary.zones.map((z) => [z.id, z.tick])).toEqual([
+      ['z0-0', 160],
+      ['z1-0', 160],
+      ['z0-1', 160],
+      ['z1-1', 160],
+    ]);
+    expect(new Set(summary.zones.map((z) => z.pid)).size).toBe(2);
+    everyEntityOnce(summary);
+    expect(summary.handovers).toBeGreaterThan(200);
+    expect(summary.events['print']).toBe(ENTITIES);
+    expect(summary.events['cast-error'] ?? 0).toBe(0);
+    expect(summary.recovered).toBe(0);
+  }, 60_000);
+
+  it('a worker killed with SIGKILL mid-run: a survivor takes its zones over from their save, no entity lost or duplicated', async (context) => {
+    if (redis === null) return context.skip();
+    const summaryFile = join(dir, 'summary-kill.json');
+    const port = await freePort();
+    let killed = 0;
+    const run = await serve(
+      [scenario, '--zones', '2x2', '--processes', '2', '--redis', redis.url, '--port', String(port), '--ticks', '1200', '--summary', summaryFile, '--snapshot-every', '0.5'],
+      async (p) => {
+        // Once the zones have run a while, kill the process running z1-0.
+        for (let i = 0; i < 600 && killed === 0; i++) {
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          try {
+            const status = (await (await fetch(`http://127.0.0.1:${p}/status`)).json()) as StatusResponse;
+            const zone = status.zones.find((z) => z.id === 'z1-0');
+            if (zone !== undefined && zone.tick >= 150) {
+              killed = zone.pid;
+              process.kill(zone.pid, 'SIGKILL');
+            }
+          } catch {
+            // not serving yet
+          }
+        }
+      },
+    );
+    expect(killed).toBeGreaterThan(0);
+    expect(run.stderr).toContain(`(process ${killed}) stopped beating`);
+    expect(run.code).toBe(0);
+    const summary = run.summary!;
+    expect(summary.zones.every((z) => z.tick === 1200)).toBe(true);
+    expect(summary.zones.some((z) => z.pid === killed)).toBe(false);
+    expect(summary.recovered).toBeGreaterThan(0);
+    everyEntityOnce(summary);
+  }, 60_000);
+});
