@@ -7,65 +7,19 @@
  * error, and the page keeps working. Skips (with a notice) where Debian's
  * Chromium is not installed.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM_PATH, chromiumAvailable, launchChromium, repoRoot } from './browser.js';
+import { freePort } from '../../server/throwaway-redis.js';
+import { CHROMIUM_PATH, chromiumAvailable, launchChromium } from './browser.js';
+import { needBuild, startServe, stopServe, writePageScenario } from './cantrip-serve.js';
 import { clickEntity, crossTheBorder, joinAt as joinPage, pageState as state, screenshot } from './serve-page-driver.js';
 
 const available = chromiumAvailable();
 if (!available) console.warn(`[e2e] SKIPPED: no Chromium at ${CHROMIUM_PATH} (apt-get install chromium, or set CHROMIUM_PATH).`);
-
-const root = repoRoot();
-
-/** A 40×20 world (two 20×20 zones with --zones 2x1), players as Pilgrims (interest 10, speed 4), one standing Pilgrim to cast on. */
-function writeScenario(dir: string): string {
-  writeFileSync(
-    join(dir, 'page-test.spell'),
-    '// A cast that fails in the world: the caster gets its cast-error.\nspell fizzle(caster, target) {\n  var nothing = nil;\n  print nothing + 1;\n}\n',
-  );
-  const scenario = {
-    description: 'The browser page test: two zones, a statue.',
-    breeds: join(root, 'spells', 'zone-breeds.json'),
-    spells: [join(root, 'spells', 'wanderers.spell'), join(dir, 'page-test.spell')],
-    world: { width: 40, height: 20, partition: 'grid', cellSize: 4, capacity: 64, step: 0.05 },
-    seed: 3,
-    entities: [{ name: 'statue', breed: 'Pilgrim', x: 6, y: 10 }],
-    players: { breeds: ['Pilgrim'], spawn: { x: 10, y: 10 } },
-  };
-  const file = join(dir, 'page-test.json');
-  writeFileSync(file, JSON.stringify(scenario));
-  return file;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-/** `cantrip serve SCENARIO --port P --zones 2x1`, resolved once it says it serves. */
-async function startServe(scenario: string, port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [join(root, 'bin', 'cantrip.js'), 'serve', scenario, '--port', String(port), '--zones', '2x1'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let stderr = '';
-  await new Promise<void>((resolve, reject) => {
-    child.stderr!.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-      if (/on port \d+/.test(stderr)) resolve();
-    });
-    child.once('exit', (code) => reject(new Error(`cantrip serve exited (${code}) before serving:\n${stderr}`)));
-  });
-  return child;
-}
 
 let dir: string;
 let server: ChildProcess | undefined;
@@ -76,22 +30,16 @@ const joinAt = (query: string) => joinPage(browser.context, url, query);
 
 describe.skipIf(!available)('the zone server page in Chromium (cantrip serve --zones 2x1)', () => {
   beforeAll(async () => {
-    for (const built of ['dist/bin/cli.js', 'dist/serve-page/index.html']) {
-      if (!existsSync(join(root, built))) throw new Error(`${built} is missing: run \`npm run build\` first (npm test does).`);
-    }
+    needBuild();
     dir = mkdtempSync(join(tmpdir(), 'cantrip-serve-page-'));
     const port = await freePort();
-    server = await startServe(writeScenario(dir), port);
+    server = await startServe(writePageScenario(dir), port, ['--zones', '2x1']);
     url = `http://127.0.0.1:${port}/`;
     browser = await launchChromium({ width: 1280, height: 800 });
   });
   afterAll(async () => {
     await browser?.close();
-    if (server && server.exitCode === null) {
-      const exited = new Promise((resolve) => server!.once('exit', resolve));
-      server.kill('SIGTERM');
-      await exited;
-    }
+    await stopServe(server);
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
