@@ -225,12 +225,14 @@ export class ZoneRuntime {
   private handOverCrossers(): void {
     const grid = this.o.grid;
     const zone = this.o.zone;
-    for (const id of [...this.handover.epochs.keys()]) {
-      const view = this.world.entity(id);
-      if (view === null || this.world.isMirror(id)) continue;
-      const target = grid.handoverTarget(zone, view.x, view.y);
-      if (target !== null) this.handover.offer(id, target.id, this.players.get(id));
-    }
+    const crossers: [EntityId, string][] = [];
+    this.world.forEachPosition((id, x, y, mirror) => {
+      if (mirror) return;
+      const target = grid.handoverTarget(zone, x, y);
+      if (target !== null && this.handover.epochs.has(id)) crossers.push([id, target.id]);
+    });
+    // Offered after the walk: a hand-over releases the entity and spawns its ghost.
+    for (const [id, to] of crossers) this.handover.offer(id, to, this.players.get(id));
   }
 
   private observe(event: WorldEvent): void {
