@@ -94,7 +94,7 @@ describe('cantrip serve --processes 2 --redis', () => {
     const port = await freePort();
     const run = await serve([scenario, '--zones', '2x2', '--processes', '2', '--redis', redis.url, '--port', String(port), '--ticks', '160', '--summary', summaryFile]);
     expect(run.stderr).not.toMatch(/\n\s+at /);
-    expect(run.code).toBe(0);
+    expect(run.code, run.stderr).toBe(0);
     const summary = run.summary!;
     expect(summary.zones.map((z) => [z.id, z.tick])).toEqual([
       ['z0-0', 160],
@@ -136,7 +136,7 @@ describe('cantrip serve --processes 2 --redis', () => {
     );
     expect(killed).toBeGreaterThan(0);
     expect(run.stderr).toContain(`(process ${killed}) stopped beating`);
-    expect(run.code).toBe(0);
+    expect(run.code, run.stderr).toBe(0);
     const summary = run.summary!;
     expect(summary.zones.every((z) => z.tick === 1200)).toBe(true);
     expect(summary.zones.some((z) => z.pid === killed)).toBe(false);

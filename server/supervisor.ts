@@ -2,7 +2,8 @@
  * `cantrip serve --processes N --redis URL`: forks N workers (the same CLI
  * with `--worker n`, server/worker.ts), deals the zones out among them, and
  * serves `GET /status`, `GET /zones` and the page on the port (the workers'
- * Colyseus servers listen on P+1 … P+N). It watches the workers' heartbeat
+ * Colyseus servers listen on P+1 … P+N; a client that joins a zone through P
+ * is sent to the worker running it). It watches the workers' heartbeat
  * keys in Redis: a worker whose key expires is dead (killed, hung, its
  * machine gone), and the worker with the fewest zones takes its zones over
  * from their last save. With --ticks it waits until every zone has run T
@@ -11,12 +12,10 @@
  */
 
 import { fork, type ChildProcess } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
-import { createServer, type Server as HttpServer } from 'node:http';
-import express from 'express';
+import { writeFileSync } from 'node:fs';
 import { Redis } from 'ioredis';
 import { HEARTBEAT_EVERY_MS, heartbeatKey, readClusterStatus } from './cluster-status.js';
-import { checkPortFree } from './game-server.js';
+import { checkPortFree, startGameServer, stopGameServer } from './game-server.js';
 import { loadServedScenario } from './served-scenario.js';
 import { untilSignalled, zonesResponse } from './serve-in-process.js';
 import type { ServeOptions, ServeSummary } from './serve-options.js';
@@ -78,7 +77,16 @@ export async function supervise(o: ServeOptions, log: (message: string) => void)
     workers.push(w);
   }
   const started = await Promise.race([ready, waitFor(() => failures.length > 0 || workers.some((w) => !w.alive))]);
-  const http = await serveStatus(o, redis, () => zonesResponse(served));
+  // The port clients know: status, zones, the page, and Colyseus matchmaking (Redis presence and
+  // driver) that sends a client joining a zone to the worker whose room it is.
+  const http = await startGameServer({
+    port: o.port,
+    redis: o.redis,
+    publicAddress: `localhost:${o.port}`,
+    pageDir: o.pageDir,
+    status: () => readClusterStatus(redis, o.namespace),
+    zones: () => zonesResponse(served),
+  });
   try {
     if (!Array.isArray(started)) throw new Error(failures.join('; ') || 'a worker process exited before it served.');
     zoneIds.forEach((z, i) => workers[i % workers.length]!.zones.add(z));
@@ -133,7 +141,7 @@ export async function supervise(o: ServeOptions, log: (message: string) => void)
     for (const w of workers) send(w, { type: 'exit' });
     await waitFor(() => workers.every((w) => !w.alive || w.child.exitCode !== null), 5000);
     for (const w of workers) if (w.child.exitCode === null) w.child.kill('SIGKILL');
-    http.close();
+    await stopGameServer(http);
     redis.disconnect();
   }
 }
@@ -162,21 +170,6 @@ function workerArguments(o: ServeOptions, index: number): string[] {
   args.push('--snapshot-every', String(o.snapshotEvery), '--handover-timeout', String(o.handoverTimeoutMs));
   if (o.ticks !== undefined) args.push('--ticks', String(o.ticks), '--summary', o.summary!);
   return args;
-}
-
-async function serveStatus(o: ServeOptions, redis: Redis, zones: () => unknown): Promise<HttpServer> {
-  const app = express();
-  app.get('/status', (_req, res) => {
-    readClusterStatus(redis, o.namespace).then(
-      (status) => res.json(status),
-      (error: unknown) => res.status(500).json({ error: error instanceof Error ? error.message : String(error) }),
-    );
-  });
-  app.get('/zones', (_req, res) => res.json(zones()));
-  if (existsSync(o.pageDir)) app.use(express.static(o.pageDir));
-  const server = createServer(app);
-  await new Promise<void>((resolve) => server.listen(o.port, resolve));
-  return server;
 }
 
 function waitFor(condition: () => boolean, limitMs = Infinity): Promise<boolean> {

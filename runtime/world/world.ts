@@ -364,6 +364,11 @@ export class World<G extends EventDeclaration = never> implements EntityAccess {
     this.state.nextId = first;
   }
 
+  /** The id the next entity spawned here gets (ids taken by imported entities are skipped then). */
+  get nextEntityId(): EntityId {
+    return this.state.nextId;
+  }
+
   /**
    * A living entity with every cast it waits in as caster, as plain JSON-safe
    * data for importEntity in another world (runtime/snapshot/entity-export.ts).
