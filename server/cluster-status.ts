@@ -3,7 +3,7 @@
  * Redis: each process writes its zones' status a few times a second
  * (`<ns>:status`, zone → JSON) and counts the entities it took back after a
  * takeover (`<ns>:recovered`); `GET /status` on any process reads them.
- * Worker heartbeats live here too: `<ns>:worker:<n>` with a short TTL.
+ * Worker heartbeats live here too: `<ns>:worker:<host:pid>` with a short TTL.
  */
 
 import type { Redis } from 'ioredis';
@@ -13,7 +13,8 @@ import type { StatusResponse, ZoneStatus } from './protocol.js';
 export const HEARTBEAT_TTL_MS = 1500;
 export const HEARTBEAT_EVERY_MS = 300;
 
-export const heartbeatKey = (ns: string, worker: number): string => `${ns}:worker:${worker}`;
+/** A worker's heartbeat key, by its worker key (`host:pid`, server/zone-assignment.ts). */
+export const heartbeatKey = (ns: string, worker: string): string => `${ns}:worker:${worker}`;
 
 export async function writeZoneStatus(redis: Redis, ns: string, zones: readonly ZoneStatus[]): Promise<void> {
   if (zones.length === 0) return;

@@ -36,16 +36,18 @@ export class GhostSync {
     const z = this.zone;
     const r = this.range;
     const out = new Map<string, GhostEntry[]>();
-    for (const e of this.world.entities()) {
-      // Most entities are deep inside the zone: one comparison each.
-      if (e.x - z.x > r && z.x + z.width - e.x > r && e.y - z.y > r && z.y + z.height - e.y > r) continue;
-      if (!isOwned(e.id)) continue;
-      for (const n of this.grid.neighboursWithin(z, e.x, e.y, r)) {
+    this.world.forEachPosition((id, x, y, mirror) => {
+      // Most entities are deep inside the zone: a few comparisons each.
+      if (mirror || (x - z.x > r && z.x + z.width - x > r && y - z.y > r && z.y + z.height - y > r) || !isOwned(id)) return;
+      const neighbours = this.grid.neighboursWithin(z, x, y, r);
+      if (neighbours.length === 0) return;
+      const e = this.world.entity(id)!;
+      for (const n of neighbours) {
         let list = out.get(n.id);
         if (list === undefined) out.set(n.id, (list = []));
-        list.push([e.id, e.breed, round(e.x), round(e.y), e.health]);
+        list.push([id, e.breed, round(x), round(y), e.health]);
       }
-    }
+    });
     for (const [to, entities] of out) this.bus.send(to, { type: 'ghosts', from: z.id, tick, entities });
     for (const to of this.lastSentTo) if (!out.has(to)) this.bus.send(to, { type: 'ghosts', from: z.id, tick, entities: [] });
     this.lastSentTo.clear();

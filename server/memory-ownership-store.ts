@@ -4,11 +4,11 @@
  */
 
 import type { EntityId } from '../runtime/events/events.js';
-import type { OwnerRecord, OwnershipChange, OwnershipStore } from './ownership-store.js';
+import type { OwnerRecord, OwnershipChange, OwnershipStore, ZoneMark } from './ownership-store.js';
 
 export class MemoryOwnershipStore implements OwnershipStore {
   private readonly owners = new Map<EntityId, OwnerRecord>();
-  private readonly saved = new Map<string, { tick: number; entities: Map<EntityId, string> }>();
+  private readonly saved = new Map<string, { mark: ZoneMark; entities: Map<EntityId, string> }>();
 
   async claim(id: EntityId, zone: string): Promise<OwnerRecord> {
     const now = this.owners.get(id);
@@ -45,22 +45,22 @@ export class MemoryOwnershipStore implements OwnershipStore {
     this.zoneEntities(zone).delete(id);
   }
 
-  async saveZone(zone: string, tick: number, entities: ReadonlyMap<EntityId, string>): Promise<void> {
+  async saveZone(zone: string, mark: ZoneMark, entities: ReadonlyMap<EntityId, string>): Promise<void> {
     const saved = this.zoneEntities(zone);
     for (const [id, text] of entities) saved.set(id, text);
-    this.saved.get(zone)!.tick = tick;
+    this.saved.get(zone)!.mark = mark;
   }
 
-  async loadZone(zone: string): Promise<{ tick: number; entities: Map<EntityId, string> }> {
+  async loadZone(zone: string): Promise<ZoneMark & { entities: Map<EntityId, string> }> {
     const saved = this.saved.get(zone);
-    return { tick: saved?.tick ?? 0, entities: new Map(saved?.entities ?? []) };
+    return { ...(saved?.mark ?? { tick: 0, nextId: 0 }), entities: new Map(saved?.entities ?? []) };
   }
 
   async close(): Promise<void> {}
 
   private zoneEntities(zone: string): Map<EntityId, string> {
     let saved = this.saved.get(zone);
-    if (saved === undefined) this.saved.set(zone, (saved = { tick: 0, entities: new Map() }));
+    if (saved === undefined) this.saved.set(zone, (saved = { mark: { tick: 0, nextId: 0 }, entities: new Map() }));
     return saved.entities;
   }
 }

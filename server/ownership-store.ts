@@ -12,6 +12,12 @@
 
 import type { EntityId } from '../runtime/events/events.js';
 
+/** Where a zone was at its last save: its tick, and the next id it would give an entity. */
+export interface ZoneMark {
+  readonly tick: number;
+  readonly nextId: number;
+}
+
 export interface OwnerRecord {
   readonly zone: string;
   readonly epoch: number;
@@ -38,9 +44,9 @@ export interface OwnershipStore {
   owner(id: EntityId): Promise<OwnerRecord | null>;
   /** The entity is gone for good (killed, despawned) at its owner `zone`: its record and saved state go. */
   forget(id: EntityId, zone: string): Promise<void>;
-  /** Save a zone's entities (id → exported entity JSON), replacing each one's saved state; `tick` is the zone's tick. */
-  saveZone(zone: string, tick: number, entities: ReadonlyMap<EntityId, string>): Promise<void>;
-  /** A zone's saved entities and the tick of its last save (entities handed in since are there too). */
-  loadZone(zone: string): Promise<{ tick: number; entities: Map<EntityId, string> }>;
+  /** Save a zone's entities (id → exported entity JSON), replacing each one's saved state, with the zone's tick and next entity id. */
+  saveZone(zone: string, mark: ZoneMark, entities: ReadonlyMap<EntityId, string>): Promise<void>;
+  /** A zone's saved entities and the mark of its last save (entities handed in since are there too). */
+  loadZone(zone: string): Promise<ZoneMark & { entities: Map<EntityId, string> }>;
   close(): Promise<void>;
 }

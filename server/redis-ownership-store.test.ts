@@ -24,13 +24,14 @@ describe('RedisOwnershipStore', () => {
     if (redis === null) return context.skip();
     expect(await store.claim(7, 'z0-0')).toEqual({ zone: 'z0-0', epoch: 1 });
     expect(await store.claim(7, 'z1-0')).toEqual({ zone: 'z0-0', epoch: 1 });
-    await store.saveZone('z0-0', 10, new Map([[7, '{"at":"a"}']]));
+    await store.saveZone('z0-0', { tick: 10, nextId: 8 }, new Map([[7, '{"at":"a"}']]));
+    expect(await store.loadZone('z0-0')).toEqual({ tick: 10, nextId: 8, entities: new Map([[7, '{"at":"a"}']]) });
     expect(await store.transfer(7, 'z0-0', 2, 'z1-0', '{"at":"b"}')).toEqual({ ok: false, record: { zone: 'z0-0', epoch: 1 } });
     expect(await store.transfer(7, 'z0-0', 1, 'z1-0', '{"at":"b"}')).toEqual({ ok: true, record: { zone: 'z1-0', epoch: 2 } });
     // The same offer again: refused, the record says where it is.
     expect(await store.transfer(7, 'z0-0', 1, 'z1-0', '{"at":"b"}')).toEqual({ ok: false, record: { zone: 'z1-0', epoch: 2 } });
     expect((await store.loadZone('z0-0')).entities.has(7)).toBe(false);
-    expect(await store.loadZone('z1-0')).toEqual({ tick: 0, entities: new Map([[7, '{"at":"b"}']]) });
+    expect(await store.loadZone('z1-0')).toEqual({ tick: 0, nextId: 0, entities: new Map([[7, '{"at":"b"}']]) });
     // A stale owner cannot take it back; the owner bumps its epoch.
     expect((await store.reclaim(7, 'z0-0', 1)).ok).toBe(false);
     expect(await store.reclaim(7, 'z1-0', 2)).toEqual({ ok: true, record: { zone: 'z1-0', epoch: 3 } });

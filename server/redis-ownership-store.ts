@@ -8,7 +8,7 @@
 
 import { Redis } from 'ioredis';
 import type { EntityId } from '../runtime/events/events.js';
-import type { OwnerRecord, OwnershipChange, OwnershipStore } from './ownership-store.js';
+import type { OwnerRecord, OwnershipChange, OwnershipStore, ZoneMark } from './ownership-store.js';
 
 /** KEYS: owners, from's entities, to's entities. ARGV: id, from, epoch, to, saved. */
 const TRANSFER = `
@@ -106,16 +106,17 @@ export class RedisOwnershipStore implements OwnershipStore {
     await this.redis.ownerForget(this.ownersKey, this.entitiesKey(zone), String(id), zone);
   }
 
-  async saveZone(zone: string, tick: number, entities: ReadonlyMap<EntityId, string>): Promise<void> {
+  async saveZone(zone: string, mark: ZoneMark, entities: ReadonlyMap<EntityId, string>): Promise<void> {
     const multi = this.redis.multi();
     if (entities.size > 0) multi.hset(this.entitiesKey(zone), Object.fromEntries([...entities].map(([id, text]) => [String(id), text])));
-    multi.set(`${this.ns}:zone:${zone}:tick`, String(tick));
+    multi.set(`${this.ns}:zone:${zone}:mark`, JSON.stringify(mark));
     await multi.exec();
   }
 
-  async loadZone(zone: string): Promise<{ tick: number; entities: Map<EntityId, string> }> {
-    const [all, tick] = await Promise.all([this.redis.hgetall(this.entitiesKey(zone)), this.redis.get(`${this.ns}:zone:${zone}:tick`)]);
-    return { tick: Number(tick ?? 0), entities: new Map(Object.entries(all).map(([id, text]) => [Number(id), text])) };
+  async loadZone(zone: string): Promise<ZoneMark & { entities: Map<EntityId, string> }> {
+    const [all, text] = await Promise.all([this.redis.hgetall(this.entitiesKey(zone)), this.redis.get(`${this.ns}:zone:${zone}:mark`)]);
+    const mark = text === null ? { tick: 0, nextId: 0 } : (JSON.parse(text) as ZoneMark);
+    return { ...mark, entities: new Map(Object.entries(all).map(([id, text]) => [Number(id), text])) };
   }
 
   async close(): Promise<void> {

@@ -22,6 +22,8 @@ export interface ServeOptions {
   readonly namespace: string;
   /** The browser page's folder. */
   readonly pageDir: string;
+  /** With --processes: the zones this command deals to its workers (other machines serve the rest); all when left out. */
+  readonly only?: readonly string[];
 }
 
 export interface SummaryZone {

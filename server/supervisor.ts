@@ -2,7 +2,8 @@
  * `cantrip serve --processes N --redis URL`: forks N workers (the same CLI
  * with `--worker n`, server/worker.ts), deals the zones out among them, and
  * serves `GET /status`, `GET /zones` and the page on the port (the workers'
- * Colyseus servers listen on P+1 … P+N). It watches the workers' heartbeat
+ * Colyseus servers listen on P+1 … P+N; a client that joins a zone through P
+ * is sent to the worker running it). It watches the workers' heartbeat
  * keys in Redis: a worker whose key expires is dead (killed, hung, its
  * machine gone), and the worker with the fewest zones takes its zones over
  * from their last save. With --ticks it waits until every zone has run T
@@ -11,21 +12,22 @@
  */
 
 import { fork, type ChildProcess } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
-import { createServer, type Server as HttpServer } from 'node:http';
-import express from 'express';
+import { writeFileSync } from 'node:fs';
 import { Redis } from 'ioredis';
 import { HEARTBEAT_EVERY_MS, heartbeatKey, readClusterStatus } from './cluster-status.js';
-import { checkPortFree } from './game-server.js';
+import { checkPortFree, startGameServer, stopGameServer } from './game-server.js';
 import { loadServedScenario } from './served-scenario.js';
 import { untilSignalled, zonesResponse } from './serve-in-process.js';
 import type { ServeOptions, ServeSummary } from './serve-options.js';
 import { mergeSummaries } from './summary.js';
+import { readAssignment, reassignZone, workerKey } from './zone-assignment.js';
 import type { FromWorker, ToWorker } from './worker.js';
 
 interface WorkerProcess {
   readonly index: number;
   readonly child: ChildProcess;
+  /** Its worker key (`host:pid`): its heartbeat and the zone assignment name it. */
+  readonly key: string;
   zones: Set<string>;
   alive: boolean;
   /** Its heartbeat key was seen at least once (so its absence means death, not a slow start). */
@@ -34,7 +36,9 @@ interface WorkerProcess {
 
 export async function supervise(o: ServeOptions, log: (message: string) => void): Promise<void> {
   const served = loadServedScenario(o.scenarioFile, o.zones);
-  const zoneIds = served.grid.zones.map((z) => z.id);
+  const allZones = served.grid.zones.map((z) => z.id);
+  // --only: the zones this command deals out (other machines run the rest).
+  const zoneIds = o.only ?? allZones;
   await checkPortFree(o.port);
   const redis = new Redis(o.redis!, { maxRetriesPerRequest: 3 });
   const workers: WorkerProcess[] = [];
@@ -69,7 +73,7 @@ export async function supervise(o: ServeOptions, log: (message: string) => void)
   const ready = next('ready', o.processes);
   for (let index = 0; index < o.processes; index++) {
     const child = fork(process.argv[1]!, workerArguments(o, index), { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-    const w: WorkerProcess = { index, child, zones: new Set(), alive: true, beating: false };
+    const w: WorkerProcess = { index, child, key: workerKey(child.pid), zones: new Set(), alive: true, beating: false };
     child.on('message', (m: FromWorker) => onMessage(m));
     child.on('exit', (code) => {
       if (w.alive && !stopping && code !== null && code !== 0 && !w.beating) failures.push(`worker ${index} exited with code ${code} before it served`);
@@ -78,19 +82,46 @@ export async function supervise(o: ServeOptions, log: (message: string) => void)
     workers.push(w);
   }
   const started = await Promise.race([ready, waitFor(() => failures.length > 0 || workers.some((w) => !w.alive))]);
-  const http = await serveStatus(o, redis, () => zonesResponse(served));
+  // The port clients know: status, zones, the page, and Colyseus matchmaking (Redis presence and
+  // driver) that sends a client joining a zone to the worker whose room it is.
+  const http = await startGameServer({
+    port: o.port,
+    redis: o.redis,
+    publicAddress: `localhost:${o.port}`,
+    pageDir: o.pageDir,
+    status: () => readClusterStatus(redis, o.namespace),
+    zones: () => zonesResponse(served),
+  });
   try {
     if (!Array.isArray(started)) throw new Error(failures.join('; ') || 'a worker process exited before it served.');
     zoneIds.forEach((z, i) => workers[i % workers.length]!.zones.add(z));
     for (const w of workers) send(w, { type: 'run', zones: [...w.zones], recover: false });
     log(`cantrip serve: ${zoneIds.length} zones of ${o.scenarioFile} in ${o.processes} processes (${workers.map((w) => w.child.pid).join(', ')}); status on port ${o.port}, players on ports ${o.port + 1}–${o.port + o.processes}`);
 
-    // Take over the zones of a worker whose heartbeat stopped.
+    /** Give zones of a dead worker (`from`: its key) to the live worker with the fewest; only those this supervisor wins in Redis. */
+    const takeOver = async (zones: readonly string[], from: string, who: string): Promise<void> => {
+      const survivor = workers.filter((x) => x.alive).sort((a, b) => a.zones.size - b.zones.size)[0];
+      if (survivor === undefined) {
+        failures.push('every worker died');
+        return;
+      }
+      const won: string[] = [];
+      for (const z of zones) if (await reassignZone(redis, o.namespace, z, from, survivor.key)) won.push(z);
+      if (won.length === 0) return;
+      for (const z of won) {
+        survivor.zones.add(z);
+        done.delete(z);
+      }
+      log(`${who} stopped beating: worker ${survivor.index} (process ${survivor.child.pid}) takes over ${won.join(', ')}`);
+      send(survivor, { type: 'run', zones: won, recover: true });
+    };
+    // Watch the heartbeats: this supervisor's workers, and (serving without --ticks) every other
+    // worker of the namespace, on this machine or another, whose zones are in the assignment.
     const watch = setInterval(() => {
       void (async () => {
         for (const w of workers) {
           if (!w.alive && !w.beating) continue;
-          const beating = (await redis.exists(heartbeatKey(o.namespace, w.index))) === 1;
+          const beating = (await redis.exists(heartbeatKey(o.namespace, w.key))) === 1;
           if (beating) {
             w.beating = true;
             continue;
@@ -99,19 +130,15 @@ export async function supervise(o: ServeOptions, log: (message: string) => void)
           w.beating = false;
           w.alive = false;
           w.child.kill('SIGKILL');
-          const survivor = workers.filter((x) => x.alive).sort((a, b) => a.zones.size - b.zones.size)[0];
-          if (survivor === undefined) {
-            failures.push('every worker died');
-            continue;
-          }
           const zones = [...w.zones];
           w.zones.clear();
-          for (const z of zones) {
-            survivor.zones.add(z);
-            done.delete(z);
-          }
-          log(`worker ${w.index} (process ${w.child.pid}) stopped beating: worker ${survivor.index} (process ${survivor.child.pid}) takes over ${zones.join(', ')}`);
-          send(survivor, { type: 'run', zones, recover: true });
+          await takeOver(zones, w.key, `worker ${w.index} (process ${w.child.pid})`);
+        }
+        if (o.ticks !== undefined) return;
+        const own = new Set(workers.map((w) => w.key));
+        for (const [zone, key] of await readAssignment(redis, o.namespace)) {
+          if (own.has(key) || (await redis.exists(heartbeatKey(o.namespace, key))) === 1) continue;
+          await takeOver([zone], key, `worker ${key} (another supervisor's)`);
         }
       })().catch(() => {});
     }, HEARTBEAT_EVERY_MS);
@@ -124,7 +151,7 @@ export async function supervise(o: ServeOptions, log: (message: string) => void)
       if (failures.length > 0) throw new Error(failures.join('; '));
       clearInterval(watch);
       const summary = await collectSummary(workers, send, next);
-      writeFileSync(o.summary!, JSON.stringify(mergeSummaries(summary, zoneIds), null, 2) + '\n');
+      writeFileSync(o.summary!, JSON.stringify(mergeSummaries(summary, allZones), null, 2) + '\n');
     } finally {
       clearInterval(watch);
     }
@@ -133,7 +160,7 @@ export async function supervise(o: ServeOptions, log: (message: string) => void)
     for (const w of workers) send(w, { type: 'exit' });
     await waitFor(() => workers.every((w) => !w.alive || w.child.exitCode !== null), 5000);
     for (const w of workers) if (w.child.exitCode === null) w.child.kill('SIGKILL');
-    http.close();
+    await stopGameServer(http);
     redis.disconnect();
   }
 }
@@ -161,22 +188,8 @@ function workerArguments(o: ServeOptions, index: number): string[] {
   args.push('--processes', String(o.processes), '--redis', o.redis!, '--namespace', o.namespace);
   args.push('--snapshot-every', String(o.snapshotEvery), '--handover-timeout', String(o.handoverTimeoutMs));
   if (o.ticks !== undefined) args.push('--ticks', String(o.ticks), '--summary', o.summary!);
+  if (o.only !== undefined) args.push('--only', o.only.join(','));
   return args;
-}
-
-async function serveStatus(o: ServeOptions, redis: Redis, zones: () => unknown): Promise<HttpServer> {
-  const app = express();
-  app.get('/status', (_req, res) => {
-    readClusterStatus(redis, o.namespace).then(
-      (status) => res.json(status),
-      (error: unknown) => res.status(500).json({ error: error instanceof Error ? error.message : String(error) }),
-    );
-  });
-  app.get('/zones', (_req, res) => res.json(zones()));
-  if (existsSync(o.pageDir)) app.use(express.static(o.pageDir));
-  const server = createServer(app);
-  await new Promise<void>((resolve) => server.listen(o.port, resolve));
-  return server;
 }
 
 function waitFor(condition: () => boolean, limitMs = Infinity): Promise<boolean> {

@@ -20,6 +20,7 @@ import { zonesResponse } from './serve-in-process.js';
 import type { ServeOptions, ServeSummary } from './serve-options.js';
 import { summarize } from './summary.js';
 import { ZoneHost } from './zone-host.js';
+import { assignZone, workerKey } from './zone-assignment.js';
 
 /** Supervisor → worker. */
 export type ToWorker =
@@ -30,7 +31,7 @@ export type ToWorker =
 
 /** Worker → supervisor. */
 export type FromWorker =
-  | { readonly type: 'ready'; readonly worker: number; readonly pid: number }
+  | { readonly type: 'ready'; readonly worker: number; readonly pid: number; readonly key: string }
   | { readonly type: 'done'; readonly worker: number; readonly zones: readonly string[] }
   | { readonly type: 'settled'; readonly worker: number; readonly busy: number }
   | { readonly type: 'summary'; readonly worker: number; readonly summary: ServeSummary }
@@ -48,7 +49,8 @@ export async function runWorker(o: ServeOptions, worker: number, log: (message: 
   const host = new ZoneHost({ served, store, bus, handoverTimeoutMs: o.handoverTimeoutMs, saveEveryMs: o.snapshotEvery * 1000, log });
   serveWorld({ grid: served.grid, zones: host.zones, playerBreeds: served.playerBreeds, spawn: served.spawn, spells: served.spells, breeds: served.breeds });
 
-  const beat = (): void => void redis.set(heartbeatKey(o.namespace, worker), String(process.pid), 'PX', HEARTBEAT_TTL_MS).catch(() => {});
+  const key = workerKey();
+  const beat = (): void => void redis.set(heartbeatKey(o.namespace, key), String(process.pid), 'PX', HEARTBEAT_TTL_MS).catch(() => {});
   beat();
   const timers = [
     setInterval(beat, HEARTBEAT_EVERY_MS),
@@ -87,6 +89,7 @@ export async function runWorker(o: ServeOptions, worker: number, log: (message: 
     switch (message.type) {
       case 'run':
         for (const id of message.zones) {
+          await assignZone(redis, o.namespace, id, key);
           const zone = await host.addZone(id, message.recover);
           if (message.recover) await countRecovered(redis, o.namespace, zone.recovered);
           // A room for it here; after a takeover Colyseus may still list the dead process's room of that id.
@@ -112,12 +115,12 @@ export async function runWorker(o: ServeOptions, worker: number, log: (message: 
   });
   // The supervisor went away: so does this worker.
   process.on('disconnect', () => finished());
-  send({ type: 'ready', worker, pid: process.pid });
+  send({ type: 'ready', worker, pid: process.pid, key });
   await exited;
   for (const t of timers) clearInterval(t);
   await host.close();
   await stopGameServer(server);
-  await redis.del(heartbeatKey(o.namespace, worker)).catch(() => 0);
+  await redis.del(heartbeatKey(o.namespace, key)).catch(() => 0);
   redis.disconnect();
   await bus.close();
   await store.close();

@@ -20,6 +20,8 @@ import type { Zone as ZoneRectangle, ZoneGrid } from './zone-grid.js';
 
 /** Each zone's entity ids start at its index × this, so an id names one entity across the whole server. */
 export const IDS_PER_ZONE = 2 ** 32;
+/** A zone taken over goes on this far past the next id of its save (more than a zone spawns between two saves). */
+export const IDS_SKIPPED_AFTER_TAKEOVER = 1_000_000;
 
 export interface ZoneOptions {
   readonly grid: ZoneGrid;
@@ -171,7 +173,7 @@ export class ZoneRuntime {
     try {
       const entities = new Map<EntityId, string>();
       for (const id of this.handover.epochs.keys()) if (this.owns(id)) entities.set(id, JSON.stringify(this.world.exportEntity(id)));
-      await this.o.store.saveZone(this.id, this.tick, entities);
+      await this.o.store.saveZone(this.id, { tick: this.tick, nextId: this.world.nextEntityId }, entities);
     } finally {
       this.saving = false;
     }
@@ -185,6 +187,8 @@ export class ZoneRuntime {
   async recover(): Promise<number> {
     const saved = await this.o.store.loadZone(this.id);
     this.tick = saved.tick;
+    // Ids the dead process gave after its save are unknown: start past them, so no id names two entities.
+    this.world.startIdsAt(Math.max(saved.nextId, this.o.zone.index * IDS_PER_ZONE + 1) + IDS_SKIPPED_AFTER_TAKEOVER);
     for (const [id, text] of saved.entities) {
       const record = await this.o.store.owner(id);
       // Handed in since the takeover began (this zone listens already): here, at its epoch, already.
@@ -225,12 +229,14 @@ export class ZoneRuntime {
   private handOverCrossers(): void {
     const grid = this.o.grid;
     const zone = this.o.zone;
-    for (const id of [...this.handover.epochs.keys()]) {
-      const view = this.world.entity(id);
-      if (view === null || this.world.isMirror(id)) continue;
-      const target = grid.handoverTarget(zone, view.x, view.y);
-      if (target !== null) this.handover.offer(id, target.id, this.players.get(id));
-    }
+    const crossers: [EntityId, string][] = [];
+    this.world.forEachPosition((id, x, y, mirror) => {
+      if (mirror) return;
+      const target = grid.handoverTarget(zone, x, y);
+      if (target !== null && this.handover.epochs.has(id)) crossers.push([id, target.id]);
+    });
+    // Offered after the walk: a hand-over releases the entity and spawns its ghost.
+    for (const [id, to] of crossers) this.handover.offer(id, to, this.players.get(id));
   }
 
   private observe(event: WorldEvent): void {

@@ -291,10 +291,21 @@ interface CallSites {
   readonly depths: Int32Array;
 }
 
-class FrameChecker {
-  private readonly sites = new Map<number, CallSites>();
+/**
+ * Call sites and stack depths by function, per VM: a module's code never
+ * changes, so a server importing entity after entity into one world works
+ * them out once (vm/verifier.ts's stackDepths walks the whole function).
+ */
+const sitesByVm = new WeakMap<VM, Map<number, CallSites>>();
 
-  constructor(private readonly vm: VM) {}
+class FrameChecker {
+  private readonly sites: Map<number, CallSites>;
+
+  constructor(private readonly vm: VM) {
+    let sites = sitesByVm.get(vm);
+    if (sites === undefined) sitesByVm.set(vm, (sites = new Map()));
+    this.sites = sites;
+  }
 
   /** Each frame against the verifier: an ip just after a call, and the depth there equal to the stack the frame holds. */
   check(fiber: Fiber, path: string): void {

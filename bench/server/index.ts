@@ -32,20 +32,20 @@ export async function run(options: { quick?: boolean; write?: boolean } = {}): P
       ) +
       '\n',
   );
-  const handover = await handoverRate(quick ? 1000 : 4000, quick ? 1000 : 4000);
+  const handover = await handoverRate(quick ? 1000 : 4000, quick ? 1000 : 4000, 2000);
   if (handover === null) {
     process.stdout.write('\nHand-overs between two processes: skipped (no /usr/bin/redis-server)\n');
   } else {
     process.stdout.write(
       '\nHand-overs between two processes over Redis (each entity with a cast waiting)\n\n' +
         formatTable(
-          ['load', 'hand-overs', 'per second', 'median ms', 'p99 ms'],
+          ['load', 'hand-overs', 'per second', 'median ms', 'p90 ms', 'p99 ms'],
           [
-            ['steady (20 every 20 ms)', String(handover.steadyCount), fmt(handover.steadyPerSecond), fmt(handover.medianMs), fmt(handover.p99Ms)],
-            ['burst (all at once)', String(handover.burstCount), fmt(handover.burstPerSecond), '', ''],
+            ['steady (20 every 20 ms)', String(handover.steadyCount), fmt(handover.steadyPerSecond), fmt(handover.medianMs), fmt(handover.p90Ms), fmt(handover.p99Ms)],
+            ['burst (all at once)', String(handover.burstCount), fmt(handover.burstPerSecond), '', '', ''],
           ],
         ) +
-        `\n(the other process received ${handover.arrived})\n`,
+        `\n(after a warm-up of 2,000; p99 of each quarter of the steady run: ${handover.p99ByQuarter.map((v) => fmt(v)).join(', ')} ms; the other process received ${handover.arrived})\n`,
     );
   }
   const views = viewBytes(300, 2400, 100, quick ? 20 : 60);

@@ -24,6 +24,15 @@ export async function runServe(file: string, cli: ServeCliOptions & { namespace:
   if (cli.processes > zones.columns * zones.rows) {
     throw new CliFailure(`cantrip: ${cli.processes} processes for ${zones.columns * zones.rows} zones: some would run none. Use at most one process per zone.`, EXIT.usage);
   }
+  const only = cli.only?.split(',').map((z) => z.trim()).filter((z) => z !== '');
+  if (only !== undefined) {
+    if (cli.redis === undefined) throw new CliFailure('cantrip: --only needs --redis URL: the machines serving one world share it.', EXIT.usage);
+    const known = new Set<string>();
+    for (let row = 0; row < zones.rows; row++) for (let column = 0; column < zones.columns; column++) known.add(`z${column}-${row}`);
+    const unknown = only.filter((z) => !known.has(z));
+    if (only.length === 0 || unknown.length > 0) throw new CliFailure(`cantrip: --only names zones of the --zones grid (z0-0 … z${zones.columns - 1}-${zones.rows - 1}), not '${unknown.join(',') || cli.only}'.`, EXIT.usage);
+    if (cli.processes > only.length) throw new CliFailure(`cantrip: ${cli.processes} processes for the ${only.length} zones of --only: some would run none.`, EXIT.usage);
+  }
   readInputBytes(file, io);
   const options: ServeOptions = {
     scenarioFile: file,
@@ -37,6 +46,7 @@ export async function runServe(file: string, cli: ServeCliOptions & { namespace:
     handoverTimeoutMs: cli.handoverTimeout,
     namespace: cli.namespace,
     pageDir,
+    only,
   };
   const log = (message: string): void => io.stderr(message + '\n');
   try {
@@ -44,7 +54,7 @@ export async function runServe(file: string, cli: ServeCliOptions & { namespace:
     if (cli.worker !== undefined) {
       const { runWorker } = await import('../../server/worker.js');
       await runWorker(options, cli.worker, log);
-    } else if (cli.processes > 1) {
+    } else if (cli.processes > 1 || only !== undefined) {
       const { supervise } = await import('../../server/supervisor.js');
       await supervise(options, log);
     } else {

@@ -28,7 +28,8 @@ import type { InFlightCast, WorldCasting } from '../world/world-casting.js';
 import type { WorldEntities } from '../world/world-entities.js';
 import type { WorldProperties } from '../world/world-properties.js';
 import type { WorldState } from '../world/world-state.js';
-import { decodeField, encodeField, type EncodedField } from './world-snapshot.js';
+import type { EntityView } from '../world/world-entities.js';
+import { decodeField, encodeField, type EntitySnapshot } from './world-snapshot.js';
 
 export const ENTITY_EXPORT_FORMAT = 'cantrip-entity/1';
 
@@ -48,21 +49,15 @@ export interface ExportedCast {
   readonly remaining: number;
 }
 
-export interface ExportedEntity {
+/**
+ * An entity as it travels: its global id (it keeps it in the world it goes to),
+ * breed and hot fields as World.entity shows them, its base stats and fields as a
+ * world snapshot saves them, what is left of its buffs, and its waiting casts.
+ */
+export interface ExportedEntity
+  extends Pick<EntityView, 'id' | 'breed' | 'x' | 'y' | 'vx' | 'vy' | 'health' | 'radius'>,
+    Pick<EntitySnapshot, 'baseSpeed' | 'baseMaxHealth' | 'baseInterest' | 'fields'> {
   readonly format: typeof ENTITY_EXPORT_FORMAT;
-  /** Its global id: it keeps it in the world it goes to. */
-  readonly id: EntityId;
-  readonly breed: string;
-  readonly x: number;
-  readonly y: number;
-  readonly vx: number;
-  readonly vy: number;
-  readonly health: number;
-  readonly radius: number;
-  readonly baseSpeed: number;
-  readonly baseMaxHealth: number;
-  readonly baseInterest: number;
-  readonly fields: readonly (readonly [string, EncodedField])[];
   readonly modifiers: readonly ExportedModifier[];
   /** One per module its casts run on: the module's source name and the VM snapshot of its fibers. */
   readonly vms: readonly { readonly module: string; readonly state: VmSnapshot }[];

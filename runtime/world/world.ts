@@ -364,6 +364,11 @@ export class World<G extends EventDeclaration = never> implements EntityAccess {
     this.state.nextId = first;
   }
 
+  /** The id the next entity spawned here gets (ids taken by imported entities are skipped then). */
+  get nextEntityId(): EntityId {
+    return this.state.nextId;
+  }
+
   /**
    * A living entity with every cast it waits in as caster, as plain JSON-safe
    * data for importEntity in another world (runtime/snapshot/entity-export.ts).
@@ -402,6 +407,20 @@ export class World<G extends EventDeclaration = never> implements EntityAccess {
     const id = restoreEntity({ state: this.state, entities: this.entityLife, properties: this.properties, buffs: this.buffs, casting: this.casting }, exported);
     this.entityLife.reapOutsideStep();
     return id;
+  }
+
+  /**
+   * Visit every living entity's id and position, mirrors flagged, in pool
+   * order, allocating nothing (a server checks thousands of entities against
+   * its zone's borders each step). The visitor must not spawn or despawn.
+   */
+  forEachPosition(visit: (id: EntityId, x: number, y: number, mirror: boolean) => void): void {
+    const s = this.state;
+    const { x, y } = s.pool;
+    for (let i = 0; i < s.pool.count; i++) {
+      const slot = s.pool.activeAt(i);
+      if (s.dying[slot] === 0) visit(s.ids[slot]!, x[slot]!, y[slot]!, s.mirror[slot] === 1);
+    }
   }
 
   /** Add a read-only copy of an entity another world owns (runtime/world/world-mirrors.ts): queries and the AOI see it, nothing runs on it. */
