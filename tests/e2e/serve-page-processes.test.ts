@@ -1,18 +1,17 @@
 /**
  * The browser page against `cantrip serve --zones 2x1 --processes 2 --redis`
  * (built: dist/): the zones run in two worker processes, on the ports after
- * the status port. Two players, each in a zone of its own process, see each
+ * the supervisor's. Two players, each in a zone of its own process, see each
  * other across the border, and the walker crosses into the other process's
- * room keeping its avatar and view. The page opened on the status port says
- * where to open it instead. Skips (with a notice) without Debian's Chromium
- * or redis-server.
+ * room keeping its avatar and view. Skips (with a notice) without Debian's
+ * Chromium or redis-server.
  */
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { freePort, startRedis, type TestRedis } from '../../server/throwaway-redis.js';
 import { CHROMIUM_PATH, chromiumAvailable, launchChromium } from './browser.js';
 import { needBuild, startServe, stopServe, writePageScenario } from './cantrip-serve.js';
@@ -46,24 +45,11 @@ describe.skipIf(!available)('the zone server page in Chromium (cantrip serve --p
 
   it('two players in zones of different processes see each other across the border; the walker crosses to the other process', async (context) => {
     if (redis === null) return context.skip();
-    // Both pages open on the first worker's port; East's zone, and later West, are in the other process.
-    const players = `http://127.0.0.1:${port + 1}/`;
-    const west = await joinAt(browser.context, players, 'name=West&x=8&y=10');
-    const east = await joinAt(browser.context, players, 'name=East&x=24&y=10');
+    // West opens the page on the supervisor's port (its matchmaking sends the page to the worker running the zone), East on a worker's.
+    const west = await joinAt(browser.context, `http://127.0.0.1:${port}/`, 'name=West&x=8&y=10');
+    const east = await joinAt(browser.context, `http://127.0.0.1:${port + 1}/`, 'name=East&x=24&y=10');
     await crossTheBorder(west, east, 'serve-processes');
     await west.page.close();
     await east.page.close();
-  });
-
-  it('opened on the status port, Join says to open the page on a players’ port', async (context) => {
-    if (redis === null) return context.skip();
-    const page = await browser.context.newPage();
-    await page.goto(`http://127.0.0.1:${port}/?name=Lost`);
-    await page.locator('#breed option').first().waitFor({ state: 'attached' });
-    await page.locator('#join').click();
-    await expect.poll(() => page.locator('#error-banner').textContent()).toContain(`This port serves the page but no zone rooms`);
-    await expect(page.locator('#error-banner').textContent()).resolves.toContain(`127.0.0.1:${port + 1}`);
-    await expect(page.locator('#join').isEnabled()).resolves.toBe(true);
-    await page.close();
   });
 });

@@ -127,14 +127,10 @@ async function join(): Promise<void> {
     joined(true);
     byId('world').focus();
   } catch (e) {
-    const message = e instanceof Error ? e.message : String(e);
-    showError(/Not Found$/.test(message) ? `${message}. ${NO_ROOMS_HERE}` : message);
+    showError(e instanceof Error ? e.message : String(e));
     joined(false);
   }
 }
-
-/** `cantrip serve --processes N` serves the page on its port P, the zone rooms on P+1 … P+N. */
-const NO_ROOMS_HERE = `This port serves the page but no zone rooms (cantrip serve --processes N: its players' ports are the next N, from ${location.hostname}:${Number(location.port || 80) + 1}); open the page there.`;
 
 const keyboard = new KeyboardMove((velocity) => connection.move(velocity));
 
