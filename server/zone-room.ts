@@ -21,6 +21,7 @@ import { ERROR_CODE, MESSAGE, type ErrorMessage, type HandoverMessage, type Join
 import { RateLimiter } from './rate-limiter.js';
 import { servedWorld, type ServedWorld } from './served-world.js';
 import type { ZoneRuntime } from './zone.js';
+import type { EntityCommand } from './zone-bus.js';
 
 /** Messages a client may send a second on average, and in a burst. */
 const MESSAGES_PER_SECOND = 30;
@@ -156,7 +157,7 @@ export class ZoneRoom extends Room {
   private move(s: Session, message: unknown): void {
     const checked = checkMove(message, s.speed);
     if (!checked.ok) return this.refuse(s.client, checked.error);
-    this.zone.command(s.avatar, checked.command);
+    this.command(s, checked.command);
   }
 
   private cast(s: Session, message: unknown): void {
@@ -166,7 +167,14 @@ export class ZoneRoom extends Room {
     }
     const checked = checkCast(message, this.castable, (id) => id === s.avatar || s.view.sees(id));
     if (!checked.ok) return this.refuse(s.client, checked.error);
-    this.zone.command(s.avatar, checked.command);
+    this.command(s, checked.command);
+  }
+
+  /** Apply, keep or forward a checked command; an avatar that is gone (it died) is said so. */
+  private command(s: Session, command: EntityCommand): void {
+    if (this.zone.command(s.avatar, command) === 'unknown') {
+      this.refuse(s.client, { code: ERROR_CODE.noAvatar, message: 'Your avatar is gone (it died, or left the world): join again for a new one.' });
+    }
   }
 
   private refuse(client: Client, error: ErrorMessage): void {
