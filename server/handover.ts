@@ -73,6 +73,9 @@ export class Handover {
   aborted = 0;
   /** Commands that found no owner (the entity is gone). */
   dropped = 0;
+  /** Offers that could not be made because the export failed, and the last reason. */
+  unexportable = 0;
+  lastExportError: string | null = null;
   listener: HandoverListener = {};
 
   constructor(
@@ -96,7 +99,15 @@ export class Handover {
   offer(id: EntityId, to: string, player?: string): boolean {
     const epoch = this.epochs.get(id);
     if (epoch === undefined || this.pending.has(id)) return false;
-    const entity = this.host.exportAndRelease(id);
+    let entity: string;
+    try {
+      entity = this.host.exportAndRelease(id);
+    } catch (error) {
+      // It cannot travel now (a cast on a module a reload replaced): it stays, and is offered again later.
+      this.unexportable++;
+      this.lastExportError = error instanceof Error ? error.message : String(error);
+      return false;
+    }
     this.epochs.delete(id);
     this.pending.set(id, { to, epoch, entity, player, sentAt: this.now(), buffered: [], resolving: false });
     this.bus.send(to, { type: 'offer', id, from: this.host.zone, epoch, entity, player });

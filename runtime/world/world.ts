@@ -877,6 +877,9 @@ export class World<G extends EventDeclaration = never> implements EntityAccess {
    * counts them.
    */
   snapshot(): WorldSnapshot {
+    for (let i = 0; i < this.state.pool.count; i++) {
+      if (this.state.mirror[this.state.pool.activeAt(i)] === 1) throw new WorldError('The world holds mirrors of other worlds\' entities: remove them before a snapshot (a zone saves its own entities with exportEntity).');
+    }
     return captureSnapshot(this.state, this.casting, this.accumulator, this.droppedCasts, this.gameHosts);
   }
 
