@@ -8,7 +8,8 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { StatusResponse } from './protocol.js';
+import { Client } from '@colyseus/sdk';
+import { MESSAGE, type StatusResponse, type WelcomeMessage } from './protocol.js';
 import { freePort, startRedis, type TestRedis } from './throwaway-redis.js';
 
 const ROOT = new URL('..', import.meta.url).pathname;
@@ -86,6 +87,12 @@ describe('two machines serving one world against one Redis', () => {
     }, 10_000);
     expect(settled.recovered).toBeGreaterThan(0);
     expect(after.zones).toHaveLength(4);
+    // A player joins a taken-over zone through the surviving machine's port.
+    const client = new Client(`http://127.0.0.1:${portA}`);
+    const room = await client.joinById('z1-1', { x: 45, y: 30 });
+    const welcome = await new Promise<WelcomeMessage>((resolve) => room.onMessage(MESSAGE.welcome, (m: WelcomeMessage) => resolve(m)));
+    expect(welcome.zone).toBe('z1-1');
+    void room.leave();
     a.kill('SIGTERM');
     await new Promise((resolve) => a.once('exit', resolve));
   }, 60_000);
