@@ -87,7 +87,7 @@ export async function supervise(o: ServeOptions, log: (message: string) => void)
   const http = await startGameServer({
     port: o.port,
     redis: o.redis,
-    publicAddress: `localhost:${o.port}`,
+    publicAddress: `${o.publicHost ?? 'localhost'}:${o.port}`,
     pageDir: o.pageDir,
     status: () => readClusterStatus(redis, o.namespace),
     zones: () => zonesResponse(served),
@@ -189,6 +189,7 @@ function workerArguments(o: ServeOptions, index: number): string[] {
   args.push('--snapshot-every', String(o.snapshotEvery), '--handover-timeout', String(o.handoverTimeoutMs));
   if (o.ticks !== undefined) args.push('--ticks', String(o.ticks), '--summary', o.summary!);
   if (o.only !== undefined) args.push('--only', o.only.join(','));
+  if (o.publicHost !== undefined) args.push('--public-host', o.publicHost);
   return args;
 }
 

@@ -61,7 +61,7 @@ export async function runWorker(o: ServeOptions, worker: number, log: (message: 
   server = await startGameServer({
     port,
     redis: redisUrl,
-    publicAddress: `localhost:${port}`,
+    publicAddress: `${o.publicHost ?? 'localhost'}:${port}`,
     pageDir: o.pageDir,
     status: () => readClusterStatus(redis, o.namespace),
     zones: () => zonesResponse(served),

@@ -63,6 +63,8 @@ export class ZoneRuntime {
   private readonly stepListeners = new Set<() => void>();
   /** Told when a player's avatar left for another zone (its client must follow). */
   onAvatarLeft: (id: EntityId, to: string, secret: string) => void = () => {};
+  /** Told when a player's avatar arrived from another zone (its client should follow it here). */
+  onAvatarArrived: (id: EntityId) => void = () => {};
   private lastSave: number;
   private saving = false;
   private readonly now: () => number;
@@ -77,7 +79,9 @@ export class ZoneRuntime {
     this.handover = new Handover(this.handoverHost(), o.store, o.bus, this.now, o.handoverTimeoutMs);
     this.handover.listener = {
       arrived: (id, secret) => {
-        if (secret !== undefined) this.players.set(id, secret);
+        if (secret === undefined) return;
+        this.players.set(id, secret);
+        this.onAvatarArrived(id);
       },
       left: (id, to, secret) => {
         if (secret !== undefined) this.onAvatarLeft(id, to, secret);

@@ -47,6 +47,7 @@ export async function runServe(file: string, cli: ServeCliOptions & { namespace:
     namespace: cli.namespace,
     pageDir,
     only,
+    publicHost: cli.publicHost,
   };
   const log = (message: string): void => io.stderr(message + '\n');
   try {
