@@ -69,7 +69,7 @@ export class ZoneRoom extends Room {
     for (const s of this.served.spells) this.castable.add(s);
     this.detach.push(zone.onEvent((event) => this.observe(event)));
     this.detach.push(zone.onStep(() => this.sendViews()));
-    zone.onAvatarLeft = (id, to, secret) => void this.follow(id, to, secret);
+    zone.onAvatarLeft = (id, to, secret) => void this.follow(id, to, secret).catch(() => {});
     zone.onAvatarArrived = (id) => this.expectClient(id);
     this.onMessage(MESSAGE.move, (client, message) => this.guarded(client, (s) => this.move(s, message)));
     this.onMessage(MESSAGE.cast, (client, message) => this.guarded(client, (s) => this.cast(s, message)));

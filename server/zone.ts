@@ -77,6 +77,7 @@ export class ZoneRuntime {
     this.world.startIdsAt(o.zone.index * IDS_PER_ZONE + 1);
     this.ghosts = new GhostSync(this.world, o.grid, o.zone, o.bus, o.ghostRange);
     this.handover = new Handover(this.handoverHost(), o.store, o.bus, this.now, o.handoverTimeoutMs);
+    this.handover.onFailure = (message) => this.o.log?.(message);
     this.handover.listener = {
       arrived: (id, secret) => {
         if (secret === undefined) return;
@@ -148,7 +149,7 @@ export class ZoneRuntime {
     this.ghosts.publish(this.tick, (id) => this.handover.epochs.has(id));
     this.handover.checkTimeouts();
     for (const listener of this.stepListeners) listener();
-    if (this.o.saveEveryMs > 0 && this.now() - this.lastSave >= this.o.saveEveryMs) void this.save();
+    if (this.o.saveEveryMs > 0 && this.now() - this.lastSave >= this.o.saveEveryMs) this.background(this.save(), 'saving');
   }
 
   /** Apply a client's command to an entity, wherever it is now. */
@@ -247,13 +248,18 @@ export class ZoneRuntime {
     this.eventCounts.set(event.type, (this.eventCounts.get(event.type) ?? 0) + 1);
     if (event.type === 'spawn' && !this.handover.epochs.has(event.entity) && !this.handover.inTransit(event.entity)) {
       // Spawned by a spell (a summon): this zone's from now on.
-      void this.claim(event.entity);
+      this.background(this.claim(event.entity), `recording #${event.entity} as its own`);
     } else if (event.type === 'despawn' && event.reason !== 'handed-over' && this.handover.epochs.has(event.entity)) {
       this.handover.epochs.delete(event.entity);
       this.players.delete(event.entity);
-      void this.o.store.forget(event.entity, this.id);
+      this.background(this.o.store.forget(event.entity, this.id), `forgetting #${event.entity}`);
     }
     for (const listener of this.listeners) listener(event);
+  }
+
+  /** Work that runs beside the steps (the store): a failure is logged, never an unhandled rejection. */
+  private background(work: Promise<void>, what: string): void {
+    work.catch((error: unknown) => this.o.log?.(`zone ${this.id}: ${what} failed: ${error instanceof Error ? error.message : String(error)}`));
   }
 
   private handoverHost(): HandoverHost {
