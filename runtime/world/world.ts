@@ -379,7 +379,7 @@ export class World<G extends EventDeclaration = never> implements EntityAccess {
     const slot = this.state.liveSlotOf(id);
     if (slot === NONE) throw new WorldError(`#${id} is not a living entity.`);
     if (this.state.mirror[slot] === 1) throw new WorldError(`#${id} is a mirror: the world that owns it exports it.`);
-    return captureEntity(this.state, this.casting, slot);
+    return captureEntity(this.state, this.casting, slot, this.entityLife.viewOf(slot));
   }
 
   /**
