@@ -199,4 +199,17 @@ describe('cantrip serve --processes 2 --redis', () => {
       await new Promise((resolve) => child.once('exit', resolve));
     }
   }, 60_000);
+
+  it('one process on Redis (--redis without --processes): the same summary', async (context) => {
+    if (redis === null) return context.skip();
+    const summaryFile = join(dir, 'summary-one.json');
+    const run = await serve([join(ROOT, 'spells/scenarios/zones.json'), '--zones', '2x2', '--redis', redis.url, '--port', String(await freePort()), '--ticks', '80', '--summary', summaryFile]);
+    expect(run.code, run.stderr).toBe(0);
+    const summary = run.summary!;
+    expect(new Set(summary.zones.map((z) => z.pid)).size).toBe(1);
+    const names = summary.zones.flatMap((z) => z.entities);
+    expect(names).toHaveLength(40);
+    expect(new Set(names).size).toBe(40);
+    expect(summary.events['print']).toBe(40);
+  }, 60_000);
 });
