@@ -69,6 +69,14 @@ describe('two machines serving one world against one Redis', () => {
     }, 30_000);
     expect(new Set(before.zones.map((z) => z.pid)).size).toBe(2);
     expect(before.zones.reduce((n, z) => n + z.entities, 0)).toBe(40);
+    // A third command for a zone a live machine serves is refused.
+    const third = machine(redis.url, await freePort(), 'z0-0');
+    children.push(third);
+    let stderrThird = '';
+    third.stderr!.on('data', (chunk: Buffer) => (stderrThird += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => third.once('exit', resolve));
+    expect(code).toBe(69);
+    expect(stderrThird).toMatch(/^cantrip: Zone z0-0 is served already, by a live worker \(.+\): leave it out of --only, or stop that server first\.\n$/);
     const pidOfB = before.zones.find((z) => z.id === 'z0-1')!.pid;
     const pidOfA = before.zones.find((z) => z.id === 'z0-0')!.pid;
     // Machine B dies: its supervisor and its worker.
