@@ -143,7 +143,10 @@ export class ZoneRuntime {
     this.world.flush();
     for (const d of this.world.takeMirrorDamage()) {
       const owner = this.ghosts.ownerOf(d.entity);
-      if (owner !== undefined && owner !== this.id) this.o.bus.send(owner, { type: 'ghost-damage', from: this.id, id: d.entity, amount: d.amount, by: d.by });
+      const damage = { kind: 'damage', amount: d.amount, by: d.by } as const;
+      // The ghost of an entity this zone is handing over: the damage waits for the hand-over and follows it.
+      if (owner === this.id) this.handover.command(d.entity, damage);
+      else if (owner !== undefined) this.o.bus.send(owner, { type: 'ghost-damage', from: this.id, id: d.entity, amount: d.amount, by: d.by });
     }
     this.handOverCrossers();
     this.ghosts.publish(this.tick, (id) => this.handover.epochs.has(id));
@@ -163,7 +166,8 @@ export class ZoneRuntime {
         this.ghosts.receive(message);
         return;
       case 'ghost-damage':
-        if (this.owns(message.id)) this.world.damage(message.id, message.amount, message.by);
+        // Applied here, or (it moved on) kept or forwarded like a client's command.
+        this.handover.command(message.id, { kind: 'damage', amount: message.amount, by: message.by });
         return;
       default:
         this.handover.receive(message);
@@ -289,6 +293,7 @@ export class ZoneRuntime {
       apply: (id, command) => {
         try {
           if (command.kind === 'move') world.setVelocity(id, command.vx, command.vy);
+          else if (command.kind === 'damage') world.damage(id, command.amount, command.by !== null && world.isAlive(command.by) ? command.by : null);
           else world.cast(command.spell, id, command.target !== null && world.isAlive(command.target) ? command.target : null, command.args);
         } catch (error) {
           // A command forwarded from another zone: its client was answered there; a target gone since is not its fault.
