@@ -73,6 +73,13 @@ export class Handover {
   aborted = 0;
   /** Commands that found no owner (the entity is gone). */
   dropped = 0;
+  /** Offers that could not be made because the export failed, and the last reason. */
+  unexportable = 0;
+  lastExportError: string | null = null;
+  /** Protocol steps that failed (see guard). */
+  failures = 0;
+  /** Where failures are reported (a zone logs them). */
+  onFailure: (message: string) => void = () => {};
   listener: HandoverListener = {};
 
   constructor(
@@ -96,7 +103,15 @@ export class Handover {
   offer(id: EntityId, to: string, player?: string): boolean {
     const epoch = this.epochs.get(id);
     if (epoch === undefined || this.pending.has(id)) return false;
-    const entity = this.host.exportAndRelease(id);
+    let entity: string;
+    try {
+      entity = this.host.exportAndRelease(id);
+    } catch (error) {
+      // It cannot travel now (a cast on a module a reload replaced): it stays, and is offered again later.
+      this.unexportable++;
+      this.lastExportError = error instanceof Error ? error.message : String(error);
+      return false;
+    }
     this.epochs.delete(id);
     this.pending.set(id, { to, epoch, entity, player, sentAt: this.now(), buffered: [], resolving: false });
     this.bus.send(to, { type: 'offer', id, from: this.host.zone, epoch, entity, player });
@@ -126,7 +141,7 @@ export class Handover {
   receive(message: ZoneMessage): void {
     switch (message.type) {
       case 'offer':
-        void this.takeOffer(message.id, message.from, message.epoch, message.entity, message.player);
+        this.guard(this.takeOffer(message.id, message.from, message.epoch, message.entity, message.player), message.id);
         return;
       case 'accept': {
         const p = this.pending.get(message.id);
@@ -134,7 +149,7 @@ export class Handover {
         return;
       }
       case 'reject':
-        void this.resolve(message.id);
+        this.guard(this.resolve(message.id), message.id);
         return;
       case 'forward':
         this.command(message.id, message.command, message.hops);
@@ -147,7 +162,19 @@ export class Handover {
   /** Resolve hand-overs that got no answer in time (call once a tick). */
   checkTimeouts(): void {
     const now = this.now();
-    for (const [id, p] of this.pending) if (!p.resolving && now - p.sentAt >= this.timeoutMs) void this.resolve(id);
+    for (const [id, p] of this.pending) if (!p.resolving && now - p.sentAt >= this.timeoutMs) this.guard(this.resolve(id), id);
+  }
+
+  /**
+   * A step of the protocol that failed (Redis unreachable, an import the world refused):
+   * reported, never an unhandled rejection that would end the process. A hand-over left
+   * open is tried again at its next timeout.
+   */
+  private guard(work: Promise<void>, id: EntityId): void {
+    work.catch((error: unknown) => {
+      this.failures++;
+      this.onFailure(`hand-over of #${id} at zone ${this.host.zone}: ${error instanceof Error ? error.message : String(error)}`);
+    });
   }
 
   /** Forget where entities went once their commands can no longer be in flight. */

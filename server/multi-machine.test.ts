@@ -8,7 +8,8 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { StatusResponse } from './protocol.js';
+import { Client } from '@colyseus/sdk';
+import { MESSAGE, type StatusResponse, type WelcomeMessage } from './protocol.js';
 import { freePort, startRedis, type TestRedis } from './throwaway-redis.js';
 
 const ROOT = new URL('..', import.meta.url).pathname;
@@ -68,6 +69,14 @@ describe('two machines serving one world against one Redis', () => {
     }, 30_000);
     expect(new Set(before.zones.map((z) => z.pid)).size).toBe(2);
     expect(before.zones.reduce((n, z) => n + z.entities, 0)).toBe(40);
+    // A third command for a zone a live machine serves is refused.
+    const third = machine(redis.url, await freePort(), 'z0-0');
+    children.push(third);
+    let stderrThird = '';
+    third.stderr!.on('data', (chunk: Buffer) => (stderrThird += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => third.once('exit', resolve));
+    expect(code).toBe(69);
+    expect(stderrThird).toMatch(/^cantrip: Zone z0-0 is served already, by a live worker \(.+\): leave it out of --only, or stop that server first\.\n$/);
     const pidOfB = before.zones.find((z) => z.id === 'z0-1')!.pid;
     const pidOfA = before.zones.find((z) => z.id === 'z0-0')!.pid;
     // Machine B dies: its supervisor and its worker.
@@ -86,6 +95,12 @@ describe('two machines serving one world against one Redis', () => {
     }, 10_000);
     expect(settled.recovered).toBeGreaterThan(0);
     expect(after.zones).toHaveLength(4);
+    // A player joins a taken-over zone through the surviving machine's port.
+    const client = new Client(`http://127.0.0.1:${portA}`);
+    const room = await client.joinById('z1-1', { x: 45, y: 30 });
+    const welcome = await new Promise<WelcomeMessage>((resolve) => room.onMessage(MESSAGE.welcome, (m: WelcomeMessage) => resolve(m)));
+    expect(welcome.zone).toBe('z1-1');
+    void room.leave();
     a.kill('SIGTERM');
     await new Promise((resolve) => a.once('exit', resolve));
   }, 60_000);

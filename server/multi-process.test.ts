@@ -12,7 +12,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { StatusResponse } from './protocol.js';
+import { Client } from '@colyseus/sdk';
+import { MESSAGE, type HandoverMessage, type StatusResponse, type WelcomeMessage } from './protocol.js';
 import type { ServeSummary } from './serve-options.js';
 import { freePort, startRedis, type TestRedis } from './throwaway-redis.js';
 
@@ -143,5 +144,72 @@ describe('cantrip serve --processes 2 --redis', () => {
     expect(summary.zones.some((z) => z.pid === killed)).toBe(false);
     expect(summary.recovered).toBeGreaterThan(0);
     everyEntityOnce(summary);
+  }, 60_000);
+
+  it('a player walks from a zone in one process into a zone in another: the seat is reserved there, the avatar keeps its id', async (context) => {
+    if (redis === null) return context.skip();
+    const port = await freePort();
+    const child = spawn(
+      process.execPath,
+      [join(ROOT, 'bin/cantrip.js'), 'serve', join(ROOT, 'spells/scenarios/zones.json'), '--zones', '2x1', '--processes', '2', '--redis', redis.url, '--port', String(port)],
+      { stdio: 'ignore' },
+    );
+    try {
+      const status = async (): Promise<StatusResponse | null> => {
+        try {
+          return (await (await fetch(`http://127.0.0.1:${port}/status`)).json()) as StatusResponse;
+        } catch {
+          return null;
+        }
+      };
+      let ready: StatusResponse | null = null;
+      for (let i = 0; i < 300 && !(ready !== null && ready.zones.length === 2); i++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        ready = await status();
+      }
+      expect(new Set(ready!.zones.map((z) => z.pid)).size).toBe(2);
+      // Through the supervisor's port: Colyseus's matchmaking finds the worker running z0-0.
+      const client = new Client(`http://127.0.0.1:${port}`);
+      const room = await client.joinById('z0-0', { x: 28, y: 20 });
+      const got: { type: string; message: unknown }[] = [];
+      room.onMessage('*', (type, message) => got.push({ type: String(type), message }));
+      const first = async <T>(type: string, from: typeof got): Promise<T> => {
+        for (let i = 0; i < 150; i++) {
+          const found = from.find((x) => x.type === type);
+          if (found !== undefined) return found.message as T;
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        throw new Error(`no ${type} (got ${from.map((x) => x.type).join(', ')})`);
+      };
+      const welcome = await first<WelcomeMessage>(MESSAGE.welcome, got);
+      room.send(MESSAGE.move, { vx: 4, vy: 0 });
+      const handover = await first<HandoverMessage>(MESSAGE.handover, got);
+      expect(handover.zone).toBe('z1-0');
+      const moved = await client.consumeSeatReservation(handover.reservation);
+      const there: typeof got = [];
+      moved.onMessage('*', (type, message) => there.push({ type: String(type), message }));
+      void room.leave();
+      const again = await first<WelcomeMessage>(MESSAGE.welcome, there);
+      expect(again).toMatchObject({ avatar: welcome.avatar, zone: 'z1-0' });
+      const z1 = (await status())!.zones.find((z) => z.id === 'z1-0')!;
+      expect(z1.pid).not.toBe(ready!.zones.find((z) => z.id === 'z0-0')!.pid);
+      void moved.leave();
+    } finally {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.once('exit', resolve));
+    }
+  }, 60_000);
+
+  it('one process on Redis (--redis without --processes): the same summary', async (context) => {
+    if (redis === null) return context.skip();
+    const summaryFile = join(dir, 'summary-one.json');
+    const run = await serve([join(ROOT, 'spells/scenarios/zones.json'), '--zones', '2x2', '--redis', redis.url, '--port', String(await freePort()), '--ticks', '80', '--summary', summaryFile]);
+    expect(run.code, run.stderr).toBe(0);
+    const summary = run.summary!;
+    expect(new Set(summary.zones.map((z) => z.pid)).size).toBe(1);
+    const names = summary.zones.flatMap((z) => z.entities);
+    expect(names).toHaveLength(40);
+    expect(new Set(names).size).toBe(40);
+    expect(summary.events['print']).toBe(40);
   }, 60_000);
 });

@@ -53,6 +53,7 @@ export async function startInProcess(o: ServeOptions, log: (message: string) => 
     server = await startGameServer({
       port: o.port,
       redis: o.redis,
+      publicAddress: o.publicHost === undefined ? undefined : `${o.publicHost}:${o.port}`,
       pageDir: o.pageDir,
       status: async () => {
         const zones = host.status();

@@ -24,6 +24,8 @@ export interface ServeOptions {
   readonly pageDir: string;
   /** With --processes: the zones this command deals to its workers (other machines serve the rest); all when left out. */
   readonly only?: readonly string[];
+  /** The host name clients reach this machine by: seat reservations carry `<host>:<port>` (default localhost). */
+  readonly publicHost?: string;
 }
 
 export interface SummaryZone {

@@ -20,8 +20,18 @@ import { loadServedScenario } from './served-scenario.js';
 import { untilSignalled, zonesResponse } from './serve-in-process.js';
 import type { ServeOptions, ServeSummary } from './serve-options.js';
 import { mergeSummaries } from './summary.js';
-import { readAssignment, reassignZone, workerKey } from './zone-assignment.js';
+import { claimZone, readAssignment, reassignZone, workerKey } from './zone-assignment.js';
 import type { FromWorker, ToWorker } from './worker.js';
+
+/** A zone another live process serves: this command must leave it out (--only). */
+export class ZoneTakenError extends Error {
+  constructor(
+    readonly zone: string,
+    readonly by: string,
+  ) {
+    super(`Zone ${zone} is served already, by a live worker (${by}): leave it out of --only, or stop that server first.`);
+  }
+}
 
 interface WorkerProcess {
   readonly index: number;
@@ -87,15 +97,27 @@ export async function supervise(o: ServeOptions, log: (message: string) => void)
   const http = await startGameServer({
     port: o.port,
     redis: o.redis,
-    publicAddress: `localhost:${o.port}`,
+    publicAddress: `${o.publicHost ?? 'localhost'}:${o.port}`,
     pageDir: o.pageDir,
     status: () => readClusterStatus(redis, o.namespace),
     zones: () => zonesResponse(served),
   });
   try {
     if (!Array.isArray(started)) throw new Error(failures.join('; ') || 'a worker process exited before it served.');
-    zoneIds.forEach((z, i) => workers[i % workers.length]!.zones.add(z));
-    for (const w of workers) send(w, { type: 'run', zones: [...w.zones], recover: false });
+    // Claim the zones in Redis first: one another machine serves is refused; one a dead
+    // worker served (this namespace ran before) is taken over from its save, not started afresh.
+    const fresh = new Map<WorkerProcess, string[]>();
+    const recover = new Map<WorkerProcess, string[]>();
+    for (const [i, z] of zoneIds.entries()) {
+      const w = workers[i % workers.length]!;
+      const claim = await claimZone(redis, o.namespace, z, w.key, heartbeatKey(o.namespace, ''));
+      if (claim.kind === 'taken') throw new ZoneTakenError(z, claim.by);
+      w.zones.add(z);
+      const list = claim.kind === 'fresh' ? fresh : recover;
+      list.set(w, [...(list.get(w) ?? []), z]);
+    }
+    for (const [w, zones] of fresh) send(w, { type: 'run', zones, recover: false });
+    for (const [w, zones] of recover) send(w, { type: 'run', zones, recover: true });
     log(`cantrip serve: ${zoneIds.length} zones of ${o.scenarioFile} in ${o.processes} processes (${workers.map((w) => w.child.pid).join(', ')}); status on port ${o.port}, players on ports ${o.port + 1}–${o.port + o.processes}`);
 
     /** Give zones of a dead worker (`from`: its key) to the live worker with the fewest; only those this supervisor wins in Redis. */
@@ -189,6 +211,7 @@ function workerArguments(o: ServeOptions, index: number): string[] {
   args.push('--snapshot-every', String(o.snapshotEvery), '--handover-timeout', String(o.handoverTimeoutMs));
   if (o.ticks !== undefined) args.push('--ticks', String(o.ticks), '--summary', o.summary!);
   if (o.only !== undefined) args.push('--only', o.only.join(','));
+  if (o.publicHost !== undefined) args.push('--public-host', o.publicHost);
   return args;
 }
 

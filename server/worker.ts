@@ -61,7 +61,7 @@ export async function runWorker(o: ServeOptions, worker: number, log: (message: 
   server = await startGameServer({
     port,
     redis: redisUrl,
-    publicAddress: `localhost:${port}`,
+    publicAddress: `${o.publicHost ?? 'localhost'}:${port}`,
     pageDir: o.pageDir,
     status: () => readClusterStatus(redis, o.namespace),
     zones: () => zonesResponse(served),
@@ -117,6 +117,9 @@ export async function runWorker(o: ServeOptions, worker: number, log: (message: 
   process.on('disconnect', () => finished());
   send({ type: 'ready', worker, pid: process.pid, key });
   await exited;
+  // Stopping on purpose: save every zone first, so whoever takes them over starts from now.
+  host.stop();
+  for (const zone of host.zones.values()) await zone.save().catch(() => {});
   for (const t of timers) clearInterval(t);
   await host.close();
   await stopGameServer(server);

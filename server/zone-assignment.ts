@@ -15,6 +15,27 @@ redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
 return 1
 `;
 
+/**
+ * KEYS: assignment. ARGV: zone, worker, heartbeat key prefix. Answers 'fresh' (nobody had
+ * it), 'recover' (a dead worker had it: take it over from its save) or the live holder's key.
+ */
+const CLAIM = `
+local now = redis.call('HGET', KEYS[1], ARGV[1])
+if now and now ~= ARGV[2] and redis.call('EXISTS', ARGV[3] .. now) == 1 then return now end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+if now then return 'recover' end
+return 'fresh'
+`;
+
+/** What claiming a zone found: nobody had it, a dead worker had it, or a live one has it. */
+export type ZoneClaim = { readonly kind: 'fresh' } | { readonly kind: 'recover' } | { readonly kind: 'taken'; readonly by: string };
+
+/** Claim `zone` for `worker` unless a live worker has it (its heartbeat key under `heartbeatPrefix`). */
+export async function claimZone(redis: Redis, ns: string, zone: string, worker: string, heartbeatPrefix: string): Promise<ZoneClaim> {
+  const answer = String(await redis.eval(CLAIM, 1, assignmentKey(ns), zone, worker, heartbeatPrefix));
+  return answer === 'fresh' || answer === 'recover' ? { kind: answer } : { kind: 'taken', by: answer };
+}
+
 /** This process's worker key: unique across machines. */
 export function workerKey(pid: number = process.pid): string {
   return `${hostname()}:${pid}`;

@@ -36,7 +36,7 @@ export interface RejectMessage {
   readonly from: string;
 }
 
-/** A client's command for an entity, forwarded to the zone that owns it now. */
+/** A command for an entity (a client's, or damage to its ghost), forwarded to the zone that owns it now. */
 export interface ForwardMessage {
   readonly type: 'forward';
   readonly id: EntityId;
@@ -48,7 +48,9 @@ export interface ForwardMessage {
 
 export type EntityCommand =
   | { readonly kind: 'move'; readonly vx: number; readonly vy: number }
-  | { readonly kind: 'cast'; readonly spell: string; readonly target: EntityId | null; readonly args: readonly CastArgument[] };
+  | { readonly kind: 'cast'; readonly spell: string; readonly target: EntityId | null; readonly args: readonly CastArgument[] }
+  /** Damage a spell dealt to the entity's ghost in another zone. */
+  | { readonly kind: 'damage'; readonly amount: number; readonly by: EntityId | null };
 
 /** [id, breed, x, y, health] of each entity of `from` within interest range of the receiver. */
 export interface GhostsMessage {

@@ -21,6 +21,10 @@ import { ERROR_CODE, MESSAGE, type ErrorMessage, type HandoverMessage, type Join
 import { RateLimiter } from './rate-limiter.js';
 import { servedWorld, type ServedWorld } from './served-world.js';
 import type { ZoneRuntime } from './zone.js';
+import type { EntityCommand } from './zone-bus.js';
+
+/** How long an avatar handed in waits for its client (a seat reservation lasts 15 s by default). */
+const ORPHAN_AVATAR_MS = 30_000;
 
 /** Messages a client may send a second on average, and in a burst. */
 const MESSAGES_PER_SECOND = 30;
@@ -51,6 +55,8 @@ export class ZoneRoom extends Room {
   private readonly views = new ViewRouter();
   private readonly castable = new Set<string>();
   private readonly detach: (() => void)[] = [];
+  /** Avatars handed in whose clients have not taken their seats yet. */
+  private readonly orphanTimers = new Map<EntityId, NodeJS.Timeout>();
 
   override onCreate(options: ZoneRoomOptions): void {
     this.served = servedWorld();
@@ -63,7 +69,8 @@ export class ZoneRoom extends Room {
     for (const s of this.served.spells) this.castable.add(s);
     this.detach.push(zone.onEvent((event) => this.observe(event)));
     this.detach.push(zone.onStep(() => this.sendViews()));
-    zone.onAvatarLeft = (id, to, secret) => void this.follow(id, to, secret);
+    zone.onAvatarLeft = (id, to, secret) => void this.follow(id, to, secret).catch(() => {});
+    zone.onAvatarArrived = (id) => this.expectClient(id);
     this.onMessage(MESSAGE.move, (client, message) => this.guarded(client, (s) => this.move(s, message)));
     this.onMessage(MESSAGE.cast, (client, message) => this.guarded(client, (s) => this.cast(s, message)));
     this.onMessage('*', (client, type) => this.refuse(client, { code: ERROR_CODE.badMessage, message: `Unknown message type ${JSON.stringify(String(type)).slice(0, 80)}: send move or cast.` }));
@@ -106,6 +113,22 @@ export class ZoneRoom extends Room {
 
   override onDispose(): void {
     for (const d of this.detach) d();
+    for (const t of this.orphanTimers.values()) clearTimeout(t);
+  }
+
+  /**
+   * An avatar arrived from another zone: its client has a seat reserved here. One that
+   * never comes (it left the game on the way) does not leave its avatar in the world.
+   */
+  private expectClient(id: EntityId): void {
+    clearTimeout(this.orphanTimers.get(id));
+    const timer = setTimeout(() => {
+      this.orphanTimers.delete(id);
+      const claimed = [...this.sessions.values()].some((s) => s.avatar === id);
+      if (!claimed && this.zone.owns(id) && this.zone.players.has(id)) this.zone.world.despawn(id);
+    }, ORPHAN_AVATAR_MS);
+    timer.unref();
+    this.orphanTimers.set(id, timer);
   }
 
   /** An avatar handed over from another zone: its client brings the avatar's secret in the seat reservation. */
@@ -114,6 +137,8 @@ export class ZoneRoom extends Room {
     if (!Number.isSafeInteger(id) || !this.zone.owns(id) || this.zone.players.get(id) !== options.handoverSecret) {
       throw new ServerError(ErrorCode.AUTH_FAILED, 'This seat is for an avatar handed over to this zone; join with a breed to start a new one.');
     }
+    clearTimeout(this.orphanTimers.get(id));
+    this.orphanTimers.delete(id);
     return id;
   }
 
@@ -156,7 +181,7 @@ export class ZoneRoom extends Room {
   private move(s: Session, message: unknown): void {
     const checked = checkMove(message, s.speed);
     if (!checked.ok) return this.refuse(s.client, checked.error);
-    this.zone.command(s.avatar, checked.command);
+    this.command(s, checked.command);
   }
 
   private cast(s: Session, message: unknown): void {
@@ -166,7 +191,14 @@ export class ZoneRoom extends Room {
     }
     const checked = checkCast(message, this.castable, (id) => id === s.avatar || s.view.sees(id));
     if (!checked.ok) return this.refuse(s.client, checked.error);
-    this.zone.command(s.avatar, checked.command);
+    this.command(s, checked.command);
+  }
+
+  /** Apply, keep or forward a checked command; an avatar that is gone (it died) is said so. */
+  private command(s: Session, command: EntityCommand): void {
+    if (this.zone.command(s.avatar, command) === 'unknown') {
+      this.refuse(s.client, { code: ERROR_CODE.noAvatar, message: 'Your avatar is gone (it died, or left the world): join again for a new one.' });
+    }
   }
 
   private refuse(client: Client, error: ErrorMessage): void {

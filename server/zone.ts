@@ -63,6 +63,8 @@ export class ZoneRuntime {
   private readonly stepListeners = new Set<() => void>();
   /** Told when a player's avatar left for another zone (its client must follow). */
   onAvatarLeft: (id: EntityId, to: string, secret: string) => void = () => {};
+  /** Told when a player's avatar arrived from another zone (its client should follow it here). */
+  onAvatarArrived: (id: EntityId) => void = () => {};
   private lastSave: number;
   private saving = false;
   private readonly now: () => number;
@@ -75,9 +77,12 @@ export class ZoneRuntime {
     this.world.startIdsAt(o.zone.index * IDS_PER_ZONE + 1);
     this.ghosts = new GhostSync(this.world, o.grid, o.zone, o.bus, o.ghostRange);
     this.handover = new Handover(this.handoverHost(), o.store, o.bus, this.now, o.handoverTimeoutMs);
+    this.handover.onFailure = (message) => this.o.log?.(message);
     this.handover.listener = {
       arrived: (id, secret) => {
-        if (secret !== undefined) this.players.set(id, secret);
+        if (secret === undefined) return;
+        this.players.set(id, secret);
+        this.onAvatarArrived(id);
       },
       left: (id, to, secret) => {
         if (secret !== undefined) this.onAvatarLeft(id, to, secret);
@@ -138,13 +143,16 @@ export class ZoneRuntime {
     this.world.flush();
     for (const d of this.world.takeMirrorDamage()) {
       const owner = this.ghosts.ownerOf(d.entity);
-      if (owner !== undefined && owner !== this.id) this.o.bus.send(owner, { type: 'ghost-damage', from: this.id, id: d.entity, amount: d.amount, by: d.by });
+      const damage = { kind: 'damage', amount: d.amount, by: d.by } as const;
+      // The ghost of an entity this zone is handing over: the damage waits for the hand-over and follows it.
+      if (owner === this.id) this.handover.command(d.entity, damage);
+      else if (owner !== undefined) this.o.bus.send(owner, { type: 'ghost-damage', from: this.id, id: d.entity, amount: d.amount, by: d.by });
     }
     this.handOverCrossers();
     this.ghosts.publish(this.tick, (id) => this.handover.epochs.has(id));
     this.handover.checkTimeouts();
     for (const listener of this.stepListeners) listener();
-    if (this.o.saveEveryMs > 0 && this.now() - this.lastSave >= this.o.saveEveryMs) void this.save();
+    if (this.o.saveEveryMs > 0 && this.now() - this.lastSave >= this.o.saveEveryMs) this.background(this.save(), 'saving');
   }
 
   /** Apply a client's command to an entity, wherever it is now. */
@@ -158,7 +166,8 @@ export class ZoneRuntime {
         this.ghosts.receive(message);
         return;
       case 'ghost-damage':
-        if (this.owns(message.id)) this.world.damage(message.id, message.amount, message.by);
+        // Applied here, or (it moved on) kept or forwarded like a client's command.
+        this.handover.command(message.id, { kind: 'damage', amount: message.amount, by: message.by });
         return;
       default:
         this.handover.receive(message);
@@ -243,13 +252,18 @@ export class ZoneRuntime {
     this.eventCounts.set(event.type, (this.eventCounts.get(event.type) ?? 0) + 1);
     if (event.type === 'spawn' && !this.handover.epochs.has(event.entity) && !this.handover.inTransit(event.entity)) {
       // Spawned by a spell (a summon): this zone's from now on.
-      void this.claim(event.entity);
+      this.background(this.claim(event.entity), `recording #${event.entity} as its own`);
     } else if (event.type === 'despawn' && event.reason !== 'handed-over' && this.handover.epochs.has(event.entity)) {
       this.handover.epochs.delete(event.entity);
       this.players.delete(event.entity);
-      void this.o.store.forget(event.entity, this.id);
+      this.background(this.o.store.forget(event.entity, this.id), `forgetting #${event.entity}`);
     }
     for (const listener of this.listeners) listener(event);
+  }
+
+  /** Work that runs beside the steps (the store): a failure is logged, never an unhandled rejection. */
+  private background(work: Promise<void>, what: string): void {
+    work.catch((error: unknown) => this.o.log?.(`zone ${this.id}: ${what} failed: ${error instanceof Error ? error.message : String(error)}`));
   }
 
   private handoverHost(): HandoverHost {
@@ -279,6 +293,7 @@ export class ZoneRuntime {
       apply: (id, command) => {
         try {
           if (command.kind === 'move') world.setVelocity(id, command.vx, command.vy);
+          else if (command.kind === 'damage') world.damage(id, command.amount, command.by !== null && world.isAlive(command.by) ? command.by : null);
           else world.cast(command.spell, id, command.target !== null && world.isAlive(command.target) ? command.target : null, command.args);
         } catch (error) {
           // A command forwarded from another zone: its client was answered there; a target gone since is not its fault.

@@ -9,6 +9,7 @@
 import { BreedError, WorldError } from '../../runtime/errors.js';
 import { VerifyError } from '../../vm/errors.js';
 import { PortInUseError } from '../../server/game-server.js';
+import { ZoneTakenError } from '../../server/supervisor.js';
 import type { ServeOptions } from '../../server/serve-options.js';
 import { parseGridSize } from '../../server/zone-grid.js';
 import { CliFailure, EXIT } from '../exit-codes.js';
@@ -47,6 +48,7 @@ export async function runServe(file: string, cli: ServeCliOptions & { namespace:
     namespace: cli.namespace,
     pageDir,
     only,
+    publicHost: cli.publicHost,
   };
   const log = (message: string): void => io.stderr(message + '\n');
   try {
@@ -62,7 +64,7 @@ export async function runServe(file: string, cli: ServeCliOptions & { namespace:
       await serveInProcess(options, log);
     }
   } catch (error) {
-    if (error instanceof PortInUseError || error instanceof RedisUnreachable) throw new CliFailure(`cantrip: ${error.message}`, EXIT.unavailable);
+    if (error instanceof PortInUseError || error instanceof RedisUnreachable || error instanceof ZoneTakenError) throw new CliFailure(`cantrip: ${error.message}`, EXIT.unavailable);
     if (error instanceof WorldError || error instanceof BreedError || error instanceof VerifyError) {
       throw new CliFailure(`cantrip: ${error.message.replace(/^Scenario: /, `${file}: `)}`, EXIT.dataError);
     }

@@ -22,6 +22,7 @@ export interface ServeCliOptions {
   readonly handoverTimeout: number;
   readonly namespace?: string;
   readonly only?: string;
+  readonly publicHost?: string;
   /** Internal: this process is worker N of a `--processes` server. */
   readonly worker?: number;
 }
@@ -41,6 +42,7 @@ export const serveCommand: CliCommand = {
       .option('--snapshot-every <seconds>', 'seconds between saves of each zone (what a survivor takes a dead process’s zones over from)', seconds, 2)
       .option('--handover-timeout <ms>', 'milliseconds a hand-over waits for its answer before it reads the owner record', whole('handover-timeout', 10, 600_000), 1000)
       .option('--namespace <name>', 'the Redis key prefix: processes on several machines serving one world pass the same')
+      .option('--public-host <name>', 'the host name clients reach this machine by (seat reservations name it; default localhost)')
       .option('--only <zones>', 'with --redis: the zones this machine serves, comma-separated (z0-0,z1-0); other machines serve the rest')
       .addOption(program.createOption('--worker <n>').argParser(whole('worker', 0, 63)).hideHelp())
       .action(async (file: string, options: ServeCliOptions) => {

@@ -83,11 +83,10 @@ function entityByIdCodec(s: WorldState): HostObjectCodec {
   };
 }
 
-/** The entity in `slot` with its waiting casts, as plain JSON-safe data. */
-export function captureEntity(s: WorldState, casting: WorldCasting, slot: number): ExportedEntity {
-  const id = s.ids[slot]!;
+/** The entity in `slot` (`view`: as World.entity shows it) with its waiting casts, as plain JSON-safe data. */
+export function captureEntity(s: WorldState, casting: WorldCasting, slot: number, view: EntityView): ExportedEntity {
+  const id = view.id;
   const state = s.states[slot]!;
-  const pool = s.pool;
   const waiting = casting.waitingOf(id);
   const codec = entityByIdCodec(s);
   const vms: { module: string; state: VmSnapshot }[] = [];
@@ -109,16 +108,17 @@ export function captureEntity(s: WorldState, casting: WorldCasting, slot: number
     vms.push({ module: loaded.sourceName, state: saved });
   }
   for (const w of waiting) casts.push({ ...fiberIndex.get(w)!, spell: w.spell, remaining: Math.max(0, w.wakeAt - s.time) });
+  const { breed, x, y, vx, vy, health, radius } = view;
   return {
     format: ENTITY_EXPORT_FORMAT,
     id,
-    breed: s.breedAt(slot).name,
-    x: pool.x[slot]!,
-    y: pool.y[slot]!,
-    vx: pool.vx[slot]!,
-    vy: pool.vy[slot]!,
-    health: pool.health[slot]!,
-    radius: pool.radius[slot]!,
+    breed,
+    x,
+    y,
+    vx,
+    vy,
+    health,
+    radius,
     baseSpeed: state.baseSpeed,
     baseMaxHealth: state.baseMaxHealth,
     baseInterest: state.baseInterest,

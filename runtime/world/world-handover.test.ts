@@ -92,6 +92,10 @@ describe('World.exportEntity / releaseEntity / importEntity', () => {
     expect(c.entities()).toEqual([]);
     expect(c.waitingCasts).toBe(0);
     expect(() => c.importEntity({ ...exported, x: Number.NaN })).toThrow('x must be a finite number');
+    // A cast on a module a reload replaced cannot travel: the entity stays until it ends.
+    a.world.loadSpells(SPELLS.replace('done ', 'finished '), 'handover.spell');
+    expect(() => a.world.exportEntity(mage)).toThrow('waits in a cast of a module a reload replaced');
+    expect(a.world.isAlive(mage)).toBe(true);
   });
 
   it('property: a round trip at any step finishes every cast exactly once, with the results of a world that kept the entity', () => {
@@ -176,6 +180,7 @@ describe('mirrors (ghosts)', () => {
     expect(() => world.cast('blast', 9_000_001, me)).toThrow('belongs to another zone');
     expect(() => world.exportEntity(9_000_001)).toThrow('is a mirror');
 
+    expect(() => world.snapshot()).toThrow('remove them before a snapshot');
     world.updateMirror(9_000_001, 80, 80, 30);
     world.step();
     expect(world.nearby(10, 10, 10)).toEqual([me]);

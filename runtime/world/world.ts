@@ -379,7 +379,7 @@ export class World<G extends EventDeclaration = never> implements EntityAccess {
     const slot = this.state.liveSlotOf(id);
     if (slot === NONE) throw new WorldError(`#${id} is not a living entity.`);
     if (this.state.mirror[slot] === 1) throw new WorldError(`#${id} is a mirror: the world that owns it exports it.`);
-    return captureEntity(this.state, this.casting, slot);
+    return captureEntity(this.state, this.casting, slot, this.entityLife.viewOf(slot));
   }
 
   /**
@@ -877,6 +877,9 @@ export class World<G extends EventDeclaration = never> implements EntityAccess {
    * counts them.
    */
   snapshot(): WorldSnapshot {
+    for (let i = 0; i < this.state.pool.count; i++) {
+      if (this.state.mirror[this.state.pool.activeAt(i)] === 1) throw new WorldError('The world holds mirrors of other worlds\' entities: remove them before a snapshot (a zone saves its own entities with exportEntity).');
+    }
     return captureSnapshot(this.state, this.casting, this.accumulator, this.droppedCasts, this.gameHosts);
   }
 
