@@ -57,6 +57,9 @@ interface Pending {
   resolving: boolean;
 }
 
+/** How long a zone remembers where an entity went, to forward the commands that follow it. */
+const MOVED_KEPT_MS = 60_000;
+
 /** Forwarded commands go at most this many zones further (an entity that keeps moving on). */
 const MAX_HOPS = 4;
 
@@ -65,7 +68,8 @@ export class Handover {
   readonly epochs = new Map<EntityId, number>();
   private readonly pending = new Map<EntityId, Pending>();
   /** Where entities that left went: their commands follow them. */
-  private readonly movedTo = new Map<EntityId, string>();
+  private readonly movedTo = new Map<EntityId, { readonly zone: string; readonly at: number }>();
+  private lastPrune = 0;
   private processing = 0;
   handoversOut = 0;
   handoversIn = 0;
@@ -129,7 +133,7 @@ export class Handover {
       pending.buffered.push(command);
       return 'buffered';
     }
-    const to = this.movedTo.get(id);
+    const to = this.movedTo.get(id)?.zone;
     if (to !== undefined && hops < MAX_HOPS) {
       this.bus.send(to, { type: 'forward', id, from: this.host.zone, command, hops: hops + 1 });
       return 'forwarded';
@@ -163,6 +167,11 @@ export class Handover {
   checkTimeouts(): void {
     const now = this.now();
     for (const [id, p] of this.pending) if (!p.resolving && now - p.sentAt >= this.timeoutMs) this.guard(this.resolve(id), id);
+    // Where entities went matters while their clients' commands can still come here: a while, not for ever.
+    if (now - this.lastPrune >= MOVED_KEPT_MS) {
+      this.lastPrune = now;
+      for (const [id, moved] of this.movedTo) if (now - moved.at >= MOVED_KEPT_MS) this.movedTo.delete(id);
+    }
   }
 
   /**
@@ -177,10 +186,7 @@ export class Handover {
     });
   }
 
-  /** Forget where entities went once their commands can no longer be in flight. */
-  forgetMoved(id: EntityId): void {
-    this.movedTo.delete(id);
-  }
+
 
   private async takeOffer(id: EntityId, from: string, epoch: number, entity: string, player: string | undefined): Promise<void> {
     this.processing++;
@@ -253,7 +259,7 @@ export class Handover {
   private finish(id: EntityId, p: Pending, to: string): void {
     if (this.pending.get(id) !== p) return;
     this.pending.delete(id);
-    this.movedTo.set(id, to);
+    this.movedTo.set(id, { zone: to, at: this.now() });
     this.host.settled(id, to);
     this.handoversOut++;
     for (const command of p.buffered) this.bus.send(to, { type: 'forward', id, from: this.host.zone, command, hops: 1 });

@@ -118,7 +118,7 @@ describe('cantrip serve --processes 2 --redis', () => {
     const port = await freePort();
     let killed = 0;
     const run = await serve(
-      [scenario, '--zones', '2x2', '--processes', '2', '--redis', redis.url, '--port', String(port), '--ticks', '1200', '--summary', summaryFile, '--snapshot-every', '0.5'],
+      [scenario, '--zones', '2x2', '--processes', '2', '--redis', redis.url, '--port', String(port), '--ticks', '700', '--summary', summaryFile, '--snapshot-every', '0.5'],
       async (p) => {
         // Once the zones have run a while, kill the process running z1-0.
         for (let i = 0; i < 600 && killed === 0; i++) {
@@ -140,7 +140,7 @@ describe('cantrip serve --processes 2 --redis', () => {
     expect(run.stderr).toContain(`(process ${killed}) stopped beating`);
     expect(run.code, run.stderr).toBe(0);
     const summary = run.summary!;
-    expect(summary.zones.every((z) => z.tick === 1200)).toBe(true);
+    expect(summary.zones.every((z) => z.tick === 700)).toBe(true);
     expect(summary.zones.some((z) => z.pid === killed)).toBe(false);
     expect(summary.recovered).toBeGreaterThan(0);
     everyEntityOnce(summary);

@@ -33,6 +33,9 @@ export class ZoneTakenError extends Error {
   }
 }
 
+/** The workers could not do what was asked (one exited before serving, none is left, one stopped answering). */
+export class WorkersFailed extends Error {}
+
 interface WorkerProcess {
   readonly index: number;
   readonly child: ChildProcess;
@@ -103,7 +106,7 @@ export async function supervise(o: ServeOptions, log: (message: string) => void)
     zones: () => zonesResponse(served),
   });
   try {
-    if (!Array.isArray(started)) throw new Error(failures.join('; ') || 'a worker process exited before it served.');
+    if (!Array.isArray(started)) throw new WorkersFailed(failures.join('; ') || 'a worker process exited before it served.');
     // Claim the zones in Redis first: one another machine serves is refused; one a dead
     // worker served (this namespace ran before) is taken over from its save, not started afresh.
     const fresh = new Map<WorkerProcess, string[]>();
@@ -170,7 +173,7 @@ export async function supervise(o: ServeOptions, log: (message: string) => void)
         return;
       }
       await waitFor(() => done.size === zoneIds.length || failures.length > 0);
-      if (failures.length > 0) throw new Error(failures.join('; '));
+      if (failures.length > 0) throw new WorkersFailed(failures.join('; '));
       clearInterval(watch);
       const summary = await collectSummary(workers, send, next);
       writeFileSync(o.summary!, JSON.stringify(mergeSummaries(summary, allZones), null, 2) + '\n');
@@ -194,16 +197,29 @@ async function collectSummary(
   next: <T extends FromWorker['type']>(type: T, count: number) => Promise<Extract<FromWorker, { type: T }>[]>,
 ): Promise<ServeSummary[]> {
   const alive = workers.filter((w) => w.alive);
+  // A worker that dies now would leave the summary waiting for ever: each answer has a time limit.
+  const answered = async <T>(answers: Promise<T>, what: string): Promise<T> => {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new WorkersFailed(`a worker did not answer ${what} within ${ANSWER_LIMIT_MS / 1000} s`)), ANSWER_LIMIT_MS)));
+    try {
+      return await Promise.race([answers, late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
   for (let round = 0; round < 20; round++) {
     const settled = next('settled', alive.length);
     for (const w of alive) send(w, { type: 'settle' });
-    const busy = (await settled).reduce((n, m) => n + m.busy, 0);
+    const busy = (await answered(settled, 'whether its hand-overs settled')).reduce((n, m) => n + m.busy, 0);
     if (busy === 0) break;
   }
   const parts = next('summary', alive.length);
   for (const w of alive) send(w, { type: 'summary' });
-  return (await parts).map((m) => m.summary);
+  return (await answered(parts, 'with its summary')).map((m) => m.summary);
 }
+
+/** How long the supervisor waits for each worker's answer at the end of a --ticks run. */
+const ANSWER_LIMIT_MS = 30_000;
 
 function workerArguments(o: ServeOptions, index: number): string[] {
   const args = ['serve', o.scenarioFile, '--worker', String(index), '--port', String(o.port), '--zones', `${o.zones.columns}x${o.zones.rows}`];

@@ -20,7 +20,10 @@ import { zonesResponse } from './serve-in-process.js';
 import type { ServeOptions, ServeSummary } from './serve-options.js';
 import { summarize } from './summary.js';
 import { ZoneHost } from './zone-host.js';
-import { assignZone, workerKey } from './zone-assignment.js';
+import { assignZone, readAssignment, workerKey } from './zone-assignment.js';
+
+/** The exit code of a worker that found its zones taken over (EX_TEMPFAIL). */
+const EXIT_FENCED = 75;
 
 /** Supervisor → worker. */
 export type ToWorker =
@@ -52,9 +55,24 @@ export async function runWorker(o: ServeOptions, worker: number, log: (message: 
   const key = workerKey();
   const beat = (): void => void redis.set(heartbeatKey(o.namespace, key), String(process.pid), 'PX', HEARTBEAT_TTL_MS).catch(() => {});
   beat();
+  /**
+   * Fencing: a worker that stopped beating for a while (hung, cut off) may find its zones
+   * taken over by another. It must not go on running them beside their new owner: it stops.
+   */
+  const fence = async (): Promise<void> => {
+    const assignment = await readAssignment(redis, o.namespace);
+    for (const id of host.zones.keys()) {
+      const holder = assignment.get(id);
+      if (holder !== undefined && holder !== key) {
+        log(`zone ${id} is served by ${holder} now (this worker, ${key}, was taken for dead): this worker stops`);
+        process.exit(EXIT_FENCED);
+      }
+    }
+  };
   const timers = [
     setInterval(beat, HEARTBEAT_EVERY_MS),
     setInterval(() => void writeZoneStatus(redis, o.namespace, host.status()).catch(() => {}), HEARTBEAT_EVERY_MS),
+    setInterval(() => void fence().catch(() => {}), HEARTBEAT_EVERY_MS),
   ];
   const port = o.port + 1 + worker;
   let server: Server | null = null;

@@ -5,7 +5,7 @@
  * past the border handed over (server/handover.ts), ghosts published to the
  * neighbours (server/ghost-sync.ts). It records who owns what in the
  * ownership store and saves its entities there every few seconds, so a
- * survivor can take it over from that save (`Zone.recover`).
+ * survivor can take it over from that save (`ZoneRuntime.recover`).
  *
  * No networking to clients here: server/zone-room.ts puts a Colyseus room on it.
  */
@@ -15,6 +15,7 @@ import type { World } from '../runtime/world/world.js';
 import { GhostSync } from './ghost-sync.js';
 import { Handover, type HandoverHost } from './handover.js';
 import type { OwnershipStore } from './ownership-store.js';
+import type { SummaryZone } from './serve-options.js';
 import type { EntityCommand, ZoneBus, ZoneMessage } from './zone-bus.js';
 import type { Zone as ZoneRectangle, ZoneGrid } from './zone-grid.js';
 
@@ -37,14 +38,6 @@ export interface ZoneOptions {
   readonly saveEveryMs: number;
   readonly now?: () => number;
   readonly log?: (message: string) => void;
-}
-
-/** Summary of a zone (`--ticks T --summary FILE`). */
-export interface ZoneSummary {
-  readonly id: string;
-  readonly pid: number;
-  readonly tick: number;
-  readonly entities: (string | number)[];
 }
 
 export class ZoneRuntime {
@@ -213,7 +206,7 @@ export class ZoneRuntime {
     return this.recovered;
   }
 
-  summary(): ZoneSummary {
+  summary(): SummaryZone {
     const entities: (string | number)[] = [];
     for (const id of this.handover.epochs.keys()) {
       if (!this.owns(id)) continue;

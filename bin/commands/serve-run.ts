@@ -4,12 +4,13 @@
  *
  * Exit codes: 0 served (or ran --ticks and wrote the summary); 64 bad
  * options; 65 bad scenario, breeds or spells; 66 the scenario cannot be
- * read; 69 the port is in use or Redis cannot be reached.
+ * read; 69 the port is in use, Redis cannot be reached, or a zone asked for is
+ * served already; 70 the worker processes failed.
  */
 import { BreedError, WorldError } from '../../runtime/errors.js';
 import { VerifyError } from '../../vm/errors.js';
 import { PortInUseError } from '../../server/game-server.js';
-import { ZoneTakenError } from '../../server/supervisor.js';
+import { WorkersFailed, ZoneTakenError } from '../../server/supervisor.js';
 import type { ServeOptions } from '../../server/serve-options.js';
 import { parseGridSize } from '../../server/zone-grid.js';
 import { CliFailure, EXIT } from '../exit-codes.js';
@@ -65,6 +66,7 @@ export async function runServe(file: string, cli: ServeCliOptions & { namespace:
     }
   } catch (error) {
     if (error instanceof PortInUseError || error instanceof RedisUnreachable || error instanceof ZoneTakenError) throw new CliFailure(`cantrip: ${error.message}`, EXIT.unavailable);
+    if (error instanceof WorkersFailed) throw new CliFailure(`cantrip: the worker processes failed: ${error.message}`, EXIT.software);
     if (error instanceof WorldError || error instanceof BreedError || error instanceof VerifyError) {
       throw new CliFailure(`cantrip: ${error.message.replace(/^Scenario: /, `${file}: `)}`, EXIT.dataError);
     }
