@@ -1,0 +1,12 @@
+/**
+ * `npm run generate`: writes vm/generated/interpreter.ts from the instruction
+ * definitions (run from dist/ after a build; the build then runs again).
+ */
+
+import { writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { interpreterSource } from './interpreter-source.js';
+
+const target = fileURLToPath(new URL('../../../vm/generated/interpreter.ts', import.meta.url));
+writeFileSync(target, interpreterSource());
+console.log(`wrote ${target}`);
