@@ -9,6 +9,7 @@
 
 import type { FunctionProto } from './module.js';
 import { fuseSuperinstructions } from './superinstructions.js';
+import type { CompiledFunction } from './compiled/compile.js';
 import { hostArity, type HostFunction } from './host.js';
 import type { MethodRow } from './builtin-method.js';
 import { ObjMap } from './map-object.js';
@@ -43,6 +44,10 @@ export class ObjFunction implements VmObject {
   readonly callFuel: number;
   /** The upvalues that capture enclosing locals, by decreasing slot: CLOSURE walks the open-upvalue list once in this order. */
   readonly captureOrder: Int32Array;
+  /** Its compiled code (vm/compiled/), once it is hot; null while it runs on the interpreter. */
+  compiled: CompiledFunction | null = null;
+  /** Calls plus loop back edges so far, counted towards compiling it (HOT). */
+  heat = 0;
   constructor(
     readonly proto: FunctionProto,
     readonly index: number,

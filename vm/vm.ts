@@ -40,6 +40,7 @@ import { interpret } from './generated/interpreter.js';
 import type { BreakHandler, InterpreterVM } from './interpreter/interpreter-vm.js';
 import { closeUpvalues } from './interpreter/upvalues.js';
 import { UNDEFINED } from './interpreter/value-ops.js';
+import { FunctionCompiler, canCompile, type CompiledFunction } from './compiled/compile.js';
 
 export type { Budgets } from './budgets.js';
 export { DEFAULT_BUDGETS } from './budgets.js';
@@ -61,7 +62,20 @@ export interface VMOptions extends Partial<Budgets> {
    * allocates much and keeps little runs to the end.
    */
   heapCounts?: 'allocated' | 'retained';
+  /**
+   * Which tier runs the spells (docs/runtime.md, "The compiled tier"):
+   * `'auto'` (the default) — the interpreter, and a function's compiled
+   * JavaScript once it is hot (1,000 calls and loop iterations); `'compiled'`
+   * — every function compiled before it first runs; `'interpreter'` — never
+   * compiled. Results, output, errors, budgets and snapshots are the same in
+   * every tier. Where the page forbids `new Function` (a strict
+   * Content-Security-Policy), every tier runs on the interpreter.
+   */
+  tier?: Tier;
 }
+
+/** See VMOptions.tier. */
+export type Tier = 'auto' | 'compiled' | 'interpreter';
 
 /** A runtime error raised inside the VM, before the call stack is attached. Not an Error: nothing to capture. */
 
@@ -109,7 +123,9 @@ export class VM {
   private liveFibers = 0;
   private scriptRan = false;
   /** Set by the debugger while attached; BREAK opcodes only exist in code while it is. */
-  breakHandler: BreakHandler | null = null;
+  private handler: BreakHandler | null = null;
+  private readonly tier: Tier;
+  private readonly compiler: FunctionCompiler;
   /** Every fiber's `retainedRoots`: the globals when the heap budget counts what is retained, else null. */
   private readonly retainedRoots: readonly Value[] | null;
   /** What the interpreter reads of this VM. */
@@ -141,9 +157,66 @@ export class VM {
       get breakHandler() {
         return vm.breakHandler;
       },
+      tierUp: (fn) => this.tierUp(fn),
       finish: (fiber, state) => this.finish(fiber, state),
     };
+    this.tier = options.tier ?? 'auto';
+    this.compiler = new FunctionCompiler(this.interpreterView);
+    if (this.tier === 'compiled') this.compileAll();
   }
+
+  /** Set by the debugger while attached; BREAK opcodes only exist in code while it is, and every function runs on the interpreter. */
+  get breakHandler(): BreakHandler | null {
+    return this.handler;
+  }
+
+  set breakHandler(handler: BreakHandler | null) {
+    this.handler = handler;
+    if (handler !== null) {
+      for (const fn of this.functions) {
+        fn.compiled = null;
+        fn.heat = 0;
+      }
+    } else if (this.tier === 'compiled') this.compileAll();
+  }
+
+  /** Which tier this VM runs on: `'interpreter'` where the environment forbids compiling code. */
+  get runningTier(): Tier {
+    return this.tier !== 'interpreter' && canCompile() ? this.tier : 'interpreter';
+  }
+
+  /** Time spent compiling (ms) and bytecode words compiled, so far. */
+  get compileStats(): { readonly ms: number; readonly words: number; readonly functions: number } {
+    return { ms: this.compiler.compileMs, words: this.compiler.compiledWords, functions: this.functions.filter((f) => f.compiled !== null).length };
+  }
+
+  /** `fn` is hot (or called from compiled code): compile it, unless this VM stays on the interpreter. */
+  private tierUp(fn: ObjFunction): boolean {
+    if (fn.compiled !== null) return true;
+    if (this.tier === 'interpreter' || this.handler !== null) {
+      fn.heat = this.handler !== null ? 0 : Number.NEGATIVE_INFINITY;
+      return false;
+    }
+    let compiled: CompiledFunction | null = null;
+    try {
+      compiled = this.compiler.compile(fn);
+    } catch (error) {
+      this.compileFailures.push(`${fn.name}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    if (compiled === null) {
+      fn.heat = Number.NEGATIVE_INFINITY;
+      return false;
+    }
+    fn.compiled = compiled;
+    return true;
+  }
+
+  private compileAll(): void {
+    for (const fn of this.functions) this.tierUp(fn);
+  }
+
+  /** Functions the compiled tier could not compile, and why (a bug if ever non-empty: they stay on the interpreter). */
+  readonly compileFailures: string[] = [];
 
   /** The ObjFunctions the interpreter runs (the debugger patches their `code`). */
   get runtimeFunctions(): readonly ObjFunction[] {

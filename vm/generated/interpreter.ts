@@ -20,10 +20,11 @@ import { templateText } from '../template.js';
 import type { Value } from '../value.js';
 import { chargeHeap, chargeOutput } from '../interpreter/charges.js';
 import { Fault, fuelFault } from '../interpreter/fault.js';
-import { fail, growFrames, growStackCharged, suspend } from '../interpreter/frames.js';
+import { fail, growFrames, growStackCharged, suspend, waits } from '../interpreter/frames.js';
 import { callBuiltinMethod, callHost, invokeOther } from '../interpreter/host-calls.js';
 import type { InterpreterVM } from '../interpreter/interpreter-vm.js';
 import { NO_UPVALUES, captureUpvalues, closeUpvalues, lastCapture } from '../interpreter/upvalues.js';
+import { FINISHED, HOT, UNWOUND } from '../compiled/statuses.js';
 import {
   UNDEFINED,
   checkIndex,
@@ -64,6 +65,26 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
   fiber.state = 'running';
 
   try {
+    // A frame whose function is compiled starts there (a run of the compiled tier, or a resumed fiber).
+    if (fn.compiled !== null) {
+      fiber.sp = sp;
+      fiber.fuel = fuel;
+      fiber.frameCount = fc;
+      const status = fn.compiled!(fiber, closure, base, ip);
+      if (status === FINISHED || (status === UNWOUND && waits(fiber))) return fiber;
+      fc = fiber.frameCount;
+      sp = fiber.sp;
+      fuel = fiber.fuel;
+      frameIps = fiber.frameIps;
+      frameBases = fiber.frameBases;
+      frameClosures = fiber.frameClosures;
+      frameLimit = Math.min(frameIps.length, fiber.frameBudget);
+      closure = frameClosures[fc - 1]!;
+      fn = closure.fn;
+      code = fn.code;
+      base = frameBases[fc - 1]!;
+      ip = frameIps[fc - 1]!;
+    }
     next: for (;;) {
       let op = code[ip++]!;
       // The inner loop exists only so a case can re-dispatch (`continue dispatch`) to another
@@ -526,6 +547,26 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
             {
               ip += 1;
               { fuel -= (ip) - code[ip - 1]!; if (fuel < 0) throw fuelFault(fiber); };
+              if (fn.compiled !== null || (++fn.heat === HOT && vm.tierUp(fn))) {
+                fiber.sp = sp;
+                fiber.fuel = fuel;
+                fiber.frameCount = fc;
+                const status = fn.compiled!(fiber, closure, base, code[ip - 1]!);
+                if (status === FINISHED || (status === UNWOUND && waits(fiber))) return fiber;
+                fc = fiber.frameCount;
+                sp = fiber.sp;
+                fuel = fiber.fuel;
+                frameIps = fiber.frameIps;
+                frameBases = fiber.frameBases;
+                frameClosures = fiber.frameClosures;
+                frameLimit = Math.min(frameIps.length, fiber.frameBudget);
+                closure = frameClosures[fc - 1]!;
+                fn = closure.fn;
+                code = fn.code;
+                base = frameBases[fc - 1]!;
+                ip = frameIps[fc - 1]!;
+                continue next;
+              };
               { ip = code[ip - 1]!; continue next; };
             }
           }
@@ -557,6 +598,26 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                 frameClosures[fc] = enterClosure;
                 frameBases[fc] = newBase;
                 fc++;
+                if (enterFn.compiled !== null || (++enterFn.heat === HOT && vm.tierUp(enterFn))) {
+                  fiber.sp = sp;
+                  fiber.fuel = fuel;
+                  fiber.frameCount = fc;
+                  const status = enterFn.compiled!(fiber, enterClosure, newBase, 0);
+                  if (status === FINISHED || (status === UNWOUND && waits(fiber))) return fiber;
+                  fc = fiber.frameCount;
+                  sp = fiber.sp;
+                  fuel = fiber.fuel;
+                  frameIps = fiber.frameIps;
+                  frameBases = fiber.frameBases;
+                  frameClosures = fiber.frameClosures;
+                  frameLimit = Math.min(frameIps.length, fiber.frameBudget);
+                  closure = frameClosures[fc - 1]!;
+                  fn = closure.fn;
+                  code = fn.code;
+                  base = frameBases[fc - 1]!;
+                  ip = frameIps[fc - 1]!;
+                  continue next;
+                }
                 closure = enterClosure;
                 fn = enterFn;
                 code = enterFn.code;
@@ -704,7 +765,8 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               fn = closure.fn;
               code = fn.code;
               base = frameBases[fc - 1]!;
-              { ip = frameIps[fc - 1]!; continue next; };
+              ip = frameIps[fc - 1]!;
+              continue next;;
             }
           }
           case 41 /* CLASS */: {
@@ -856,6 +918,26 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                 frameClosures[fc] = enterClosure;
                 frameBases[fc] = newBase;
                 fc++;
+                if (enterFn.compiled !== null || (++enterFn.heat === HOT && vm.tierUp(enterFn))) {
+                  fiber.sp = sp;
+                  fiber.fuel = fuel;
+                  fiber.frameCount = fc;
+                  const status = enterFn.compiled!(fiber, enterClosure, newBase, 0);
+                  if (status === FINISHED || (status === UNWOUND && waits(fiber))) return fiber;
+                  fc = fiber.frameCount;
+                  sp = fiber.sp;
+                  fuel = fiber.fuel;
+                  frameIps = fiber.frameIps;
+                  frameBases = fiber.frameBases;
+                  frameClosures = fiber.frameClosures;
+                  frameLimit = Math.min(frameIps.length, fiber.frameBudget);
+                  closure = frameClosures[fc - 1]!;
+                  fn = closure.fn;
+                  code = fn.code;
+                  base = frameBases[fc - 1]!;
+                  ip = frameIps[fc - 1]!;
+                  continue next;
+                }
                 closure = enterClosure;
                 fn = enterFn;
                 code = enterFn.code;
@@ -890,6 +972,26 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                 frameClosures[fc] = enterClosure;
                 frameBases[fc] = newBase;
                 fc++;
+                if (enterFn.compiled !== null || (++enterFn.heat === HOT && vm.tierUp(enterFn))) {
+                  fiber.sp = sp;
+                  fiber.fuel = fuel;
+                  fiber.frameCount = fc;
+                  const status = enterFn.compiled!(fiber, enterClosure, newBase, 0);
+                  if (status === FINISHED || (status === UNWOUND && waits(fiber))) return fiber;
+                  fc = fiber.frameCount;
+                  sp = fiber.sp;
+                  fuel = fiber.fuel;
+                  frameIps = fiber.frameIps;
+                  frameBases = fiber.frameBases;
+                  frameClosures = fiber.frameClosures;
+                  frameLimit = Math.min(frameIps.length, fiber.frameBudget);
+                  closure = frameClosures[fc - 1]!;
+                  fn = closure.fn;
+                  code = fn.code;
+                  base = frameBases[fc - 1]!;
+                  ip = frameIps[fc - 1]!;
+                  continue next;
+                }
                 closure = enterClosure;
                 fn = enterFn;
                 code = enterFn.code;
@@ -918,6 +1020,26 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                   frameClosures[fc] = enterClosure;
                   frameBases[fc] = newBase;
                   fc++;
+                  if (enterFn.compiled !== null || (++enterFn.heat === HOT && vm.tierUp(enterFn))) {
+                    fiber.sp = sp;
+                    fiber.fuel = fuel;
+                    fiber.frameCount = fc;
+                    const status = enterFn.compiled!(fiber, enterClosure, newBase, 0);
+                    if (status === FINISHED || (status === UNWOUND && waits(fiber))) return fiber;
+                    fc = fiber.frameCount;
+                    sp = fiber.sp;
+                    fuel = fiber.fuel;
+                    frameIps = fiber.frameIps;
+                    frameBases = fiber.frameBases;
+                    frameClosures = fiber.frameClosures;
+                    frameLimit = Math.min(frameIps.length, fiber.frameBudget);
+                    closure = frameClosures[fc - 1]!;
+                    fn = closure.fn;
+                    code = fn.code;
+                    base = frameBases[fc - 1]!;
+                    ip = frameIps[fc - 1]!;
+                    continue next;
+                  }
                   closure = enterClosure;
                   fn = enterFn;
                   code = enterFn.code;
@@ -960,6 +1082,26 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                   frameClosures[fc] = enterClosure;
                   frameBases[fc] = newBase;
                   fc++;
+                  if (enterFn.compiled !== null || (++enterFn.heat === HOT && vm.tierUp(enterFn))) {
+                    fiber.sp = sp;
+                    fiber.fuel = fuel;
+                    fiber.frameCount = fc;
+                    const status = enterFn.compiled!(fiber, enterClosure, newBase, 0);
+                    if (status === FINISHED || (status === UNWOUND && waits(fiber))) return fiber;
+                    fc = fiber.frameCount;
+                    sp = fiber.sp;
+                    fuel = fiber.fuel;
+                    frameIps = fiber.frameIps;
+                    frameBases = fiber.frameBases;
+                    frameClosures = fiber.frameClosures;
+                    frameLimit = Math.min(frameIps.length, fiber.frameBudget);
+                    closure = frameClosures[fc - 1]!;
+                    fn = closure.fn;
+                    code = fn.code;
+                    base = frameBases[fc - 1]!;
+                    ip = frameIps[fc - 1]!;
+                    continue next;
+                  }
                   closure = enterClosure;
                   fn = enterFn;
                   code = enterFn.code;
@@ -995,6 +1137,26 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
             {
               ip += 2;
               { fuel -= (ip) - code[ip - 1]!; if (fuel < 0) throw fuelFault(fiber); };
+              if (fn.compiled !== null || (++fn.heat === HOT && vm.tierUp(fn))) {
+                fiber.sp = sp;
+                fiber.fuel = fuel;
+                fiber.frameCount = fc;
+                const status = fn.compiled!(fiber, closure, base, code[ip - 1]!);
+                if (status === FINISHED || (status === UNWOUND && waits(fiber))) return fiber;
+                fc = fiber.frameCount;
+                sp = fiber.sp;
+                fuel = fiber.fuel;
+                frameIps = fiber.frameIps;
+                frameBases = fiber.frameBases;
+                frameClosures = fiber.frameClosures;
+                frameLimit = Math.min(frameIps.length, fiber.frameBudget);
+                closure = frameClosures[fc - 1]!;
+                fn = closure.fn;
+                code = fn.code;
+                base = frameBases[fc - 1]!;
+                ip = frameIps[fc - 1]!;
+                continue next;
+              };
               ip = (code[ip - 1]!) + 1;;
             }
             {
@@ -1027,6 +1189,26 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
             {
               ip += 5;
               { fuel -= (ip) - code[ip - 1]!; if (fuel < 0) throw fuelFault(fiber); };
+              if (fn.compiled !== null || (++fn.heat === HOT && vm.tierUp(fn))) {
+                fiber.sp = sp;
+                fiber.fuel = fuel;
+                fiber.frameCount = fc;
+                const status = fn.compiled!(fiber, closure, base, code[ip - 1]!);
+                if (status === FINISHED || (status === UNWOUND && waits(fiber))) return fiber;
+                fc = fiber.frameCount;
+                sp = fiber.sp;
+                fuel = fiber.fuel;
+                frameIps = fiber.frameIps;
+                frameBases = fiber.frameBases;
+                frameClosures = fiber.frameClosures;
+                frameLimit = Math.min(frameIps.length, fiber.frameBudget);
+                closure = frameClosures[fc - 1]!;
+                fn = closure.fn;
+                code = fn.code;
+                base = frameBases[fc - 1]!;
+                ip = frameIps[fc - 1]!;
+                continue next;
+              };
               { ip = code[ip - 1]!; continue next; };
             }
           }
@@ -1035,6 +1217,26 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
             {
               ip += 1;
               { fuel -= (ip) - code[ip - 1]!; if (fuel < 0) throw fuelFault(fiber); };
+              if (fn.compiled !== null || (++fn.heat === HOT && vm.tierUp(fn))) {
+                fiber.sp = sp;
+                fiber.fuel = fuel;
+                fiber.frameCount = fc;
+                const status = fn.compiled!(fiber, closure, base, code[ip - 1]!);
+                if (status === FINISHED || (status === UNWOUND && waits(fiber))) return fiber;
+                fc = fiber.frameCount;
+                sp = fiber.sp;
+                fuel = fiber.fuel;
+                frameIps = fiber.frameIps;
+                frameBases = fiber.frameBases;
+                frameClosures = fiber.frameClosures;
+                frameLimit = Math.min(frameIps.length, fiber.frameBudget);
+                closure = frameClosures[fc - 1]!;
+                fn = closure.fn;
+                code = fn.code;
+                base = frameBases[fc - 1]!;
+                ip = frameIps[fc - 1]!;
+                continue next;
+              };
               ip = (code[ip - 1]!) + 1;;
             }
             {
@@ -1067,6 +1269,26 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
             {
               ip += 5;
               { fuel -= (ip) - code[ip - 1]!; if (fuel < 0) throw fuelFault(fiber); };
+              if (fn.compiled !== null || (++fn.heat === HOT && vm.tierUp(fn))) {
+                fiber.sp = sp;
+                fiber.fuel = fuel;
+                fiber.frameCount = fc;
+                const status = fn.compiled!(fiber, closure, base, code[ip - 1]!);
+                if (status === FINISHED || (status === UNWOUND && waits(fiber))) return fiber;
+                fc = fiber.frameCount;
+                sp = fiber.sp;
+                fuel = fiber.fuel;
+                frameIps = fiber.frameIps;
+                frameBases = fiber.frameBases;
+                frameClosures = fiber.frameClosures;
+                frameLimit = Math.min(frameIps.length, fiber.frameBudget);
+                closure = frameClosures[fc - 1]!;
+                fn = closure.fn;
+                code = fn.code;
+                base = frameBases[fc - 1]!;
+                ip = frameIps[fc - 1]!;
+                continue next;
+              };
               { ip = code[ip - 1]!; continue next; };
             }
           }
@@ -1102,6 +1324,26 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
             {
               ip += 5;
               { fuel -= (ip) - code[ip - 1]!; if (fuel < 0) throw fuelFault(fiber); };
+              if (fn.compiled !== null || (++fn.heat === HOT && vm.tierUp(fn))) {
+                fiber.sp = sp;
+                fiber.fuel = fuel;
+                fiber.frameCount = fc;
+                const status = fn.compiled!(fiber, closure, base, code[ip - 1]!);
+                if (status === FINISHED || (status === UNWOUND && waits(fiber))) return fiber;
+                fc = fiber.frameCount;
+                sp = fiber.sp;
+                fuel = fiber.fuel;
+                frameIps = fiber.frameIps;
+                frameBases = fiber.frameBases;
+                frameClosures = fiber.frameClosures;
+                frameLimit = Math.min(frameIps.length, fiber.frameBudget);
+                closure = frameClosures[fc - 1]!;
+                fn = closure.fn;
+                code = fn.code;
+                base = frameBases[fc - 1]!;
+                ip = frameIps[fc - 1]!;
+                continue next;
+              };
               { ip = code[ip - 1]!; continue next; };
             }
           }
@@ -1875,7 +2117,8 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               fn = closure.fn;
               code = fn.code;
               base = frameBases[fc - 1]!;
-              { ip = frameIps[fc - 1]!; continue next; };
+              ip = frameIps[fc - 1]!;
+              continue next;;
             }
           }
           case 91 /* S_INVOKE_LOCAL_PROPERTY: GET_LOCAL GET_PROPERTY INVOKE */: {
@@ -2332,7 +2575,8 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               fn = closure.fn;
               code = fn.code;
               base = frameBases[fc - 1]!;
-              { ip = frameIps[fc - 1]!; continue next; };
+              ip = frameIps[fc - 1]!;
+              continue next;;
             }
           }
           case 108 /* S_RETURN_UPVALUE: GET_UPVALUE RETURN */: {
@@ -2362,7 +2606,8 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               fn = closure.fn;
               code = fn.code;
               base = frameBases[fc - 1]!;
-              { ip = frameIps[fc - 1]!; continue next; };
+              ip = frameIps[fc - 1]!;
+              continue next;;
             }
           }
           case 109 /* S_INVOKE_LOCAL: GET_LOCAL INVOKE */: {
@@ -2637,6 +2882,26 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
             {
               ip += 2;
               { fuel -= (ip) - code[ip - 1]!; if (fuel < 0) throw fuelFault(fiber); };
+              if (fn.compiled !== null || (++fn.heat === HOT && vm.tierUp(fn))) {
+                fiber.sp = sp;
+                fiber.fuel = fuel;
+                fiber.frameCount = fc;
+                const status = fn.compiled!(fiber, closure, base, code[ip - 1]!);
+                if (status === FINISHED || (status === UNWOUND && waits(fiber))) return fiber;
+                fc = fiber.frameCount;
+                sp = fiber.sp;
+                fuel = fiber.fuel;
+                frameIps = fiber.frameIps;
+                frameBases = fiber.frameBases;
+                frameClosures = fiber.frameClosures;
+                frameLimit = Math.min(frameIps.length, fiber.frameBudget);
+                closure = frameClosures[fc - 1]!;
+                fn = closure.fn;
+                code = fn.code;
+                base = frameBases[fc - 1]!;
+                ip = frameIps[fc - 1]!;
+                continue next;
+              };
               { ip = code[ip - 1]!; continue next; };
             }
           }

@@ -112,20 +112,7 @@ export const CALL_INSTRUCTIONS = [
     'return top to the caller',
     `const result = stack[sp - 1]!;
      if (fiber.openUpvalues !== null) closeUpvalues(fiber, base);
-     fc--;
-     if (fc === 0) {
-       fiber.result = result;
-       fiber.fuel = fuel;
-       vm.finish(fiber, 'done');
-       return fiber;
-     }
-     sp = base;
-     stack[sp++] = result;
-     closure = frameClosures[fc - 1]!;
-     fn = closure.fn;
-     code = fn.code;
-     base = frameBases[fc - 1]!;
-     RESUME_AT(frameIps[fc - 1]!);`,
+     LEAVE(result);`,
     { terminal: true, mayFail: false },
   ),
 ] as const;

@@ -18,6 +18,16 @@
  *   HEAP(n)         charge n heap units (may spend fuel to measure what is retained)
  *   OUT_OF_FUEL()   fail the run: out of fuel
  *   JUMP(target)    continue at offset `target` (branching instructions only)
+ *   LEAVE(result)   return `result` to the caller (the frame's upvalues already closed)
+ *   ENTER(closure, argc)
+ *                   call `closure` with the argc arguments on the stack (its frame pushed)
+ *   GOTO(name)      go on with a call continuation (PUSH_FRAME, CALL_VALUE)
+ *   CALL_OUT(slot, call)
+ *                   call out of the VM (host function, built-in method): the result replaces
+ *                   the stack from `slot` up, or the fiber waits if the callee asked it to
+ *   TIER_UP_AT(target)
+ *                   a loop's back edge: a hot function goes on in its compiled code at `target`
+ *   DISPATCH(opcode) run another instruction at this one's place (BREAK only)
  *   LOCAL(k), STORE_LOCAL(k, value)
  *                   read / write frame slot k (a stack body's only way to the stack's memory:
  *                   in a superinstruction the slot may still be in a local)

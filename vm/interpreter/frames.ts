@@ -4,6 +4,7 @@ import { budgetMessage } from '../budgets.js';
 import { SpellRuntimeError } from '../errors.js';
 import type { Fiber } from '../fiber.js';
 import { measureAtWait } from '../retained-heap.js';
+import { Unwind } from '../compiled/unwind.js';
 import { Fault, describeFailure, fuelFault } from './fault.js';
 import type { InterpreterVM } from './interpreter-vm.js';
 
@@ -22,8 +23,15 @@ export function suspend(fiber: Fiber, state: 'suspended' | 'paused', fc: number,
   return fiber;
 }
 
+/** Whether compiled code left the fiber waiting. */
+export function waits(fiber: Fiber): boolean {
+  return fiber.state === 'suspended';
+}
+
 /** End the run with the error the loop caught, its trace taken at `ip`. */
 export function fail(vm: InterpreterVM, fiber: Fiber, error: unknown, fc: number, ip: number, sp: number, fuel: number): Fiber {
+  // Thrown in compiled code: the registers of the frame that threw came with it.
+  if (error instanceof Unwind) return fail(vm, fiber, error.error, error.fc, error.ip, error.sp, Math.min(fuel, error.fuel));
   fiber.frameCount = fc;
   fiber.sp = sp;
   // A host function that threw may have charged fiber.fuel past the loop's copy: fuel only goes down.

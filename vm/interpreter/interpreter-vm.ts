@@ -23,6 +23,8 @@ export interface InterpreterVM {
   readonly printFn: (text: string) => void;
   /** Set by the debugger while attached; BREAK opcodes only exist in code while it is. */
   readonly breakHandler: BreakHandler | null;
+  /** `fn` is hot: compile it (true) unless the VM runs on the interpreter only. */
+  tierUp(fn: ObjFunction): boolean;
   /** A fiber's run ended: give back its storage. */
   finish(fiber: Fiber, state: 'done' | 'failed'): void;
 }

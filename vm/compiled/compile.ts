@@ -1,0 +1,157 @@
+/**
+ * Turning a function's compiled source (vm/compiled/function-source.ts) into a
+ * JavaScript function with `new Function`, bound to one VM's tables and the
+ * interpreter's helpers. Where `new Function` is refused (a page whose
+ * Content-Security-Policy forbids eval), the VM stays on the interpreter.
+ */
+
+import { quoted } from '../bounded-text.js';
+import { HEAP_COST } from '../costs.js';
+import { displayBounded, displayValue } from '../display.js';
+import type { Fiber } from '../fiber.js';
+import { hostArityMessage } from '../host.js';
+import { chargeHeap, chargeOutput } from '../interpreter/charges.js';
+import { Fault, fuelFault } from '../interpreter/fault.js';
+import { suspend } from '../interpreter/frames.js';
+import { callBuiltinMethod, callHost, invokeOther } from '../interpreter/host-calls.js';
+import type { InterpreterVM } from '../interpreter/interpreter-vm.js';
+import { NO_UPVALUES, captureUpvalues, closeUpvalues, lastCapture } from '../interpreter/upvalues.js';
+import {
+  UNDEFINED,
+  checkIndex,
+  concatStrings,
+  getInstanceProperty,
+  getMapEntry,
+  getOtherProperty,
+  hostEquals,
+  inherit,
+  setMapEntry,
+  setProperty,
+} from '../interpreter/value-ops.js';
+import { ObjMap } from '../map-object.js';
+import { ObjBoundMethod, ObjClass, ObjClosure, ObjHostFunction, ObjInstance, ObjList, isHostObject, type ObjFunction } from '../objects.js';
+import { templateText } from '../template.js';
+import { enterCompiled } from './enter.js';
+import { SHARED_HELPERS, compiledFunctionSource, helperSource } from './function-source.js';
+import { FINISHED, RETURNED, UNWOUND, type CompiledStatus } from './statuses.js';
+import { unwound } from './unwind.js';
+
+export type CompiledFunction = (fiber: Fiber, closure: ObjClosure, base: number, ip: number) => CompiledStatus;
+
+/** The helpers every compiled function reaches by name (the same the generated interpreter imports). */
+const HELPERS = {
+  quoted,
+  HEAP_COST,
+  displayBounded,
+  displayValue,
+  hostArityMessage,
+  chargeHeap,
+  chargeOutput,
+  Fault,
+  fuelFault,
+  suspend,
+  callBuiltinMethod,
+  callHost,
+  invokeOther,
+  NO_UPVALUES,
+  captureUpvalues,
+  closeUpvalues,
+  lastCapture,
+  UNDEFINED,
+  checkIndex,
+  concatStrings,
+  getInstanceProperty,
+  getMapEntry,
+  getOtherProperty,
+  hostEquals,
+  inherit,
+  setMapEntry,
+  setProperty,
+  ObjMap,
+  ObjBoundMethod,
+  ObjClass,
+  ObjClosure,
+  ObjHostFunction,
+  ObjInstance,
+  ObjList,
+  isHostObject,
+  templateText,
+  enterCompiled,
+  unwound,
+  RETURNED,
+  FINISHED,
+  UNWOUND,
+};
+
+/** The per-VM names compiled code reads. */
+const VM_NAMES = ['vm', 'constants', 'globals', 'globalNames', 'functions', 'hostImports', 'ctx', 'print'] as const;
+
+let evalAllowed: boolean | null = null;
+
+/** Whether this JavaScript environment lets code be compiled at run time (a strict Content-Security-Policy does not). */
+export function canCompile(): boolean {
+  if (evalAllowed === null) {
+    try {
+      evalAllowed = new Function('return 1')() === 1;
+    } catch {
+      evalAllowed = false;
+    }
+  }
+  return evalAllowed;
+}
+
+/** Compiles functions of one VM. */
+export class FunctionCompiler {
+  private readonly scope: Record<string, unknown>;
+  /** Milliseconds spent compiling, and bytecode words compiled (for `cantrip run --tier` reports and benchmarks). */
+  compileMs = 0;
+  compiledWords = 0;
+  private continuationsReady = false;
+
+  constructor(vm: InterpreterVM) {
+    this.scope = {
+      ...HELPERS,
+      vm,
+      constants: vm.constants,
+      globals: vm.globals,
+      globalNames: vm.globalNames,
+      functions: vm.functions,
+      hostImports: vm.hostImports,
+      ctx: vm.ctx,
+      print: vm.printFn,
+    };
+  }
+
+  private evaluate(source: string): unknown {
+    return evaluateIn(this.scope, source);
+  }
+
+  /** `fn`'s compiled code, or null when it cannot be compiled here. */
+  compile(fn: ObjFunction): CompiledFunction | null {
+    if (!canCompile()) return null;
+    const started = performance.now();
+    if (!this.continuationsReady) {
+      // Each helper may call the ones before it (an instruction's GOTO reaches a continuation).
+      for (const { name, def } of SHARED_HELPERS) this.scope[name] = this.evaluate(helperSource(name, def));
+      this.continuationsReady = true;
+    }
+    const source = compiledFunctionSource(fn);
+    if (source === null) return null;
+    const compiled = this.evaluate(source) as CompiledFunction;
+    this.compileMs += performance.now() - started;
+    this.compiledWords += fn.original.length;
+    return compiled;
+  }
+}
+
+/** A function expression's value, with the helpers, the VM's tables and the call continuations in scope. */
+function evaluateIn(scope: Record<string, unknown>, source: string): unknown {
+  const names = [...Object.keys(HELPERS), ...VM_NAMES, ...SHARED_HELPERS.map((h) => h.name)].filter((name) => name in scope);
+  const factory = new Function('scope', `'use strict';\nconst { ${names.join(', ')} } = scope;\nreturn ${source};`) as (scope: Record<string, unknown>) => unknown;
+  return factory(scope);
+}
+
+/** The JavaScript the compiled tier writes for `fn` (for `cantrip disasm --compiled`), or null when it is not compiled. */
+export function compiledSource(fn: ObjFunction): string | null {
+  return compiledFunctionSource(fn);
+}
