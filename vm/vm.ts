@@ -161,7 +161,7 @@ export class VM {
       finish: (fiber, state) => this.finish(fiber, state),
     };
     this.tier = options.tier ?? 'auto';
-    this.compiler = new FunctionCompiler(this.interpreterView);
+    this.compiler = new FunctionCompiler(module, this.interpreterView);
     if (this.tier === 'compiled') this.compileAll();
   }
 

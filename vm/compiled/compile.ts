@@ -31,6 +31,7 @@ import {
 import { ObjMap } from '../map-object.js';
 import { ObjBoundMethod, ObjClass, ObjClosure, ObjHostFunction, ObjInstance, ObjList, isHostObject, type ObjFunction } from '../objects.js';
 import { templateText } from '../template.js';
+import type { Module } from '../module.js';
 import { enterCompiled } from './enter.js';
 import { SHARED_HELPERS, compiledFunctionSource, helperSource } from './function-source.js';
 import { FINISHED, RETURNED, UNWOUND, type CompiledStatus } from './statuses.js';
@@ -100,6 +101,11 @@ export function canCompile(): boolean {
   return evalAllowed;
 }
 
+/** Check again whether code may be compiled (tests that forbid `new Function`, then allow it again). */
+export function forgetCompileCheck(): void {
+  evalAllowed = null;
+}
+
 /** Compiles functions of one VM. */
 export class FunctionCompiler {
   private readonly scope: Record<string, unknown>;
@@ -108,7 +114,10 @@ export class FunctionCompiler {
   compiledWords = 0;
   private continuationsReady = false;
 
-  constructor(vm: InterpreterVM) {
+  constructor(
+    private readonly module: Module,
+    vm: InterpreterVM,
+  ) {
     this.scope = {
       ...HELPERS,
       vm,
@@ -135,7 +144,7 @@ export class FunctionCompiler {
       for (const { name, def } of SHARED_HELPERS) this.scope[name] = this.evaluate(helperSource(name, def));
       this.continuationsReady = true;
     }
-    const source = compiledFunctionSource(fn);
+    const source = compiledFunctionSource(this.module, fn);
     if (source === null) return null;
     const compiled = this.evaluate(source) as CompiledFunction;
     this.compileMs += performance.now() - started;
@@ -152,6 +161,6 @@ function evaluateIn(scope: Record<string, unknown>, source: string): unknown {
 }
 
 /** The JavaScript the compiled tier writes for `fn` (for `cantrip disasm --compiled`), or null when it is not compiled. */
-export function compiledSource(fn: ObjFunction): string | null {
-  return compiledFunctionSource(fn);
+export function compiledSource(module: Module, fn: ObjFunction): string | null {
+  return compiledFunctionSource(module, fn);
 }

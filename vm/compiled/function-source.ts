@@ -22,6 +22,8 @@
 
 import { Op, OPCODES, instructionSize } from '../opcodes.js';
 import type { ObjFunction } from '../objects.js';
+import type { Module } from '../module.js';
+import { stackDepths } from '../verifier.js';
 import { CaseWriter } from '../generator/case-writer.js';
 import { formatCode } from '../generator/macros.js';
 import { definition, single, type Part } from '../generator/parts.js';
@@ -30,30 +32,50 @@ import { INSTRUCTIONS, INTERNAL_INSTRUCTIONS } from '../instructions/index.js';
 import type { Tier } from '../generator/tier.js';
 import { stripTypes } from './strip-types.js';
 
-/** The instructions of `code` and the block leaders; null when the code holds anything the compiled tier does not run. */
-function analyse(code: Int32Array): { starts: number[]; leaders: Set<number> } | null {
+/**
+ * The instructions of `code`, the block leaders, and the JUMP_IF_FALSE
+ * instructions fused with the POP after them (JUMP_IF_FALSE t; POP where t
+ * holds a POP and nothing jumps to the POP between: one part whose taken
+ * branch goes to t + 1). Null when the code holds anything the compiled tier
+ * does not run.
+ */
+function analyse(code: Int32Array): { starts: number[]; leaders: Set<number>; fused: Set<number> } | null {
   const starts: number[] = [];
-  const leaders = new Set<number>([0]);
+  const targets = new Set<number>([0]);
   for (let pc = 0; pc < code.length; ) {
     const op = code[pc]!;
     if (op < 0 || op >= OPCODES.length || op === Op.BREAK) return null;
     starts.push(pc);
+    OPCODES[op]!.operands.forEach((kind, k) => {
+      if (kind === 'jump') targets.add(code[pc + 1 + k]!);
+    });
+    pc += instructionSize(op);
+  }
+  const fused = new Set<number>();
+  const leaders = new Set(targets);
+  for (const pc of starts) {
+    const op = code[pc]!;
     const info = OPCODES[op]!;
     const size = instructionSize(op);
-    info.operands.forEach((kind, k) => {
-      if (kind === 'jump') leaders.add(code[pc + 1 + k]!);
-    });
-    if (info.branchStack !== undefined || info.terminal === true) leaders.add(pc + size);
-    pc += size;
+    if (op === Op.JUMP_IF_FALSE && code[pc + size] === Op.POP && !targets.has(pc + size) && code[code[pc + 1]!] === Op.POP) {
+      fused.add(pc);
+      leaders.add(code[pc + 1]! + 1);
+      leaders.add(pc + size + 1);
+    } else if (info.branchStack !== undefined || info.terminal === true) leaders.add(pc + size);
   }
-  // JUMP_IF_FALSE t; POP where t holds a POP runs as one part whose taken branch goes to t + 1.
-  for (const pc of starts) if (code[pc] === Op.JUMP_IF_FALSE && code[code[pc + 1]!] === Op.POP) leaders.add(code[pc + 1]! + 1);
-  return { starts, leaders };
+  return { starts, leaders, fused };
 }
 
 /** The compiled tier's way of reading operands (literals), moving ip (absolute) and transferring control. */
-function compiledTier(code: Int32Array, leader: number): Tier {
+function compiledTier(code: Int32Array, leader: number, depths: Int32Array | null = null): Tier {
   return {
+    localHolder: (part, k, pending, inputs) => {
+      const depth = depths?.[leader + part.pos] ?? -1;
+      const slot = Number(k);
+      if (depth < 0 || !Number.isInteger(slot)) return undefined;
+      const firstPending = depth - inputs - pending.length;
+      return slot < firstPending ? `stack[base + ${slot}]` : pending[slot - firstPending];
+    },
     word: (offset) => String(code[leader + offset]!),
     position: (offset) => String(leader + offset),
     moveIp: (_cur, to) => `ip = ${leader + to};`,
@@ -115,7 +137,7 @@ function compiledTier(code: Int32Array, leader: number): Tier {
 }
 
 /** The parts of the block from `leader` to the next leader (or the end). */
-function blockParts(code: Int32Array, starts: readonly number[], leaders: ReadonlySet<number>, from: number): Part[] {
+function blockParts(code: Int32Array, starts: readonly number[], leaders: ReadonlySet<number>, fused: ReadonlySet<number>, from: number): Part[] {
   const parts: Part[] = [];
   for (let k = from; k < starts.length; k++) {
     const pc = starts[k]!;
@@ -123,7 +145,7 @@ function blockParts(code: Int32Array, starts: readonly number[], leaders: Readon
     const leader = starts[from]!;
     const op = code[pc]!;
     const next = starts[k + 1];
-    if (op === Op.JUMP_IF_FALSE && next !== undefined && code[next] === Op.POP && !leaders.has(next) && code[code[pc + 1]!] === Op.POP) {
+    if (fused.has(pc) && next !== undefined) {
       parts.push({ def: definition('JUMP_IF_FALSE_POP'), pos: pc - leader, words: 3, follows: false });
       k++;
     } else {
@@ -139,7 +161,7 @@ function blockParts(code: Int32Array, starts: readonly number[], leaders: Readon
  * rather than pasting their bodies at every use: the calls, whose slow paths
  * are long, and the variadic builders. The call continuations are shared too.
  */
-const OUT_OF_LINE = new Set(['CALL', 'INVOKE', 'SUPER_INVOKE', 'CALL_HOST', 'BUILD_LIST', 'BUILD_MAP', 'TEMPLATE']);
+const OUT_OF_LINE = new Set(['INVOKE', 'SUPER_INVOKE', 'CALL_HOST', 'BUILD_LIST', 'BUILD_MAP', 'TEMPLATE']);
 
 /** The shared functions compiled code calls, by name, with their definitions. */
 export const SHARED_HELPERS: readonly { readonly name: string; readonly def: Instruction }[] = [
@@ -211,16 +233,18 @@ throw unwound(error, fiber, fc, ip, sp, fuel);
 }
 
 /** The JavaScript source of `fn`'s compiled code (a function expression), or null when it cannot be compiled. */
-export function compiledFunctionSource(fn: ObjFunction): string | null {
+export function compiledFunctionSource(module: Module, fn: ObjFunction): string | null {
   const code = fn.original;
   const analysis = analyse(code);
   if (analysis === null) return null;
-  const { starts, leaders } = analysis;
+  // The verifier's facts: the stack depth at every instruction (it throws on code it does not accept).
+  const depths = stackDepths(module, fn.index);
+  const { starts, leaders, fused } = analysis;
   const cases: string[] = [];
   starts.forEach((pc, k) => {
     if (!leaders.has(pc)) return;
-    const parts = blockParts(code, starts, leaders, k);
-    const body = new CaseWriter(compiledTier(code, pc), parts, `b${pc}_`).write();
+    const parts = blockParts(code, starts, leaders, fused, k);
+    const body = new CaseWriter(compiledTier(code, pc, depths), parts, `b${pc}_`).write();
     cases.push(`case ${pc}: {\n${body}\n}`);
   });
   return stripTypes(formatCode(

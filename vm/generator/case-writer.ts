@@ -117,6 +117,12 @@ export class CaseWriter {
     return this.lines.splice(before);
   }
 
+  /** Where frame slot `k` is, if the tier knows the stack's depth. */
+  private holder(part: Part, k: string): string | undefined {
+    const inputs = part.def.kind === 'stack' ? part.def.inputs.length : 0;
+    return this.tier.localHolder?.(part, k, this.pending, inputs);
+  }
+
   /** A part's body with its macros expanded. */
   private expandBody(part: Part, label: string): string {
     const { def, pos } = part;
@@ -134,8 +140,11 @@ export class CaseWriter {
       CHARGE: ([n]) => `{ fuel -= ${n}; if (fuel < 0) throw fuelFault(fiber); }`,
       HEAP: ([n]) => `fuel -= chargeHeap(fiber, ${n}, fuel)`,
       OUT_OF_FUEL: () => 'throw fuelFault(fiber)',
-      LOCAL: ([k]) => localRead(`base + ${k}`, pending),
-      STORE_LOCAL: ([k, value]) => localWrite(`base + ${k}`, value!, pending),
+      LOCAL: ([k]) => this.holder(part, k!) ?? localRead(`base + ${k}`, pending),
+      STORE_LOCAL: ([k, value]) => {
+        const holder = this.holder(part, k!);
+        return holder !== undefined ? `${holder} = ${value}` : localWrite(`base + ${k}`, value!, pending);
+      },
       ...tier.controlMacros(part, label, continuation),
     });
   }

@@ -14,6 +14,12 @@ export interface Tier {
   controlMacros(part: Part, label: string, expandContinuation: (name: string) => string): Record<string, Macro>;
   /** ip's offset from the sequence's base when it starts (-1: not known, every move is written). */
   readonly startsAt: number;
+  /**
+   * Where frame slot `k` (an expression) is while `pending` values (after the
+   * part's `inputs` were taken) are held in locals: a temporary's name or a
+   * stack element, when the tier knows the stack's depth; undefined otherwise.
+   */
+  localHolder?(part: Part, k: string, pending: readonly string[], inputs: number): string | undefined;
   /** A frame part's code as a call to a shared function, or null to paste its body. */
   sharedPart?(part: Part): string | null;
   /** Whether a frame part is a labelled block its macros may break out of. */
