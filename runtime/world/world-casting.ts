@@ -14,7 +14,7 @@ import type { Fiber } from '../../vm/fiber.js';
 import type { Module } from '../../vm/module.js';
 import type { SpellRuntimeError } from '../../vm/errors.js';
 import type { Value } from '../../vm/value.js';
-import { VM, type FastLoop, type RunOutcome } from '../../vm/vm.js';
+import { VM, type FastLoop, type RunOutcome, type Tier } from '../../vm/vm.js';
 import type { EntityRef } from '../entities/entity-ref.js';
 import { functionFingerprint } from '../../vm/function-fingerprint.js';
 import type { HostFunction } from '../../vm/host.js';
@@ -132,6 +132,8 @@ export class WorldCasting {
     private readonly host: GameHost,
     /** The world's host table: built-ins and the game's own functions. */
     private readonly hosts: readonly HostFunction[],
+    /** The tier its spells run on (WorldOptions.tier). */
+    private readonly tier: Tier = 'auto',
   ) {}
 
   /** The loaded modules, in load order. */
@@ -155,7 +157,7 @@ export class WorldCasting {
 
   /** A module that a restored cast still runs on after a reload replaced it: a VM of its own, not castable, its script not run (its globals come from the snapshot). */
   addRetired(module: Module, sourceName: string, source: string | null): VM {
-    const vm = new VM(module, { ...this.state.options.budgets, hosts: this.hosts, print: (text) => this.emitPrint(text) });
+    const vm = new VM(module, { ...this.state.options.budgets, hosts: this.hosts, print: (text) => this.emitPrint(text), tier: this.tier });
     const arity = new Map(module.spells.map((s) => [s.name, module.functions[s.functionIndex]?.arity ?? 0]));
     this.retired.add({ vm, module, sourceName, source, arity });
     return vm;
@@ -220,6 +222,7 @@ export class WorldCasting {
       ...this.state.options.budgets,
       hosts: this.hosts,
       print: (text) => this.emitPrint(text),
+      tier: this.tier,
     });
     const arity = new Map(module.spells.map((s) => [s.name, module.functions[s.functionIndex]?.arity ?? 0]));
     const entry: LoadedSpells = { vm, module, sourceName, source, arity };

@@ -135,7 +135,7 @@ export class World<G extends EventDeclaration = never> implements EntityAccess {
     this.overloadWarnings = new OverloadWarnings(options.logger ?? ((message) => console.warn(message)), o);
     this.hostTable = worldHostTable(this, this.gameHost, options.hosts);
     this.hosts = this.hostTable;
-    this.casting = new WorldCasting(this.state, this.gameHost, this.hostTable);
+    this.casting = new WorldCasting(this.state, this.gameHost, this.hostTable, options.tier);
     this.queries = new WorldQueries(this.state);
     this.state.onEntityGone = (id, reason) => this.casting.casterGone(id, reason);
   }
@@ -771,7 +771,7 @@ export class World<G extends EventDeclaration = never> implements EntityAccess {
     const worldOptions = checkWorldSnapshot(snapshot, options);
     checkSnapshotHosts(snapshot, options.hosts);
     try {
-      return World.restoreUnchecked(snapshot, { ...worldOptions, events: options.events, logger: options.logger });
+      return World.restoreUnchecked(snapshot, { ...worldOptions, events: options.events, logger: options.logger, tier: options.tier });
     } catch (error) {
       // Breeds, spells and options report their own errors; anything else means the data was tampered with.
       if (error instanceof WorldError || error instanceof BreedError || error instanceof VerifyError) throw error;
