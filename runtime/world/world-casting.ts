@@ -192,6 +192,14 @@ export class WorldCasting {
     return [...this.spellOwner.keys()];
   }
 
+  /** Whether a spell now runs on its compiled code or on the interpreter (null: no such spell). */
+  tierOf(spell: string): 'compiled' | 'interpreter' | null {
+    const owner = this.spellOwner.get(spell);
+    const index = owner?.module.spells.find((s) => s.name === spell)?.functionIndex;
+    if (owner === undefined || index === undefined) return null;
+    return owner.vm.runtimeFunctions[index]?.compiled != null ? 'compiled' : 'interpreter';
+  }
+
   /** The loaded module defining a spell. */
   ownerOf(spell: string): LoadedSpells | undefined {
     return this.spellOwner.get(spell);

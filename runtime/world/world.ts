@@ -260,6 +260,14 @@ export class World<G extends EventDeclaration = never> implements EntityAccess {
     return this.casting.spellNames();
   }
 
+  /**
+   * Whether a spell runs on its compiled JavaScript now (it was hot, or the
+   * world's tier is 'compiled') or on the interpreter; null for an unknown spell.
+   */
+  tierOf(spell: string): 'compiled' | 'interpreter' | null {
+    return this.casting.tierOf(spell);
+  }
+
   // ------------------------------------------------------------------ entities (embedder API)
 
   /** Spawn an entity of a breed; returns its id. Throws WorldError (unknown/abstract breed, full pool). */
