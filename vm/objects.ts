@@ -10,6 +10,7 @@
 import type { FunctionProto } from './module.js';
 import { fuseSuperinstructions } from './superinstructions.js';
 import type { CompiledFunction } from './compiled/compile.js';
+import { fuelBeforeCompiling } from './compiled/statuses.js';
 import { hostArity, type HostFunction } from './host.js';
 import type { MethodRow } from './builtin-method.js';
 import { ObjMap } from './map-object.js';
@@ -46,8 +47,8 @@ export class ObjFunction implements VmObject {
   readonly captureOrder: Int32Array;
   /** Its compiled code (vm/compiled/), once it is hot; null while it runs on the interpreter. */
   compiled: CompiledFunction | null = null;
-  /** Calls plus loop back edges so far, counted towards compiling it (HOT). */
-  heat = 0;
+  /** Fuel it may still spend on the interpreter before it is compiled (vm/compiled/statuses.ts); Infinity: never. */
+  untilCompiled: number;
   constructor(
     readonly proto: FunctionProto,
     readonly index: number,
@@ -61,6 +62,7 @@ export class ObjFunction implements VmObject {
     this.arity = proto.arity;
     this.maxStack = Math.max(1, proto.maxStack);
     this.callFuel = callFuel;
+    this.untilCompiled = fuelBeforeCompiling(proto.code.length);
     const n = proto.code.length;
     this.icShape = filledArray<Shape | null>(n, null);
     this.icNext = filledArray<Shape | null>(n, null);

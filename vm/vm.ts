@@ -41,6 +41,7 @@ import type { BreakHandler, InterpreterVM } from './interpreter/interpreter-vm.j
 import { closeUpvalues } from './interpreter/upvalues.js';
 import { UNDEFINED } from './interpreter/value-ops.js';
 import { FunctionCompiler, canCompile, type CompiledFunction } from './compiled/compile.js';
+import { fuelBeforeCompiling } from './compiled/statuses.js';
 
 export type { Budgets } from './budgets.js';
 export { DEFAULT_BUDGETS } from './budgets.js';
@@ -65,7 +66,8 @@ export interface VMOptions extends Partial<Budgets> {
   /**
    * Which tier runs the spells (docs/runtime.md, "The compiled tier"):
    * `'auto'` (the default) — the interpreter, and a function's compiled
-   * JavaScript once it is hot (1,000 calls and loop iterations); `'compiled'`
+   * JavaScript once it is hot (it spent 500 fuel per word of its bytecode, at
+   * least 20,000, in calls and loop iterations); `'compiled'`
    * — every function compiled before it first runs; `'interpreter'` — never
    * compiled. Results, output, errors, budgets and snapshots are the same in
    * every tier. Where the page forbids `new Function` (a strict
@@ -175,7 +177,7 @@ export class VM {
     if (handler !== null) {
       for (const fn of this.functions) {
         fn.compiled = null;
-        fn.heat = 0;
+        fn.untilCompiled = fuelBeforeCompiling(fn.original.length);
       }
     } else if (this.tier === 'compiled') this.compileAll();
   }
@@ -194,7 +196,7 @@ export class VM {
   private tierUp(fn: ObjFunction): boolean {
     if (fn.compiled !== null) return true;
     if (this.tier === 'interpreter' || this.handler !== null) {
-      fn.heat = this.handler !== null ? 0 : Number.NEGATIVE_INFINITY;
+      fn.untilCompiled = this.handler !== null ? fuelBeforeCompiling(fn.original.length) : Infinity;
       return false;
     }
     let compiled: CompiledFunction | null = null;
@@ -204,7 +206,7 @@ export class VM {
       this.compileFailures.push(`${fn.name}: ${error instanceof Error ? error.message : String(error)}`);
     }
     if (compiled === null) {
-      fn.heat = Number.NEGATIVE_INFINITY;
+      fn.untilCompiled = Infinity;
       return false;
     }
     fn.compiled = compiled;

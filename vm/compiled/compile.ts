@@ -12,7 +12,6 @@ import type { Fiber } from '../fiber.js';
 import { hostArityMessage } from '../host.js';
 import { chargeHeap, chargeOutput } from '../interpreter/charges.js';
 import { Fault, fuelFault } from '../interpreter/fault.js';
-import { suspend } from '../interpreter/frames.js';
 import { callBuiltinMethod, callHost, invokeOther } from '../interpreter/host-calls.js';
 import type { InterpreterVM } from '../interpreter/interpreter-vm.js';
 import { NO_UPVALUES, captureUpvalues, closeUpvalues, lastCapture } from '../interpreter/upvalues.js';
@@ -32,9 +31,9 @@ import { ObjMap } from '../map-object.js';
 import { ObjBoundMethod, ObjClass, ObjClosure, ObjHostFunction, ObjInstance, ObjList, isHostObject, type ObjFunction } from '../objects.js';
 import { templateText } from '../template.js';
 import type { Module } from '../module.js';
-import { enterCompiled } from './enter.js';
+import { growFrames, growStackCharged, suspend } from '../interpreter/frames.js';
 import { SHARED_HELPERS, compiledFunctionSource, helperSource } from './function-source.js';
-import { FINISHED, RETURNED, UNWOUND, type CompiledStatus } from './statuses.js';
+import { COMPILED_DEPTH_LIMIT, FINISHED, RETURNED, UNWOUND, type CompiledStatus } from './statuses.js';
 import { unwound } from './unwind.js';
 
 export type CompiledFunction = (fiber: Fiber, closure: ObjClosure, base: number, ip: number) => CompiledStatus;
@@ -77,7 +76,9 @@ const HELPERS = {
   ObjList,
   isHostObject,
   templateText,
-  enterCompiled,
+  growFrames,
+  growStackCharged,
+  COMPILED_DEPTH_LIMIT,
   unwound,
   RETURNED,
   FINISHED,

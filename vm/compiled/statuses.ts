@@ -12,8 +12,18 @@ export const UNWOUND = 2;
 
 export type CompiledStatus = typeof RETURNED | typeof FINISHED | typeof UNWOUND;
 
-/** Calls plus loop back edges after which the interpreter compiles a function (tier `auto`). */
-export const HOT = 1000;
+/**
+ * How much fuel a function spends on the interpreter (its calls and its loops'
+ * back edges, as charged) before it is compiled (tier `auto`): in proportion
+ * to its size, because compiling costs about 15 µs per bytecode word, so a
+ * spell cannot buy a large compile with little fuel (docs/security.md).
+ */
+export const FUEL_BEFORE_COMPILING_PER_WORD = 500;
+export const MIN_FUEL_BEFORE_COMPILING = 20_000;
+
+export function fuelBeforeCompiling(words: number): number {
+  return Math.max(MIN_FUEL_BEFORE_COMPILING, FUEL_BEFORE_COMPILING_PER_WORD * words);
+}
 
 /** Frames deeper than this run in the interpreter (compiled frames nest on the JS stack, which is smaller than the budget allows). */
 export const COMPILED_DEPTH_LIMIT = 1000;

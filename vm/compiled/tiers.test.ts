@@ -207,7 +207,7 @@ describe('the compiled tier', () => {
     expect(canCompile()).toBe(true);
   });
 
-  it('compiles a function once it is hot (tier auto), and not before', () => {
+  it('compiles a function once it has spent its fuel on the interpreter (tier auto), and not before', () => {
     const { module } = compile('fun f(n) { return n + 1; } fun g() { var s = 0; for (var i = 0; i < 10; i = i + 1) s = f(s); return s; }', {
       hosts: CORE_HOST_FUNCTIONS,
     });
@@ -216,7 +216,8 @@ describe('the compiled tier', () => {
     const f = vm.runtimeFunctions.find((fn) => fn.name === 'f')!;
     vm.call('g', []);
     expect(f.compiled).toBeNull();
-    for (let i = 0; i < 150; i++) expect(vm.call('g', []).result).toBe(10);
+    // f: 20,000 fuel (the minimum) at a few fuel a call, ten calls per g.
+    for (let i = 0; i < 1_000; i++) expect(vm.call('g', []).result).toBe(10);
     expect(f.compiled).not.toBeNull();
     expect(vm.call('g', []).result).toBe(10);
   });

@@ -24,7 +24,7 @@ import { fail, growFrames, growStackCharged, suspend, waits } from '../interpret
 import { callBuiltinMethod, callHost, invokeOther } from '../interpreter/host-calls.js';
 import type { InterpreterVM } from '../interpreter/interpreter-vm.js';
 import { NO_UPVALUES, captureUpvalues, closeUpvalues, lastCapture } from '../interpreter/upvalues.js';
-import { FINISHED, HOT, UNWOUND } from '../compiled/statuses.js';
+import { FINISHED, UNWOUND } from '../compiled/statuses.js';
 import {
   UNDEFINED,
   checkIndex,
@@ -547,7 +547,7 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
             {
               ip += 1;
               { fuel -= (ip) - code[ip - 1]!; if (fuel < 0) throw fuelFault(fiber); };
-              if (fn.compiled !== null || (++fn.heat === HOT && vm.tierUp(fn))) {
+              if (fn.compiled !== null || ((fn.untilCompiled -= (ip) - code[ip - 1]!) <= 0 && vm.tierUp(fn))) {
                 fiber.sp = sp;
                 fiber.fuel = fuel;
                 fiber.frameCount = fc;
@@ -598,7 +598,7 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                 frameClosures[fc] = enterClosure;
                 frameBases[fc] = newBase;
                 fc++;
-                if (enterFn.compiled !== null || (++enterFn.heat === HOT && vm.tierUp(enterFn))) {
+                if (enterFn.compiled !== null || ((enterFn.untilCompiled -= enterFn.callFuel) <= 0 && vm.tierUp(enterFn))) {
                   fiber.sp = sp;
                   fiber.fuel = fuel;
                   fiber.frameCount = fc;
@@ -918,7 +918,7 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                 frameClosures[fc] = enterClosure;
                 frameBases[fc] = newBase;
                 fc++;
-                if (enterFn.compiled !== null || (++enterFn.heat === HOT && vm.tierUp(enterFn))) {
+                if (enterFn.compiled !== null || ((enterFn.untilCompiled -= enterFn.callFuel) <= 0 && vm.tierUp(enterFn))) {
                   fiber.sp = sp;
                   fiber.fuel = fuel;
                   fiber.frameCount = fc;
@@ -972,7 +972,7 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                 frameClosures[fc] = enterClosure;
                 frameBases[fc] = newBase;
                 fc++;
-                if (enterFn.compiled !== null || (++enterFn.heat === HOT && vm.tierUp(enterFn))) {
+                if (enterFn.compiled !== null || ((enterFn.untilCompiled -= enterFn.callFuel) <= 0 && vm.tierUp(enterFn))) {
                   fiber.sp = sp;
                   fiber.fuel = fuel;
                   fiber.frameCount = fc;
@@ -1020,7 +1020,7 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                   frameClosures[fc] = enterClosure;
                   frameBases[fc] = newBase;
                   fc++;
-                  if (enterFn.compiled !== null || (++enterFn.heat === HOT && vm.tierUp(enterFn))) {
+                  if (enterFn.compiled !== null || ((enterFn.untilCompiled -= enterFn.callFuel) <= 0 && vm.tierUp(enterFn))) {
                     fiber.sp = sp;
                     fiber.fuel = fuel;
                     fiber.frameCount = fc;
@@ -1082,7 +1082,7 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                   frameClosures[fc] = enterClosure;
                   frameBases[fc] = newBase;
                   fc++;
-                  if (enterFn.compiled !== null || (++enterFn.heat === HOT && vm.tierUp(enterFn))) {
+                  if (enterFn.compiled !== null || ((enterFn.untilCompiled -= enterFn.callFuel) <= 0 && vm.tierUp(enterFn))) {
                     fiber.sp = sp;
                     fiber.fuel = fuel;
                     fiber.frameCount = fc;
@@ -1137,7 +1137,7 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
             {
               ip += 2;
               { fuel -= (ip) - code[ip - 1]!; if (fuel < 0) throw fuelFault(fiber); };
-              if (fn.compiled !== null || (++fn.heat === HOT && vm.tierUp(fn))) {
+              if (fn.compiled !== null || ((fn.untilCompiled -= (ip) - code[ip - 1]!) <= 0 && vm.tierUp(fn))) {
                 fiber.sp = sp;
                 fiber.fuel = fuel;
                 fiber.frameCount = fc;
@@ -1189,7 +1189,7 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
             {
               ip += 5;
               { fuel -= (ip) - code[ip - 1]!; if (fuel < 0) throw fuelFault(fiber); };
-              if (fn.compiled !== null || (++fn.heat === HOT && vm.tierUp(fn))) {
+              if (fn.compiled !== null || ((fn.untilCompiled -= (ip) - code[ip - 1]!) <= 0 && vm.tierUp(fn))) {
                 fiber.sp = sp;
                 fiber.fuel = fuel;
                 fiber.frameCount = fc;
@@ -1217,7 +1217,7 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
             {
               ip += 1;
               { fuel -= (ip) - code[ip - 1]!; if (fuel < 0) throw fuelFault(fiber); };
-              if (fn.compiled !== null || (++fn.heat === HOT && vm.tierUp(fn))) {
+              if (fn.compiled !== null || ((fn.untilCompiled -= (ip) - code[ip - 1]!) <= 0 && vm.tierUp(fn))) {
                 fiber.sp = sp;
                 fiber.fuel = fuel;
                 fiber.frameCount = fc;
@@ -1269,7 +1269,7 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
             {
               ip += 5;
               { fuel -= (ip) - code[ip - 1]!; if (fuel < 0) throw fuelFault(fiber); };
-              if (fn.compiled !== null || (++fn.heat === HOT && vm.tierUp(fn))) {
+              if (fn.compiled !== null || ((fn.untilCompiled -= (ip) - code[ip - 1]!) <= 0 && vm.tierUp(fn))) {
                 fiber.sp = sp;
                 fiber.fuel = fuel;
                 fiber.frameCount = fc;
@@ -1324,7 +1324,7 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
             {
               ip += 5;
               { fuel -= (ip) - code[ip - 1]!; if (fuel < 0) throw fuelFault(fiber); };
-              if (fn.compiled !== null || (++fn.heat === HOT && vm.tierUp(fn))) {
+              if (fn.compiled !== null || ((fn.untilCompiled -= (ip) - code[ip - 1]!) <= 0 && vm.tierUp(fn))) {
                 fiber.sp = sp;
                 fiber.fuel = fuel;
                 fiber.frameCount = fc;
@@ -2882,7 +2882,7 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
             {
               ip += 2;
               { fuel -= (ip) - code[ip - 1]!; if (fuel < 0) throw fuelFault(fiber); };
-              if (fn.compiled !== null || (++fn.heat === HOT && vm.tierUp(fn))) {
+              if (fn.compiled !== null || ((fn.untilCompiled -= (ip) - code[ip - 1]!) <= 0 && vm.tierUp(fn))) {
                 fiber.sp = sp;
                 fiber.fuel = fuel;
                 fiber.frameCount = fc;

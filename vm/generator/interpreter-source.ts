@@ -73,7 +73,7 @@ import { fail, growFrames, growStackCharged, suspend, waits } from '../interpret
 import { callBuiltinMethod, callHost, invokeOther } from '../interpreter/host-calls.js';
 import type { InterpreterVM } from '../interpreter/interpreter-vm.js';
 import { NO_UPVALUES, captureUpvalues, closeUpvalues, lastCapture } from '../interpreter/upvalues.js';
-import { FINISHED, HOT, UNWOUND } from '../compiled/statuses.js';
+import { FINISHED, UNWOUND } from '../compiled/statuses.js';
 import {
   UNDEFINED,
   checkIndex,

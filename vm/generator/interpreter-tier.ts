@@ -78,7 +78,7 @@ export const INTERPRETER_TIER: Tier = {
       frameClosures[fc] = enterClosure;
       frameBases[fc] = newBase;
       fc++;
-      if (enterFn.compiled !== null || (++enterFn.heat === HOT && vm.tierUp(enterFn))) {
+      if (enterFn.compiled !== null || ((enterFn.untilCompiled -= enterFn.callFuel) <= 0 && vm.tierUp(enterFn))) {
         ${runCompiled('enterFn', 'enterClosure', 'newBase', '0')}
         continue next;
       }
@@ -102,7 +102,7 @@ export const INTERPRETER_TIER: Tier = {
       }
       stack[sp++] = callResult;
     }`,
-    TIER_UP_AT: ([target]) =>
-      `if (fn.compiled !== null || (++fn.heat === HOT && vm.tierUp(fn))) {\n${runCompiled('fn', 'closure', 'base', target!)}\ncontinue next;\n}`,
+    TIER_UP_AT: ([target, charge]) =>
+      `if (fn.compiled !== null || ((fn.untilCompiled -= ${charge}) <= 0 && vm.tierUp(fn))) {\n${runCompiled('fn', 'closure', 'base', target!)}\ncontinue next;\n}`,
   }),
 };

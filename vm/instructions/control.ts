@@ -23,7 +23,7 @@ export const CONTROL_INSTRUCTIONS = [
     { inputs: [], outputs: [] },
     'ip = target (a back edge: charges fuel, one unit per word of the loop)',
     `CHARGE(NEXT - $0);
-     TIER_UP_AT($0);
+     TIER_UP_AT($0, NEXT - $0);
      JUMP($0);`,
     { terminal: true, branchStack: 0 },
   ),

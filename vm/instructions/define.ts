@@ -25,8 +25,8 @@
  *   CALL_OUT(slot, call)
  *                   call out of the VM (host function, built-in method): the result replaces
  *                   the stack from `slot` up, or the fiber waits if the callee asked it to
- *   TIER_UP_AT(target)
- *                   a loop's back edge: a hot function goes on in its compiled code at `target`
+ *   TIER_UP_AT(target, fuel)
+ *                   a loop's back edge (charged `fuel`): a hot function goes on in its compiled code at `target`
  *   DISPATCH(opcode) run another instruction at this one's place (BREAK only)
  *   LOCAL(k), STORE_LOCAL(k, value)
  *                   read / write frame slot k (a stack body's only way to the stack's memory:
@@ -70,6 +70,12 @@ interface Common<N extends string> {
   readonly terminal?: boolean;
   /** The TypeScript body (see the macros above). */
   readonly body: string;
+  /**
+   * The common case alone, for a tier that runs the body out of line (the
+   * compiled tier's calls): it finishes the instruction through ENTER,
+   * JUMP or LEAVE, or falls through to the whole body when it does not apply.
+   */
+  readonly fast?: string;
 }
 
 /** A body that takes its inputs from the stack and leaves its outputs on it. */
@@ -92,7 +98,7 @@ export interface FrameInstruction<N extends string = string> extends Common<N> {
 
 export type Instruction = StackInstruction | FrameInstruction;
 
-type Extra = Partial<Pick<Common<string>, 'branchStack' | 'terminal'>> & { readonly mayFail?: boolean };
+type Extra = Partial<Pick<Common<string>, 'branchStack' | 'terminal' | 'fast'>> & { readonly mayFail?: boolean };
 
 /** An instruction whose stack use is fixed: `(inputs -- outputs)`. */
 export function stackInstruction<const N extends string>(
