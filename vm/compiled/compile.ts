@@ -5,85 +5,15 @@
  * Content-Security-Policy forbids eval), the VM stays on the interpreter.
  */
 
-import { quoted } from '../bounded-text.js';
-import { HEAP_COST } from '../costs.js';
-import { displayBounded, displayValue } from '../display.js';
 import type { Fiber } from '../fiber.js';
-import { hostArityMessage } from '../host.js';
-import { chargeHeap, chargeOutput } from '../interpreter/charges.js';
-import { Fault, fuelFault } from '../interpreter/fault.js';
-import { callBuiltinMethod, callHost, invokeOther } from '../interpreter/host-calls.js';
+import * as HELPERS from '../interpreter/helpers.js';
 import type { InterpreterVM } from '../interpreter/interpreter-vm.js';
-import { NO_UPVALUES, captureUpvalues, closeUpvalues, lastCapture } from '../interpreter/upvalues.js';
-import {
-  UNDEFINED,
-  checkIndex,
-  concatStrings,
-  getInstanceProperty,
-  getMapEntry,
-  getOtherProperty,
-  hostEquals,
-  inherit,
-  setMapEntry,
-  setProperty,
-} from '../interpreter/value-ops.js';
-import { ObjMap } from '../map-object.js';
-import { ObjBoundMethod, ObjClass, ObjClosure, ObjHostFunction, ObjInstance, ObjList, isHostObject, type ObjFunction } from '../objects.js';
-import { templateText } from '../template.js';
 import type { Module } from '../module.js';
-import { growFrames, growStackCharged, suspend } from '../interpreter/frames.js';
+import type { ObjClosure, ObjFunction } from '../objects.js';
 import { SHARED_HELPERS, compiledFunctionSource, helperSource } from './function-source.js';
-import { COMPILED_DEPTH_LIMIT, FINISHED, RETURNED, UNWOUND, type CompiledStatus } from './statuses.js';
-import { unwound } from './unwind.js';
+import type { CompiledStatus } from './statuses.js';
 
 export type CompiledFunction = (fiber: Fiber, closure: ObjClosure, base: number, ip: number) => CompiledStatus;
-
-/** The helpers every compiled function reaches by name (the same the generated interpreter imports). */
-const HELPERS = {
-  quoted,
-  HEAP_COST,
-  displayBounded,
-  displayValue,
-  hostArityMessage,
-  chargeHeap,
-  chargeOutput,
-  Fault,
-  fuelFault,
-  suspend,
-  callBuiltinMethod,
-  callHost,
-  invokeOther,
-  NO_UPVALUES,
-  captureUpvalues,
-  closeUpvalues,
-  lastCapture,
-  UNDEFINED,
-  checkIndex,
-  concatStrings,
-  getInstanceProperty,
-  getMapEntry,
-  getOtherProperty,
-  hostEquals,
-  inherit,
-  setMapEntry,
-  setProperty,
-  ObjMap,
-  ObjBoundMethod,
-  ObjClass,
-  ObjClosure,
-  ObjHostFunction,
-  ObjInstance,
-  ObjList,
-  isHostObject,
-  templateText,
-  growFrames,
-  growStackCharged,
-  COMPILED_DEPTH_LIMIT,
-  unwound,
-  RETURNED,
-  FINISHED,
-  UNWOUND,
-};
 
 /** The per-VM names compiled code reads. */
 const VM_NAMES = ['vm', 'constants', 'globals', 'globalNames', 'functions', 'hostImports', 'ctx', 'print'] as const;

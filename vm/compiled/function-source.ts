@@ -25,7 +25,7 @@ import type { ObjFunction } from '../objects.js';
 import type { Module } from '../module.js';
 import { stackDepths } from '../verifier.js';
 import { CaseWriter } from '../generator/case-writer.js';
-import { formatCode } from '../generator/macros.js';
+import { callOut, formatCode } from '../generator/macros.js';
 import { definition, single, type Part } from '../generator/parts.js';
 import type { Instruction } from '../instructions/define.js';
 import { INSTRUCTIONS, INTERNAL_INSTRUCTIONS } from '../instructions/index.js';
@@ -136,20 +136,7 @@ function compiledTier(code: Int32Array, leader: number, depths: Int32Array | nul
         fc = fiber.frameCount;
         break ${label};
       }`,
-      CALL_OUT: ([slot, call]) => `{
-        fiber.fuel = fuel;
-        ctx.fn = fn;
-        ctx.ip = ip;
-        const callResult = ${call};
-        fuel = fiber.fuel;
-        sp = ${slot};
-        if (ctx.suspendRequested) {
-          ctx.suspendRequested = false;
-          suspend(fiber, 'suspended', fc, ip, sp, fuel);
-          return UNWOUND;
-        }
-        stack[sp++] = callResult;
-      }`,
+      CALL_OUT: ([slot, call]) => callOut(slot!, call!, `suspend(fiber, 'suspended', fc, ip, sp, fuel);\nreturn UNWOUND;`),
       TIER_UP_AT: () => '',
     }),
   };

@@ -9,34 +9,56 @@
  * vm/instructions/ for what each case does.
  */
 
-import { HEAP_COST } from '../costs.js';
-import { displayBounded, displayValue } from '../display.js';
-import { quoted } from '../bounded-text.js';
 import type { Fiber } from '../fiber.js';
-import { hostArityMessage } from '../host.js';
-import { ObjMap } from '../map-object.js';
-import { ObjBoundMethod, ObjClass, ObjClosure, ObjHostFunction, ObjInstance, ObjList, isHostObject } from '../objects.js';
-import { templateText } from '../template.js';
-import type { Value } from '../value.js';
-import { chargeHeap, chargeOutput } from '../interpreter/charges.js';
-import { Fault, fuelFault } from '../interpreter/fault.js';
-import { fail, growFrames, growStackCharged, suspend, waits } from '../interpreter/frames.js';
-import { callBuiltinMethod, callHost, invokeOther } from '../interpreter/host-calls.js';
 import type { InterpreterVM } from '../interpreter/interpreter-vm.js';
-import { NO_UPVALUES, captureUpvalues, closeUpvalues, lastCapture } from '../interpreter/upvalues.js';
-import { FINISHED, UNWOUND } from '../compiled/statuses.js';
+import type { Value } from '../value.js';
 import {
+  COMPILED_DEPTH_LIMIT,
+  FINISHED,
+  Fault,
+  HEAP_COST,
+  NO_UPVALUES,
+  ObjBoundMethod,
+  ObjClass,
+  ObjClosure,
+  ObjHostFunction,
+  ObjInstance,
+  ObjList,
+  ObjMap,
+  RETURNED,
   UNDEFINED,
+  UNWOUND,
+  callBuiltinMethod,
+  callHost,
+  captureUpvalues,
+  chargeHeap,
+  chargeOutput,
   checkIndex,
+  closeUpvalues,
   concatStrings,
+  displayBounded,
+  displayValue,
+  fail,
+  fuelFault,
   getInstanceProperty,
   getMapEntry,
   getOtherProperty,
+  growFrames,
+  growStackCharged,
+  hostArityMessage,
   hostEquals,
   inherit,
+  invokeOther,
+  isHostObject,
+  lastCapture,
+  quoted,
   setMapEntry,
   setProperty,
-} from '../interpreter/value-ops.js';
+  suspend,
+  templateText,
+  unwound,
+  waits,
+} from '../interpreter/helpers.js';
 
 export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
   const constants = vm.constants;

@@ -23,6 +23,10 @@ import { FIRST_SUPERINSTRUCTION, SUPERINSTRUCTION_LIST } from '../superinstructi
 import { CaseWriter } from './case-writer.js';
 import { INTERPRETER_TIER, runCompiled } from './interpreter-tier.js';
 import { formatCode } from './macros.js';
+import * as HELPERS from '../interpreter/helpers.js';
+
+/** The names the bodies use, from vm/interpreter/helpers.ts. */
+const HELPER_NAMES = Object.keys(HELPERS).sort();
 import { partsOf, single, type Part } from './parts.js';
 
 function writeCase(label: string, parts: readonly Part[]): string {
@@ -58,34 +62,12 @@ export function interpreterSource(): string {
  * vm/instructions/ for what each case does.
  */
 
-import { HEAP_COST } from '../costs.js';
-import { displayBounded, displayValue } from '../display.js';
-import { quoted } from '../bounded-text.js';
 import type { Fiber } from '../fiber.js';
-import { hostArityMessage } from '../host.js';
-import { ObjMap } from '../map-object.js';
-import { ObjBoundMethod, ObjClass, ObjClosure, ObjHostFunction, ObjInstance, ObjList, isHostObject } from '../objects.js';
-import { templateText } from '../template.js';
-import type { Value } from '../value.js';
-import { chargeHeap, chargeOutput } from '../interpreter/charges.js';
-import { Fault, fuelFault } from '../interpreter/fault.js';
-import { fail, growFrames, growStackCharged, suspend, waits } from '../interpreter/frames.js';
-import { callBuiltinMethod, callHost, invokeOther } from '../interpreter/host-calls.js';
 import type { InterpreterVM } from '../interpreter/interpreter-vm.js';
-import { NO_UPVALUES, captureUpvalues, closeUpvalues, lastCapture } from '../interpreter/upvalues.js';
-import { FINISHED, UNWOUND } from '../compiled/statuses.js';
+import type { Value } from '../value.js';
 import {
-  UNDEFINED,
-  checkIndex,
-  concatStrings,
-  getInstanceProperty,
-  getMapEntry,
-  getOtherProperty,
-  hostEquals,
-  inherit,
-  setMapEntry,
-  setProperty,
-} from '../interpreter/value-ops.js';
+${HELPER_NAMES.map((name) => `  ${name},`).join('\n')}
+} from '../interpreter/helpers.js';
 
 export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
   const constants = vm.constants;

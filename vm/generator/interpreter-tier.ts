@@ -1,6 +1,7 @@
 /** How the interpreter's cases read operands, move ip and transfer control (frames in its own registers). */
 
 import { CONTINUATION_OPCODES } from '../instructions/index.js';
+import { callOut } from './macros.js';
 import type { Tier } from './tier.js';
 
 /** `ip + d`, written plainly. */
@@ -89,19 +90,7 @@ export const INTERPRETER_TIER: Tier = {
       base = newBase;
       continue next;
     }`,
-    CALL_OUT: ([slot, call]) => `{
-      fiber.fuel = fuel;
-      ctx.fn = fn;
-      ctx.ip = ip;
-      const callResult = ${call};
-      fuel = fiber.fuel;
-      sp = ${slot};
-      if (ctx.suspendRequested) {
-        ctx.suspendRequested = false;
-        return suspend(fiber, 'suspended', fc, ip, sp, fuel);
-      }
-      stack[sp++] = callResult;
-    }`,
+    CALL_OUT: ([slot, call]) => callOut(slot!, call!, `return suspend(fiber, 'suspended', fc, ip, sp, fuel);`),
     TIER_UP_AT: ([target, charge]) =>
       `if (fn.compiled !== null || ((fn.untilCompiled -= ${charge}) <= 0 && vm.tierUp(fn))) {\n${runCompiled('fn', 'closure', 'base', target!)}\ncontinue next;\n}`,
   }),

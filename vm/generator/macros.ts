@@ -74,3 +74,24 @@ export function formatCode(text: string, pad: number): string {
     })
     .join('\n');
 }
+
+/**
+ * CALL_OUT in either tier: call out of the VM with the registers in the fiber
+ * and its context, then push the result, or leave with `suspended` (a
+ * statement) when the callee asked the fiber to wait.
+ */
+export function callOut(slot: string, call: string, suspended: string): string {
+  return `{
+    fiber.fuel = fuel;
+    ctx.fn = fn;
+    ctx.ip = ip;
+    const callResult = ${call};
+    fuel = fiber.fuel;
+    sp = ${slot};
+    if (ctx.suspendRequested) {
+      ctx.suspendRequested = false;
+      ${suspended}
+    }
+    stack[sp++] = callResult;
+  }`;
+}
