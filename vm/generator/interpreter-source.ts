@@ -96,8 +96,9 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
   fiber.state = 'running';
 
   try {
-    // A frame whose function is compiled starts there (a run of the compiled tier, or a resumed fiber).
-    if (fn.compiled !== null) {
+    // A frame whose function is compiled starts there (a run of the compiled tier, or a resumed fiber);
+    // a run from a function's start (a cast loop's spell, a script) counts as a call towards compiling it.
+    if (fn.compiled !== null || (ip === 0 && (fn.untilCompiled -= fn.callFuel) <= 0 && vm.tierUp(fn))) {
 ${formatCode(runCompiled('fn', 'closure', 'base', 'ip'), 6)}
     }
     next: for (;;) {
