@@ -38,6 +38,7 @@ import {
   concatStrings,
   displayBounded,
   displayValue,
+  enterCompiled,
   fail,
   fuelFault,
   getInstanceProperty,

@@ -68,13 +68,11 @@ export class CaseWriter {
     this.flush();
     this.moveIp(part.pos + part.words);
     const shared = this.tier.sharedPart?.(part) ?? null;
-    const label = `${this.labelPrefix}${this.labels++}`;
     if (shared !== null) {
-      // The common case pasted here, the whole body in the shared function.
-      const fast = part.def.fast;
-      this.lines.push(fast === undefined ? shared : `${label}: ${block(`${this.expandBody(part, label, fast)}\n${shared}`)}`);
+      this.lines.push(shared);
       return;
     }
+    const label = `${this.labelPrefix}${this.labels++}`;
     const body = block(this.expandBody(part, label));
     this.lines.push(this.tier.labelsFrameParts ? `${label}: ${body}` : body);
   }
@@ -126,12 +124,12 @@ export class CaseWriter {
   }
 
   /** A part's body with its macros expanded. */
-  private expandBody(part: Part, label: string, body = part.def.body): string {
+  private expandBody(part: Part, label: string): string {
     const { def, pos } = part;
     const cur = this.cur;
     const pending = this.pending;
     const tier = this.tier;
-    const text = body
+    const text = part.def.body
       .replace(/\$(\d)/g, (_, k: string) => tier.word(pos + 1 + Number(k), cur))
       .replace(/\bAT\b/g, tier.position(pos, cur))
       .replace(/\bNEXT\b/g, tier.position(pos + 1 + def.operands.length, cur))

@@ -48,11 +48,6 @@ export const CALL_INSTRUCTIONS = [
        GOTO(PUSH_FRAME);
      }
      CALL_OUT(receiverSlot, invokeOther(ctx, fiber, receiver, name, receiverSlot + 1, argc));`,
-    {
-      fast: `const argc = $1;
-        const receiver = stack[sp - 1 - argc]!;
-        if (receiver instanceof ObjInstance && receiver.shape === fn.icShape[IC]) ENTER(fn.icMethod[IC]!, argc);`,
-    },
   ),
   frameInstruction(
     'SUPER_INVOKE',

@@ -70,12 +70,6 @@ interface Common<N extends string> {
   readonly terminal?: boolean;
   /** The TypeScript body (see the macros above). */
   readonly body: string;
-  /**
-   * The common case alone, for a tier that runs the body out of line (the
-   * compiled tier's calls): it finishes the instruction through ENTER,
-   * JUMP or LEAVE, or falls through to the whole body when it does not apply.
-   */
-  readonly fast?: string;
 }
 
 /** A body that takes its inputs from the stack and leaves its outputs on it. */
@@ -98,7 +92,7 @@ export interface FrameInstruction<N extends string = string> extends Common<N> {
 
 export type Instruction = StackInstruction | FrameInstruction;
 
-type Extra = Partial<Pick<Common<string>, 'branchStack' | 'terminal' | 'fast'>> & { readonly mayFail?: boolean };
+type Extra = Partial<Pick<Common<string>, 'branchStack' | 'terminal'>> & { readonly mayFail?: boolean };
 
 /** An instruction whose stack use is fixed: `(inputs -- outputs)`. */
 export function stackInstruction<const N extends string>(

@@ -31,3 +31,4 @@ export {
   setMapEntry,
   setProperty,
 } from './value-ops.js';
+export { enterCompiled } from '../compiled/enter.js';
