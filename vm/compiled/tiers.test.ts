@@ -17,6 +17,8 @@ import { CORE_HOST_FUNCTIONS } from '../builtins.js';
 import type { Fiber } from '../fiber.js';
 import type { Module } from '../module.js';
 import { verifyModule } from '../verifier.js';
+import { readSpb, writeSpb } from '../spb.js';
+import { VerifyError } from '../errors.js';
 import { VM, type Tier } from '../vm.js';
 import { canCompile, compiledSource, forgetCompileCheck } from './compile.js';
 import { saveVm } from '../fiber-snapshot.js';
@@ -114,6 +116,32 @@ describe('the compiled tier', () => {
       sameInBothTiers(module, limits);
     });
     checkProperty('compiled tier = interpreter on generated programs', property, 150);
+  });
+
+  it('behaves as the interpreter on mutated bytecode that still verifies (through .spb)', () => {
+    const files = corpus.map((entry) => writeSpb(entry.module));
+    let ran = 0;
+    const property = fc.property(
+      fc.nat({ max: files.length - 1 }),
+      fc.array(fc.tuple(fc.nat(), fc.integer({ min: -2, max: 70 })), { minLength: 1, maxLength: 3 }),
+      (which, edits) => {
+        const module = readSpb(files[which]!);
+        for (const [at, value] of edits) {
+          const fn = module.functions[at % module.functions.length]!;
+          if (fn.code.length > 0) fn.code[at % fn.code.length] = value;
+        }
+        try {
+          verifyModule(module, CORE_HOST_FUNCTIONS);
+        } catch (error) {
+          if (error instanceof VerifyError) return;
+          throw error;
+        }
+        ran++;
+        sameInBothTiers(module, { fuel: 20_000, maxHeap: 20_000, maxFrames: 32 });
+      },
+    );
+    checkProperty('compiled tier = interpreter on mutated bytecode', property, 300);
+    expect(ran).toBeGreaterThan(0);
   });
 
   it('never writes a string, name or number of the spell into the JavaScript it runs', () => {
