@@ -395,6 +395,15 @@ export class World<G extends EventDeclaration = never> implements EntityAccess {
     this.gameHost.setEntityVelocity(this.livingRef(id), vx, vy);
   }
 
+  /**
+   * A number in [0, 1) from the world's seeded random source: what `random()`
+   * gives a spell, from the same generator (the game's draws and its spells'
+   * interleave, and a snapshot keeps the generator's state).
+   */
+  random(): number {
+    return this.state.rng.next();
+  }
+
   private livingRef(id: EntityId): EntityRef {
     const slot = this.state.liveSlotOf(id);
     if (slot === NONE) throw new WorldError(`#${id} is not a living entity.`);
