@@ -1893,7 +1893,7 @@ export class VM {
     const savedIp = ctx.ip;
     ctx.fiber = fiber;
     ctx.suspendRequested = false;
-    const impl = host.host.impl;
+    const impl = host.impl;
     let result: Value;
     try {
       switch (argc) {
@@ -1917,14 +1917,17 @@ export class VM {
       }
     } catch (error) {
       ctx.suspendRequested = false;
-      throw hostFault(error, `Host function '${host.name}' failed`);
-    } finally {
       ctx.fiber = savedFiber;
       ctx.fn = savedFn;
       ctx.ip = savedIp;
+      throw hostFault(error, `Host function '${host.name}' failed`);
     }
-    checkBudgetsAfterHost(fiber);
-    return checkHostResult(result, host.name);
+    ctx.fiber = savedFiber;
+    ctx.fn = savedFn;
+    ctx.ip = savedIp;
+    const budgets = fiber.budgets;
+    if (fiber.fuel < 0 || fiber.heapUsed > budgets.maxHeap || fiber.outputUsed > budgets.maxOutput) checkBudgetsAfterHost(fiber);
+    return typeof result === 'number' ? result : checkHostResult(result, host.name);
   }
 
   /** INVOKE on something other than an instance: string / list / map methods, host object methods. */
