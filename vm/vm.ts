@@ -397,7 +397,7 @@ export class VM {
     const budgets = loop.budgets;
     const closure = loop.closure!;
     // What a finished run changed; the rest (spell, budgets, frame budget, storage) is the loop's.
-    fiber.state = 'running';
+    // (run() sets the state to 'running' as it starts.)
     fiber.fuel = budgets.fuel - closure.fn.callFuel;
     fiber.heapUsed = 0;
     fiber.outputUsed = 0;
@@ -565,8 +565,14 @@ export class VM {
       fiber.live = false;
       this.liveFibers--;
     }
-    closeUpvalues(fiber, 0);
-    this.storage.reclaim(fiber);
+    if (fiber.openUpvalues !== null) closeUpvalues(fiber, 0);
+    if (fiber.loopOwned) {
+      // A FastLoop's fiber between runs (what reclaim does for it, without the call): its storage stays with it.
+      fiber.frameCount = 0;
+      fiber.sp = 0;
+    } else {
+      this.storage.reclaim(fiber);
+    }
   }
 
   // ---------------------------------------------------------------- the interpreter
