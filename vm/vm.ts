@@ -407,7 +407,10 @@ export class VM {
     const argc = args.length;
     stack[0] = closure;
     for (let i = 0; i < argc; i++) stack[1 + i] = args[i] === undefined ? null : args[i]!;
-    enterFrameZero(fiber, closure, 1 + argc);
+    // Frame 0's closure and base are the loop's for as long as it owns the fiber (set when it was made: runLoopSlowly).
+    fiber.frameIps[0] = 0;
+    fiber.frameCount = 1;
+    fiber.sp = 1 + argc;
     // run() catches whatever the spell throws: nothing escapes between these two lines.
     loop.busy = true;
     const ended = this.run(fiber).state;
@@ -435,6 +438,8 @@ export class VM {
     fiber.loopOwned = true;
     fiber.retainedRoots = this.retainedRoots;
     this.storage.lend(fiber, 1 + loop.closure!.fn.maxStack);
+    // Frame 0 is the spell, entered directly, for every run on this fiber (runLoop sets only what a run changes).
+    enterFrameZero(fiber, loop.closure!, 0);
     loop.fiber = fiber;
     return this.runLoop(loop, args);
   }
