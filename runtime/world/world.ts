@@ -655,14 +655,16 @@ export class World<G extends EventDeclaration = never> implements EntityAccess {
     order.set(s.pool.activeSlots.subarray(0, count));
     const firstNewborn = s.nextId;
     const breedOf = s.pool.breed;
-    this.casting.beginPhase(dt);
+    const casting = this.casting;
+    casting.beginPhase(dt);
     try {
       for (let i = 0; i < count; i++) {
         const slot = order[i]!;
-        if (s.dying[slot] === 1 || s.ids[slot]! >= firstNewborn || !s.pool.isLiveSlot(slot)) continue;
+        const id = s.ids[slot]!;
+        if (s.dying[slot] === 1 || id >= firstNewborn || !s.pool.isLiveSlot(slot)) continue;
         const target = targets[breedOf[slot]!]!;
         if (target === null) continue;
-        this.casting.castInPhase(target, s.refAt(slot), s.ids[slot]!);
+        casting.castInPhase(target, s.refAt(slot), id);
       }
     } finally {
       this.casting.endPhase();
