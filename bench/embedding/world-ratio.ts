@@ -7,6 +7,9 @@
  *   npm run build && node --expose-gc --no-flush-bytecode dist/bench/embedding/world-ratio.js [--entities 1000,10000] [--rounds N]
  *
  * Prints the median ms per step of each and their ratio per entity count.
+ * Times are the process's CPU time (user + system), not wall time: on a
+ * machine shared with other jobs, time spent waiting for a core is not
+ * counted (V8's GC and compiler threads are).
  * (The whole embedding suite, `npm run bench -- embedding`, prints the same
  * ratio beside the other engines; this is the quick loop for working on it.)
  */
@@ -15,11 +18,17 @@ import { parseArgs } from 'node:util';
 import { median } from '../lang/measure.js';
 import { cantripWorld, plainJsWorld, type TickContender } from './world-tick.js';
 
-/** ms per step over `steps` steps. */
+/** CPU ms of this process so far. */
+function cpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+}
+
+/** CPU ms per step over `steps` steps. */
 function timeSteps(c: TickContender, steps: number): number {
-  const start = performance.now();
+  const start = cpuMs();
   for (let i = 0; i < steps; i++) c.step();
-  return (performance.now() - start) / steps;
+  return (cpuMs() - start) / steps;
 }
 
 function warm(c: TickContender): void {
@@ -49,7 +58,10 @@ function main(): void {
       }
     }
     const [ms, mp] = [median(ts), median(tp)];
-    console.log(`${String(n).padStart(6)} entities: Cantrip World ${ms.toFixed(3)} ms/step, plain JS World ${mp.toFixed(3)} ms/step, ratio ${(ms / mp).toFixed(2)}×`);
+    const perEntity = ((ms - mp) * 1e6) / n;
+    console.log(
+      `${String(n).padStart(6)} entities: Cantrip World ${ms.toFixed(3)} ms/step, plain JS World ${mp.toFixed(3)} ms/step, ratio ${(ms / mp).toFixed(2)}×, scripting ${perEntity.toFixed(0)} ns per entity`,
+    );
   }
 }
 
