@@ -121,10 +121,17 @@ export class World<G extends EventDeclaration = never> implements EntityAccess {
   /** The slots the update method visits this step, copied at its start (spells may evict and reuse slots). */
   private tickOrder = new Int32Array(0);
   private accumulator = 0;
+  /**
+   * 0, width and height as doubles, for integrate(): read from options they are small
+   * integers to V8, and `v > width ? width : v` then boxes every v that passes (measured:
+   * 32 bytes of garbage per moving entity per step, and the step 3× slower).
+   */
+  private readonly bounds: Float64Array;
 
   constructor(options: WorldOptions & GameEventsOption<G>) {
     this.options = resolveOptions(options);
     const o = this.options;
+    this.bounds = Float64Array.of(0, o.width, o.height);
     this.events = gameEventTable(options.events);
     this.state = new WorldState(o, this, new EntityPool({ capacity: o.capacity, policy: o.policy, maxCapacity: o.maxCapacity }), this.events);
     this.entityLife = new WorldEntities(this.state);
@@ -675,8 +682,12 @@ export class World<G extends EventDeclaration = never> implements EntityAccess {
     const pool = this.state.pool;
     const { x, y, vx, vy } = pool;
     const dt = this.options.step;
-    const { width, height } = this.options;
-    for (let i = 0; i < pool.count; i++) {
+    const bounds = this.bounds;
+    const zero = bounds[0]!;
+    const width = bounds[1]!;
+    const height = bounds[2]!;
+    const count = pool.count;
+    for (let i = 0; i < count; i++) {
       const s = pool.activeAt(i);
       if (vx[s] === 0 && vy[s] === 0) continue;
       let nx = x[s]! + vx[s]! * dt;
@@ -689,8 +700,8 @@ export class World<G extends EventDeclaration = never> implements EntityAccess {
         vy[s] = -vy[s]!;
         ny = ny < 0 ? -ny : 2 * height - ny;
       }
-      x[s] = clamp(nx, 0, width);
-      y[s] = clamp(ny, 0, height);
+      x[s] = clamp(nx, zero, width);
+      y[s] = clamp(ny, zero, height);
     }
   }
 
