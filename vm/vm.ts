@@ -394,11 +394,10 @@ export class VM {
   private runLoop(loop: FastLoop, args: readonly Value[]): RunOutcome {
     const fiber = loop.fiber;
     if (fiber === null || !this.loopCanEnter(loop, args)) return this.runLoopSlowly(loop, args);
-    const budgets = loop.budgets;
     const closure = loop.closure!;
     // What a finished run changed; the rest (spell, budgets, frame budget, storage) is the loop's.
     // (run() sets the state to 'running' as it starts.)
-    fiber.fuel = budgets.fuel - closure.fn.callFuel;
+    fiber.fuel = loop.startFuel;
     fiber.heapUsed = 0;
     fiber.outputUsed = 0;
     fiber.live = true;

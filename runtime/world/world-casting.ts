@@ -363,7 +363,8 @@ export class WorldCasting {
     cast.spell = target.spell;
     cast.caster = selfId;
     cast.wakeAt = 0;
-    if (this.castKeepsContext(loop.run(args), target.owner.vm, cast)) {
+    const outcome = loop.run(args);
+    if (outcome.state !== 'done' && this.castKeepsContext(outcome, target.owner.vm, cast)) {
       // It waits or paused with this context: the phase goes on in a new one.
       this.phaseCast = this.takeCast(SCRIPT, 0);
       enterCast(this.phaseCast);
