@@ -315,8 +315,11 @@ export class ObjHostFunction implements VmObject {
   readonly baseFuel: number;
   /** Whether callHost charges anything before the call (text or base fuel). */
   readonly chargesBefore: boolean;
+  /** The implementation (host.impl, read once: the VM calls it on every call). */
+  readonly impl: HostFunction['impl'];
   constructor(readonly host: HostFunction) {
     this.name = host.name;
+    this.impl = host.impl;
     const { min, max } = hostArity(host);
     this.minArity = min;
     this.maxArity = max;

@@ -451,11 +451,10 @@ export class VM {
   private runLoop(loop: FastLoop, args: readonly Value[]): RunOutcome {
     const fiber = loop.fiber;
     if (fiber === null || !this.loopCanEnter(loop, args)) return this.runLoopSlowly(loop, args);
-    const budgets = loop.budgets;
     const closure = loop.closure!;
     // What a finished run changed; the rest (spell, budgets, frame budget, storage) is the loop's.
-    fiber.state = 'running';
-    fiber.fuel = budgets.fuel - closure.fn.callFuel;
+    // (run() sets the state to 'running' as it starts.)
+    fiber.fuel = loop.startFuel;
     fiber.heapUsed = 0;
     fiber.outputUsed = 0;
     fiber.live = true;
@@ -464,7 +463,10 @@ export class VM {
     const argc = args.length;
     stack[0] = closure;
     for (let i = 0; i < argc; i++) stack[1 + i] = args[i] === undefined ? null : args[i]!;
-    enterFrameZero(fiber, closure, 1 + argc);
+    // Frame 0's closure and base are the loop's for as long as it owns the fiber (set when it was made: runLoopSlowly).
+    fiber.frameIps[0] = 0;
+    fiber.frameCount = 1;
+    fiber.sp = 1 + argc;
     // run() catches whatever the spell throws: nothing escapes between these two lines.
     loop.busy = true;
     const ended = this.run(fiber).state;
@@ -492,6 +494,8 @@ export class VM {
     fiber.loopOwned = true;
     fiber.retainedRoots = this.retainedRoots;
     this.storage.lend(fiber, 1 + loop.closure!.fn.maxStack);
+    // Frame 0 is the spell, entered directly, for every run on this fiber (runLoop sets only what a run changes).
+    enterFrameZero(fiber, loop.closure!, 0);
     loop.fiber = fiber;
     return this.runLoop(loop, args);
   }
@@ -622,8 +626,14 @@ export class VM {
       fiber.live = false;
       this.liveFibers--;
     }
-    closeUpvalues(fiber, 0);
-    this.storage.reclaim(fiber);
+    if (fiber.openUpvalues !== null) closeUpvalues(fiber, 0);
+    if (fiber.loopOwned) {
+      // A FastLoop's fiber between runs (what reclaim does for it, without the call): its storage stays with it.
+      fiber.frameCount = 0;
+      fiber.sp = 0;
+    } else {
+      this.storage.reclaim(fiber);
+    }
   }
 
   /** Run `fiber` from its saved state until it is done, suspended, paused or failed (vm/generated/interpreter.ts). */

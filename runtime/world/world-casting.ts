@@ -55,6 +55,8 @@ export interface SpellTarget {
   readonly arity: number;
   /** Its VM's cast loop while a phase (beginPhase … endPhase) casts it; null otherwise. */
   loop: FastLoop | null;
+  /** The phase's argument array for it while `loop` is open (its second argument already in place). */
+  phaseArgs: Value[] | null;
 }
 
 interface WaitingCast {
@@ -116,8 +118,6 @@ export class WorldCasting {
   private spareCasts = 0;
   /** Argument arrays by length, reused: the VM copies the arguments onto the fiber's stack before the spell runs. */
   private readonly argArrays: Value[][] = [];
-  /** The phase's argument arrays by length (apart from argArrays: a cast in the phase may start others). */
-  private readonly phaseArgs: Value[][] = [];
   /** The phase's second argument (dt), as given to beginPhase. */
   private phaseSecond: Value = null;
   /** The context the phase's casts run in, and the one it replaced (null outside a phase). */
@@ -249,7 +249,7 @@ export class WorldCasting {
     }
     for (const s of module.spells) {
       this.spellOwner.set(s.name, entry);
-      this.targets.set(s.name, { owner: entry, spell: s.name, arity: arity.get(s.name) ?? 0, loop: null });
+      this.targets.set(s.name, { owner: entry, spell: s.name, arity: arity.get(s.name) ?? 0, loop: null, phaseArgs: null });
     }
     return reloadSummary(sourceName, replaced?.module ?? null, module);
   }
@@ -363,23 +363,34 @@ export class WorldCasting {
   /** `spell(self, second)` cast by `self` in the open phase (see beginPhase). */
   castInPhase(target: SpellTarget, self: EntityRef, selfId: EntityId): void {
     let loop = target.loop;
-    if (loop === null) {
-      loop = target.owner.vm.castLoop(target.spell);
-      target.loop = loop;
-      this.phaseTargets.push(target);
+    let args = target.phaseArgs;
+    if (loop === null || args === null) {
+      loop = this.openPhaseLoop(target);
+      args = target.phaseArgs!;
     }
-    const args = argumentArray(this.phaseArgs, target.arity);
+    // The second argument is in place for the whole phase (the VM copies the arguments, never writes them).
     if (args.length > 0) args[0] = self;
-    if (args.length > 1) args[1] = this.phaseSecond;
     const cast = this.phaseCast!;
     cast.spell = target.spell;
     cast.caster = selfId;
     cast.wakeAt = 0;
-    if (this.castKeepsContext(loop.run(args), target.owner.vm, cast)) {
+    const outcome = loop.run(args);
+    if (outcome.state !== 'done' && this.castKeepsContext(outcome, target.owner.vm, cast)) {
       // It waits or paused with this context: the phase goes on in a new one.
       this.phaseCast = this.takeCast(SCRIPT, 0);
       enterCast(this.phaseCast);
     }
+  }
+
+  /** A target's first cast in the phase: open its VM's cast loop and give it an argument array, the second argument in place. */
+  private openPhaseLoop(target: SpellTarget): FastLoop {
+    const loop = target.owner.vm.castLoop(target.spell);
+    const args: Value[] = [];
+    for (let i = 0; i < target.arity; i++) args.push(i === 1 ? this.phaseSecond : null);
+    target.loop = loop;
+    target.phaseArgs = args;
+    this.phaseTargets.push(target);
+    return loop;
   }
 
   /** Close the phase: restore the context it replaced, close its cast loops, let go of its arguments. */
@@ -393,9 +404,9 @@ export class WorldCasting {
     for (const target of this.phaseTargets) {
       target.loop?.close();
       target.loop = null;
+      target.phaseArgs = null;
     }
     this.phaseTargets.length = 0;
-    for (const args of this.phaseArgs) if (args !== undefined) args.fill(null);
     this.phaseSecond = null;
   }
 
