@@ -42,6 +42,7 @@ import { closeUpvalues } from './interpreter/upvalues.js';
 import { UNDEFINED } from './interpreter/value-ops.js';
 import { FunctionCompiler, canCompile, type CompiledFunction } from './compiled/compile.js';
 import { fuelBeforeCompiling } from './compiled/statuses.js';
+import { runCompiled } from './compiled/run-compiled.js';
 
 export type { Budgets } from './budgets.js';
 export { DEFAULT_BUDGETS } from './budgets.js';
@@ -469,7 +470,7 @@ export class VM {
     fiber.sp = 1 + argc;
     // run() catches whatever the spell throws: nothing escapes between these two lines.
     loop.busy = true;
-    const ended = this.run(fiber).state;
+    const ended = (closure.fn.compiled !== null ? runCompiled(this.interpreterView, fiber, closure) : this.run(fiber)).state;
     loop.busy = false;
     if (ended !== 'done') return this.loopOutcome(loop, fiber);
     const out = this.outcome;

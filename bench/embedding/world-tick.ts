@@ -94,7 +94,7 @@ class HostWorld {
 
 /** The scenario's World: `n` Motes placed by the same seeded source, with `drift` as their tick spell or none. Returns the world and the ids in spawn (= tick) order. */
 function driftWorld(n: number, WorldClass: typeof World, tickSpell: boolean): { world: World; ids: number[] } {
-  const world = new WorldClass({ width: SIZE, height: SIZE, capacity: n, seed: 5, cellSize: 8, aoiMoveEvents: false });
+  const world = new WorldClass({ width: SIZE, height: SIZE, capacity: n, seed: 5, cellSize: 8, aoiMoveEvents: false, tier: (process.env.CANTRIP_TIER as 'auto' | undefined) ?? 'auto' });
   world.loadSpells(DRIFT_SPELL);
   world.loadBreeds({ breeds: [{ name: 'Mote', health: 10, ...(tickSpell ? { spells: { tick: 'drift' } } : {}) }] });
   const place = seededRandom(11);

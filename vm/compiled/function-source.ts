@@ -150,7 +150,7 @@ function blockParts(code: Int32Array, starts: readonly number[], leaders: Readon
  * rather than pasting their bodies at every use: the calls, whose slow paths
  * are long, and the variadic builders. The call continuations are shared too.
  */
-const OUT_OF_LINE = new Set(['INVOKE', 'SUPER_INVOKE', 'CALL_HOST', 'BUILD_LIST', 'BUILD_MAP', 'TEMPLATE']);
+const OUT_OF_LINE = new Set(['INVOKE', 'SUPER_INVOKE', 'BUILD_LIST', 'BUILD_MAP', 'TEMPLATE']);
 
 /** The shared functions compiled code calls, by name, with their definitions. */
 export const SHARED_HELPERS: readonly { readonly name: string; readonly def: Instruction }[] = [
