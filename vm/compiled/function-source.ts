@@ -86,7 +86,7 @@ function compiledTier(code: Int32Array, leader: number, depths: Int32Array | nul
         ? callShared(`instruction_${part.def.name}`, ['null', '0', 'ip', ...part.def.operands.map((_, k) => String(code[leader + part.pos + 1 + k]!))].join(', '), null)
         : null,
     fallThrough: '',
-    controlMacros: (_part, label) => ({
+    controlMacros: (_part, label, continuation) => ({
       JUMP: ([target]) => `{ ip = ${target}; continue next; }`,
       LEAVE: ([result]) => `fc--;
         if (fc === 0) {
@@ -102,7 +102,11 @@ function compiledTier(code: Int32Array, leader: number, depths: Int32Array | nul
         fiber.frameCount = fc;
         return RETURNED;`,
       // The call continuations are shared functions (continuationSource), not pasted at every call.
-      GOTO: ([name]) => callShared(`continue_${name!}`, 'callTarget, callArgc, ip', label),
+      // A one-line continuation (PUSH_FRAME: the call itself) is pasted; a long one (CALL_VALUE) is called.
+      GOTO: ([name]) =>
+        definition(name!).body.trim().includes('\n')
+          ? callShared(`continue_${name!}`, 'callTarget, callArgc, ip', label)
+          : `{\n${continuation(name!)}\n}\nbreak ${label};`,
       DISPATCH: () => {
         throw new Error('BREAK is never compiled.');
       },
