@@ -9,7 +9,6 @@
 
 import type { FunctionProto } from './module.js';
 import { fuseSuperinstructions } from './superinstructions.js';
-import type { CompiledFunction } from './compiled/compile.js';
 import { fuelBeforeCompiling } from './compiled/statuses.js';
 import { hostArity, type HostFunction } from './host.js';
 import type { MethodRow } from './builtin-method.js';
@@ -45,8 +44,11 @@ export class ObjFunction implements VmObject {
   readonly callFuel: number;
   /** The upvalues that capture enclosing locals, by decreasing slot: CLOSURE walks the open-upvalue list once in this order. */
   readonly captureOrder: Int32Array;
-  /** Its compiled code (vm/compiled/), once it is hot; null while it runs on the interpreter. */
-  compiled: CompiledFunction | null = null;
+  /**
+   * Its compiled code (vm/compiled/), once it is hot; null while it runs on the interpreter.
+   * Run as `compiled(fiber, closure, base, ip)`, it returns a status (vm/compiled/statuses.ts).
+   */
+  compiled: ((fiber: object, closure: ObjClosure, base: number, ip: number) => number) | null = null;
   /** Fuel it may still spend on the interpreter before it is compiled (vm/compiled/statuses.ts); Infinity: never. */
   untilCompiled: number;
   constructor(

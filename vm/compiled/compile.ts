@@ -5,15 +5,14 @@
  * Content-Security-Policy forbids eval), the VM stays on the interpreter.
  */
 
-import type { Fiber } from '../fiber.js';
 import * as HELPERS from '../interpreter/helpers.js';
 import type { InterpreterVM } from '../interpreter/interpreter-vm.js';
 import type { Module } from '../module.js';
-import type { ObjClosure, ObjFunction } from '../objects.js';
+import type { ObjFunction } from '../objects.js';
 import { SHARED_HELPERS, compiledFunctionSource, helperSource } from './function-source.js';
-import type { CompiledStatus } from './statuses.js';
 
-export type CompiledFunction = (fiber: Fiber, closure: ObjClosure, base: number, ip: number) => CompiledStatus;
+/** A function's compiled code: `(fiber, closure, base, ip) => status`. */
+export type CompiledFunction = NonNullable<ObjFunction['compiled']>;
 
 /** The per-VM names compiled code reads. */
 const VM_NAMES = ['vm', 'constants', 'globals', 'globalNames', 'functions', 'hostImports', 'ctx', 'print'] as const;

@@ -32,5 +32,5 @@ export function enterCompiled(vm: InterpreterVM, fiber: Fiber, closure: ObjClosu
     fiber.frameIps[fc] = 0;
     return UNWOUND;
   }
-  return compiled(fiber, closure, newBase, 0);
+  return compiled(fiber, closure, newBase, 0) as CompiledStatus;
 }

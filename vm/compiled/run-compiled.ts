@@ -13,7 +13,7 @@ export function runCompiled(vm: InterpreterVM, fiber: Fiber, closure: ObjClosure
   const fc = fiber.frameCount;
   let status: CompiledStatus;
   try {
-    status = closure.fn.compiled!(fiber, closure, fiber.frameBases[fc - 1]!, fiber.frameIps[fc - 1]!);
+    status = closure.fn.compiled!(fiber, closure, fiber.frameBases[fc - 1]!, fiber.frameIps[fc - 1]!) as CompiledStatus;
   } catch (error) {
     return fail(vm, fiber, error, fiber.frameCount, fiber.frameIps[fiber.frameCount - 1]!, fiber.sp, fiber.fuel);
   }
