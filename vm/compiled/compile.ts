@@ -86,9 +86,28 @@ export class FunctionCompiler {
 /** A function expression's value, with the helpers, the VM's tables and the call continuations in scope. */
 function evaluateIn(scope: Record<string, unknown>, source: string): unknown {
   const names = [...Object.keys(HELPERS), ...VM_NAMES, ...SHARED_HELPERS.map((h) => h.name)].filter((name) => name in scope);
-  const factory = new Function('scope', `'use strict';\nconst { ${names.join(', ')} } = scope;\nreturn ${source};`) as (scope: Record<string, unknown>) => unknown;
+  const text = `'use strict';\nconst { ${names.join(', ')} } = scope;\nreturn ${source};`;
+  let factory = FACTORIES.get(text);
+  if (factory === undefined) {
+    factory = new Function('scope', text) as Factory;
+    FACTORIES.set(text, factory);
+    // The oldest goes first (a Map keeps insertion order).
+    if (FACTORIES.size > MAX_FACTORIES) FACTORIES.delete(FACTORIES.keys().next().value!);
+  }
   return factory(scope);
 }
+
+type Factory = (scope: Record<string, unknown>) => unknown;
+
+/**
+ * Factories by source text, shared by every VM of the process: the same
+ * function compiled again (the same program in a new VM, a reloaded module,
+ * the playground after an edit elsewhere) reuses the factory, and with it
+ * what V8 has learned and optimized of the code it makes, instead of
+ * warming up a new copy. The text holds only numbers and fixed names.
+ */
+const FACTORIES = new Map<string, Factory>();
+const MAX_FACTORIES = 2_000;
 
 /** The JavaScript the compiled tier writes for `fn` (for `cantrip disasm --compiled`), or null when it is not compiled. */
 export function compiledSource(module: Module, fn: ObjFunction): string | null {
