@@ -211,6 +211,8 @@ export class VM {
       return false;
     }
     fn.compiled = compiled;
+    // Below zero for good: the interpreter's one test at a call or back edge ("hot now, or compiled") holds.
+    fn.untilCompiled = Number.NEGATIVE_INFINITY;
     return true;
   }
 

@@ -21,3 +21,4 @@ export function runCompiled(vm: InterpreterVM, fiber: Fiber, closure: ObjClosure
   // Left to the interpreter (a callee not compiled yet, a frame too deep): it goes on from the innermost frame.
   return interpret(vm, fiber);
 }
+

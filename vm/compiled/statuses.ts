@@ -27,3 +27,6 @@ export function fuelBeforeCompiling(words: number): number {
 
 /** Frames deeper than this run in the interpreter (compiled frames nest on the JS stack, which is smaller than the budget allows). */
 export const COMPILED_DEPTH_LIMIT = 1000;
+
+/** The interpreter counts one loop back edge in this many (for them all) towards compiling. */
+export const BACK_EDGE_SAMPLE = 128;

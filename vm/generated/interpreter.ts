@@ -13,6 +13,7 @@ import type { Fiber } from '../fiber.js';
 import type { InterpreterVM } from '../interpreter/interpreter-vm.js';
 import type { Value } from '../value.js';
 import {
+  BACK_EDGE_SAMPLE,
   COMPILED_DEPTH_LIMIT,
   FINISHED,
   Fault,
@@ -53,6 +54,7 @@ import {
   isHostObject,
   lastCapture,
   quoted,
+  runCompiledFrame,
   setMapEntry,
   setProperty,
   suspend,
@@ -85,17 +87,15 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
   // The registers of the call continuations (PUSH_FRAME, CALL_VALUE).
   let callTarget: ObjClosure = closure;
   let callArgc = 0;
+  // Back edges left before the next one is counted towards compiling its function (TIER_UP_AT).
+  let backEdges = BACK_EDGE_SAMPLE;
   fiber.state = 'running';
 
   try {
     // A frame whose function is compiled starts there (a run of the compiled tier, or a resumed fiber);
     // a run from a function's start (a cast loop's spell, a script) counts as a call towards compiling it.
     if (fn.compiled !== null || (ip === 0 && (fn.untilCompiled -= fn.callFuel) <= 0 && vm.tierUp(fn))) {
-      fiber.sp = sp;
-      fiber.fuel = fuel;
-      fiber.frameCount = fc;
-      const status = fn.compiled!(fiber, closure, base, ip);
-      if (status === FINISHED || (status === UNWOUND && waits(fiber))) return fiber;
+      if (runCompiledFrame(fiber, fn, closure, base, ip)) return fiber;
       fc = fiber.frameCount;
       sp = fiber.sp;
       fuel = fiber.fuel;
@@ -571,25 +571,15 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
             {
               ip += 1;
               { fuel -= (ip) - code[ip - 1]!; if (fuel < 0) throw fuelFault(fiber); };
-              if (fn.compiled !== null || ((fn.untilCompiled -= (ip) - code[ip - 1]!) <= 0 && vm.tierUp(fn))) {
-                fiber.sp = sp;
-                fiber.fuel = fuel;
-                fiber.frameCount = fc;
-                const status = fn.compiled!(fiber, closure, base, code[ip - 1]!);
-                if (status === FINISHED || (status === UNWOUND && waits(fiber))) return fiber;
-                fc = fiber.frameCount;
-                sp = fiber.sp;
-                fuel = fiber.fuel;
-                frameIps = fiber.frameIps;
-                frameBases = fiber.frameBases;
-                frameClosures = fiber.frameClosures;
-                frameLimit = Math.min(frameIps.length, fiber.frameBudget);
-                closure = frameClosures[fc - 1]!;
-                fn = closure.fn;
-                code = fn.code;
-                base = frameBases[fc - 1]!;
-                ip = frameIps[fc - 1]!;
-                continue next;
+              if (--backEdges === 0) {
+                backEdges = BACK_EDGE_SAMPLE;
+                if ((fn.untilCompiled -= BACK_EDGE_SAMPLE * ((ip) - code[ip - 1]!)) <= 0 && (fn.compiled !== null || vm.tierUp(fn))) {
+                  fiber.sp = sp;
+                  fiber.fuel = fuel;
+                  fiber.frameCount = fc;
+                  if (runCompiledFrame(fiber, fn, closure, base, code[ip - 1]!)) return fiber;
+                  { op = -3; continue dispatch; }
+                }
               };
               { ip = code[ip - 1]!; continue next; };
             }
@@ -622,25 +612,13 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                 frameClosures[fc] = enterClosure;
                 frameBases[fc] = newBase;
                 fc++;
-                if (enterFn.compiled !== null || ((enterFn.untilCompiled -= enterFn.callFuel) <= 0 && vm.tierUp(enterFn))) {
+                // A compiled function's untilCompiled is -Infinity: one test for "compiled, or hot now".
+                if ((enterFn.untilCompiled -= enterFn.callFuel) <= 0 && (enterFn.compiled !== null || vm.tierUp(enterFn))) {
                   fiber.sp = sp;
                   fiber.fuel = fuel;
                   fiber.frameCount = fc;
-                  const status = enterFn.compiled!(fiber, enterClosure, newBase, 0);
-                  if (status === FINISHED || (status === UNWOUND && waits(fiber))) return fiber;
-                  fc = fiber.frameCount;
-                  sp = fiber.sp;
-                  fuel = fiber.fuel;
-                  frameIps = fiber.frameIps;
-                  frameBases = fiber.frameBases;
-                  frameClosures = fiber.frameClosures;
-                  frameLimit = Math.min(frameIps.length, fiber.frameBudget);
-                  closure = frameClosures[fc - 1]!;
-                  fn = closure.fn;
-                  code = fn.code;
-                  base = frameBases[fc - 1]!;
-                  ip = frameIps[fc - 1]!;
-                  continue next;
+                  if (runCompiledFrame(fiber, enterFn, enterClosure, newBase, 0)) return fiber;
+                  { op = -3; continue dispatch; }
                 }
                 closure = enterClosure;
                 fn = enterFn;
@@ -942,25 +920,13 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                 frameClosures[fc] = enterClosure;
                 frameBases[fc] = newBase;
                 fc++;
-                if (enterFn.compiled !== null || ((enterFn.untilCompiled -= enterFn.callFuel) <= 0 && vm.tierUp(enterFn))) {
+                // A compiled function's untilCompiled is -Infinity: one test for "compiled, or hot now".
+                if ((enterFn.untilCompiled -= enterFn.callFuel) <= 0 && (enterFn.compiled !== null || vm.tierUp(enterFn))) {
                   fiber.sp = sp;
                   fiber.fuel = fuel;
                   fiber.frameCount = fc;
-                  const status = enterFn.compiled!(fiber, enterClosure, newBase, 0);
-                  if (status === FINISHED || (status === UNWOUND && waits(fiber))) return fiber;
-                  fc = fiber.frameCount;
-                  sp = fiber.sp;
-                  fuel = fiber.fuel;
-                  frameIps = fiber.frameIps;
-                  frameBases = fiber.frameBases;
-                  frameClosures = fiber.frameClosures;
-                  frameLimit = Math.min(frameIps.length, fiber.frameBudget);
-                  closure = frameClosures[fc - 1]!;
-                  fn = closure.fn;
-                  code = fn.code;
-                  base = frameBases[fc - 1]!;
-                  ip = frameIps[fc - 1]!;
-                  continue next;
+                  if (runCompiledFrame(fiber, enterFn, enterClosure, newBase, 0)) return fiber;
+                  { op = -3; continue dispatch; }
                 }
                 closure = enterClosure;
                 fn = enterFn;
@@ -996,25 +962,13 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                 frameClosures[fc] = enterClosure;
                 frameBases[fc] = newBase;
                 fc++;
-                if (enterFn.compiled !== null || ((enterFn.untilCompiled -= enterFn.callFuel) <= 0 && vm.tierUp(enterFn))) {
+                // A compiled function's untilCompiled is -Infinity: one test for "compiled, or hot now".
+                if ((enterFn.untilCompiled -= enterFn.callFuel) <= 0 && (enterFn.compiled !== null || vm.tierUp(enterFn))) {
                   fiber.sp = sp;
                   fiber.fuel = fuel;
                   fiber.frameCount = fc;
-                  const status = enterFn.compiled!(fiber, enterClosure, newBase, 0);
-                  if (status === FINISHED || (status === UNWOUND && waits(fiber))) return fiber;
-                  fc = fiber.frameCount;
-                  sp = fiber.sp;
-                  fuel = fiber.fuel;
-                  frameIps = fiber.frameIps;
-                  frameBases = fiber.frameBases;
-                  frameClosures = fiber.frameClosures;
-                  frameLimit = Math.min(frameIps.length, fiber.frameBudget);
-                  closure = frameClosures[fc - 1]!;
-                  fn = closure.fn;
-                  code = fn.code;
-                  base = frameBases[fc - 1]!;
-                  ip = frameIps[fc - 1]!;
-                  continue next;
+                  if (runCompiledFrame(fiber, enterFn, enterClosure, newBase, 0)) return fiber;
+                  { op = -3; continue dispatch; }
                 }
                 closure = enterClosure;
                 fn = enterFn;
@@ -1044,25 +998,13 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                   frameClosures[fc] = enterClosure;
                   frameBases[fc] = newBase;
                   fc++;
-                  if (enterFn.compiled !== null || ((enterFn.untilCompiled -= enterFn.callFuel) <= 0 && vm.tierUp(enterFn))) {
+                  // A compiled function's untilCompiled is -Infinity: one test for "compiled, or hot now".
+                  if ((enterFn.untilCompiled -= enterFn.callFuel) <= 0 && (enterFn.compiled !== null || vm.tierUp(enterFn))) {
                     fiber.sp = sp;
                     fiber.fuel = fuel;
                     fiber.frameCount = fc;
-                    const status = enterFn.compiled!(fiber, enterClosure, newBase, 0);
-                    if (status === FINISHED || (status === UNWOUND && waits(fiber))) return fiber;
-                    fc = fiber.frameCount;
-                    sp = fiber.sp;
-                    fuel = fiber.fuel;
-                    frameIps = fiber.frameIps;
-                    frameBases = fiber.frameBases;
-                    frameClosures = fiber.frameClosures;
-                    frameLimit = Math.min(frameIps.length, fiber.frameBudget);
-                    closure = frameClosures[fc - 1]!;
-                    fn = closure.fn;
-                    code = fn.code;
-                    base = frameBases[fc - 1]!;
-                    ip = frameIps[fc - 1]!;
-                    continue next;
+                    if (runCompiledFrame(fiber, enterFn, enterClosure, newBase, 0)) return fiber;
+                    { op = -3; continue dispatch; }
                   }
                   closure = enterClosure;
                   fn = enterFn;
@@ -1106,25 +1048,13 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                   frameClosures[fc] = enterClosure;
                   frameBases[fc] = newBase;
                   fc++;
-                  if (enterFn.compiled !== null || ((enterFn.untilCompiled -= enterFn.callFuel) <= 0 && vm.tierUp(enterFn))) {
+                  // A compiled function's untilCompiled is -Infinity: one test for "compiled, or hot now".
+                  if ((enterFn.untilCompiled -= enterFn.callFuel) <= 0 && (enterFn.compiled !== null || vm.tierUp(enterFn))) {
                     fiber.sp = sp;
                     fiber.fuel = fuel;
                     fiber.frameCount = fc;
-                    const status = enterFn.compiled!(fiber, enterClosure, newBase, 0);
-                    if (status === FINISHED || (status === UNWOUND && waits(fiber))) return fiber;
-                    fc = fiber.frameCount;
-                    sp = fiber.sp;
-                    fuel = fiber.fuel;
-                    frameIps = fiber.frameIps;
-                    frameBases = fiber.frameBases;
-                    frameClosures = fiber.frameClosures;
-                    frameLimit = Math.min(frameIps.length, fiber.frameBudget);
-                    closure = frameClosures[fc - 1]!;
-                    fn = closure.fn;
-                    code = fn.code;
-                    base = frameBases[fc - 1]!;
-                    ip = frameIps[fc - 1]!;
-                    continue next;
+                    if (runCompiledFrame(fiber, enterFn, enterClosure, newBase, 0)) return fiber;
+                    { op = -3; continue dispatch; }
                   }
                   closure = enterClosure;
                   fn = enterFn;
@@ -1161,25 +1091,15 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
             {
               ip += 2;
               { fuel -= (ip) - code[ip - 1]!; if (fuel < 0) throw fuelFault(fiber); };
-              if (fn.compiled !== null || ((fn.untilCompiled -= (ip) - code[ip - 1]!) <= 0 && vm.tierUp(fn))) {
-                fiber.sp = sp;
-                fiber.fuel = fuel;
-                fiber.frameCount = fc;
-                const status = fn.compiled!(fiber, closure, base, code[ip - 1]!);
-                if (status === FINISHED || (status === UNWOUND && waits(fiber))) return fiber;
-                fc = fiber.frameCount;
-                sp = fiber.sp;
-                fuel = fiber.fuel;
-                frameIps = fiber.frameIps;
-                frameBases = fiber.frameBases;
-                frameClosures = fiber.frameClosures;
-                frameLimit = Math.min(frameIps.length, fiber.frameBudget);
-                closure = frameClosures[fc - 1]!;
-                fn = closure.fn;
-                code = fn.code;
-                base = frameBases[fc - 1]!;
-                ip = frameIps[fc - 1]!;
-                continue next;
+              if (--backEdges === 0) {
+                backEdges = BACK_EDGE_SAMPLE;
+                if ((fn.untilCompiled -= BACK_EDGE_SAMPLE * ((ip) - code[ip - 1]!)) <= 0 && (fn.compiled !== null || vm.tierUp(fn))) {
+                  fiber.sp = sp;
+                  fiber.fuel = fuel;
+                  fiber.frameCount = fc;
+                  if (runCompiledFrame(fiber, fn, closure, base, code[ip - 1]!)) return fiber;
+                  { op = -3; continue dispatch; }
+                }
               };
               ip = (code[ip - 1]!) + 1;;
             }
@@ -1213,25 +1133,15 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
             {
               ip += 5;
               { fuel -= (ip) - code[ip - 1]!; if (fuel < 0) throw fuelFault(fiber); };
-              if (fn.compiled !== null || ((fn.untilCompiled -= (ip) - code[ip - 1]!) <= 0 && vm.tierUp(fn))) {
-                fiber.sp = sp;
-                fiber.fuel = fuel;
-                fiber.frameCount = fc;
-                const status = fn.compiled!(fiber, closure, base, code[ip - 1]!);
-                if (status === FINISHED || (status === UNWOUND && waits(fiber))) return fiber;
-                fc = fiber.frameCount;
-                sp = fiber.sp;
-                fuel = fiber.fuel;
-                frameIps = fiber.frameIps;
-                frameBases = fiber.frameBases;
-                frameClosures = fiber.frameClosures;
-                frameLimit = Math.min(frameIps.length, fiber.frameBudget);
-                closure = frameClosures[fc - 1]!;
-                fn = closure.fn;
-                code = fn.code;
-                base = frameBases[fc - 1]!;
-                ip = frameIps[fc - 1]!;
-                continue next;
+              if (--backEdges === 0) {
+                backEdges = BACK_EDGE_SAMPLE;
+                if ((fn.untilCompiled -= BACK_EDGE_SAMPLE * ((ip) - code[ip - 1]!)) <= 0 && (fn.compiled !== null || vm.tierUp(fn))) {
+                  fiber.sp = sp;
+                  fiber.fuel = fuel;
+                  fiber.frameCount = fc;
+                  if (runCompiledFrame(fiber, fn, closure, base, code[ip - 1]!)) return fiber;
+                  { op = -3; continue dispatch; }
+                }
               };
               { ip = code[ip - 1]!; continue next; };
             }
@@ -1241,25 +1151,15 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
             {
               ip += 1;
               { fuel -= (ip) - code[ip - 1]!; if (fuel < 0) throw fuelFault(fiber); };
-              if (fn.compiled !== null || ((fn.untilCompiled -= (ip) - code[ip - 1]!) <= 0 && vm.tierUp(fn))) {
-                fiber.sp = sp;
-                fiber.fuel = fuel;
-                fiber.frameCount = fc;
-                const status = fn.compiled!(fiber, closure, base, code[ip - 1]!);
-                if (status === FINISHED || (status === UNWOUND && waits(fiber))) return fiber;
-                fc = fiber.frameCount;
-                sp = fiber.sp;
-                fuel = fiber.fuel;
-                frameIps = fiber.frameIps;
-                frameBases = fiber.frameBases;
-                frameClosures = fiber.frameClosures;
-                frameLimit = Math.min(frameIps.length, fiber.frameBudget);
-                closure = frameClosures[fc - 1]!;
-                fn = closure.fn;
-                code = fn.code;
-                base = frameBases[fc - 1]!;
-                ip = frameIps[fc - 1]!;
-                continue next;
+              if (--backEdges === 0) {
+                backEdges = BACK_EDGE_SAMPLE;
+                if ((fn.untilCompiled -= BACK_EDGE_SAMPLE * ((ip) - code[ip - 1]!)) <= 0 && (fn.compiled !== null || vm.tierUp(fn))) {
+                  fiber.sp = sp;
+                  fiber.fuel = fuel;
+                  fiber.frameCount = fc;
+                  if (runCompiledFrame(fiber, fn, closure, base, code[ip - 1]!)) return fiber;
+                  { op = -3; continue dispatch; }
+                }
               };
               ip = (code[ip - 1]!) + 1;;
             }
@@ -1293,25 +1193,15 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
             {
               ip += 5;
               { fuel -= (ip) - code[ip - 1]!; if (fuel < 0) throw fuelFault(fiber); };
-              if (fn.compiled !== null || ((fn.untilCompiled -= (ip) - code[ip - 1]!) <= 0 && vm.tierUp(fn))) {
-                fiber.sp = sp;
-                fiber.fuel = fuel;
-                fiber.frameCount = fc;
-                const status = fn.compiled!(fiber, closure, base, code[ip - 1]!);
-                if (status === FINISHED || (status === UNWOUND && waits(fiber))) return fiber;
-                fc = fiber.frameCount;
-                sp = fiber.sp;
-                fuel = fiber.fuel;
-                frameIps = fiber.frameIps;
-                frameBases = fiber.frameBases;
-                frameClosures = fiber.frameClosures;
-                frameLimit = Math.min(frameIps.length, fiber.frameBudget);
-                closure = frameClosures[fc - 1]!;
-                fn = closure.fn;
-                code = fn.code;
-                base = frameBases[fc - 1]!;
-                ip = frameIps[fc - 1]!;
-                continue next;
+              if (--backEdges === 0) {
+                backEdges = BACK_EDGE_SAMPLE;
+                if ((fn.untilCompiled -= BACK_EDGE_SAMPLE * ((ip) - code[ip - 1]!)) <= 0 && (fn.compiled !== null || vm.tierUp(fn))) {
+                  fiber.sp = sp;
+                  fiber.fuel = fuel;
+                  fiber.frameCount = fc;
+                  if (runCompiledFrame(fiber, fn, closure, base, code[ip - 1]!)) return fiber;
+                  { op = -3; continue dispatch; }
+                }
               };
               { ip = code[ip - 1]!; continue next; };
             }
@@ -1348,25 +1238,15 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
             {
               ip += 5;
               { fuel -= (ip) - code[ip - 1]!; if (fuel < 0) throw fuelFault(fiber); };
-              if (fn.compiled !== null || ((fn.untilCompiled -= (ip) - code[ip - 1]!) <= 0 && vm.tierUp(fn))) {
-                fiber.sp = sp;
-                fiber.fuel = fuel;
-                fiber.frameCount = fc;
-                const status = fn.compiled!(fiber, closure, base, code[ip - 1]!);
-                if (status === FINISHED || (status === UNWOUND && waits(fiber))) return fiber;
-                fc = fiber.frameCount;
-                sp = fiber.sp;
-                fuel = fiber.fuel;
-                frameIps = fiber.frameIps;
-                frameBases = fiber.frameBases;
-                frameClosures = fiber.frameClosures;
-                frameLimit = Math.min(frameIps.length, fiber.frameBudget);
-                closure = frameClosures[fc - 1]!;
-                fn = closure.fn;
-                code = fn.code;
-                base = frameBases[fc - 1]!;
-                ip = frameIps[fc - 1]!;
-                continue next;
+              if (--backEdges === 0) {
+                backEdges = BACK_EDGE_SAMPLE;
+                if ((fn.untilCompiled -= BACK_EDGE_SAMPLE * ((ip) - code[ip - 1]!)) <= 0 && (fn.compiled !== null || vm.tierUp(fn))) {
+                  fiber.sp = sp;
+                  fiber.fuel = fuel;
+                  fiber.frameCount = fc;
+                  if (runCompiledFrame(fiber, fn, closure, base, code[ip - 1]!)) return fiber;
+                  { op = -3; continue dispatch; }
+                }
               };
               { ip = code[ip - 1]!; continue next; };
             }
@@ -2906,28 +2786,33 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
             {
               ip += 2;
               { fuel -= (ip) - code[ip - 1]!; if (fuel < 0) throw fuelFault(fiber); };
-              if (fn.compiled !== null || ((fn.untilCompiled -= (ip) - code[ip - 1]!) <= 0 && vm.tierUp(fn))) {
-                fiber.sp = sp;
-                fiber.fuel = fuel;
-                fiber.frameCount = fc;
-                const status = fn.compiled!(fiber, closure, base, code[ip - 1]!);
-                if (status === FINISHED || (status === UNWOUND && waits(fiber))) return fiber;
-                fc = fiber.frameCount;
-                sp = fiber.sp;
-                fuel = fiber.fuel;
-                frameIps = fiber.frameIps;
-                frameBases = fiber.frameBases;
-                frameClosures = fiber.frameClosures;
-                frameLimit = Math.min(frameIps.length, fiber.frameBudget);
-                closure = frameClosures[fc - 1]!;
-                fn = closure.fn;
-                code = fn.code;
-                base = frameBases[fc - 1]!;
-                ip = frameIps[fc - 1]!;
-                continue next;
+              if (--backEdges === 0) {
+                backEdges = BACK_EDGE_SAMPLE;
+                if ((fn.untilCompiled -= BACK_EDGE_SAMPLE * ((ip) - code[ip - 1]!)) <= 0 && (fn.compiled !== null || vm.tierUp(fn))) {
+                  fiber.sp = sp;
+                  fiber.fuel = fuel;
+                  fiber.frameCount = fc;
+                  if (runCompiledFrame(fiber, fn, closure, base, code[ip - 1]!)) return fiber;
+                  { op = -3; continue dispatch; }
+                }
               };
               { ip = code[ip - 1]!; continue next; };
             }
+          }
+          case -3 /* RELOAD: back from compiled code */: {
+            fc = fiber.frameCount;
+            sp = fiber.sp;
+            fuel = fiber.fuel;
+            frameIps = fiber.frameIps;
+            frameBases = fiber.frameBases;
+            frameClosures = fiber.frameClosures;
+            frameLimit = Math.min(frameIps.length, fiber.frameBudget);
+            closure = frameClosures[fc - 1]!;
+            fn = closure.fn;
+            code = fn.code;
+            base = frameBases[fc - 1]!;
+            ip = frameIps[fc - 1]!;
+            continue next;
           }
           default:
             throw new Fault(`Unknown opcode ${op}.`);

@@ -21,7 +21,7 @@
 import { CONTINUATION_OPCODES, INSTRUCTIONS, INTERNAL_INSTRUCTIONS } from '../instructions/index.js';
 import { FIRST_SUPERINSTRUCTION, SUPERINSTRUCTION_LIST } from '../superinstructions.js';
 import { CaseWriter } from './case-writer.js';
-import { INTERPRETER_TIER, runCompiled } from './interpreter-tier.js';
+import { INTERPRETER_TIER, RELOAD_OPCODE, RELOAD_REGISTERS } from './interpreter-tier.js';
 import { formatCode } from './macros.js';
 import * as HELPERS from '../interpreter/helpers.js';
 
@@ -43,6 +43,7 @@ export function interpreterCases(): string[] {
   SUPERINSTRUCTION_LIST.forEach((sup, i) => {
     cases.push(writeCase(`${FIRST_SUPERINSTRUCTION + i} /* ${sup.name}: ${sup.steps.join(' ')} */`, partsOf(sup.steps)));
   });
+  cases.push(`case ${RELOAD_OPCODE} /* RELOAD: back from compiled code */: {\n${RELOAD_REGISTERS}\ncontinue next;\n}`);
   return cases;
 }
 
@@ -93,13 +94,16 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
   // The registers of the call continuations (PUSH_FRAME, CALL_VALUE).
   let callTarget: ObjClosure = closure;
   let callArgc = 0;
+  // Back edges left before the next one is counted towards compiling its function (TIER_UP_AT).
+  let backEdges = BACK_EDGE_SAMPLE;
   fiber.state = 'running';
 
   try {
     // A frame whose function is compiled starts there (a run of the compiled tier, or a resumed fiber);
     // a run from a function's start (a cast loop's spell, a script) counts as a call towards compiling it.
     if (fn.compiled !== null || (ip === 0 && (fn.untilCompiled -= fn.callFuel) <= 0 && vm.tierUp(fn))) {
-${formatCode(runCompiled('fn', 'closure', 'base', 'ip'), 6)}
+      if (runCompiledFrame(fiber, fn, closure, base, ip)) return fiber;
+${formatCode(RELOAD_REGISTERS, 6)}
     }
     next: for (;;) {
       let op = code[ip++]!;

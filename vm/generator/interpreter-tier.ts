@@ -9,29 +9,34 @@ function ipPlus(d: number): string {
   return d === 0 ? 'ip' : d > 0 ? `ip + ${d}` : `ip - ${-d}`;
 }
 
+/** Take the registers back from the fiber's innermost frame, as compiled code left it. */
+export const RELOAD_REGISTERS = `fc = fiber.frameCount;
+  sp = fiber.sp;
+  fuel = fiber.fuel;
+  frameIps = fiber.frameIps;
+  frameBases = fiber.frameBases;
+  frameClosures = fiber.frameClosures;
+  frameLimit = Math.min(frameIps.length, fiber.frameBudget);
+  closure = frameClosures[fc - 1]!;
+  fn = closure.fn;
+  code = fn.code;
+  base = frameBases[fc - 1]!;
+  ip = frameIps[fc - 1]!;`;
+
+/** The interpreter's case that goes on after compiled code returned (never in bytecode). */
+export const RELOAD_OPCODE = -3;
+
 /**
  * Run a function's compiled code from `ipExpr` in the frame on top (already
  * pushed), the registers handed over in the fiber; then, unless the run ended
- * or waits, take the registers back from the innermost frame it left.
+ * or waits, go on in the RELOAD case, which takes the registers back.
  */
 export function runCompiled(fnExpr: string, closureExpr: string, baseExpr: string, ipExpr: string): string {
   return `fiber.sp = sp;
     fiber.fuel = fuel;
     fiber.frameCount = fc;
-    const status = ${fnExpr}.compiled!(fiber, ${closureExpr}, ${baseExpr}, ${ipExpr});
-    if (status === FINISHED || (status === UNWOUND && waits(fiber))) return fiber;
-    fc = fiber.frameCount;
-    sp = fiber.sp;
-    fuel = fiber.fuel;
-    frameIps = fiber.frameIps;
-    frameBases = fiber.frameBases;
-    frameClosures = fiber.frameClosures;
-    frameLimit = Math.min(frameIps.length, fiber.frameBudget);
-    closure = frameClosures[fc - 1]!;
-    fn = closure.fn;
-    code = fn.code;
-    base = frameBases[fc - 1]!;
-    ip = frameIps[fc - 1]!;`;
+    if (runCompiledFrame(fiber, ${fnExpr}, ${closureExpr}, ${baseExpr}, ${ipExpr})) return fiber;
+    { op = ${RELOAD_OPCODE}; continue dispatch; }`;
 }
 
 export const INTERPRETER_TIER: Tier = {
@@ -79,9 +84,9 @@ export const INTERPRETER_TIER: Tier = {
       frameClosures[fc] = enterClosure;
       frameBases[fc] = newBase;
       fc++;
-      if (enterFn.compiled !== null || ((enterFn.untilCompiled -= enterFn.callFuel) <= 0 && vm.tierUp(enterFn))) {
+      // A compiled function's untilCompiled is -Infinity: one test for "compiled, or hot now".
+      if ((enterFn.untilCompiled -= enterFn.callFuel) <= 0 && (enterFn.compiled !== null || vm.tierUp(enterFn))) {
         ${runCompiled('enterFn', 'enterClosure', 'newBase', '0')}
-        continue next;
       }
       closure = enterClosure;
       fn = enterFn;
@@ -92,6 +97,11 @@ export const INTERPRETER_TIER: Tier = {
     }`,
     CALL_OUT: ([slot, call]) => callOut(slot!, call!, `return suspend(fiber, 'suspended', fc, ip, sp, fuel);`),
     TIER_UP_AT: ([target, charge]) =>
-      `if (fn.compiled !== null || ((fn.untilCompiled -= ${charge}) <= 0 && vm.tierUp(fn))) {\n${runCompiled('fn', 'closure', 'base', target!)}\ncontinue next;\n}`,
+      // Sampled: one back edge in BACK_EDGE_SAMPLE is counted (for all of them), so a tight loop pays a
+      // decrement of a local, not a store to its function (that cost loops ~25%).
+      `if (--backEdges === 0) {
+        backEdges = BACK_EDGE_SAMPLE;
+        if ((fn.untilCompiled -= BACK_EDGE_SAMPLE * (${charge})) <= 0 && (fn.compiled !== null || vm.tierUp(fn))) {\n${runCompiled('fn', 'closure', 'base', target!)}\n}
+      }`,
   }),
 };
