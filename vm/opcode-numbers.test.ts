@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { CONTINUATION_OPCODES, INSTRUCTIONS } from './instructions/index.js';
 import { OPCODES } from './opcodes.js';
 import { SUPERINSTRUCTIONS } from './superinstructions.js';
+import { RELOAD_OPCODE } from './generator/interpreter-tier.js';
 
 /**
  * The generated interpreter writes its switch cases as numeric literals with
@@ -28,9 +29,9 @@ describe("the interpreter's case labels", () => {
     expect(Math.min(...Object.values(SUPERINSTRUCTIONS))).toBeGreaterThanOrEqual(OPCODES.length);
   });
 
-  it('use negative numbers only for the call continuations', () => {
+  it('use negative numbers only for the call continuations and the return from compiled code', () => {
     const negative = cases.filter((c) => c.value < 0);
-    expect(Object.fromEntries(negative.map((c) => [c.name, c.value]))).toEqual(CONTINUATION_OPCODES);
+    expect(Object.fromEntries(negative.map((c) => [c.name, c.value]))).toEqual({ ...CONTINUATION_OPCODES, RELOAD: RELOAD_OPCODE });
   });
 });
 

@@ -101,6 +101,44 @@ export interface VmSnapshotAccess {
 export type { BreakHandler } from './interpreter/interpreter-vm.js';
 
 export class VM {
+  /**
+   * What the interpreter reads of a VM. One class for every VM, so the calls
+   * the interpreter makes through it (finish, at the end of every run) have
+   * one target: closures made per VM deoptimized it each time a second VM ran.
+   */
+  private static readonly View = class implements InterpreterVM {
+    readonly constants: readonly (number | string)[];
+    readonly globals: Value[];
+    readonly globalNames: readonly string[];
+    readonly functions: readonly ObjFunction[];
+    readonly hostImports: readonly ObjHostFunction[];
+    readonly ctx: VmHostContext;
+    readonly printFn: (text: string) => void;
+
+    constructor(private readonly owner: VM) {
+      this.constants = owner.constants;
+      this.globals = owner.globals;
+      this.globalNames = owner.module.globals;
+      this.functions = owner.functions;
+      this.hostImports = owner.hostImports;
+      this.ctx = owner.ctx;
+      this.printFn = owner.printFn;
+    }
+
+    /** The debugger sets and clears the VM's breakHandler while attached. */
+    get breakHandler(): BreakHandler | null {
+      return this.owner.handler;
+    }
+
+    tierUp(fn: ObjFunction): boolean {
+      return this.owner.tierUp(fn);
+    }
+
+    finish(fiber: Fiber, state: 'done' | 'failed'): void {
+      this.owner.finish(fiber, state);
+    }
+  };
+
   readonly module: Module;
   /** Global values by slot (UNDEFINED until defined). */
   private readonly globals: Value[];
@@ -147,22 +185,7 @@ export class VM {
     for (const spell of module.spells) this.spellIndex.set(spell.name, spell.functionIndex);
     this.hostImports = bindHostImports(module, options.hosts ?? CORE_HOST_FUNCTIONS);
     this.retainedRoots = options.heapCounts === 'retained' ? this.globals : null;
-    const vm = this;
-    this.interpreterView = {
-      constants: this.constants,
-      globals: this.globals,
-      globalNames: module.globals,
-      functions: this.functions,
-      hostImports: this.hostImports,
-      ctx: this.ctx,
-      printFn: this.printFn,
-      // The debugger sets and clears the VM's breakHandler while attached.
-      get breakHandler() {
-        return vm.breakHandler;
-      },
-      tierUp: (fn) => this.tierUp(fn),
-      finish: (fiber, state) => this.finish(fiber, state),
-    };
+    this.interpreterView = new VM.View(this);
     this.tier = options.tier ?? 'auto';
     this.compiler = new FunctionCompiler(module, this.interpreterView);
     if (this.tier === 'compiled') this.compileAll();

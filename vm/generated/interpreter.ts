@@ -116,48 +116,40 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
       dispatch: for (;;) {
         switch (op) {
           case 0 /* CONSTANT */: {
-            let t0: Value;
             {
               let value: Value;
               value = constants[code[ip]!]!;
-              t0 = value;
+              stack[sp] = value;
+              sp += 1;
             }
-            stack[sp] = t0;
-            sp += 1;
             ip += 1;
             continue next;
           }
           case 1 /* NIL */: {
-            let t0: Value;
             {
               let value: Value;
               value = null;
-              t0 = value;
+              stack[sp] = value;
+              sp += 1;
             }
-            stack[sp] = t0;
-            sp += 1;
             continue next;
           }
           case 2 /* TRUE */: {
-            let t0: Value;
             {
               let value: Value;
               value = true;
-              t0 = value;
+              stack[sp] = value;
+              sp += 1;
             }
-            stack[sp] = t0;
-            sp += 1;
             continue next;
           }
           case 3 /* FALSE */: {
-            let t0: Value;
             {
               let value: Value;
               value = false;
-              t0 = value;
+              stack[sp] = value;
+              sp += 1;
             }
-            stack[sp] = t0;
-            sp += 1;
             continue next;
           }
           case 4 /* POP */: {
@@ -167,149 +159,109 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
             continue next;
           }
           case 5 /* DUP */: {
-            let t0: Value, t1: Value;
             {
               const value = stack[sp - 1]!;
-              sp -= 1;
-              t0 = value;
-              t1 = value;
+              stack[sp] = value;
+              sp += 1;
             }
-            stack[sp] = t0;
-            stack[sp + 1] = t1;
-            sp += 2;
             continue next;
           }
           case 6 /* DUP2 */: {
-            let t0: Value, t1: Value, t2: Value, t3: Value;
             {
               const a = stack[sp - 2]!;
               const b = stack[sp - 1]!;
-              sp -= 2;
-              t0 = a;
-              t1 = b;
-              t2 = a;
-              t3 = b;
+              stack[sp] = a;
+              stack[sp + 1] = b;
+              sp += 2;
             }
-            stack[sp] = t0;
-            stack[sp + 1] = t1;
-            stack[sp + 2] = t2;
-            stack[sp + 3] = t3;
-            sp += 4;
             continue next;
           }
           case 7 /* GET_LOCAL */: {
-            let t0: Value;
             {
               let value: Value;
               value = stack[base + code[ip]!]!;
-              t0 = value;
+              stack[sp] = value;
+              sp += 1;
             }
-            stack[sp] = t0;
-            sp += 1;
             ip += 1;
             continue next;
           }
           case 8 /* SET_LOCAL */: {
-            let t0: Value;
             {
               const value = stack[sp - 1]!;
-              sp -= 1;
               stack[base + code[ip]!] = value;
-              t0 = value;
             }
-            stack[sp] = t0;
-            sp += 1;
             ip += 1;
             continue next;
           }
           case 9 /* GET_GLOBAL */: {
-            let t0: Value;
             {
               ip += 1;
               let value: Value;
               value = globals[code[ip - 1]!]!;
               if (value === UNDEFINED) throw new Fault(`Undefined variable ${quoted(globalNames[code[ip - 1]!] ?? '')}.`);
-              t0 = value;
+              stack[sp] = value;
+              sp += 1;
             }
-            stack[sp] = t0;
-            sp += 1;
             continue next;
           }
           case 10 /* DEFINE_GLOBAL */: {
             {
               const value = stack[sp - 1]!;
-              sp -= 1;
               globals[code[ip]!] = value;
+              sp -= 1;
             }
             ip += 1;
             continue next;
           }
           case 11 /* SET_GLOBAL */: {
-            let t0: Value;
             {
               ip += 1;
               const value = stack[sp - 1]!;
-              sp -= 1;
               if (globals[code[ip - 1]!] === UNDEFINED) throw new Fault(`Undefined variable ${quoted(globalNames[code[ip - 1]!] ?? '')}.`);
               globals[code[ip - 1]!] = value;
-              t0 = value;
             }
-            stack[sp] = t0;
-            sp += 1;
             continue next;
           }
           case 12 /* GET_UPVALUE */: {
-            let t0: Value;
             {
               let value: Value;
               const upvalue = closure.upvalues[code[ip]!]!;
               value = upvalue.cells[upvalue.index]!;
-              t0 = value;
+              stack[sp] = value;
+              sp += 1;
             }
-            stack[sp] = t0;
-            sp += 1;
             ip += 1;
             continue next;
           }
           case 13 /* SET_UPVALUE */: {
-            let t0: Value;
             {
               const value = stack[sp - 1]!;
-              sp -= 1;
               const upvalue = closure.upvalues[code[ip]!]!;
               upvalue.cells[upvalue.index] = value;
-              t0 = value;
             }
-            stack[sp] = t0;
-            sp += 1;
             ip += 1;
             continue next;
           }
           case 14 /* GET_PROPERTY */: {
-            let t0: Value;
             {
               ip += 1;
               const object = stack[sp - 1]!;
-              sp -= 1;
               let value: Value;
               if (object instanceof ObjInstance && object.shape === fn.icShape[(ip - 1)]) value = object.values[fn.icSlot[(ip - 1)]!]!;
               else {
                 value = object instanceof ObjInstance ? getInstanceProperty(fn, (ip - 1), object, constants[code[ip - 1]!] as string) : getOtherProperty(object, constants[code[ip - 1]!] as string);
                 if (value instanceof ObjBoundMethod) fuel -= chargeHeap(fiber, HEAP_COST.boundMethod, fuel);
               }
-              t0 = value;
+              stack[sp - 1] = value;
             }
-            stack[sp] = t0;
-            sp += 1;
             continue next;
           }
           case 15 /* SET_PROPERTY */: {
-            let t0: Value;
             {
               ip += 1;
               const object = stack[sp - 2]!;
               const value = stack[sp - 1]!;
-              sp -= 2;
               if (object instanceof ObjInstance && object.shape === fn.icShape[(ip - 1)]) {
                 // Inline cache hit: store in the cached slot (appending when the cache is a transition).
                 const slot = fn.icSlot[(ip - 1)]!;
@@ -327,216 +279,173 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                   fuel -= chargeHeap(fiber, cost, fuel);
                 }
               }
-              t0 = value;
+              stack[sp - 2] = value;
+              sp -= 1;
             }
-            stack[sp] = t0;
-            sp += 1;
             continue next;
           }
           case 16 /* GET_SUPER */: {
-            let t0: Value;
             {
               ip += 1;
               const instance = stack[sp - 2]!;
               const superclass = stack[sp - 1]!;
-              sp -= 2;
               let bound: Value;
               if (!(superclass instanceof ObjClass)) throw new Fault('Superclass must be a class.');
               const method = superclass.methods.get(constants[code[ip - 1]!] as string);
               if (method === undefined) throw new Fault(`Undefined property ${quoted(constants[code[ip - 1]!] as string)}.`);
               fuel -= chargeHeap(fiber, HEAP_COST.boundMethod, fuel);
               bound = new ObjBoundMethod(instance, method);
-              t0 = bound;
+              stack[sp - 2] = bound;
+              sp -= 1;
             }
-            stack[sp] = t0;
-            sp += 1;
             continue next;
           }
           case 17 /* GET_INDEX */: {
-            let t0: Value;
             {
               const list = stack[sp - 2]!;
               const index = stack[sp - 1]!;
-              sp -= 2;
               let value: Value;
               if (list instanceof ObjList && typeof index === 'number' && (index | 0) === index && index >= 0 && index < list.items.length) {
                 value = list.items[index]!;
               } else value = list instanceof ObjList ? list.items[checkIndex(list, index)]! : getMapEntry(list, index);
-              t0 = value;
+              stack[sp - 2] = value;
+              sp -= 1;
             }
-            stack[sp] = t0;
-            sp += 1;
             continue next;
           }
           case 18 /* SET_INDEX */: {
-            let t0: Value;
             {
               const list = stack[sp - 3]!;
               const index = stack[sp - 2]!;
               const value = stack[sp - 1]!;
-              sp -= 3;
               if (list instanceof ObjList) list.items[checkIndex(list, index)] = value;
               else if (setMapEntry(list, index, value)) fuel -= chargeHeap(fiber, HEAP_COST.mapEntry, fuel);
-              t0 = value;
+              stack[sp - 3] = value;
+              sp -= 2;
             }
-            stack[sp] = t0;
-            sp += 1;
             continue next;
           }
           case 19 /* EQUAL */: {
-            let t0: Value;
             {
               const a = stack[sp - 2]!;
               const b = stack[sp - 1]!;
-              sp -= 2;
               let result: Value;
               if (typeof a === 'string' && typeof b === 'string' && a.length > 64 && a.length === b.length) { fuel -= a.length >> 6; if (fuel < 0) throw fuelFault(fiber); };
               result = a === b || (isHostObject(a) && isHostObject(b) && hostEquals(a, b));
-              t0 = result;
+              stack[sp - 2] = result;
+              sp -= 1;
             }
-            stack[sp] = t0;
-            sp += 1;
             continue next;
           }
           case 20 /* GREATER */: {
-            let t0: Value;
             {
               const a = stack[sp - 2]!;
               const b = stack[sp - 1]!;
-              sp -= 2;
               let result: Value;
               if (typeof a !== 'number' || typeof b !== 'number') throw new Fault('Operands must be numbers.');
               result = a > b;
-              t0 = result;
+              stack[sp - 2] = result;
+              sp -= 1;
             }
-            stack[sp] = t0;
-            sp += 1;
             continue next;
           }
           case 21 /* LESS */: {
-            let t0: Value;
             {
               const a = stack[sp - 2]!;
               const b = stack[sp - 1]!;
-              sp -= 2;
               let result: Value;
               if (typeof a !== 'number' || typeof b !== 'number') throw new Fault('Operands must be numbers.');
               result = a < b;
-              t0 = result;
+              stack[sp - 2] = result;
+              sp -= 1;
             }
-            stack[sp] = t0;
-            sp += 1;
             continue next;
           }
           case 22 /* ADD */: {
-            let t0: Value;
             {
               const a = stack[sp - 2]!;
               const b = stack[sp - 1]!;
-              sp -= 2;
               let result: Value;
               if (typeof a === 'number' && typeof b === 'number') result = a + b;
               else if (typeof a === 'string' && typeof b === 'string') {
                 fuel -= chargeHeap(fiber, a.length + b.length, fuel);
                 result = concatStrings(a, b);
               } else throw new Fault('Operands must be two numbers or two strings.');
-              t0 = result;
+              stack[sp - 2] = result;
+              sp -= 1;
             }
-            stack[sp] = t0;
-            sp += 1;
             continue next;
           }
           case 23 /* SUBTRACT */: {
-            let t0: Value;
             {
               const a = stack[sp - 2]!;
               const b = stack[sp - 1]!;
-              sp -= 2;
               let result: Value;
               if (typeof a !== 'number' || typeof b !== 'number') throw new Fault('Operands must be numbers.');
               result = a - b;
-              t0 = result;
+              stack[sp - 2] = result;
+              sp -= 1;
             }
-            stack[sp] = t0;
-            sp += 1;
             continue next;
           }
           case 24 /* MULTIPLY */: {
-            let t0: Value;
             {
               const a = stack[sp - 2]!;
               const b = stack[sp - 1]!;
-              sp -= 2;
               let result: Value;
               if (typeof a !== 'number' || typeof b !== 'number') throw new Fault('Operands must be numbers.');
               result = a * b;
-              t0 = result;
+              stack[sp - 2] = result;
+              sp -= 1;
             }
-            stack[sp] = t0;
-            sp += 1;
             continue next;
           }
           case 25 /* DIVIDE */: {
-            let t0: Value;
             {
               const a = stack[sp - 2]!;
               const b = stack[sp - 1]!;
-              sp -= 2;
               let result: Value;
               if (typeof a !== 'number' || typeof b !== 'number') throw new Fault('Operands must be numbers.');
               result = a / b;
-              t0 = result;
+              stack[sp - 2] = result;
+              sp -= 1;
             }
-            stack[sp] = t0;
-            sp += 1;
             continue next;
           }
           case 26 /* MODULO */: {
-            let t0: Value;
             {
               const a = stack[sp - 2]!;
               const b = stack[sp - 1]!;
-              sp -= 2;
               let result: Value;
               if (typeof a !== 'number' || typeof b !== 'number') throw new Fault('Operands must be numbers.');
               result = a % b;
-              t0 = result;
+              stack[sp - 2] = result;
+              sp -= 1;
             }
-            stack[sp] = t0;
-            sp += 1;
             continue next;
           }
           case 27 /* NOT */: {
-            let t0: Value;
             {
               const value = stack[sp - 1]!;
-              sp -= 1;
               let result: Value;
               result = value === null || value === false;
-              t0 = result;
+              stack[sp - 1] = result;
             }
-            stack[sp] = t0;
-            sp += 1;
             continue next;
           }
           case 28 /* NEGATE */: {
-            let t0: Value;
             {
               const value = stack[sp - 1]!;
-              sp -= 1;
               let result: Value;
               if (typeof value !== 'number') throw new Fault('Operand must be a number.');
               result = -value;
-              t0 = result;
+              stack[sp - 1] = result;
             }
-            stack[sp] = t0;
-            sp += 1;
             continue next;
           }
           case 29 /* PRINT */: {
             {
               const value = stack[sp - 1]!;
-              sp -= 1;
               let text: string;
               if (typeof value === 'object' && value !== null) {
                 // Printing a big (or self-nesting) list is work: bound it by the fuel left.
@@ -551,6 +460,7 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               { fuel -= text.length; if (fuel < 0) throw fuelFault(fiber); };
               chargeOutput(fiber, text.length + 1);
               print(text);
+              sp -= 1;
             }
             continue next;
           }
@@ -710,19 +620,16 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
             continue next;
           }
           case 37 /* HOST_FUNCTION */: {
-            let t0: Value;
             {
               let host: Value;
               host = hostImports[code[ip]!]!;
-              t0 = host;
+              stack[sp] = host;
+              sp += 1;
             }
-            stack[sp] = t0;
-            sp += 1;
             ip += 1;
             continue next;
           }
           case 38 /* CLOSURE */: {
-            let t0: Value;
             {
               ip += 1;
               let made: Value;
@@ -737,10 +644,9 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                 { fuel -= count + lastCapture.walked; if (fuel < 0) throw fuelFault(fiber); };
               }
               made = new ObjClosure(target, upvalues);
-              t0 = made;
+              stack[sp] = made;
+              sp += 1;
             }
-            stack[sp] = t0;
-            sp += 1;
             continue next;
           }
           case 39 /* CLOSE_UPVALUE */: {
@@ -772,25 +678,21 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
             }
           }
           case 41 /* CLASS */: {
-            let t0: Value;
             {
               ip += 1;
               let klass: Value;
               { fuel -= HEAP_COST.class; if (fuel < 0) throw fuelFault(fiber); };
               fuel -= chargeHeap(fiber, HEAP_COST.class, fuel);
               klass = new ObjClass(constants[code[ip - 1]!] as string);
-              t0 = klass;
+              stack[sp] = klass;
+              sp += 1;
             }
-            stack[sp] = t0;
-            sp += 1;
             continue next;
           }
           case 42 /* INHERIT */: {
-            let t0: Value;
             {
               const superclass = stack[sp - 2]!;
               const subclass = stack[sp - 1]!;
-              sp -= 2;
               if (!(superclass instanceof ObjClass)) throw new Fault('Superclass must be a class.');
               if (subclass instanceof ObjClass) {
                 // Copying the method table is work and memory in proportion to its size: charged before copying.
@@ -799,29 +701,23 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                 fuel -= chargeHeap(fiber, copied * HEAP_COST.method, fuel);
                 inherit(subclass, superclass);
               }
-              t0 = superclass;
+              sp -= 1;
             }
-            stack[sp] = t0;
-            sp += 1;
             continue next;
           }
           case 43 /* METHOD */: {
-            let t0: Value;
             {
               ip += 1;
               const klass = stack[sp - 2]!;
               const method = stack[sp - 1]!;
-              sp -= 2;
               if (klass instanceof ObjClass && method instanceof ObjClosure) {
                 const name = constants[code[ip - 1]!] as string;
                 fuel -= chargeHeap(fiber, HEAP_COST.method, fuel);
                 klass.methods.set(name, method);
                 if (name === 'init') klass.initializer = method;
               }
-              t0 = klass;
+              sp -= 1;
             }
-            stack[sp] = t0;
-            sp += 1;
             continue next;
           }
           case 44 /* BUILD_LIST */: {
