@@ -25,8 +25,12 @@ export function fuelBeforeCompiling(words: number): number {
   return Math.max(MIN_FUEL_BEFORE_COMPILING, FUEL_BEFORE_COMPILING_PER_WORD * words);
 }
 
-/** Frames deeper than this run in the interpreter (compiled frames nest on the JS stack, which is smaller than the budget allows). */
-export const COMPILED_DEPTH_LIMIT = 1000;
+/**
+ * Frames deeper than this run on the interpreter: compiled frames nest on the
+ * JS stack (two or three JS frames per call), which is far smaller than a
+ * budget may allow (the interpreter's frames are arrays on the fiber).
+ */
+export const COMPILED_DEPTH_LIMIT = 200;
 
 /** The interpreter counts one loop back edge in this many (for them all) towards compiling. */
 export const BACK_EDGE_SAMPLE = 128;

@@ -102,6 +102,26 @@ describe('the compiled tier', () => {
     for (const fuel of [10, 99, 1_234, 50_001]) sameInBothTiers(spin, { fuel });
   });
 
+  it('recurses as deep as the budget allows, the same in both tiers (deep frames run on the interpreter)', () => {
+    const source = `
+      class A { d(n) { if (n == 0) return 0; return 1 + this.d(n - 1); } }
+      class B { init(n) { if (n > 0) this.c = B(n - 1); } }
+      fun f(n) { if (n == 0) return 0; return 1 + f(n - 1); }
+      print f(5000); print A().d(5000); var b = B(5000); print "built";
+      print f(200000);`;
+    const { module } = compile(source, { hosts: CORE_HOST_FUNCTIONS });
+    const run = (tier: Tier): string[] => {
+      const out: string[] = [];
+      const vm = new VM(module!, { hosts: CORE_HOST_FUNCTIONS, print: (t) => out.push(t), tier, maxFrames: 100_000, maxStack: 10_000_000, fuel: 1e9 });
+      const fiber = vm.runScript();
+      return [...out, fiber.error?.message ?? ''];
+    };
+    const compiled = run('compiled');
+    expect(compiled).toEqual(run('interpreter'));
+    expect(compiled.slice(0, 3)).toEqual(['5000', '5000', 'built']);
+    expect(compiled[3]).toMatch(/Stack overflow/);
+  });
+
   it('behaves as the interpreter on programs generated from the grammar, under small budgets', () => {
     const budgets = fc.record({
       fuel: fc.constantFrom(50, 500, 5_000, 30_000),
