@@ -91,8 +91,13 @@ function evaluateIn(scope: Record<string, unknown>, source: string): unknown {
   if (factory === undefined) {
     factory = new Function('scope', text) as Factory;
     FACTORIES.set(text, factory);
-    // The oldest goes first (a Map keeps insertion order).
-    if (FACTORIES.size > MAX_FACTORIES) FACTORIES.delete(FACTORIES.keys().next().value!);
+    cachedChars += text.length;
+    // The oldest go first (a Map keeps insertion order); V8 keeps each factory's source alive.
+    while (cachedChars > MAX_CACHED_CHARS && FACTORIES.size > 1) {
+      const oldest = FACTORIES.keys().next().value!;
+      cachedChars -= oldest.length;
+      FACTORIES.delete(oldest);
+    }
   }
   return factory(scope);
 }
@@ -107,7 +112,9 @@ type Factory = (scope: Record<string, unknown>) => unknown;
  * warming up a new copy. The text holds only numbers and fixed names.
  */
 const FACTORIES = new Map<string, Factory>();
-const MAX_FACTORIES = 2_000;
+/** At most this much source text cached (characters; V8 holds each cached factory's source). */
+const MAX_CACHED_CHARS = 16_000_000;
+let cachedChars = 0;
 
 /** The JavaScript the compiled tier writes for `fn` (for `cantrip disasm --compiled`), or null when it is not compiled. */
 export function compiledSource(module: Module, fn: ObjFunction): string | null {
