@@ -2,8 +2,10 @@
  * The Redis ownership store against a real redis-server: compare-and-set on
  * (zone, epoch), the saved state moving with the owner, stale owners refused.
  */
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisOwnershipStore } from './redis-ownership-store.js';
+import { assignZone } from './zone-assignment.js';
 import { startRedis, type TestRedis } from './throwaway-redis.js';
 
 describe('RedisOwnershipStore', () => {
@@ -41,5 +43,25 @@ describe('RedisOwnershipStore', () => {
     await store.forget(7, 'z1-0');
     expect(await store.owner(7)).toBeNull();
     expect((await store.loadZone('z1-0')).entities.size).toBe(0);
+  });
+
+  it('fenced: a worker takes entities into a zone, or takes them back, only while the zone is assigned to it', async (context) => {
+    if (redis === null) return context.skip();
+    const mine = new RedisOwnershipStore(redis.url, 'fenced', 'host:1');
+    const admin = new Redis(redis.url);
+    try {
+      await assignZone(admin, 'fenced', 'z1-0', 'host:2');
+      expect(await mine.claim(9, 'z0-0')).toEqual({ zone: 'z0-0', epoch: 1 });
+      expect((await mine.transfer(9, 'z0-0', 1, 'z1-0', '{}')).ok).toBe(false);
+      await assignZone(admin, 'fenced', 'z1-0', 'host:1');
+      expect(await mine.transfer(9, 'z0-0', 1, 'z1-0', '{}')).toEqual({ ok: true, record: { zone: 'z1-0', epoch: 2 } });
+      await assignZone(admin, 'fenced', 'z1-0', 'host:3');
+      expect((await mine.reclaim(9, 'z1-0', 2)).ok).toBe(false);
+      await mine.saveZone('z1-0', { tick: 5, nextId: 10 }, new Map([[9, '{"stale":true}']]));
+      expect((await mine.loadZone('z1-0')).entities.get(9)).toBe('{}');
+    } finally {
+      await mine.close();
+      admin.disconnect();
+    }
   });
 });

@@ -9,10 +9,16 @@
 import { Redis } from 'ioredis';
 import type { EntityId } from '../runtime/events/events.js';
 import type { OwnerRecord, OwnershipChange, OwnershipStore, ZoneMark } from './ownership-store.js';
+import { assignmentKey } from './zone-assignment.js';
 
-/** KEYS: owners, from's entities, to's entities. ARGV: id, from, epoch, to, saved. */
+/**
+ * KEYS: owners, from's entities, to's entities, zone assignment. ARGV: id, from, epoch, to,
+ * saved, worker. With a worker key, the target zone must be assigned to that worker: a
+ * process taken for dead that comes back cannot take entities for a zone it lost (fencing).
+ */
 const TRANSFER = `
 local now = redis.call('HGET', KEYS[1], ARGV[1])
+if ARGV[6] ~= '' and redis.call('HGET', KEYS[4], ARGV[4]) ~= ARGV[6] then return {0, now or ''} end
 if now ~= ARGV[2] .. '|' .. ARGV[3] then return {0, now or ''} end
 local record = ARGV[4] .. '|' .. (tonumber(ARGV[3]) + 1)
 redis.call('HSET', KEYS[1], ARGV[1], record)
@@ -21,9 +27,10 @@ redis.call('HSET', KEYS[3], ARGV[1], ARGV[5])
 return {1, record}
 `;
 
-/** KEYS: owners. ARGV: id, zone, epoch. */
+/** KEYS: owners, zone assignment. ARGV: id, zone, epoch, worker (fenced as TRANSFER is). */
 const RECLAIM = `
 local now = redis.call('HGET', KEYS[1], ARGV[1])
+if ARGV[4] ~= '' and redis.call('HGET', KEYS[2], ARGV[2]) ~= ARGV[4] then return {0, now or ''} end
 if now ~= ARGV[2] .. '|' .. ARGV[3] then return {0, now or ''} end
 local record = ARGV[2] .. '|' .. (tonumber(ARGV[3]) + 1)
 redis.call('HSET', KEYS[1], ARGV[1], record)
@@ -38,6 +45,14 @@ redis.call('HDEL', KEYS[2], ARGV[1])
 return 1
 `;
 
+/** KEYS: zone's entities, zone's mark, zone assignment. ARGV: zone, worker, mark, then id, saved, id, saved … (fenced as TRANSFER is). */
+const SAVE = `
+if ARGV[2] ~= '' and redis.call('HGET', KEYS[3], ARGV[1]) ~= ARGV[2] then return 0 end
+for i = 4, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
+redis.call('SET', KEYS[2], ARGV[3])
+return 1
+`;
+
 /** KEYS: owners. ARGV: id, zone. Answers the record as it is now. */
 const CLAIM = `
 local now = redis.call('HGET', KEYS[1], ARGV[1])
@@ -48,10 +63,11 @@ return record
 `;
 
 type Scripted = Redis & {
-  ownerTransfer(k1: string, k2: string, k3: string, id: string, from: string, epoch: string, to: string, saved: string): Promise<[number, string]>;
-  ownerReclaim(k1: string, id: string, zone: string, epoch: string): Promise<[number, string]>;
+  ownerTransfer(k1: string, k2: string, k3: string, k4: string, id: string, from: string, epoch: string, to: string, saved: string, worker: string): Promise<[number, string]>;
+  ownerReclaim(k1: string, k2: string, id: string, zone: string, epoch: string, worker: string): Promise<[number, string]>;
   ownerForget(k1: string, k2: string, id: string, zone: string): Promise<number>;
   ownerClaim(k1: string, id: string, zone: string): Promise<string>;
+  zoneSave(k1: string, k2: string, k3: string, zone: string, worker: string, mark: string, ...entries: string[]): Promise<number>;
 };
 
 function parseRecord(text: string | null | undefined): OwnerRecord | null {
@@ -67,12 +83,18 @@ export class RedisOwnershipStore implements OwnershipStore {
     url: string,
     /** The key prefix: one Redis can hold several servers' worlds. */
     private readonly ns: string,
+    /**
+     * The worker key of this process when zones are assigned to workers (server/zone-assignment.ts):
+     * its hand-overs in and takebacks then need the zone to be assigned to it. '' (one process): no check.
+     */
+    private readonly worker = '',
   ) {
     const redis = new Redis(url, { maxRetriesPerRequest: 3, lazyConnect: false });
-    redis.defineCommand('ownerTransfer', { numberOfKeys: 3, lua: TRANSFER });
-    redis.defineCommand('ownerReclaim', { numberOfKeys: 1, lua: RECLAIM });
+    redis.defineCommand('ownerTransfer', { numberOfKeys: 4, lua: TRANSFER });
+    redis.defineCommand('ownerReclaim', { numberOfKeys: 2, lua: RECLAIM });
     redis.defineCommand('ownerForget', { numberOfKeys: 2, lua: FORGET });
     redis.defineCommand('ownerClaim', { numberOfKeys: 1, lua: CLAIM });
+    redis.defineCommand('zoneSave', { numberOfKeys: 3, lua: SAVE });
     this.redis = redis as Scripted;
   }
 
@@ -89,12 +111,12 @@ export class RedisOwnershipStore implements OwnershipStore {
   }
 
   async transfer(id: EntityId, from: string, epoch: number, to: string, saved: string): Promise<OwnershipChange> {
-    const [ok, now] = await this.redis.ownerTransfer(this.ownersKey, this.entitiesKey(from), this.entitiesKey(to), String(id), from, String(epoch), to, saved);
+    const [ok, now] = await this.redis.ownerTransfer(this.ownersKey, this.entitiesKey(from), this.entitiesKey(to), assignmentKey(this.ns), String(id), from, String(epoch), to, saved, this.worker);
     return { ok: ok === 1, record: parseRecord(now) };
   }
 
   async reclaim(id: EntityId, zone: string, epoch: number): Promise<OwnershipChange> {
-    const [ok, now] = await this.redis.ownerReclaim(this.ownersKey, String(id), zone, String(epoch));
+    const [ok, now] = await this.redis.ownerReclaim(this.ownersKey, assignmentKey(this.ns), String(id), zone, String(epoch), this.worker);
     return { ok: ok === 1, record: parseRecord(now) };
   }
 
@@ -107,10 +129,8 @@ export class RedisOwnershipStore implements OwnershipStore {
   }
 
   async saveZone(zone: string, mark: ZoneMark, entities: ReadonlyMap<EntityId, string>): Promise<void> {
-    const multi = this.redis.multi();
-    if (entities.size > 0) multi.hset(this.entitiesKey(zone), Object.fromEntries([...entities].map(([id, text]) => [String(id), text])));
-    multi.set(`${this.ns}:zone:${zone}:mark`, JSON.stringify(mark));
-    await multi.exec();
+    const entries = [...entities].flatMap(([id, text]) => [String(id), text]);
+    await this.redis.zoneSave(this.entitiesKey(zone), `${this.ns}:zone:${zone}:mark`, assignmentKey(this.ns), zone, this.worker, JSON.stringify(mark), ...entries);
   }
 
   async loadZone(zone: string): Promise<ZoneMark & { entities: Map<EntityId, string> }> {

@@ -46,13 +46,14 @@ export async function runWorker(o: ServeOptions, worker: number, log: (message: 
   };
   const redisUrl = o.redis!;
   const served = loadServedScenario(o.scenarioFile, o.zones);
-  const store = new RedisOwnershipStore(redisUrl, o.namespace);
+  const key = workerKey();
+  // Fenced: entities come to this process's zones only while the assignment gives it those zones.
+  const store = new RedisOwnershipStore(redisUrl, o.namespace, key);
   const bus = new RedisZoneBus(redisUrl, o.namespace);
   const redis = new Redis(redisUrl, { maxRetriesPerRequest: 3 });
   const host = new ZoneHost({ served, store, bus, handoverTimeoutMs: o.handoverTimeoutMs, saveEveryMs: o.snapshotEvery * 1000, log });
   serveWorld({ grid: served.grid, zones: host.zones, playerBreeds: served.playerBreeds, spawn: served.spawn, spells: served.spells, breeds: served.breeds });
 
-  const key = workerKey();
   const beat = (): void => void redis.set(heartbeatKey(o.namespace, key), String(process.pid), 'PX', HEARTBEAT_TTL_MS).catch(() => {});
   beat();
   /**

@@ -41,7 +41,7 @@ export function workerKey(pid: number = process.pid): string {
   return `${hostname()}:${pid}`;
 }
 
-const assignmentKey = (ns: string): string => `${ns}:assignment`;
+export const assignmentKey = (ns: string): string => `${ns}:assignment`;
 
 export async function assignZone(redis: Redis, ns: string, zone: string, worker: string): Promise<void> {
   await redis.hset(assignmentKey(ns), zone, worker);

@@ -51,7 +51,12 @@ export class FastLoop {
     readonly budgets: Readonly<Budgets>,
     /** The overrides the loop was made with, for the general road. */
     readonly overrides: Partial<Budgets> | undefined,
-  ) {}
+  ) {
+    this.startFuel = closure === null ? 0 : budgets.fuel - closure.fn.callFuel;
+  }
+
+  /** The fuel a run starts with: the budget less the spell's call (charged as a CALL would). */
+  readonly startFuel: number;
 
   /** Cast the spell with `args` (copied onto the fiber's stack: the array may be reused at once). */
   run(args: readonly Value[]): RunOutcome {

@@ -9,6 +9,7 @@
 
 import type { FunctionProto } from './module.js';
 import { fuseSuperinstructions } from './superinstructions.js';
+import { fuelBeforeCompiling } from './compiled/statuses.js';
 import { hostArity, type HostFunction } from './host.js';
 import type { MethodRow } from './builtin-method.js';
 import { ObjMap } from './map-object.js';
@@ -43,6 +44,13 @@ export class ObjFunction implements VmObject {
   readonly callFuel: number;
   /** The upvalues that capture enclosing locals, by decreasing slot: CLOSURE walks the open-upvalue list once in this order. */
   readonly captureOrder: Int32Array;
+  /**
+   * Its compiled code (vm/compiled/), once it is hot; null while it runs on the interpreter.
+   * Run as `compiled(fiber, closure, base, ip)`, it returns a status (vm/compiled/statuses.ts).
+   */
+  compiled: ((fiber: object, closure: ObjClosure, base: number, ip: number) => number) | null = null;
+  /** Fuel it may still spend on the interpreter before it is compiled (vm/compiled/statuses.ts); Infinity: never. */
+  untilCompiled: number;
   constructor(
     readonly proto: FunctionProto,
     readonly index: number,
@@ -56,6 +64,7 @@ export class ObjFunction implements VmObject {
     this.arity = proto.arity;
     this.maxStack = Math.max(1, proto.maxStack);
     this.callFuel = callFuel;
+    this.untilCompiled = fuelBeforeCompiling(proto.code.length);
     const n = proto.code.length;
     this.icShape = filledArray<Shape | null>(n, null);
     this.icNext = filledArray<Shape | null>(n, null);
@@ -308,8 +317,11 @@ export class ObjHostFunction implements VmObject {
   readonly baseFuel: number;
   /** Whether callHost charges anything before the call (text or base fuel). */
   readonly chargesBefore: boolean;
+  /** The implementation (host.impl, read once: the VM calls it on every call). */
+  readonly impl: HostFunction['impl'];
   constructor(readonly host: HostFunction) {
     this.name = host.name;
+    this.impl = host.impl;
     const { min, max } = hostArity(host);
     this.minArity = min;
     this.maxArity = max;

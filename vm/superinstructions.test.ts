@@ -47,7 +47,7 @@ describe('fuseSuperinstructions', () => {
     const code = [...vm.runtimeFunctions[1]!.code];
     expect(code).toContain(SUPERINSTRUCTIONS.S_LOOP_INC_LOOP);
     expect(code).toContain(SUPERINSTRUCTIONS.S_INC_LOCAL_LOOP);
-    expect(code).toContain(SUPERINSTRUCTIONS.S_LK_LESS_JUMP);
+    expect(code).toContain(SUPERINSTRUCTIONS.S_LK_LESS_JUMP_JUMP);
   });
 });
 

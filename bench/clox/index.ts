@@ -31,6 +31,8 @@ const PROGRAMS = ['fib', 'method_call', 'invocation', 'properties', 'instantiati
 interface Timing {
   readonly program: string;
   readonly cantripMs: number;
+  /** Cantrip on its interpreter alone (`--tier interpreter`), to show what the compiled tier gains. */
+  readonly interpreterMs: number;
   readonly cloxMs: number;
   readonly ratio: number;
 }
@@ -63,25 +65,34 @@ export async function run(options: { quick?: boolean } = {}): Promise<Timing[]> 
   const available = new Set(readdirSync(folder).map((f) => basename(f, '.lox')));
   const launcher = join(REPO_ROOT, 'bin', 'cantrip.js');
   const timings: Timing[] = [];
-  console.log('program            Cantrip       clox   Cantrip/clox');
+  console.log('program            Cantrip  interpreter       clox   Cantrip/clox  interpreter/clox');
   for (const program of PROGRAMS) {
     if (!available.has(program)) continue;
     const file = join(folder, `${program}.lox`);
     let cloxMs: number;
     let cantripMs: number;
+    let interpreterMs: number;
     try {
       cloxMs = timeProcess(clox, [file], runs);
       cantripMs = timeProcess(process.execPath, [launcher, 'run', file], runs);
+      interpreterMs = timeProcess(process.execPath, [launcher, 'run', '--tier', 'interpreter', file], runs);
     } catch (error) {
       console.log(`${program.padEnd(16)} did not run to completion: ${error instanceof Error ? error.message : String(error)}`);
       continue;
     }
-    const timing = { program, cantripMs, cloxMs, ratio: cantripMs / cloxMs };
+    const timing = { program, cantripMs, interpreterMs, cloxMs, ratio: cantripMs / cloxMs };
     timings.push(timing);
-    console.log(`${program.padEnd(16)} ${cantripMs.toFixed(0).padStart(7)} ms ${cloxMs.toFixed(0).padStart(7)} ms ${timing.ratio.toFixed(2).padStart(8)}×`);
+    console.log(
+      `${program.padEnd(16)} ${cantripMs.toFixed(0).padStart(7)} ms ${interpreterMs.toFixed(0).padStart(9)} ms ${cloxMs.toFixed(0).padStart(7)} ms ` +
+        `${timing.ratio.toFixed(2).padStart(10)}× ${(interpreterMs / cloxMs).toFixed(2).padStart(14)}×`,
+    );
   }
-  const mean = Math.exp(timings.reduce((sum, t) => sum + Math.log(t.ratio), 0) / Math.max(1, timings.length));
-  console.log(`geometric mean of Cantrip/clox: ${mean.toFixed(2)}× over ${timings.length} programs (below 1: Cantrip is faster)`);
+  const geomean = (ratio: (t: Timing) => number): number =>
+    Math.exp(timings.reduce((sum, t) => sum + Math.log(ratio(t)), 0) / Math.max(1, timings.length));
+  console.log(
+    `geometric mean of Cantrip/clox: ${geomean((t) => t.ratio).toFixed(2)}× over ${timings.length} programs (below 1: Cantrip is faster); ` +
+      `on the interpreter alone ${geomean((t) => t.interpreterMs / t.cloxMs).toFixed(2)}×`,
+  );
   return timings;
 }
 

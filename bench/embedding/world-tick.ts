@@ -10,6 +10,12 @@
  *   - Cantrip World: a real World stepping breeds with a `tick` spell (no
  *     interest range, so AOI has nothing to do): tick casts, movement with
  *     bouncing, the grid index, events — everything a game gets;
+ *   - plain JS through the World API: the same World, breeds and entities,
+ *     but the breed has no tick spell: the game calls `drift` as a plain JS
+ *     function per entity each step (world.random(), world.setVelocity(id, …)),
+ *     then world.step() — so the only difference from the row above is who
+ *     runs the behaviour. Both draw from the world's generator in the same
+ *     order, so the two worlds end with identical positions (checked);
  *   - Cantrip VM: the same loop as the peers — the host runs a castLoop per
  *     entity, random/setVelocity are host functions on Float64Arrays;
  *   - fengari and wasmoon (raw C API): a Lua function called per entity;
@@ -44,6 +50,8 @@ export interface TickContender {
   step(): void;
   /** Sum of positions (null where the contender's world is not the shared one). */
   checksum(): number | null;
+  /** Which contenders compute the same world and so must agree on the checksum: the host loop's, or the World's. */
+  readonly family?: 'host loop' | 'World';
   dispose(): void;
 }
 
@@ -84,27 +92,71 @@ class HostWorld {
   }
 }
 
+/** The scenario's World: `n` Motes placed by the same seeded source, with `drift` as their tick spell or none. Returns the world and the ids in spawn (= tick) order. */
+function driftWorld(n: number, WorldClass: typeof World, tickSpell: boolean): { world: World; ids: number[] } {
+  const world = new WorldClass({ width: SIZE, height: SIZE, capacity: n, seed: 5, cellSize: 8, aoiMoveEvents: false, tier: (process.env.CANTRIP_TIER as 'auto' | undefined) ?? 'auto' });
+  world.loadSpells(DRIFT_SPELL);
+  world.loadBreeds({ breeds: [{ name: 'Mote', health: 10, ...(tickSpell ? { spells: { tick: 'drift' } } : {}) }] });
+  const place = seededRandom(11);
+  const ids: number[] = [];
+  for (let i = 0; i < n; i++) ids.push(world.spawn('Mote', place() * SIZE, place() * SIZE));
+  return { world, ids };
+}
+
+/** Sum of a World's positions (the pool's live slots). */
+function worldChecksum(world: World): number {
+  const pool = world.pool;
+  let sum = 0;
+  for (let i = 0; i < pool.count; i++) {
+    const slot = pool.activeAt(i);
+    sum += pool.x[slot]! + pool.y[slot]!;
+  }
+  return sum;
+}
+
 /** Cantrip as a game uses it: a World whose breed has the tick spell (`WorldClass`: another build's, for bench/compare-builds). */
 export function cantripWorld(n: number, WorldClass: typeof World = World): TickContender {
-  const world = new WorldClass({ width: SIZE, height: SIZE, capacity: n, seed: 5, cellSize: 8, aoiMoveEvents: false });
-  world.loadSpells(DRIFT_SPELL);
-  world.loadBreeds({ breeds: [{ name: 'Mote', health: 10, spells: { tick: 'drift' } }] });
-  const place = seededRandom(11);
-  for (let i = 0; i < n; i++) world.spawn('Mote', place() * SIZE, place() * SIZE);
+  const { world } = driftWorld(n, WorldClass, true);
   let failure: string | null = null;
   world.on((e) => {
     if (e.type === 'cast-error') failure ??= e.message;
   });
   return {
     engine: 'Cantrip World.step',
+    family: 'World',
     step() {
       world.step();
       if (failure !== null) throw new Error(`the tick spell failed: ${failure}`);
     },
-    checksum: () => null,
+    checksum: () => worldChecksum(world),
     dispose() {},
   };
 }
+
+/**
+ * The same World without the tick spell: the game runs `drift` itself, as a
+ * plain JS function called per entity each step through the World's public
+ * API (the world's random source, setVelocity by id), then steps the world.
+ * The baseline of issue 20's target: a tick spell costs ≤ 1.5× this.
+ */
+export function plainJsWorld(n: number, WorldClass: typeof World = World): TickContender {
+  const { world, ids } = driftWorld(n, WorldClass, false);
+  const drift = (self: number, _dt: number): void => {
+    if (world.random() < 0.2) world.setVelocity(self, world.random() * 4 - 2, world.random() * 4 - 2);
+  };
+  return {
+    engine: PLAIN_JS_WORLD,
+    family: 'World',
+    step() {
+      for (let i = 0; i < ids.length; i++) drift(ids[i]!, DT);
+      world.step();
+    },
+    checksum: () => worldChecksum(world),
+    dispose() {},
+  };
+}
+
+export const PLAIN_JS_WORLD = 'plain JS through the World API';
 
 /** Cantrip's VM in the peers' loop: a castLoop run per entity, host functions on the host's arrays. */
 export function cantripVm(n: number): TickContender {
@@ -277,6 +329,7 @@ export function plainJsTick(n: number): TickContender {
 
 export const TICK_MAKERS: readonly [string, (n: number) => TickContender | Promise<TickContender>][] = [
   ['Cantrip World.step', cantripWorld],
+  [PLAIN_JS_WORLD, plainJsWorld],
   ['Cantrip VM (castLoop per entity)', cantripVm],
   ['fengari', fengariTick],
   ['wasmoon (raw C API)', wasmoonTick],

@@ -4,7 +4,8 @@
  * answer can be checked against the same checksum.
  */
 
-export type EngineName = 'cantrip' | 'quickjs' | 'fengari' | 'wasmoon' | 'node';
+/** `interpreter`: Cantrip on its interpreter alone (tier 'interpreter'), to show what the compiled tier gains. */
+export type EngineName = 'cantrip' | 'interpreter' | 'quickjs' | 'fengari' | 'wasmoon' | 'node';
 
 /** Which program file an engine runs: `<benchmark>.spell`, `.lua` or `.js`. */
 export type Language = 'spell' | 'lua' | 'js';
@@ -20,10 +21,11 @@ export interface Engine {
 }
 
 /** The engines in table order: Cantrip first, then the peers. */
-export const ENGINE_ORDER: readonly EngineName[] = ['cantrip', 'quickjs', 'fengari', 'wasmoon', 'node'];
+export const ENGINE_ORDER: readonly EngineName[] = ['cantrip', 'interpreter', 'quickjs', 'fengari', 'wasmoon', 'node'];
 
 export const LANGUAGE_OF: Readonly<Record<EngineName, Language>> = {
   cantrip: 'spell',
+  interpreter: 'spell',
   quickjs: 'js',
   fengari: 'lua',
   wasmoon: 'lua',

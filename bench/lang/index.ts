@@ -47,6 +47,9 @@ async function startEngine(name: EngineName, cantrip: CantripApi | null): Promis
     case 'cantrip':
       if (cantrip === null) throw new Error('Cantrip not loaded');
       return createCantripEngine(cantrip);
+    case 'interpreter':
+      if (cantrip === null) throw new Error('Cantrip not loaded');
+      return createCantripEngine(cantrip, 'interpreter');
     case 'quickjs':
       return createQuickJsEngine();
     case 'fengari':

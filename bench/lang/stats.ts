@@ -7,7 +7,7 @@ import type { EngineName } from './engine.js';
 import type { Measurement } from './measure.js';
 
 export type Peer = Exclude<EngineName, 'cantrip'>;
-export const PEERS: readonly Peer[] = ['quickjs', 'fengari', 'wasmoon', 'node'];
+export const PEERS: readonly Peer[] = ['interpreter', 'quickjs', 'fengari', 'wasmoon', 'node'];
 
 export function geometricMean(values: readonly number[]): number | null {
   if (values.length === 0) return null;
@@ -64,6 +64,8 @@ export function evaluateTargets(table: Table): TargetResult[] {
   const fengari = geomeanRatio(table, 'fengari');
   const wasmoon = geomeanRatio(table, 'wasmoon');
   const fengariOverCantrip = fengari === null ? null : 1 / fengari;
+  const perProgram = [...table.keys()].map((name) => ratio(table, name, 'wasmoon')).filter((r): r is number => r !== null);
+  const worstWasmoon = perProgram.length === 0 ? null : Math.max(...perProgram);
   return [
     { name: 'Cantrip/QuickJS', value: quickjs, goal: '≤ 1', pass: quickjs === null ? null : quickjs <= 1 },
     {
@@ -72,6 +74,7 @@ export function evaluateTargets(table: Table): TargetResult[] {
       goal: '≥ 5',
       pass: fengariOverCantrip === null ? null : fengariOverCantrip >= 5,
     },
-    { name: 'Cantrip/wasmoon', value: wasmoon, goal: '≤ 1.5', pass: wasmoon === null ? null : wasmoon <= 1.5 },
+    { name: 'Cantrip/wasmoon', value: wasmoon, goal: '≤ 1', pass: wasmoon === null ? null : wasmoon <= 1 },
+    { name: 'Cantrip/wasmoon, the slowest program', value: worstWasmoon, goal: '≤ 1', pass: worstWasmoon === null ? null : worstWasmoon <= 1 },
   ];
 }

@@ -17,19 +17,34 @@ export function fmt(n: number | null, digits = 3): string {
 
 /**
  * Run `step` repeatedly after a warm-up until `minMs` of measured time or
- * `maxRuns` runs; returns the mean milliseconds per run.
+ * `maxRuns` runs; returns the mean milliseconds per run. `clock` reads the
+ * time in ms (wall time unless given: `cpuMs` for the process's CPU time).
  */
-export function timePerRun(step: () => void, options: { warmup: number; minMs: number; maxRuns: number }): number {
+export function timePerRun(
+  step: () => void,
+  options: { warmup: number; minMs: number; maxRuns: number; clock?: () => number },
+): number {
+  const clock = options.clock ?? (() => performance.now());
   for (let i = 0; i < options.warmup; i++) step();
   let runs = 0;
-  const start = performance.now();
+  const start = clock();
   let elapsed = 0;
   do {
     step();
     runs++;
-    elapsed = performance.now() - start;
+    elapsed = clock() - start;
   } while (elapsed < options.minMs && runs < options.maxRuns);
   return elapsed / runs;
+}
+
+/**
+ * The process's CPU time so far in ms (user + system, every thread): on a
+ * machine shared with other jobs, the time spent waiting for a core is not
+ * counted, so runs minutes apart compare better than in wall time.
+ */
+export function cpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
 }
 
 /** mulberry32: a tiny seeded PRNG so every contender sees the same world. */

@@ -6,7 +6,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { CLI_HOSTS } from '../hosts.js';
 import { SpellRuntimeError, VerifyError } from '../../vm/errors.js';
 import type { Module } from '../../vm/module.js';
-import { DEFAULT_BUDGETS, VM } from '../../vm/vm.js';
+import { DEFAULT_BUDGETS, VM, type Tier } from '../../vm/vm.js';
 import type { CliCommand, CommandContext } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import { readSpellInput } from '../input.js';
@@ -16,7 +16,10 @@ import { badBytecode, loadModule } from '../load-module.js';
 interface RunOptions {
   readonly fuel?: number;
   readonly maxHeap?: number;
+  readonly tier?: Tier;
 }
+
+const TIERS: readonly Tier[] = ['auto', 'interpreter', 'compiled'];
 
 export const runCommand: CliCommand = {
   register(program: Command, context: CommandContext): void {
@@ -26,6 +29,11 @@ export const runCommand: CliCommand = {
       .argument('<file>', 'the .spell or .spb file to run')
       .option('--fuel <n>', 'stop after about n instructions (default: no limit)', parseFuel)
       .option('--max-heap <n>', `stop when the script keeps more than n heap units alive (default: ${DEFAULT_BUDGETS.maxHeap})`, parseMaxHeap)
+      .option(
+        '--tier <tier>',
+        'auto: compile hot functions to JavaScript (default); interpreter: never; compiled: every function before it runs',
+        parseTier,
+      )
       .action(async (file: string, options: RunOptions) => {
         context.setExitCode(await runFile(file, options, context.io));
       });
@@ -34,6 +42,11 @@ export const runCommand: CliCommand = {
 
 export function parseFuel(value: string): number {
   return positiveWholeNumber(value, 'fuel');
+}
+
+function parseTier(value: string): Tier {
+  if ((TIERS as readonly string[]).includes(value)) return value as Tier;
+  throw new InvalidArgumentError(`tier must be one of ${TIERS.join(', ')}.`);
 }
 
 function parseMaxHeap(value: string): number {
@@ -50,13 +63,14 @@ function positiveWholeNumber(value: string, option: string): number {
 
 async function runFile(file: string, options: RunOptions, io: CliIO): Promise<number> {
   const module = await loadModule(readSpellInput(file, io), CLI_HOSTS);
-  return runModule(file, module, { fuel: options.fuel ?? Infinity, maxHeap: options.maxHeap ?? DEFAULT_BUDGETS.maxHeap }, io);
+  return runModule(file, module, { fuel: options.fuel ?? Infinity, maxHeap: options.maxHeap ?? DEFAULT_BUDGETS.maxHeap, tier: options.tier ?? 'auto' }, io);
 }
 
-/** The budgets `run` gives a script: fuel (Infinity: none), and the heap units it may keep alive. */
+/** The budgets `run` gives a script: fuel (Infinity: none), and the heap units it may keep alive; and the tier it runs on. */
 export interface ScriptLimits {
   readonly fuel: number;
   readonly maxHeap: number;
+  readonly tier?: Tier;
 }
 
 /**
@@ -66,7 +80,7 @@ export interface ScriptLimits {
  * makes much garbage runs to the end, a heap bomb still ends with exit 70.
  */
 export function runModule(file: string, module: Module, limits: ScriptLimits, io: CliIO): number {
-  const { fuel, maxHeap } = limits;
+  const { fuel, maxHeap, tier } = limits;
   let vm: VM;
   let printed = false;
   try {
@@ -75,6 +89,7 @@ export function runModule(file: string, module: Module, limits: ScriptLimits, io
       fuel,
       maxHeap,
       heapCounts: 'retained',
+      ...(tier !== undefined ? { tier } : {}),
       // A script's stdout is the terminal's, as clox's is: unlimited with unlimited fuel, else the default budget.
       ...(fuel === Infinity ? { maxOutput: Infinity } : {}),
       print: (text) => {

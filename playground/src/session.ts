@@ -160,8 +160,10 @@ export class PlaygroundSession implements PlaygroundBackend {
       const result = world.cast(spell, caster, target);
       world.flush();
       this.onWorldChanged();
-      if (result.state === 'suspended') this.reporter.info(`${spell} is waiting: press Play or Step tick to let game time pass.`);
-      else if (result.state === 'done') this.reporter.info(`${spell} finished.`);
+      // Which tier ran it: the interpreter until the spell is hot, then its compiled JavaScript.
+      const tier = world.tierOf(spell) === 'compiled' ? 'compiled code' : 'interpreter';
+      if (result.state === 'suspended') this.reporter.info(`${spell} is waiting (ran on the ${tier}): press Play or Step tick to let game time pass.`);
+      else if (result.state === 'done') this.reporter.info(`${spell} finished (ran on the ${tier}).`);
     } catch (e) {
       this.reporter.runtimeError(`Cannot cast ${spell}: ${errorMessage(e)}`, null);
     }

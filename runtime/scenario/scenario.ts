@@ -27,6 +27,7 @@ import { compile } from '../../compiler/index.js';
 import { VerifyError } from '../../vm/errors.js';
 import { BreedError, WorldError } from '../errors.js';
 import type { EntityId, WorldEvent } from '../events/events.js';
+import type { Tier } from '../../vm/vm.js';
 import type { HostFunction } from '../../vm/host.js';
 import { parseJson } from '../entities/json-syntax.js';
 import { World, type WorldOptions } from '../world/world.js';
@@ -175,9 +176,13 @@ export interface ScenarioRun {
 }
 
 /** Build the world of a scenario: load breeds and spells, spawn the entities. Throws WorldError / BreedError. */
-export function startScenario(scenario: Scenario, files: ScenarioFiles, code: { readonly hosts?: readonly HostFunction[] } = {}): ScenarioRun {
+export function startScenario(
+  scenario: Scenario,
+  files: ScenarioFiles,
+  code: { readonly hosts?: readonly HostFunction[]; readonly tier?: Tier } = {},
+): ScenarioRun {
   const { fuel, ...worldOptions } = scenario.world;
-  const world = new World({ ...worldOptions, seed: scenario.seed ?? 1, budgets: fuel === undefined ? {} : { fuel }, hosts: code.hosts });
+  const world = new World({ ...worldOptions, seed: scenario.seed ?? 1, budgets: fuel === undefined ? {} : { fuel }, hosts: code.hosts, tier: code.tier });
   for (const path of scenario.spells) {
     if (path.endsWith('.spb')) loadBytecode(world, files.readBytes(path), path);
     else loadSource(world, files.readText(path), path);
@@ -283,9 +288,9 @@ function skipped(world: World, c: ScenarioCast, caster: EntityId | null): void {
 export function runScenario(
   scenario: Scenario,
   files: ScenarioFiles,
-  options: { ticks?: number; onEvent?: (event: WorldEvent) => void; hosts?: readonly HostFunction[] } = {},
+  options: { ticks?: number; onEvent?: (event: WorldEvent) => void; hosts?: readonly HostFunction[]; tier?: Tier } = {},
 ): World {
-  const run = startScenario(scenario, files, { hosts: options.hosts });
+  const run = startScenario(scenario, files, { hosts: options.hosts, tier: options.tier });
   if (options.onEvent) run.world.on(options.onEvent);
   run.world.flush();
   const ticks = options.ticks ?? scenario.ticks ?? 100;

@@ -37,7 +37,7 @@ type CappedOption = (typeof CAPPED_OPTIONS)[number];
  * every cast and the world's own limits. Each defaults to what a new World
  * has; a save may carry lower values, never higher.
  */
-export type RestoreOptions = Pick<WorldOptions, 'hosts' | 'budgets' | 'logger' | CappedOption>;
+export type RestoreOptions = Pick<WorldOptions, 'hosts' | 'budgets' | 'logger' | 'tier' | CappedOption>;
 
 /** The saved options as JSON holds them: limits may be null (Infinity). */
 type SavedOptions = Omit<ResolvedWorldOptions, 'budgets' | CappedOption> & {

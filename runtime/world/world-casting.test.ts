@@ -68,6 +68,30 @@ describe('the world casts tick and AOI spells through the fast path', () => {
     expect(world.waitingCasts).toBe(2);
   });
 
+  it('each tick spell of a phase gets its own arguments, whatever its parameter count, step after step', () => {
+    const { world, events } = makeWorld(
+      `
+      spell none() { print "none"; }
+      spell one(self) { print ["one", self.id]; }
+      spell two(self, dt) { print ["two", self.id, dt]; }
+      spell twoToo(self, dt) { print ["twoToo", self.id, dt]; }
+      spell three(self, dt, extra) { print ["three", self.id, dt, extra]; }
+      `,
+      [
+        { name: 'N', health: 5, spells: { tick: 'none' } },
+        { name: 'O', health: 5, spells: { tick: 'one' } },
+        { name: 'T', health: 5, spells: { tick: 'two' } },
+        { name: 'U', health: 5, spells: { tick: 'twoToo' } },
+        { name: 'H', health: 5, spells: { tick: 'three' } },
+      ],
+    );
+    const [h, u, t1, o, , t2] = ['H', 'U', 'T', 'O', 'N', 'T'].map((breed, i) => world.spawn(breed, i, i));
+    for (let i = 0; i < 3; i++) world.step();
+    const perStep = [`[three, ${h}, 0.05, nil]`, `[twoToo, ${u}, 0.05]`, `[two, ${t1}, 0.05]`, `[one, ${o}]`, 'none', `[two, ${t2}, 0.05]`];
+    expect(ofType(events, 'cast-error')).toEqual([]);
+    expect(ofType(events, 'print').map((e) => [e.tick, e.text])).toEqual([1, 2, 3].flatMap((tick) => perStep.map((text) => [tick, text])));
+  });
+
   it('AOI handlers get (self, other) and may wait', () => {
     const { world, events } = makeWorld(
       `

@@ -14,7 +14,7 @@ import type { Fiber } from '../../vm/fiber.js';
 import type { Module } from '../../vm/module.js';
 import type { SpellRuntimeError } from '../../vm/errors.js';
 import type { Value } from '../../vm/value.js';
-import { VM, type FastLoop, type RunOutcome } from '../../vm/vm.js';
+import { VM, type FastLoop, type RunOutcome, type Tier } from '../../vm/vm.js';
 import type { EntityRef } from '../entities/entity-ref.js';
 import { functionFingerprint } from '../../vm/function-fingerprint.js';
 import type { HostFunction } from '../../vm/host.js';
@@ -55,6 +55,8 @@ export interface SpellTarget {
   readonly arity: number;
   /** Its VM's cast loop while a phase (beginPhase … endPhase) casts it; null otherwise. */
   loop: FastLoop | null;
+  /** The phase's argument array for it while `loop` is open (its second argument already in place). */
+  phaseArgs: Value[] | null;
 }
 
 interface WaitingCast {
@@ -116,8 +118,6 @@ export class WorldCasting {
   private spareCasts = 0;
   /** Argument arrays by length, reused: the VM copies the arguments onto the fiber's stack before the spell runs. */
   private readonly argArrays: Value[][] = [];
-  /** The phase's argument arrays by length (apart from argArrays: a cast in the phase may start others). */
-  private readonly phaseArgs: Value[][] = [];
   /** The phase's second argument (dt), as given to beginPhase. */
   private phaseSecond: Value = null;
   /** The context the phase's casts run in, and the one it replaced (null outside a phase). */
@@ -132,6 +132,8 @@ export class WorldCasting {
     private readonly host: GameHost,
     /** The world's host table: built-ins and the game's own functions. */
     private readonly hosts: readonly HostFunction[],
+    /** The tier its spells run on (WorldOptions.tier). */
+    private readonly tier: Tier = 'auto',
   ) {}
 
   /** The loaded modules, in load order. */
@@ -181,7 +183,7 @@ export class WorldCasting {
 
   /** A module that a restored cast still runs on after a reload replaced it: a VM of its own, not castable, its script not run (its globals come from the snapshot). */
   addRetired(module: Module, sourceName: string, source: string | null): VM {
-    const vm = new VM(module, { ...this.state.options.budgets, hosts: this.hosts, print: (text) => this.emitPrint(text) });
+    const vm = new VM(module, { ...this.state.options.budgets, hosts: this.hosts, print: (text) => this.emitPrint(text), tier: this.tier });
     const arity = new Map(module.spells.map((s) => [s.name, module.functions[s.functionIndex]?.arity ?? 0]));
     this.retired.add({ vm, module, sourceName, source, arity });
     return vm;
@@ -216,6 +218,14 @@ export class WorldCasting {
     return [...this.spellOwner.keys()];
   }
 
+  /** Whether a spell now runs on its compiled code or on the interpreter (null: no such spell). */
+  tierOf(spell: string): 'compiled' | 'interpreter' | null {
+    const owner = this.spellOwner.get(spell);
+    const index = owner?.module.spells.find((s) => s.name === spell)?.functionIndex;
+    if (owner === undefined || index === undefined) return null;
+    return owner.vm.runtimeFunctions[index]?.compiled != null ? 'compiled' : 'interpreter';
+  }
+
   /** The loaded module defining a spell. */
   ownerOf(spell: string): LoadedSpells | undefined {
     return this.spellOwner.get(spell);
@@ -246,6 +256,7 @@ export class WorldCasting {
       ...this.state.options.budgets,
       hosts: this.hosts,
       print: (text) => this.emitPrint(text),
+      tier: this.tier,
     });
     const arity = new Map(module.spells.map((s) => [s.name, module.functions[s.functionIndex]?.arity ?? 0]));
     const entry: LoadedSpells = { vm, module, sourceName, source, arity };
@@ -264,7 +275,7 @@ export class WorldCasting {
     }
     for (const s of module.spells) {
       this.spellOwner.set(s.name, entry);
-      this.targets.set(s.name, { owner: entry, spell: s.name, arity: arity.get(s.name) ?? 0, loop: null });
+      this.targets.set(s.name, { owner: entry, spell: s.name, arity: arity.get(s.name) ?? 0, loop: null, phaseArgs: null });
     }
     return reloadSummary(sourceName, replaced?.module ?? null, module);
   }
@@ -379,23 +390,34 @@ export class WorldCasting {
   /** `spell(self, second)` cast by `self` in the open phase (see beginPhase). */
   castInPhase(target: SpellTarget, self: EntityRef, selfId: EntityId): void {
     let loop = target.loop;
-    if (loop === null) {
-      loop = target.owner.vm.castLoop(target.spell);
-      target.loop = loop;
-      this.phaseTargets.push(target);
+    let args = target.phaseArgs;
+    if (loop === null || args === null) {
+      loop = this.openPhaseLoop(target);
+      args = target.phaseArgs!;
     }
-    const args = argumentArray(this.phaseArgs, target.arity);
+    // The second argument is in place for the whole phase (the VM copies the arguments, never writes them).
     if (args.length > 0) args[0] = self;
-    if (args.length > 1) args[1] = this.phaseSecond;
     const cast = this.phaseCast!;
     cast.spell = target.spell;
     cast.caster = selfId;
     cast.wakeAt = 0;
-    if (this.castKeepsContext(loop.run(args), target.owner.vm, cast)) {
+    const outcome = loop.run(args);
+    if (outcome.state !== 'done' && this.castKeepsContext(outcome, target.owner.vm, cast)) {
       // It waits or paused with this context: the phase goes on in a new one.
       this.phaseCast = this.takeCast(SCRIPT, 0);
       enterCast(this.phaseCast);
     }
+  }
+
+  /** A target's first cast in the phase: open its VM's cast loop and give it an argument array, the second argument in place. */
+  private openPhaseLoop(target: SpellTarget): FastLoop {
+    const loop = target.owner.vm.castLoop(target.spell);
+    const args: Value[] = [];
+    for (let i = 0; i < target.arity; i++) args.push(i === 1 ? this.phaseSecond : null);
+    target.loop = loop;
+    target.phaseArgs = args;
+    this.phaseTargets.push(target);
+    return loop;
   }
 
   /** Close the phase: restore the context it replaced, close its cast loops, let go of its arguments. */
@@ -409,9 +431,9 @@ export class WorldCasting {
     for (const target of this.phaseTargets) {
       target.loop?.close();
       target.loop = null;
+      target.phaseArgs = null;
     }
     this.phaseTargets.length = 0;
-    for (const args of this.phaseArgs) if (args !== undefined) args.fill(null);
     this.phaseSecond = null;
   }
 

@@ -8,6 +8,7 @@ import { DEFAULT_BUDGETS, type Budgets } from '../../vm/budgets.js';
 import { DEFAULT_MAX_SNAPSHOT_CHARS } from '../../vm/fiber-snapshot.js';
 import { describeNonString } from '../../vm/name-argument.js';
 import type { HostFunction } from '../../vm/host.js';
+import type { Tier } from '../../vm/vm.js';
 import type { InterestShape } from '../aoi/aoi-engine.js';
 import { AOI_ENGINE_NAMES, defaultAoiEngine, isAoiEngineName, type AoiEngineName } from '../aoi/aoi-engines.js';
 import { AxisListIndex } from '../spatial/axis-list-index.js';
@@ -75,10 +76,17 @@ export interface WorldOptions {
    * not part of `options` or snapshots.
    */
   logger?: WorldLogger;
+  /**
+   * Which tier runs the world's spells (VMOptions.tier): `'auto'` (default)
+   * compiles hot functions to JavaScript; `'interpreter'` never does. The
+   * same events, results and snapshots either way. Not part of `options` or
+   * snapshots.
+   */
+  tier?: Tier;
 }
 
 /** The options as resolved (every default filled in); plain data, without the host functions. */
-export type ResolvedWorldOptions = Required<Omit<WorldOptions, 'budgets' | 'hosts' | 'logger'>> & { budgets: Budgets };
+export type ResolvedWorldOptions = Required<Omit<WorldOptions, 'budgets' | 'hosts' | 'logger' | 'tier'>> & { budgets: Budgets };
 
 export function resolveOptions(options: WorldOptions): ResolvedWorldOptions {
   const o: ResolvedWorldOptions = {

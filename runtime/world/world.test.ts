@@ -104,6 +104,23 @@ describe('World basics', () => {
     expect(() => ref.getProperty('x')).toThrow('Entity is gone.');
   });
 
+  it("world.random() draws from the generator a spell's random() draws from, and a snapshot keeps its place", () => {
+    const make = (): World => {
+      const world = new World({ width: 10, height: 10, seed: 42 });
+      world.loadSpells('spell roll() { return random(); }');
+      return world;
+    };
+    const a = make();
+    const b = make();
+    // The same sequence whoever draws: the game, a spell, the game again.
+    const fromA = [a.random(), a.cast('roll').result, a.random()];
+    const fromB = [b.cast('roll').result, b.random(), b.cast('roll').result];
+    expect(fromB).toEqual(fromA);
+    for (const x of fromA) expect(typeof x === 'number' && x >= 0 && x < 1).toBe(true);
+    const restored = World.restore(a.snapshot());
+    expect(restored.random()).toBe(a.random());
+  });
+
   it('runs fixed steps from an accumulator', () => {
     const { world } = makeWorld('', { step: 0.1 });
     expect(world.tick(0.25)).toBe(2);

@@ -432,7 +432,7 @@ describe.skipIf(!available)('playground in Chromium: issue 12', () => {
     await pick(page, wizard.id);
     await pick(page, troll.id);
     await page.click('#cast');
-    await page.waitForFunction(() => window.cantrip!.console().some((e) => e.text.includes('mark finished.')));
+    await page.waitForFunction(() => window.cantrip!.console().some((e) => e.text.includes('mark finished (ran on the interpreter).')));
     const at = (await page.evaluate((i) => window.cantrip!.screenPosition(i), troll.id))!;
     const box = (await page.locator('#world').boundingBox())!;
     await page.mouse.move(box.x + at.x, box.y + at.y);

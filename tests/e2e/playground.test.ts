@@ -359,7 +359,7 @@ describe.skipIf(!available)('playground in Chromium', () => {
     await page.evaluate(() => window.cantrip!.setSource('// edited\nspell zap(caster, target) {\n  var dmg = 100;\n  damage(target, dmg);\n}\n'));
     await page.click('#dbg-enable');
     await page.click('#cast');
-    await page.waitForFunction(() => window.cantrip!.console().some((e) => e.text.includes('zap finished.')));
+    await page.waitForFunction(() => window.cantrip!.console().some((e) => e.text.includes('zap finished (ran on the interpreter).')));
     const after = await health();
     // The new code's 100 (less armour) — the old code's 10 could not take more than 10.
     expect(after === null || before! - after > 10).toBe(true);

@@ -34,14 +34,15 @@ export function compileOrThrow(api: CantripApi, source: string, sourceName: stri
   return result.module;
 }
 
-export function createCantripEngine(api: CantripApi): Engine {
+/** Cantrip as a program runs under `cantrip run` (tier auto), or on its interpreter alone. */
+export function createCantripEngine(api: CantripApi, tier: 'auto' | 'interpreter' = 'auto'): Engine {
   return {
-    name: 'cantrip',
+    name: tier === 'auto' ? 'cantrip' : 'interpreter',
     language: 'spell',
     run(source) {
       const lines: string[] = [];
       const module = compileOrThrow(api, source, 'benchmark.spell');
-      const vm = new api.VM(module, { fuel: Infinity, print: (text) => lines.push(text) });
+      const vm = new api.VM(module, { fuel: Infinity, print: (text) => lines.push(text), tier });
       const fiber = vm.runScript();
       if (fiber.state === 'failed') throw new Error(fiber.error?.message ?? 'runtime error');
       return lines;

@@ -1,0 +1,16 @@
+/** The interpreter handing a frame to compiled code. */
+
+import type { Fiber } from '../fiber.js';
+import { waits } from '../interpreter/frames.js';
+import type { ObjClosure, ObjFunction } from '../objects.js';
+import { FINISHED, UNWOUND } from './statuses.js';
+
+/**
+ * The interpreter hands its top frame to compiled code (its registers already
+ * in the fiber): true when the run is over for now (finished, or waiting);
+ * false when the interpreter goes on from the innermost frame it left.
+ */
+export function runCompiledFrame(fiber: Fiber, fn: ObjFunction, closure: ObjClosure, base: number, ip: number): boolean {
+  const status = fn.compiled!(fiber, closure, base, ip);
+  return status === FINISHED || (status === UNWOUND && waits(fiber));
+}

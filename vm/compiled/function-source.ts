@@ -1,0 +1,268 @@
+/**
+ * The compiled tier's code generator: a function's bytecode as the source of
+ * one JavaScript function, written from the same instruction definitions as
+ * the interpreter (vm/instructions/, vm/generator/case-writer.ts). Like V8's
+ * Sparkplug it keeps the interpreter's frame layout — locals in the fiber's
+ * stack, a frame record per call — so control can pass between the tiers at
+ * any call, return, wait or loop header; unlike the interpreter it runs a
+ * whole basic block without dispatch, with operands as literals and the
+ * values between instructions in JavaScript locals.
+ *
+ * What reaches the source text: numbers only — operand words (code offsets,
+ * slot and table indices) read from an Int32Array, and the function's index.
+ * A spell's strings, names and constants stay in the module's tables and are
+ * reached by index, so nothing a spell wrote ever becomes source text.
+ *
+ * The function: `(fiber, closure, base, ip) => status` runs from `ip` (a
+ * block leader: the start, a jump target) until the function returns
+ * (RETURNED), the fiber's first frame returns (FINISHED), or it leaves the
+ * rest to the interpreter (UNWOUND: a wait, an entry point that is not a
+ * leader, a callee too deep for the JS stack).
+ */
+
+import { Op, OPCODES, instructionSize } from '../opcodes.js';
+import type { ObjFunction } from '../objects.js';
+import type { Module } from '../module.js';
+import { stackDepths } from '../verifier.js';
+import { CaseWriter } from '../generator/case-writer.js';
+import { callOut, formatCode } from '../generator/macros.js';
+import { definition, single, type Part } from '../generator/parts.js';
+import type { Instruction } from '../instructions/define.js';
+import { INSTRUCTIONS, INTERNAL_INSTRUCTIONS } from '../instructions/index.js';
+import type { Tier } from '../generator/tier.js';
+import { stripTypes } from './strip-types.js';
+
+/**
+ * The instructions of `code`, the block leaders, and the JUMP_IF_FALSE
+ * instructions fused with the POP after them (JUMP_IF_FALSE t; POP where t
+ * holds a POP and nothing jumps to the POP between: one part whose taken
+ * branch goes to t + 1). Null when the code holds anything the compiled tier
+ * does not run.
+ */
+function analyse(code: Int32Array): { starts: number[]; leaders: Set<number>; fused: Set<number> } | null {
+  const starts: number[] = [];
+  const targets = new Set<number>([0]);
+  for (let pc = 0; pc < code.length; ) {
+    const op = code[pc]!;
+    if (op < 0 || op >= OPCODES.length || op === Op.BREAK) return null;
+    starts.push(pc);
+    OPCODES[op]!.operands.forEach((kind, k) => {
+      if (kind === 'jump') targets.add(code[pc + 1 + k]!);
+    });
+    pc += instructionSize(op);
+  }
+  const fused = new Set<number>();
+  const leaders = new Set(targets);
+  for (const pc of starts) {
+    const op = code[pc]!;
+    const info = OPCODES[op]!;
+    const size = instructionSize(op);
+    if (op === Op.JUMP_IF_FALSE && code[pc + size] === Op.POP && !targets.has(pc + size) && code[code[pc + 1]!] === Op.POP) {
+      fused.add(pc);
+      leaders.add(code[pc + 1]! + 1);
+      leaders.add(pc + size + 1);
+    } else if (info.branchStack !== undefined || info.terminal === true) leaders.add(pc + size);
+  }
+  return { starts, leaders, fused };
+}
+
+/** The compiled tier's way of reading operands (literals), moving ip (absolute) and transferring control. */
+function compiledTier(code: Int32Array, leader: number, depths: Int32Array | null = null): Tier {
+  return {
+    localHolder: (part, k, pending, inputs) => {
+      const depth = depths?.[leader + part.pos] ?? -1;
+      const slot = Number(k);
+      if (depth < 0 || !Number.isInteger(slot)) return undefined;
+      const firstPending = depth - inputs - pending.length;
+      return slot < firstPending ? `stack[base + ${slot}]` : pending[slot - firstPending];
+    },
+    word: (offset) => String(code[leader + offset]!),
+    position: (offset) => String(leader + offset),
+    moveIp: (_cur, to) => `ip = ${leader + to};`,
+    startsAt: -1,
+    labelsFrameParts: true,
+    sharedPart: (part) =>
+      OUT_OF_LINE.has(part.def.name)
+        ? callShared(`instruction_${part.def.name}`, ['null', '0', 'ip', ...part.def.operands.map((_, k) => String(code[leader + part.pos + 1 + k]!))].join(', '), null)
+        : null,
+    fallThrough: '',
+    controlMacros: (_part, label, continuation) => ({
+      JUMP: ([target]) => `{ ip = ${target}; continue next; }`,
+      LEAVE: ([result]) => `fc--;
+        if (fc === 0) {
+          fiber.result = ${result};
+          fiber.fuel = fuel;
+          vm.finish(fiber, 'done');
+          return FINISHED;
+        }
+        sp = base;
+        stack[sp++] = ${result};
+        fiber.sp = sp;
+        fiber.fuel = fuel;
+        fiber.frameCount = fc;
+        return RETURNED;`,
+      // The call continuations are shared functions (continuationSource), not pasted at every call.
+      // A one-line continuation (PUSH_FRAME: the call itself) is pasted; a long one (CALL_VALUE) is called.
+      GOTO: ([name]) =>
+        definition(name!).body.trim().includes('\n')
+          ? callShared(`continue_${name!}`, 'callTarget, callArgc, ip', label)
+          : `{\n${continuation(name!)}\n}\nbreak ${label};`,
+      DISPATCH: () => {
+        throw new Error('BREAK is never compiled.');
+      },
+      // The interpreter's call (vm/compiled/enter.ts), then the callee's compiled code: a shared
+      // function, as fast as the same code pasted at each call and a third of the size.
+      ENTER: ([callee, argc]) => `{
+        fiber.sp = sp;
+        fiber.fuel = fuel;
+        fiber.frameCount = fc;
+        const status = enterCompiled(vm, fiber, ${callee}, ${argc}, ip);
+        if (status !== RETURNED) return status;
+        sp = fiber.sp;
+        fuel = fiber.fuel;
+        fc = fiber.frameCount;
+        break ${label};
+      }`,
+      CALL_OUT: ([slot, call]) => callOut(slot!, call!, `suspend(fiber, 'suspended', fc, ip, sp, fuel);\nreturn UNWOUND;`),
+      TIER_UP_AT: () => '',
+    }),
+  };
+}
+
+/** The parts of the block from `leader` to the next leader (or the end). */
+function blockParts(code: Int32Array, starts: readonly number[], leaders: ReadonlySet<number>, fused: ReadonlySet<number>, from: number): Part[] {
+  const parts: Part[] = [];
+  for (let k = from; k < starts.length; k++) {
+    const pc = starts[k]!;
+    if (k > from && leaders.has(pc)) break;
+    const leader = starts[from]!;
+    const op = code[pc]!;
+    const next = starts[k + 1];
+    if (fused.has(pc) && next !== undefined) {
+      parts.push({ def: definition('JUMP_IF_FALSE_POP'), pos: pc - leader, words: 3, follows: false });
+      k++;
+    } else {
+      parts.push({ ...single(definition(OPCODES[op]!.name)), pos: pc - leader });
+    }
+    if (OPCODES[op]!.terminal === true) break;
+  }
+  return parts;
+}
+
+/**
+ * Instructions compiled code runs through a shared function (`instruction_CALL`…)
+ * rather than pasting their bodies at every use: the calls, whose slow paths
+ * are long, and the variadic builders. The call continuations are shared too.
+ */
+const OUT_OF_LINE = new Set(['INVOKE', 'SUPER_INVOKE', 'BUILD_LIST', 'BUILD_MAP', 'TEMPLATE']);
+
+/** The shared functions compiled code calls, by name, with their definitions. */
+export const SHARED_HELPERS: readonly { readonly name: string; readonly def: Instruction }[] = [
+  ...INTERNAL_INSTRUCTIONS.continuations.map((def) => ({ name: `continue_${def.name}`, def })),
+  ...INSTRUCTIONS.filter((def) => OUT_OF_LINE.has(def.name)).map((def) => ({ name: `instruction_${def.name}`, def })),
+];
+
+/** Call a shared helper with the registers in the fiber; go on unless it left the frame. */
+function callShared(name: string, args: string, label: string | null): string {
+  return `{
+    fiber.sp = sp;
+    fiber.fuel = fuel;
+    fiber.frameCount = fc;
+    const status = ${name}(fiber, ${args});
+    if (status !== RETURNED) return status;
+    sp = fiber.sp;
+    fuel = fiber.fuel;
+    fc = fiber.frameCount;
+    ${label === null ? '' : `break ${label};`}
+  }`;
+}
+
+/**
+ * The tier of a shared helper's body: ip is the instruction's end (a
+ * parameter), its operands the parameters op0, op1.
+ */
+function helperTier(def: Instruction): Tier {
+  const size = 1 + def.operands.length;
+  return {
+    ...compiledTier(new Int32Array(1), 0),
+    word: (offset) => `op${offset - 1}`,
+    position: (offset) => (offset === size ? 'ip' : `(ip - ${size - offset})`),
+    moveIp: () => '',
+    startsAt: size,
+    sharedPart: () => null,
+  };
+}
+
+/**
+ * A shared helper: `(fiber, callTarget, callArgc, ip, op0, op1) => status`,
+ * RETURNED when the instruction is done and the caller goes on, otherwise
+ * what a callee returned.
+ */
+export function helperSource(name: string, def: Instruction): string {
+  const body = new CaseWriter(helperTier(def), [single(def)], 'h').write();
+  return stripTypes(
+    formatCode(
+      `function ${name}(fiber, callTarget, callArgc, ip, op0, op1) {
+const stack = fiber.stack;
+let sp = fiber.sp;
+let fuel = fiber.fuel;
+let fc = fiber.frameCount;
+const closure = fiber.frameClosures[fc - 1];
+const fn = closure.fn;
+const base = fiber.frameBases[fc - 1];
+try {
+${body}
+fiber.sp = sp;
+fiber.fuel = fuel;
+fiber.frameCount = fc;
+return RETURNED;
+} catch (error) {
+throw unwound(error, fiber, fc, ip, sp, fuel);
+}
+}`,
+      0,
+    ),
+  );
+}
+
+/** The JavaScript source of `fn`'s compiled code (a function expression), or null when it cannot be compiled. */
+export function compiledFunctionSource(module: Module, fn: ObjFunction): string | null {
+  const code = fn.original;
+  const analysis = analyse(code);
+  if (analysis === null) return null;
+  // The verifier's facts: the stack depth at every instruction (it throws on code it does not accept).
+  const depths = stackDepths(module, fn.index);
+  const { starts, leaders, fused } = analysis;
+  const cases: string[] = [];
+  starts.forEach((pc, k) => {
+    if (!leaders.has(pc)) return;
+    const parts = blockParts(code, starts, leaders, fused, k);
+    const body = new CaseWriter(compiledTier(code, pc, depths), parts, `b${pc}_`).write();
+    cases.push(`case ${pc}: {\n${body}\n}`);
+  });
+  return stripTypes(formatCode(
+    `function compiled_${fn.index}(fiber, closure, base, ip) {
+const fn = closure.fn;
+const stack = fiber.stack;
+let sp = fiber.sp;
+let fuel = fiber.fuel;
+let fc = fiber.frameCount;
+let callTarget = closure;
+let callArgc = 0;
+try {
+next: for (;;) {
+switch (ip) {
+${cases.join('\n')}
+default:
+// Not a block's start (a return address after a wait): the interpreter goes on from here.
+fiber.frameIps[fc - 1] = ip;
+return UNWOUND;
+}
+}
+} catch (error) {
+throw unwound(error, fiber, fc, ip, sp, fuel);
+}
+}`,
+    0,
+  ));
+}

@@ -1,0 +1,24 @@
+/** Starting a run straight in compiled code: a cast loop's spell that is compiled skips the interpreter's set-up. */
+
+import type { Fiber } from '../fiber.js';
+import { interpret } from '../generated/interpreter.js';
+import { fail, waits } from '../interpreter/frames.js';
+import type { InterpreterVM } from '../interpreter/interpreter-vm.js';
+import type { ObjClosure } from '../objects.js';
+import { FINISHED, UNWOUND, type CompiledStatus } from './statuses.js';
+
+/** Run `fiber` from its top frame (`closure`'s, which is compiled) until it ends, waits or fails, as `interpret` would. */
+export function runCompiled(vm: InterpreterVM, fiber: Fiber, closure: ObjClosure): Fiber {
+  fiber.state = 'running';
+  const fc = fiber.frameCount;
+  let status: CompiledStatus;
+  try {
+    status = closure.fn.compiled!(fiber, closure, fiber.frameBases[fc - 1]!, fiber.frameIps[fc - 1]!) as CompiledStatus;
+  } catch (error) {
+    return fail(vm, fiber, error, fiber.frameCount, fiber.frameIps[fiber.frameCount - 1]!, fiber.sp, fiber.fuel);
+  }
+  if (status === FINISHED || (status === UNWOUND && waits(fiber))) return fiber;
+  // Left to the interpreter (a callee not compiled yet, a frame too deep): it goes on from the innermost frame.
+  return interpret(vm, fiber);
+}
+

@@ -1,0 +1,272 @@
+/**
+ * The compiled tier behaves exactly as the interpreter: the same printed
+ * output, results, errors with their lines and traces, the fuel left when a
+ * run ends (so fuel runs out at the same instruction), the heap charged, and
+ * the same depth of stack overflow. Checked on every spell of the corpus and
+ * on programs generated from the grammar under small budgets.
+ */
+
+import fc from 'fast-check';
+import { describe, expect, it, vi } from 'vitest';
+import { compile } from '../../compiler/index.js';
+import { spellCorpus } from '../../tests/fuzz/corpus.js';
+import { checkProperty } from '../../tests/fuzz/fuzz-settings.js';
+import { programArbitrary, renderProgram } from '../../tests/fuzz/program-arbitrary.js';
+import type { Budgets } from '../budgets.js';
+import { CORE_HOST_FUNCTIONS } from '../builtins.js';
+import type { Fiber } from '../fiber.js';
+import type { Module } from '../module.js';
+import { verifyModule } from '../verifier.js';
+import { readSpb, writeSpb } from '../spb.js';
+import { VerifyError } from '../errors.js';
+import { VM, type Tier } from '../vm.js';
+import { canCompile, compiledSource, forgetCompileCheck } from './compile.js';
+import { saveVm } from '../fiber-snapshot.js';
+import type { HostFunction } from '../host.js';
+
+const PAUSE: HostFunction = {
+  name: 'pause',
+  params: [{ name: 'value', type: 'any' }],
+  returns: 'any',
+  doc: 'Suspend until resumed.',
+  impl: (ctx) => {
+    ctx.suspend();
+    return null;
+  },
+};
+const HOSTS = [...CORE_HOST_FUNCTIONS, PAUSE];
+
+function describeFiber(fiber: Fiber): string {
+  return JSON.stringify({
+    state: fiber.state,
+    result: fiber.state === 'done' ? String(fiber.result) : null,
+    error: fiber.error?.format() ?? null,
+    limit: fiber.error?.limit ?? null,
+    fuel: fiber.fuel,
+    heap: fiber.heapUsed,
+    output: fiber.outputUsed,
+  });
+}
+
+/** Everything observable of running a module's script, its spells and some of its functions. */
+function transcript(module: Module, tier: Tier, budgets: Partial<Budgets>): { lines: string[]; failures: readonly string[] } {
+  const lines: string[] = [];
+  const vm = new VM(module, { ...budgets, hosts: CORE_HOST_FUNCTIONS, print: (text) => lines.push(`print ${text}`), tier });
+  lines.push(`script ${describeFiber(vm.runScript())}`);
+  for (const spell of vm.spellNames().slice(0, 4)) {
+    for (let i = 0; i < 3; i++) lines.push(`cast ${spell} ${describeFiber(vm.cast(spell, [i, 'two']))}`);
+  }
+  for (const name of ['f', 'g', 'h', 'C', 'D', 'main']) {
+    if (vm.getGlobal(name) !== undefined) lines.push(`call ${name} ${describeFiber(vm.call(name, [3]))}`);
+  }
+  return { lines, failures: vm.compileFailures };
+}
+
+function sameInBothTiers(module: Module, budgets: Partial<Budgets>): void {
+  const interpreted = transcript(module, 'interpreter', budgets);
+  const compiled = transcript(module, 'compiled', budgets);
+  expect(compiled.failures).toEqual([]);
+  expect(compiled.lines).toEqual(interpreted.lines);
+}
+
+const corpus = spellCorpus()
+  .map((file) => ({ name: file.name, module: compile(file.text, { hosts: CORE_HOST_FUNCTIONS }).module }))
+  .filter((entry): entry is { name: string; module: Module } => entry.module !== null);
+
+describe('the compiled tier', () => {
+  it('is available here (new Function is allowed in Node)', () => {
+    expect(canCompile()).toBe(true);
+  });
+
+  it('runs a good part of the corpus', () => {
+    expect(corpus.length).toBeGreaterThan(100);
+  });
+
+  it.each(corpus.map((entry) => [entry.name, entry.module] as const))('behaves as the interpreter: %s', (_name, module) => {
+    sameInBothTiers(module, { fuel: 200_000, maxHeap: 200_000 });
+  });
+
+  it('runs out of fuel, heap, frames and stack exactly where the interpreter does', () => {
+    const source = `
+      fun deep(n) { if (n == 0) return 0; return 1 + deep(n - 1); }
+      fun grow(n) { var s = ""; for (var i = 0; i < n; i = i + 1) s = s + "ab"; return len(s); }
+      fun spin() { var i = 0; while (true) i = i + 1; }
+      print deep(10);
+      print grow(50);
+      print deep(500);`;
+    const { module } = compile(source, { hosts: CORE_HOST_FUNCTIONS });
+    for (const budgets of [{ fuel: 150 }, { fuel: 1_000 }, { maxHeap: 60 }, { maxFrames: 40 }, { maxStack: 64 }, { fuel: 3_000, maxFrames: 600 }]) {
+      sameInBothTiers(module!, budgets);
+    }
+    const spin = compile('fun spin() { var i = 0; while (true) i = i + 1; } spin();', { hosts: CORE_HOST_FUNCTIONS }).module!;
+    for (const fuel of [10, 99, 1_234, 50_001]) sameInBothTiers(spin, { fuel });
+  });
+
+  it('recurses as deep as the budget allows, the same in both tiers (deep frames run on the interpreter)', () => {
+    const source = `
+      class A { d(n) { if (n == 0) return 0; return 1 + this.d(n - 1); } }
+      class B { init(n) { if (n > 0) this.c = B(n - 1); } }
+      fun f(n) { if (n == 0) return 0; return 1 + f(n - 1); }
+      print f(5000); print A().d(5000); var b = B(5000); print "built";
+      print f(200000);`;
+    const { module } = compile(source, { hosts: CORE_HOST_FUNCTIONS });
+    const run = (tier: Tier): string[] => {
+      const out: string[] = [];
+      const vm = new VM(module!, { hosts: CORE_HOST_FUNCTIONS, print: (t) => out.push(t), tier, maxFrames: 100_000, maxStack: 10_000_000, fuel: 1e9 });
+      const fiber = vm.runScript();
+      return [...out, fiber.error?.message ?? ''];
+    };
+    const compiled = run('compiled');
+    expect(compiled).toEqual(run('interpreter'));
+    expect(compiled.slice(0, 3)).toEqual(['5000', '5000', 'built']);
+    expect(compiled[3]).toMatch(/Stack overflow/);
+  });
+
+  it('behaves as the interpreter on programs generated from the grammar, under small budgets', () => {
+    const budgets = fc.record({
+      fuel: fc.constantFrom(50, 500, 5_000, 30_000),
+      maxFrames: fc.constantFrom(2, 8, 64),
+      maxStack: fc.constantFrom(16, 256, 4_000),
+      maxHeap: fc.constantFrom(4, 100, 20_000),
+    });
+    const property = fc.property(programArbitrary({ world: false }).map(renderProgram), budgets, (source, limits) => {
+      const { module } = compile(source, { hosts: CORE_HOST_FUNCTIONS });
+      if (module === null) return;
+      verifyModule(module, CORE_HOST_FUNCTIONS);
+      sameInBothTiers(module, limits);
+    });
+    checkProperty('compiled tier = interpreter on generated programs', property, 150);
+  });
+
+  it('behaves as the interpreter on mutated bytecode that still verifies (through .spb)', () => {
+    const files = corpus.map((entry) => writeSpb(entry.module));
+    let ran = 0;
+    const property = fc.property(
+      fc.nat({ max: files.length - 1 }),
+      fc.array(fc.tuple(fc.nat(), fc.integer({ min: -2, max: 70 })), { minLength: 1, maxLength: 3 }),
+      (which, edits) => {
+        const module = readSpb(files[which]!);
+        for (const [at, value] of edits) {
+          const fn = module.functions[at % module.functions.length]!;
+          if (fn.code.length > 0) fn.code[at % fn.code.length] = value;
+        }
+        try {
+          verifyModule(module, CORE_HOST_FUNCTIONS);
+        } catch (error) {
+          if (error instanceof VerifyError) return;
+          throw error;
+        }
+        ran++;
+        sameInBothTiers(module, { fuel: 20_000, maxHeap: 20_000, maxFrames: 32 });
+      },
+    );
+    checkProperty('compiled tier = interpreter on mutated bytecode', property, 300);
+    expect(ran).toBeGreaterThan(0);
+  });
+
+  it('never writes a string, name or number of the spell into the JavaScript it runs', () => {
+    // Spell strings cannot hold a double quote; everything else that could close JS source is here.
+    const hostile = [
+      "'}); globalThis.pwned = 1; (function(){ '",
+      "`; globalThis.pwned = 1; `",
+      '*/ globalThis.pwned = 1; /*',
+      '\\u0027); globalThis.pwned = 1; //',
+      '</script><script>globalThis.pwned = 1</script>',
+    ];
+    const source = `
+      class Evil { init() { this.constructor = "x"; this.__proto__ = 1; this.toString = 2; } valueOf() { return 3; } }
+      fun f(a) {
+        var e = Evil();
+        var strings = [${hostile.map((s) => `"${s}"`).join(', ')}];
+        var total = 0;
+        for (var s in strings) total = total + len(s);
+        return total + e.valueOf() + 100000000000000000000 + 0.1 + 123456789;
+      }
+      print f(1);`;
+    const { module, diagnostics } = compile(source, { hosts: CORE_HOST_FUNCTIONS });
+    expect(diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    const vm = new VM(module!, { hosts: CORE_HOST_FUNCTIONS, print: () => {}, tier: 'compiled' });
+    expect(vm.runtimeFunctions.every((fn) => fn.compiled !== null)).toBe(true);
+    for (const fn of vm.runtimeFunctions) {
+      const js = compiledSource(module!, fn) ?? '';
+      for (const text of hostile) expect(js).not.toContain(text);
+      for (const word of ['pwned', 'constructor', '__proto__', 'valueOf', '123456789', '100000000000000000000']) expect(js).not.toContain(word);
+    }
+    sameInBothTiers(module!, {});
+    expect((globalThis as { pwned?: unknown }).pwned).toBeUndefined();
+  });
+
+  it('leaves a wait deep in calls as interpreter frames: the same snapshot, resumed to the same end', () => {
+    const source = `
+      fun inner(n) { var got = pause(n); return got * 2; }
+      fun outer(n) { var s = 0; for (var i = 0; i < 3; i = i + 1) s = s + inner(n + i); return s; }
+      spell go(n) { print outer(n); }`;
+    const { module } = compile(source, { hosts: HOSTS });
+    const run = (tier: Tier): string[] => {
+      const lines: string[] = [];
+      const vm = new VM(module!, { hosts: HOSTS, print: (text) => lines.push(text), tier });
+      vm.runScript();
+      const fiber = vm.cast('go', [10]);
+      for (let k = 1; fiber.state === 'suspended'; k++) {
+        lines.push(JSON.stringify(saveVm(vm, [fiber])));
+        vm.resume(fiber, k);
+      }
+      lines.push(describeFiber(fiber));
+      return lines;
+    };
+    const compiled = run('compiled');
+    expect(compiled).toEqual(run('interpreter'));
+    expect(compiled.at(-2)).toBe('12');
+  });
+
+  it('sends every function back to the interpreter while a debugger is attached', () => {
+    const { module } = compile('fun f(n) { var s = 0; for (var i = 0; i < n; i = i + 1) s = s + i; return s; } print f(5000);', {
+      hosts: CORE_HOST_FUNCTIONS,
+    });
+    const vm = new VM(module!, { hosts: CORE_HOST_FUNCTIONS, print: () => {}, tier: 'compiled' });
+    expect(vm.runtimeFunctions.every((fn) => fn.compiled !== null)).toBe(true);
+    vm.breakHandler = { shouldPause: () => false };
+    expect(vm.runtimeFunctions.every((fn) => fn.compiled === null)).toBe(true);
+    expect(vm.runScript().state).toBe('done');
+    expect(vm.runtimeFunctions.every((fn) => fn.compiled === null)).toBe(true);
+    vm.breakHandler = null;
+    expect(vm.runtimeFunctions.every((fn) => fn.compiled !== null)).toBe(true);
+  });
+
+  it('stays on the interpreter, with no error, where new Function is forbidden (a strict Content-Security-Policy)', () => {
+    const { module } = compile('fun f(n) { var s = 0; for (var i = 0; i < n; i = i + 1) s = s + i; return s; } print f(5000);', {
+      hosts: CORE_HOST_FUNCTIONS,
+    });
+    vi.stubGlobal('Function', function forbidden() {
+      throw new EvalError("Refused to evaluate a string as JavaScript because 'unsafe-eval' is not allowed");
+    });
+    forgetCompileCheck();
+    try {
+      const printed: string[] = [];
+      const vm = new VM(module!, { hosts: CORE_HOST_FUNCTIONS, print: (t) => printed.push(t), tier: 'compiled' });
+      expect(vm.runningTier).toBe('interpreter');
+      expect(vm.runScript().state).toBe('done');
+      expect(printed).toEqual(['12497500']);
+      expect(vm.compileFailures).toEqual([]);
+    } finally {
+      vi.unstubAllGlobals();
+      forgetCompileCheck();
+    }
+    expect(canCompile()).toBe(true);
+  });
+
+  it('compiles a function once it has spent its fuel on the interpreter (tier auto), and not before', () => {
+    const { module } = compile('fun f(n) { return n + 1; } fun g() { var s = 0; for (var i = 0; i < 10; i = i + 1) s = f(s); return s; }', {
+      hosts: CORE_HOST_FUNCTIONS,
+    });
+    const vm = new VM(module!, { hosts: CORE_HOST_FUNCTIONS, print: () => {} });
+    vm.runScript();
+    const f = vm.runtimeFunctions.find((fn) => fn.name === 'f')!;
+    vm.call('g', []);
+    expect(f.compiled).toBeNull();
+    // f: 20,000 fuel (the minimum) at a few fuel a call, ten calls per g.
+    for (let i = 0; i < 1_000; i++) expect(vm.call('g', []).result).toBe(10);
+    expect(f.compiled).not.toBeNull();
+    expect(vm.call('g', []).result).toBe(10);
+  });
+});

@@ -1,0 +1,29 @@
+/** What differs between the code the generator writes for the interpreter and for the compiled tier. */
+
+import type { Macro } from './macros.js';
+import type { Part } from './parts.js';
+
+export interface Tier {
+  /** The code word at `offset` from the sequence's base, ip being at base + `cur`. */
+  word(offset: number, cur: number): string;
+  /** The code position base + `offset`, ip being at base + `cur`. */
+  position(offset: number, cur: number): string;
+  /** The statement moving ip from base + `cur` to base + `to`. */
+  moveIp(cur: number, to: number): string;
+  /** The macros that move control: JUMP, LEAVE, GOTO, DISPATCH, ENTER, CALL_OUT, TIER_UP_AT. */
+  controlMacros(part: Part, label: string, expandContinuation: (name: string) => string): Record<string, Macro>;
+  /** ip's offset from the sequence's base when it starts (-1: not known, every move is written). */
+  readonly startsAt: number;
+  /**
+   * Where frame slot `k` (an expression) is while `pending` values (after the
+   * part's `inputs` were taken) are held in locals: a temporary's name or a
+   * stack element, when the tier knows the stack's depth; undefined otherwise.
+   */
+  localHolder?(part: Part, k: string, pending: readonly string[], inputs: number): string | undefined;
+  /** A frame part's code as a call to a shared function, or null to paste its body. */
+  sharedPart?(part: Part): string | null;
+  /** Whether a frame part is a labelled block its macros may break out of. */
+  readonly labelsFrameParts: boolean;
+  /** Ends a sequence that falls through to the next instruction. */
+  readonly fallThrough: string;
+}

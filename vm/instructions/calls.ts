@@ -1,0 +1,151 @@
+/** Calls, returns, closures and host functions. */
+
+import { frameInstruction, stackInstruction } from './define.js';
+
+export const CALL_INSTRUCTIONS = [
+  frameInstruction(
+    'CALL',
+    ['count'],
+    { pops: (o) => o[0]! + 1, stack: (o) => -o[0]! },
+    'callee args… -> result (charges fuel)',
+    `const argc = $0;
+     const callee = stack[sp - 1 - argc]!;
+     if (!(callee instanceof ObjClosure)) {
+       callArgc = argc;
+       GOTO(CALL_VALUE);
+     }
+     ENTER(callee, argc);`,
+  ),
+  frameInstruction(
+    'INVOKE',
+    ['name', 'count'],
+    { pops: (o) => o[1]! + 1, stack: (o) => -o[1]! },
+    'receiver args… -> receiver.name(args…)',
+    `const name = constants[$0] as string;
+     const argc = $1;
+     const receiverSlot = sp - 1 - argc;
+     const receiver = stack[receiverSlot]!;
+     callArgc = argc;
+     if (receiver instanceof ObjInstance) {
+       // Inline cache hit: this shape has no field of that name, and its class has the method.
+       if (receiver.shape === fn.icShape[IC]) {
+         callTarget = fn.icMethod[IC]!;
+         GOTO(PUSH_FRAME);
+       }
+       const field = receiver.getField(name);
+       if (field !== undefined) {
+         // A field holding a function shadows a method of the same name (clox).
+         stack[receiverSlot] = field;
+         GOTO(CALL_VALUE);
+       }
+       const method = receiver.klass.methods.get(name);
+       if (method === undefined) FAULT(\`Undefined property \${quoted(name)}.\`);
+       if (!receiver.isDictionary) {
+         fn.icShape[IC] = receiver.shape;
+         fn.icMethod[IC] = method;
+       }
+       callTarget = method;
+       GOTO(PUSH_FRAME);
+     }
+     CALL_OUT(receiverSlot, invokeOther(ctx, fiber, receiver, name, receiverSlot + 1, argc));`,
+  ),
+  frameInstruction(
+    'SUPER_INVOKE',
+    ['name', 'count'],
+    { pops: (o) => o[1]! + 2, stack: (o) => -o[1]! - 1 },
+    'this args… superclass -> super.name(args…)',
+    `const name = constants[$0] as string;
+     const superclass = stack[--sp]!;
+     if (!(superclass instanceof ObjClass)) FAULT('Superclass must be a class.');
+     const method = superclass.methods.get(name);
+     if (method === undefined) FAULT(\`Undefined property \${quoted(name)}.\`);
+     callTarget = method;
+     callArgc = $1;
+     GOTO(PUSH_FRAME);`,
+  ),
+  frameInstruction(
+    'CALL_HOST',
+    ['host', 'count'],
+    { pops: (o) => o[1]!, stack: (o) => 1 - o[1]! },
+    'args… -> hostImports[h](args…)',
+    `const argBase = sp - $1;
+     CALL_OUT(argBase, callHost(ctx, fiber, hostImports[$0]!, argBase, $1));`,
+  ),
+  stackInstruction(
+    'HOST_FUNCTION',
+    ['host'],
+    { inputs: [], outputs: ['host'] },
+    'push host function hostImports[h] as a value',
+    'host = hostImports[$0]!;',
+    { mayFail: false },
+  ),
+  stackInstruction(
+    'CLOSURE',
+    ['function'],
+    { inputs: [], outputs: ['made'] },
+    'push a closure over functions[f], capturing the upvalues its prototype lists',
+    `const target = functions[$0]!;
+     const count = target.proto.upvalues.length;
+     // Charged by the upvalues captured, the new upvalue objects and the open-upvalue entries walked (captureUpvalues).
+     HEAP(HEAP_COST.closure + count);
+     let upvalues = NO_UPVALUES;
+     if (count > 0) {
+       upvalues = captureUpvalues(fiber, target, closure, base);
+       HEAP(HEAP_COST.upvalue * lastCapture.created);
+       CHARGE(count + lastCapture.walked);
+     }
+     made = new ObjClosure(target, upvalues);`,
+  ),
+  frameInstruction(
+    'CLOSE_UPVALUE',
+    [],
+    { pops: 1, stack: -1 },
+    'close the upvalue for the top slot and pop it',
+    `closeUpvalues(fiber, sp - 1);
+     sp--;`,
+    { mayFail: false },
+  ),
+  frameInstruction(
+    'RETURN',
+    [],
+    { pops: 1, stack: 0 },
+    'return top to the caller',
+    `const result = stack[sp - 1]!;
+     if (fiber.openUpvalues !== null) closeUpvalues(fiber, base);
+     LEAVE(result);`,
+    { terminal: true, mayFail: false },
+  ),
+] as const;
+
+/**
+ * The interpreter's continuations of a call, never in bytecode: CALL, INVOKE
+ * and SUPER_INVOKE go on with one of these (\`GOTO\`) with \`ip\` at their
+ * return address, the argument count in \`callArgc\` and, for PUSH_FRAME, the
+ * closure to enter in \`callTarget\`.
+ */
+export const CALL_CONTINUATIONS = [
+  frameInstruction('PUSH_FRAME', [], { pops: 0, stack: 0 }, 'enter callTarget with callArgc arguments', 'ENTER(callTarget, callArgc);'),
+  frameInstruction(
+    'CALL_VALUE',
+    [],
+    { pops: 0, stack: 0 },
+    'call anything but a plain closure; the callee sits below callArgc arguments',
+    `const argc = callArgc;
+     const calleeSlot = sp - 1 - argc;
+     const callee = stack[calleeSlot]!;
+     if (callee instanceof ObjClosure) ENTER(callee, argc);
+     if (callee instanceof ObjBoundMethod) {
+       stack[calleeSlot] = callee.receiver;
+       if (callee.method instanceof ObjClosure) ENTER(callee.method, argc);
+       CALL_OUT(calleeSlot, callBuiltinMethod(ctx, fiber, callee.method, callee.receiver, calleeSlot + 1, argc));
+     } else if (callee instanceof ObjClass) {
+       HEAP(HEAP_COST.instance);
+       stack[calleeSlot] = new ObjInstance(callee);
+       if (callee.initializer !== null) ENTER(callee.initializer, argc);
+       if (argc !== 0) FAULT(\`Expected 0 arguments but got \${argc}.\`);
+     } else if (callee instanceof ObjHostFunction) {
+       if (argc < callee.minArity || argc > callee.maxArity) FAULT(hostArityMessage(callee.host, argc));
+       CALL_OUT(calleeSlot, callHost(ctx, fiber, callee, calleeSlot + 1, argc));
+     } else FAULT('Can only call functions and classes.');`,
+  ),
+] as const;
