@@ -12,6 +12,8 @@ export const EXIT = {
   dataError: 65,
   /** EX_NOINPUT: the input file cannot be read (missing, a directory, no permission, too big). */
   noInput: 66,
+  /** EX_UNAVAILABLE: a service the command needs is not there (`serve`: the port is in use, Redis cannot be reached). */
+  unavailable: 69,
   /** EX_SOFTWARE: a runtime error in the spell, or an internal error in Cantrip. */
   software: 70,
   /** EX_CANTCREAT: the output file cannot be written. */

@@ -137,6 +137,13 @@ export interface RestoreVmOptions {
    * that counted the whole document already).
    */
   readonly maxSnapshotChars?: number;
+  /**
+   * Leave the VM's globals as they are and add the saved fibers beside its
+   * own live ones (an entity handed over from another world brings its
+   * casts; the world it arrives in keeps its globals). What the saved
+   * globals reach is rebuilt as copies only the fibers see. Default false.
+   */
+  readonly keepGlobals?: boolean;
 }
 
 /** The most characters of JSON a snapshot may take unless the embedder says otherwise (a world's `maxSnapshotChars`). */
@@ -162,7 +169,7 @@ export function restoreVm(vm: VM, data: VmSnapshot, hostObjects: HostObjectCodec
     const maxChars = options.maxSnapshotChars ?? DEFAULT_MAX_SNAPSHOT_CHARS;
     const tooBig = maxChars === Infinity ? null : jsonSizeProblem(data, maxChars, root);
     if (tooBig !== null) bad(tooBig);
-    return restoreChecked(vm, data, hostObjects, root, options.maxHeldUnits ?? Infinity);
+    return restoreChecked(vm, data, hostObjects, root, options.maxHeldUnits ?? Infinity, options.keepGlobals === true);
   } catch (error) {
     // The schema rules out what JS would choke on; this is the last line, so that nothing but a
     // VerifyError (or the codec's own error) ever leaves a restore.
@@ -171,7 +178,7 @@ export function restoreVm(vm: VM, data: VmSnapshot, hostObjects: HostObjectCodec
   }
 }
 
-function restoreChecked(vm: VM, data: VmSnapshot, hostObjects: HostObjectCodec | null, root: string, maxHeldUnits: number): Fiber[] {
+function restoreChecked(vm: VM, data: VmSnapshot, hostObjects: HostObjectCodec | null, root: string, maxHeldUnits: number, keepGlobals: boolean): Fiber[] {
   const raw = data as unknown as Record<string, unknown> | null;
   if (raw === null || typeof raw !== 'object' || raw['format'] !== VM_SNAPSHOT_FORMAT || raw['version'] !== VM_SNAPSHOT_VERSION) {
     bad(`${root} is not a Cantrip VM snapshot of this version.`);
@@ -197,8 +204,10 @@ function restoreChecked(vm: VM, data: VmSnapshot, hostObjects: HostObjectCodec |
   const globals = data.globals.map((g, slot) => reader.value(g, `${root}.globals[${slot}]`));
   const frames = new FrameChecker(vm);
   fibers.forEach((fiber, i) => fillFiber(frames, fiber, data.fibers[i]!, reader, `${root}.fibers[${i}]`));
-  globals.forEach((g, slot) => (access.globals[slot] = g));
-  access.globalsRestored();
+  if (!keepGlobals) {
+    globals.forEach((g, slot) => (access.globals[slot] = g));
+    access.globalsRestored();
+  }
   for (const fiber of fibers) {
     fiber.state = 'suspended';
     access.adopt(fiber);
@@ -282,10 +291,21 @@ interface CallSites {
   readonly depths: Int32Array;
 }
 
-class FrameChecker {
-  private readonly sites = new Map<number, CallSites>();
+/**
+ * Call sites and stack depths by function, per VM: a module's code never
+ * changes, so a server importing entity after entity into one world works
+ * them out once (vm/verifier.ts's stackDepths walks the whole function).
+ */
+const sitesByVm = new WeakMap<VM, Map<number, CallSites>>();
 
-  constructor(private readonly vm: VM) {}
+class FrameChecker {
+  private readonly sites: Map<number, CallSites>;
+
+  constructor(private readonly vm: VM) {
+    let sites = sitesByVm.get(vm);
+    if (sites === undefined) sitesByVm.set(vm, (sites = new Map()));
+    this.sites = sites;
+  }
 
   /** Each frame against the verifier: an ip just after a call, and the depth there equal to the stack the frame holds. */
   check(fiber: Fiber, path: string): void {

@@ -8,5 +8,6 @@ import { fmtCommand } from './fmt.js';
 import { lspCommand } from './lsp.js';
 import { runCommand } from './run.js';
 import { simCommand } from './sim.js';
+import { serveCommand } from './serve.js';
 
-export const COMMANDS: readonly CliCommand[] = [runCommand, compileCommand, checkCommand, fmtCommand, disasmCommand, simCommand, apiCommand, lspCommand];
+export const COMMANDS: readonly CliCommand[] = [runCommand, compileCommand, checkCommand, fmtCommand, disasmCommand, simCommand, serveCommand, apiCommand, lspCommand];

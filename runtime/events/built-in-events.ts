@@ -8,7 +8,7 @@
 import { declareEvent, type EventOfDeclaration } from './event-declaration.js';
 
 export const AOI_EVENT_KINDS = ['enter', 'move', 'leave'] as const;
-export const DESPAWN_REASONS = ['despawned', 'killed', 'evicted'] as const;
+export const DESPAWN_REASONS = ['despawned', 'killed', 'evicted', 'handed-over'] as const;
 export const CAST_CANCEL_REASONS = ['caster-gone', 'cancelled'] as const;
 
 const entity = { type: 'entity', doc: 'the entity' } as const;
@@ -27,10 +27,10 @@ const spawn = declareEvent({
 
 const despawn = declareEvent({
   type: 'despawn',
-  doc: 'An entity is gone: despawned, killed (health 0) or evicted (recycled by a full pool).',
+  doc: 'An entity is gone: despawned, killed (health 0), evicted (recycled by a full pool) or handed over (moved to another zone with its casts: World.releaseEntity).',
   fields: { entity, breed, reason: { type: 'string', oneOf: DESPAWN_REASONS } },
   droppable: false,
-  describe: (e, t) => `${t.who(e.entity, e.breed)} ${e.reason === 'killed' ? 'dies' : e.reason === 'evicted' ? 'is recycled' : 'vanishes'}`,
+  describe: (e, t) => `${t.who(e.entity, e.breed)} ${e.reason === 'killed' ? 'dies' : e.reason === 'evicted' ? 'is recycled' : e.reason === 'handed-over' ? 'moves to another zone' : 'vanishes'}`,
 });
 
 const damage = declareEvent({

@@ -44,7 +44,9 @@ export class WorldGameHost implements GameHost {
     const dealt = Math.min(before, amount);
     s.pool.health[slot] = before - dealt;
     s.push({ type: 'damage', tick: s.steps, entity: target.id, breed: target.breedName, amount: dealt, health: before - dealt, by: cast.caster });
-    if (before - dealt <= 0) this.entities.markGone(slot, 'killed');
+    // A mirror does not die here: the damage goes to the world that owns the entity, which decides.
+    if (s.mirror[slot] === 1) s.mirrorDamage.push({ entity: target.id, amount: dealt, by: cast.caster });
+    else if (before - dealt <= 0) this.entities.markGone(slot, 'killed');
     return dealt;
   }
 
@@ -70,7 +72,9 @@ export class WorldGameHost implements GameHost {
   }
 
   despawnFromSpell(target: EntityRef): void {
-    this.entities.markGone(this.state.slotOfRef(target), 'despawned');
+    const slot = this.state.slotOfRef(target);
+    if (this.state.mirror[slot] === 1) throw new HostError('This entity belongs to another zone (a mirror): it cannot be despawned here.');
+    this.entities.markGone(slot, 'despawned');
   }
 
   moveEntity(target: EntityRef, x: number, y: number): void {

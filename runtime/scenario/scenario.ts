@@ -12,8 +12,12 @@
  *   "seed": 7,
  *   "ticks": 30,
  *   "entities": [{ "name": "hero", "breed": "Wizard", "x": 10, "y": 10 }],
- *   "casts": [{ "tick": 2, "spell": "fireball", "caster": "hero", "target": "troll" }]
+ *   "casts": [{ "tick": 2, "spell": "fireball", "caster": "hero", "target": "troll" }],
+ *   "players": { "breeds": ["Wizard"], "spawn": { "x": 5, "y": 5 } }
  * }
+ *
+ * `players` is for `cantrip serve` (server/): the breeds a connecting player may
+ * take as avatar (the first is the default) and where avatars appear.
  *
  * A cast at tick N runs just before step N (tick 0: before the first step).
  */
@@ -43,6 +47,12 @@ export interface ScenarioCast {
   readonly target?: string;
 }
 
+/** Who may join a served world (`cantrip serve`): the avatar breeds allowed, and where avatars appear. */
+export interface ScenarioPlayers {
+  readonly breeds: readonly string[];
+  readonly spawn?: { readonly x: number; readonly y: number };
+}
+
 export interface Scenario {
   readonly description?: string;
   readonly breeds: string;
@@ -52,6 +62,7 @@ export interface Scenario {
   readonly ticks?: number;
   readonly entities?: readonly ScenarioEntity[];
   readonly casts?: readonly ScenarioCast[];
+  readonly players?: ScenarioPlayers;
 }
 
 const NAME = { type: 'string', minLength: 1, maxLength: 200 } as const;
@@ -104,6 +115,15 @@ export const SCENARIO_SCHEMA = {
         required: ['tick', 'spell'],
         additionalProperties: false,
         properties: { tick: { type: 'integer', minimum: 0 }, spell: NAME, caster: NAME, target: NAME },
+      },
+    },
+    players: {
+      type: 'object',
+      required: ['breeds'],
+      additionalProperties: false,
+      properties: {
+        breeds: { type: 'array', items: NAME, minItems: 1, maxItems: 100 },
+        spawn: { type: 'object', required: ['x', 'y'], additionalProperties: false, properties: { x: COORD, y: COORD } },
       },
     },
   },

@@ -218,7 +218,7 @@ describe('entity data is type-checked', () => {
     ],
     ['an object as a field value', (d) => (d.entities[0].fields[0][1] = { id: 3 }), '$.entities[0].fields[0][1] must be a field value: null, a boolean, a finite number, a string, {"entity": id} or {"number": "NaN" | "Infinity" | "-Infinity"}.'],
     ['an entity reference with more in it', (d) => (d.entities[0].fields[0][1] = { entity: 1, x: 2 }), '$.entities[0].fields[0][1] must be a field value: null, a boolean, a finite number, a string, {"entity": id} or {"number": "NaN" | "Infinity" | "-Infinity"}.'],
-    ['nextId: 1 (two entities would share an id)', (d) => (d.nextId = 1), "$.nextId: 1 is not above every entity's id ($.entities[0] has 1)."],
+    ['nextId: 1 (two entities would share an id)', (d) => (d.nextId = 1), "$.nextId: 1 is the id of $.entities[0]: the next entity spawned would share it."],
     ['steps: "x" (time would be NaN)', (d) => (d.steps = 'x'), '$.steps must be a whole number.'],
     ['time: null', (d) => (d.time = null), '$.time must be a number.'],
     ['a duplicate entity id', (d) => d.entities.push({ ...d.entities[0], slot: 5 }), '$.entities: 2 entities, the pool holds 1.'],

@@ -5,7 +5,7 @@
  * made with — the embedder's limits govern, a save may carry lower ones,
  * never higher — and checks every size and count in the save against them:
  * the pool against maxCapacity, the entities' fields against maxWorldHeap,
- * ids unique and below nextId, buffs no more than a spell could make.
+ * ids unique and nextId none of them, buffs no more than a spell could make.
  * Each problem is a WorldError naming the field as a JSON path. The VM
  * states are checked by restoreVm (vm/fiber-snapshot.ts) as they restore.
  */
@@ -101,7 +101,7 @@ function checkPool(data: WorldSnapshot, options: ResolvedWorldOptions): void {
   if (data.reap.length > count) malformed('$.reap', `: ${data.reap.length} entities to reap, the pool holds ${count}.`);
 }
 
-/** Slots and ids unique, ids below nextId, interest within maxInterest, buffs older than castSeq, fields within maxWorldHeap. */
+/** Slots and ids unique, nextId no entity's id, interest within maxInterest, buffs older than castSeq, fields within maxWorldHeap. */
 function checkEntities(data: WorldSnapshot, options: ResolvedWorldOptions): void {
   const slots = new Set<number>();
   const ids = new Map<number, number>();
@@ -113,7 +113,8 @@ function checkEntities(data: WorldSnapshot, options: ResolvedWorldOptions): void
     const other = ids.get(e.id);
     if (other !== undefined) malformed(`${at}.id`, `: id ${e.id} is also $.entities[${other}]'s.`);
     ids.set(e.id, i);
-    if (e.id >= data.nextId) malformed('$.nextId', `: ${data.nextId} is not above every entity's id (${at} has ${e.id}).`);
+    // Ids above nextId are entities imported from another world (World.importEntity): spawns skip ids taken.
+    if (e.id === data.nextId) malformed('$.nextId', `: ${data.nextId} is the id of ${at}: the next entity spawned would share it.`);
     const interest = data.pool.arrays.interest[e.slot]!;
     if (interest > options.maxInterest) malformed(`$.pool.arrays.interest[${e.slot}]`, `: ${interest}, more than maxInterest (${options.maxInterest}).`);
     const names = new Set<string>();

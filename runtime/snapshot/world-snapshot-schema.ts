@@ -140,7 +140,7 @@ export const WORLD_SNAPSHOT_SCHEMA = open(
     spells: { type: 'array', maxItems: MAX_SNAPSHOT_MODULES, items: SOURCE },
     pool: POOL,
     entities: { type: 'array', maxItems: MAX_POOL, items: ENTITY },
-    reap: { type: 'array', items: strict({ slot: SLOT, reason: { enum: ['despawned', 'killed', 'evicted'] } }) },
+    reap: { type: 'array', items: strict({ slot: SLOT, reason: { enum: ['despawned', 'killed', 'evicted', 'handed-over'] } }) },
     aoi: AOI,
     spellState: SPELL_STATE,
     queued: { type: 'array' },

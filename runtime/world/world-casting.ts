@@ -155,6 +155,32 @@ export class WorldCasting {
       .map((w) => ({ fiber: w.fiber, vm: w.vm, spell: w.cast.spell, caster: w.cast.caster, wakeAt: w.cast.wakeAt, seq: w.seq }));
   }
 
+  /** The casts one caster is waiting in, in the order they resume (an entity handed over takes them along). */
+  waitingOf(caster: EntityId): readonly InFlightCast[] {
+    const mine = this.waitingBy.get(caster) ?? [];
+    return mine
+      .filter((w) => !w.cancelled)
+      .sort((a, b) => (wakesBefore(a, b) ? -1 : 1))
+      .map((w) => ({ fiber: w.fiber, vm: w.vm, spell: w.cast.spell, caster: w.cast.caster, wakeAt: w.cast.wakeAt, seq: w.seq }));
+  }
+
+  /**
+   * The caster was handed over to another world with its waiting casts (World.releaseEntity):
+   * they end here without an event, as they go on there. What they held is given back.
+   */
+  dropHandedOver(caster: EntityId): void {
+    const casts = this.waitingBy.get(caster);
+    if (casts === undefined) return;
+    this.waitingBy.delete(caster);
+    for (const w of casts) {
+      w.cancelled = true;
+      this.cancelledInHeap++;
+      this.state.memory.release(w.hold);
+      w.vm.cancel(w.fiber, 'Handed over.');
+    }
+    this.compact();
+  }
+
   /** A module that a restored cast still runs on after a reload replaced it: a VM of its own, not castable, its script not run (its globals come from the snapshot). */
   addRetired(module: Module, sourceName: string, source: string | null): VM {
     const vm = new VM(module, { ...this.state.options.budgets, hosts: this.hosts, print: (text) => this.emitPrint(text), tier: this.tier });
@@ -284,15 +310,16 @@ export class WorldCasting {
   }
 
   /** A cast from the embedder: announced with a `cast` event, then run now until it finishes or waits. */
-  castFromEmbedder(spell: string, caster: EntityId | null, target: EntityId | null): Fiber {
+  castFromEmbedder(spell: string, caster: EntityId | null, target: EntityId | null, extra: readonly Value[] = []): Fiber {
     const badName = nameArgumentProblem('spell name', spell);
     if (badName !== null) throw new WorldError(badName);
     const owner = this.spellOwner.get(spell);
     if (!owner) throw new WorldError(`Unknown spell ${quoted(spell)}.`);
     const casterRef = this.refForApi(caster, 'caster');
+    if (casterRef !== null && this.state.mirror[this.state.slotOfRef(casterRef)] === 1) throw new WorldError(`The caster #${caster} belongs to another zone (a mirror): cast there.`);
     const targetRef = this.refForApi(target, 'target');
     this.state.push({ type: 'cast', tick: this.state.steps, spell, caster, target });
-    return this.startCast(owner, spell, casterRef, [casterRef, targetRef]);
+    return this.startCast(owner, spell, casterRef, [casterRef, targetRef, ...extra]);
   }
 
   /** Run a spell as cast by `caster`, its arguments trimmed or padded with nil to its parameter count. */
@@ -634,6 +661,7 @@ const CASTER_GONE: Readonly<Record<DespawnReason, string>> = {
   killed: 'Its caster died.',
   despawned: 'Its caster was despawned.',
   evicted: 'Its caster was recycled.',
+  'handed-over': 'Its caster moved to another zone.',
 };
 
 /** Waiting casts resume in order of wake time, then of when they started waiting. */

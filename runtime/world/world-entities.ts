@@ -41,8 +41,12 @@ export class WorldEntities {
     this.watchPool(pool);
   }
 
-  /** Spawn an entity of a breed. Throws WorldError (unknown/abstract breed, bad position, full pool). */
-  spawn(breedName: string, x: number, y: number): EntityRef {
+  /**
+   * Spawn an entity of a breed. Throws WorldError (unknown/abstract breed, bad position, full pool).
+   * `id`: the entity keeps an id it was given elsewhere (an import, a mirror), refused if taken here;
+   * `mirror`: a read-only copy of another world's entity, spawned without an event.
+   */
+  spawn(breedName: string, x: number, y: number, as: { readonly id?: EntityId; readonly mirror?: boolean } = {}): EntityRef {
     const s = this.state;
     const badName = nameArgumentProblem('breed name', breedName);
     if (badName !== null) throw new WorldError(badName);
@@ -50,6 +54,8 @@ export class WorldEntities {
     if (!breed) throw new WorldError(`Unknown breed ${quoted(breedName)}.`);
     if (breed.abstract) throw new WorldError(`Breed ${quoted(breedName)} is abstract and cannot be spawned.`);
     if (!Number.isFinite(x) || !Number.isFinite(y)) throw new WorldError('Spawn position must be finite numbers.');
+    if (as.id !== undefined && (!Number.isSafeInteger(as.id) || as.id < 1)) throw new WorldError(`An entity id must be a whole number ≥ 1, got ${as.id}.`);
+    if (as.id !== undefined && s.slotById.has(as.id)) throw new WorldError(`Entity #${as.id} is already in this world.`);
     this.reuseGoneSlotIfFull();
     const handle = s.pool.spawn();
     const pool = s.pool;
@@ -62,15 +68,25 @@ export class WorldEntities {
     pool.radius[slot] = breed.radius;
     pool.interest[slot] = Math.min(breed.interest, s.options.maxInterest);
     pool.breed[slot] = breed.index;
-    const id = s.nextId++;
+    const id = as.id ?? this.freshId();
     s.ids[slot] = id;
     s.dying[slot] = 0;
+    s.mirror[slot] = as.mirror === true ? 1 : 0;
     s.slotById.set(id, slot);
     s.states[slot] = new EntityState(breed.speed, breed.health, breed.interest);
     s.refs[slot] = null;
     s.index.insert(slot, pool.x[slot]!, pool.y[slot]!);
+    if (as.mirror === true) return s.refAt(slot);
     s.push({ type: 'spawn', tick: s.steps, entity: id, breed: breed.name, x: pool.x[slot]!, y: pool.y[slot]! });
     return s.refAt(slot);
+  }
+
+  /** The next id of this world's own: ids taken by imported entities are skipped (a server gives each world its own range, so that is rare). */
+  private freshId(): EntityId {
+    const s = this.state;
+    let id = s.nextId++;
+    while (s.slotById.has(id)) id = s.nextId++;
+    return id;
   }
 
   /** Gone for spells at once (out of the index, alive = false, its waiting casts cancelled); the slot is freed at the next reap. */
@@ -137,7 +153,9 @@ export class WorldEntities {
     const s = this.state;
     const id = s.ids[slot]!;
     const breed = s.breedAt(slot).name;
-    s.push({ type: 'despawn', tick: s.steps, entity: id, breed, reason });
+    // A mirror comes and goes without events: the entity lives on in the world that owns it.
+    if (s.mirror[slot] === 0) s.push({ type: 'despawn', tick: s.steps, entity: id, breed, reason });
+    s.mirror[slot] = 0;
     s.slotById.delete(id);
     s.memory.releaseEntity(s.states[slot] ?? null);
     s.states[slot] = null;
@@ -170,7 +188,8 @@ export class WorldEntities {
     } else {
       s.reapQueue = s.reapQueue.filter((r) => r !== queued);
     }
-    s.push({ type: 'despawn', tick: s.steps, entity: id, breed: s.breedAt(slot).name, reason: queued?.reason ?? 'evicted' });
+    if (s.mirror[slot] === 0) s.push({ type: 'despawn', tick: s.steps, entity: id, breed: s.breedAt(slot).name, reason: queued?.reason ?? 'evicted' });
+    s.mirror[slot] = 0;
     s.slotById.delete(id);
     s.memory.releaseEntity(s.states[slot] ?? null);
     s.states[slot] = null;
@@ -187,6 +206,9 @@ export class WorldEntities {
     const dying = new Uint8Array(capacity);
     dying.set(s.dying);
     s.dying = dying;
+    const mirror = new Uint8Array(capacity);
+    mirror.set(s.mirror);
+    s.mirror = mirror;
     while (s.states.length < capacity) s.states.push(null);
     while (s.refs.length < capacity) s.refs.push(null);
   }

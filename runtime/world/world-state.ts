@@ -26,6 +26,14 @@ import { makeIndex, type ResolvedWorldOptions } from './world-options.js';
 /** "No slot" for lookups. */
 export const NONE = -1;
 
+/** Damage a spell dealt to a mirror, for the world that owns the entity. */
+export interface MirrorDamage {
+  readonly entity: EntityId;
+  readonly amount: number;
+  /** The caster, or null. */
+  readonly by: EntityId | null;
+}
+
 /** A slot marked gone, waiting to be freed at the next reap point. */
 export interface ReapEntry {
   readonly slot: number;
@@ -42,6 +50,10 @@ export class WorldState {
   // Per slot (grown with the pool): serial id, despawn mark, cold state, cached reference.
   ids!: Float64Array;
   dying!: Uint8Array;
+  /** 1 for a mirror (a read-only copy of an entity another world owns: runtime/world/world-mirrors.ts). */
+  mirror!: Uint8Array;
+  /** Damage spells dealt to mirrors since World.takeMirrorDamage last took it: the owner's world applies it. */
+  mirrorDamage: MirrorDamage[] = [];
   states: (EntityState | null)[] = [];
   refs: (EntityRef | null)[] = [];
   /**
@@ -96,6 +108,7 @@ export class WorldState {
     );
     this.ids = new Float64Array(pool.capacity);
     this.dying = new Uint8Array(pool.capacity);
+    this.mirror = new Uint8Array(pool.capacity);
     this.states = new Array<EntityState | null>(pool.capacity).fill(null);
     this.refs = new Array<EntityRef | null>(pool.capacity).fill(null);
     this.refHandles = new Float64Array(pool.capacity);

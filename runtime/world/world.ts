@@ -58,11 +58,17 @@ import { checkWorldSnapshot, type RestoreOptions } from '../snapshot/world-snaps
 import { NONE, WorldState, clamp } from './world-state.js';
 import { OverloadWarnings, type WorldLogger } from './overload-warnings.js';
 import { WorldQueries } from './world-queries.js';
+import { WorldMirrors, type MirrorView } from './world-mirrors.js';
+import { captureEntity, restoreEntity, type ExportedEntity } from '../snapshot/entity-export.js';
+import type { MirrorDamage } from './world-state.js';
 
 export type { WorldOptions, ResolvedWorldOptions } from './world-options.js';
 export type { RestoreOptions } from '../snapshot/world-snapshot-check.js';
 export type { CastResult, SpellsReload } from './world-casting.js';
 export type { EntityView } from './world-entities.js';
+export type { MirrorView } from './world-mirrors.js';
+export type { MirrorDamage } from './world-state.js';
+export type { ExportedEntity } from '../snapshot/entity-export.js';
 
 /** One of an entity's properties beyond the hot fields (World.fields): a breed attribute, or a field a spell set. */
 export interface EntityField {
@@ -107,6 +113,7 @@ export class World<G extends EventDeclaration = never> implements EntityAccess {
   private readonly gameHost: WorldGameHost;
   private readonly casting: WorldCasting;
   private readonly queries: WorldQueries;
+  private readonly mirrors: WorldMirrors;
 
   private readonly listeners = new Set<(event: WorldEvent | DeclaredEvent) => void>();
   private listenerErrorHandler: ListenerErrorHandler | null = null;
@@ -120,6 +127,8 @@ export class World<G extends EventDeclaration = never> implements EntityAccess {
   private readonly overloadWarnings: OverloadWarnings;
   /** The slots the update method visits this step, copied at its start (spells may evict and reuse slots). */
   private tickOrder = new Int32Array(0);
+  /** The handle of each slot in tickOrder when the phase began. */
+  private tickHandles = new Float64Array(0);
   private accumulator = 0;
   /**
    * 0, width and height as doubles, for integrate(): read from options they are small
@@ -144,6 +153,7 @@ export class World<G extends EventDeclaration = never> implements EntityAccess {
     this.hosts = this.hostTable;
     this.casting = new WorldCasting(this.state, this.gameHost, this.hostTable, options.tier);
     this.queries = new WorldQueries(this.state);
+    this.mirrors = new WorldMirrors(this.state, this.entityLife);
     this.state.onEntityGone = (id, reason) => this.casting.casterGone(id, reason);
   }
 
@@ -357,6 +367,115 @@ export class World<G extends EventDeclaration = never> implements EntityAccess {
     return this.properties.hotNumber(slot, name);
   }
 
+  // ------------------------------------------------------------------ hand-over and mirrors (a world split into zones: server/)
+
+  /**
+   * Ids of entities spawned from now on start at `first` (and go up): a
+   * server gives each of its worlds its own range, so an id names one entity
+   * across all of them — the id it keeps when handed over.
+   */
+  startIdsAt(first: EntityId): void {
+    if (!Number.isSafeInteger(first) || first < 1) throw new WorldError(`startIdsAt() needs a whole number ≥ 1, got ${first}.`);
+    this.state.nextId = first;
+  }
+
+  /** The id the next entity spawned here gets (ids taken by imported entities are skipped then). */
+  get nextEntityId(): EntityId {
+    return this.state.nextId;
+  }
+
+  /**
+   * A living entity with every cast it waits in as caster, as plain JSON-safe
+   * data for importEntity in another world (runtime/snapshot/entity-export.ts).
+   * The entity stays here until releaseEntity. Not during a step; not a mirror.
+   */
+  exportEntity(id: EntityId): ExportedEntity {
+    if (this.state.inStep) throw new WorldError('exportEntity() was called from inside a step.');
+    const slot = this.state.liveSlotOf(id);
+    if (slot === NONE) throw new WorldError(`#${id} is not a living entity.`);
+    if (this.state.mirror[slot] === 1) throw new WorldError(`#${id} is a mirror: the world that owns it exports it.`);
+    return captureEntity(this.state, this.casting, slot, this.entityLife.viewOf(slot));
+  }
+
+  /**
+   * The entity went to another world (after exportEntity): gone from this one
+   * with a despawn of reason 'handed-over' — no death, no cast-cancelled events:
+   * its casts end here silently, as they go on there. False if it was not alive.
+   */
+  releaseEntity(id: EntityId): boolean {
+    const slot = this.state.liveSlotOf(id);
+    if (slot === NONE || this.state.mirror[slot] === 1) return false;
+    this.casting.dropHandedOver(id);
+    this.entityLife.markGone(slot, 'handed-over');
+    this.entityLife.reapOutsideStep();
+    return true;
+  }
+
+  /**
+   * Put an entity exported from another world into this one, with the same
+   * id: its casts wait again for the time they had left, whatever the two
+   * worlds' clocks say. WorldError (nothing half-built) when it does not fit.
+   */
+  importEntity(exported: ExportedEntity): EntityId {
+    if (this.state.inStep) throw new WorldError('importEntity() was called from inside a step.');
+    this.checkBreedSpells();
+    const id = restoreEntity({ state: this.state, entities: this.entityLife, properties: this.properties, buffs: this.buffs, casting: this.casting }, exported);
+    this.entityLife.reapOutsideStep();
+    return id;
+  }
+
+  /**
+   * Visit every living entity's id and position, mirrors flagged, in pool
+   * order, allocating nothing (a server checks thousands of entities against
+   * its zone's borders each step). The visitor must not spawn or despawn.
+   */
+  forEachPosition(visit: (id: EntityId, x: number, y: number, mirror: boolean) => void): void {
+    const s = this.state;
+    const { x, y } = s.pool;
+    for (let i = 0; i < s.pool.count; i++) {
+      const slot = s.pool.activeAt(i);
+      if (s.dying[slot] === 0) visit(s.ids[slot]!, x[slot]!, y[slot]!, s.mirror[slot] === 1);
+    }
+  }
+
+  /** Add a read-only copy of an entity another world owns (runtime/world/world-mirrors.ts): queries and the AOI see it, nothing runs on it. */
+  spawnMirror(view: MirrorView): void {
+    if (this.state.inStep) throw new WorldError('spawnMirror() was called from inside a step.');
+    this.mirrors.spawn(view);
+  }
+
+  /** Move a mirror and set its health, as its owner reports them. */
+  updateMirror(id: EntityId, x: number, y: number, health: number): void {
+    this.mirrors.update(id, x, y, health);
+  }
+
+  /** Take a mirror away (its entity went out of range, or the owner lost it). */
+  removeMirror(id: EntityId): void {
+    if (this.state.inStep) throw new WorldError('removeMirror() was called from inside a step.');
+    this.mirrors.remove(id);
+  }
+
+  isMirror(id: EntityId): boolean {
+    return this.mirrors.isMirror(id);
+  }
+
+  /** Damage spells dealt to mirrors since the last call: the owner's world applies it (World.damage). */
+  takeMirrorDamage(): MirrorDamage[] {
+    return this.mirrors.takeDamage();
+  }
+
+  /**
+   * Damage a living entity as a spell's `damage(e, amount)` would, on behalf
+   * of `by` (a caster, possibly in another world, or null): the owner's side
+   * of damage dealt to its mirror elsewhere. Returns the damage dealt.
+   */
+  damage(id: EntityId, amount: number, by: EntityId | null = null): number {
+    if (!(Number.isFinite(amount) && amount >= 0)) throw new WorldError(`damage() needs a finite amount ≥ 0, got ${amount}.`);
+    const dealt = this.gameHost.damage(this.livingRef(id), amount, { host: this.gameHost, spell: '<embedder>', caster: by, wakeAt: 0 });
+    this.entityLife.reapOutsideStep();
+    return dealt;
+  }
+
   // ------------------------------------------------------------------ spatial queries (the index spells use)
 
   /** Ids of the living entities within radius r of (x, y), nearest first (ties by id) — what a spell's `within(x, y, r)` finds. */
@@ -448,12 +567,12 @@ export class World<G extends EventDeclaration = never> implements EntityAccess {
 
   /**
    * Cast a spell by name, as cast by `caster` on `target` (either may be
-   * null). The spell gets (caster, target), trimmed or padded with nil to
+   * null). The spell gets (caster, target, ...args), trimmed or padded with nil to
    * its parameter count. Runs now until it finishes or waits.
    */
-  cast(spell: string, caster: EntityId | null = null, target: EntityId | null = null): CastResult {
+  cast(spell: string, caster: EntityId | null = null, target: EntityId | null = null, args: readonly Value[] = []): CastResult {
     this.checkBreedSpells();
-    const fiber = this.casting.castFromEmbedder(spell, caster, target);
+    const fiber = this.casting.castFromEmbedder(spell, caster, target, args);
     this.entityLife.reapOutsideStep();
     return castResult(fiber);
   }
@@ -668,15 +787,19 @@ export class World<G extends EventDeclaration = never> implements EntityAccess {
     if (this.tickOrder.length < count) this.tickOrder = new Int32Array(s.pool.capacity);
     const order = this.tickOrder;
     order.set(s.pool.activeSlots.subarray(0, count));
-    const firstNewborn = s.nextId;
+    // An entity born during the phase gets a slot's new handle (ids do not tell: an imported entity keeps an id from elsewhere).
+    if (this.tickHandles.length < count) this.tickHandles = new Float64Array(s.pool.capacity);
+    const handles = this.tickHandles;
+    for (let i = 0; i < count; i++) handles[i] = s.pool.handleAt(order[i]!);
     const breedOf = s.pool.breed;
+    const mirror = s.mirror;
     const casting = this.casting;
     casting.beginPhase(dt);
     try {
       for (let i = 0; i < count; i++) {
         const slot = order[i]!;
         const id = s.ids[slot]!;
-        if (s.dying[slot] === 1 || id >= firstNewborn || !s.pool.isLiveSlot(slot)) continue;
+        if (s.dying[slot] === 1 || mirror[slot] === 1 || !s.pool.isLiveSlot(slot) || s.pool.handleAt(slot) !== handles[i]) continue;
         const target = targets[breedOf[slot]!]!;
         if (target === null) continue;
         casting.castInPhase(target, s.refAt(slot), id);
@@ -694,10 +817,11 @@ export class World<G extends EventDeclaration = never> implements EntityAccess {
     const zero = bounds[0]!;
     const width = bounds[1]!;
     const height = bounds[2]!;
+    const mirror = this.state.mirror;
     const count = pool.count;
     for (let i = 0; i < count; i++) {
       const s = pool.activeAt(i);
-      if (vx[s] === 0 && vy[s] === 0) continue;
+      if ((vx[s] === 0 && vy[s] === 0) || mirror[s] === 1) continue;
       let nx = x[s]! + vx[s]! * dt;
       let ny = y[s]! + vy[s]! * dt;
       if (nx < 0 || nx > width) {
@@ -741,7 +865,8 @@ export class World<G extends EventDeclaration = never> implements EntityAccess {
       if (kind !== 'move' || this.options.aoiMoveEvents) s.push({ type: 'aoi', tick: s.steps, kind, observer, subject });
       if (kind === 'move') continue;
       const slot = s.liveSlotOf(observer);
-      if (slot === NONE) continue;
+      // A mirror's handlers run in the world that owns it.
+      if (slot === NONE || s.mirror[slot] === 1) continue;
       const spell = s.breedAt(slot).spells[kind === 'enter' ? 'onEnter' : 'onLeave'];
       const target = spell === undefined ? undefined : this.casting.targetOf(spell);
       if (target === undefined) continue;
@@ -782,6 +907,9 @@ export class World<G extends EventDeclaration = never> implements EntityAccess {
    * counts them.
    */
   snapshot(): WorldSnapshot {
+    for (let i = 0; i < this.state.pool.count; i++) {
+      if (this.state.mirror[this.state.pool.activeAt(i)] === 1) throw new WorldError('The world holds mirrors of other worlds\' entities: remove them before a snapshot (a zone saves its own entities with exportEntity).');
+    }
     return captureSnapshot(this.state, this.casting, this.accumulator, this.droppedCasts, this.gameHosts);
   }
 

@@ -40,12 +40,40 @@ export function repoRoot(): string {
 
 const CONFIG_FILE = process.env.CANTRIP_VITE_CONFIG ?? join(repoRoot(), 'playground', 'vite.config.ts');
 
-/** Build the playground into a fresh temporary folder (never clobbers playground/dist). */
-export async function buildPlayground(): Promise<string> {
+/** Build a Vite app into a fresh temporary folder (never clobbers its own output folder). */
+async function buildApp(configFile: string, prefix: string): Promise<string> {
   const { build } = await import('vite');
-  const outDir = mkdtempSync(join(tmpdir(), 'cantrip-playground-'));
-  await build({ configFile: CONFIG_FILE, logLevel: 'silent', build: { outDir, emptyOutDir: true } });
+  const outDir = mkdtempSync(join(tmpdir(), prefix));
+  await build({ configFile, logLevel: 'silent', build: { outDir, emptyOutDir: true } });
   return outDir;
+}
+
+/** Build the playground into a fresh temporary folder (never clobbers playground/dist). */
+export function buildPlayground(): Promise<string> {
+  return buildApp(CONFIG_FILE, 'cantrip-playground-');
+}
+
+/** Build the zone server's browser page (playground/serve-page) into a fresh temporary folder (never clobbers dist/serve-page). */
+export function buildServePage(): Promise<string> {
+  return buildApp(join(repoRoot(), 'playground', 'serve-page', 'vite.config.ts'), 'cantrip-serve-page-');
+}
+
+/** Debian's Chromium, headless, with the standard flags and a fresh profile (removed on close). */
+export async function launchChromium(viewport = { width: 1600, height: 900 }): Promise<{ context: BrowserContext; close(): Promise<void> }> {
+  const profile = mkdtempSync(join(tmpdir(), 'cantrip-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: CHROMIUM_FLAGS,
+    viewport,
+  });
+  return {
+    context,
+    async close() {
+      await context.close().catch(() => {});
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
 }
 
 export interface PlaygroundHarness {
@@ -58,21 +86,14 @@ export interface PlaygroundHarness {
 export async function startPlayground(prebuilt?: string): Promise<PlaygroundHarness> {
   const outDir = prebuilt ?? (await buildPlayground());
   const server: StaticServer = await serveDirectory(outDir);
-  const profile = mkdtempSync(join(tmpdir(), 'cantrip-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM_PATH,
-    headless: true,
-    args: CHROMIUM_FLAGS,
-    viewport: { width: 1600, height: 900 },
-  });
+  const browser = await launchChromium();
   return {
     url: server.url,
-    context,
+    context: browser.context,
     outDir,
     async close() {
-      await context.close().catch(() => {});
+      await browser.close();
       await server.close();
-      rmSync(profile, { recursive: true, force: true });
       rmSync(outDir, { recursive: true, force: true });
     },
   };

@@ -1,9 +1,10 @@
 /**
  * A tiny static file server for the end-to-end tests and benchmarks: serves a
- * built playground folder on 127.0.0.1 and a free port.
+ * built playground folder on 127.0.0.1 and a free port; its handler also
+ * serves the browser page of the fake zone server.
  */
 import { createReadStream, statSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, sep } from 'node:path';
 
@@ -22,8 +23,9 @@ export interface StaticServer {
   close(): Promise<void>;
 }
 
-export async function serveDirectory(root: string): Promise<StaticServer> {
-  const server: Server = createServer((req, res) => {
+/** A request handler serving the files under `root` (index.html for a folder). */
+export function staticFiles(root: string): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
     const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
     const file = normalize(join(root, path.endsWith('/') ? path + 'index.html' : path));
     if (!file.startsWith(normalize(root + sep)) && file !== normalize(root)) {
@@ -38,7 +40,11 @@ export async function serveDirectory(root: string): Promise<StaticServer> {
     }
     res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
     createReadStream(file).pipe(res);
-  });
+  };
+}
+
+export async function serveDirectory(root: string): Promise<StaticServer> {
+  const server: Server = createServer(staticFiles(root));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {

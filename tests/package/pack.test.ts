@@ -40,6 +40,9 @@ describe('the npm package', () => {
     expect(files).toContain('dist/docs/examples/embed.js');
     expect(files).toContain('spells/scenarios/trolls.json');
     expect(files.some((f) => f.startsWith('dist/runtime/') && f.endsWith('.d.ts'))).toBe(true);
+    // The browser page `cantrip serve` serves.
+    expect(files).toContain('dist/serve-page/index.html');
+    expect(files.some((f) => /^dist\/serve-page\/assets\/.+\.js$/.test(f))).toBe(true);
   });
 
   it('has nothing else: no benchmarks, tests, playground, source maps or TypeScript sources outside the docs', () => {

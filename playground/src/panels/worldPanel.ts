@@ -1,28 +1,21 @@
 /**
  * The world on a canvas: the grid, AOI ranges, entities coloured by breed
- * with health bars, and effects. Play / pause / step drive `world.tick`;
- * clicking entities picks the caster, then the target.
+ * with health bars, and effects (drawn by world/worldPainter.ts, which the
+ * zone server's browser page shares). Play / pause / step drive `world.tick`;
+ * clicking entities picks the caster, then the target; the wheel zooms.
  */
 import type { EntityId, WorldEvent } from '../../../runtime/events/events.js';
 import type { EntityView } from '../../../runtime/world/world.js';
 import { EffectList } from '../world/effects.js';
 import { EntityInspector } from './entityInspector.js';
 import type { PlaygroundWorld } from '../world/playgroundWorld.js';
-import { layoutBubbles, placeClearOf, type Bubble, type PlacedBubble } from '../world/bubbles.js';
+import { MARGIN, WorldPainter, readColours, type Camera } from '../world/worldPainter.js';
 
 export interface WorldPanelEvents {
   onSelectionChange(caster: EntityId | null, target: EntityId | null): void;
 }
 
-interface Viewport {
-  scale: number;
-  ox: number;
-  oy: number;
-}
-
-const MARGIN = 16;
-/** Above these counts, glyphs and everyone's AOI ranges are not drawn. */
-const GLYPH_LIMIT = 400;
+/** Above this count, everyone's AOI ranges are not drawn (only the picked entities'). */
 const AOI_LIMIT = 200;
 /** Real time per frame is capped so a background tab coming back does not fast-forward the world. */
 const MAX_FRAME_DT = 0.1;
@@ -30,33 +23,6 @@ const MAX_FRAME_DT = 0.1;
 const START_GAP_PX = 10;
 /** The starting zoom goes at most this far past "everything in view" (the rest of the world stays a wheel turn away). */
 const MAX_START_ZOOM = 2.5;
-
-/** Canvas colours, read from the page's CSS variables so the light theme reaches the world too. */
-interface CanvasColours {
-  background: string;
-  ground: string;
-  grid: string;
-  border: string;
-  glyph: string;
-  text: string;
-  bubble: string;
-  bubbleText: string;
-}
-
-function readColours(): CanvasColours {
-  const css = getComputedStyle(document.documentElement);
-  const v = (name: string, fallback: string) => css.getPropertyValue(name).trim() || fallback;
-  return {
-    background: v('--canvas-bg', '#12141a'),
-    ground: v('--canvas-ground', '#191c24'),
-    grid: v('--canvas-grid', 'rgba(255,255,255,0.06)'),
-    border: v('--border', '#2d3240'),
-    glyph: v('--canvas-glyph', '#0d0f14'),
-    text: v('--muted', '#8a90a0'),
-    bubble: v('--canvas-bubble', 'rgba(20, 22, 28, 0.88)'),
-    bubbleText: v('--canvas-bubble-text', '#e6e6e6'),
-  };
-}
 
 export class WorldPanel {
   caster: EntityId | null = null;
@@ -69,13 +35,9 @@ export class WorldPanel {
   private frameRequested = false;
   /** Frames drawn so far (the end-to-end tests check that an idle page draws none). */
   framesDrawn = 0;
-  private colours: CanvasColours = readColours();
   private hovered: EntityId | null = null;
-  private viewport: Viewport = { scale: 1, ox: 0, oy: 0 };
   private lastFrame = 0;
-  private readonly ctx: CanvasRenderingContext2D;
-  /** Entity positions as last drawn, for effects of entities that just died. */
-  private lastPositions = new Map<EntityId, { x: number; y: number }>();
+  private readonly painter: WorldPainter;
   /** Called each frame while playing; errors thrown by the world are reported, never propagated. */
   onTickError: (message: string) => void = () => {};
   /** Called after the world ran one or more steps (the debugger resumes waiting casts). */
@@ -89,9 +51,7 @@ export class WorldPanel {
     readonly world: PlaygroundWorld,
     private readonly events: WorldPanelEvents,
   ) {
-    const ctx = canvas.getContext('2d');
-    if (!ctx) throw new Error('Canvas 2D is not available.');
-    this.ctx = ctx;
+    this.painter = new WorldPainter(canvas, world);
     this.inspector = new EntityInspector(canvas.parentElement ?? document.body);
     canvas.addEventListener('click', (e) => this.click(e));
     canvas.addEventListener('mousemove', (e) => {
@@ -144,7 +104,7 @@ export class WorldPanel {
 
   /** The theme changed: read the canvas colours again. */
   refreshColours(): void {
-    this.colours = readColours();
+    this.painter.colours = readColours();
     this.requestDraw();
   }
 
@@ -161,7 +121,7 @@ export class WorldPanel {
 
   /** A world event: effects for the canvas. */
   observe(event: WorldEvent): void {
-    this.effects.add(event, (id) => this.world.entity(id) ?? this.lastPositions.get(id) ?? null);
+    this.effects.add(event, (id) => this.painter.position(id));
     this.requestDraw();
   }
 
@@ -205,7 +165,7 @@ export class WorldPanel {
     const e = this.world.entity(id);
     if (!e) return null;
     this.computeViewport();
-    return { x: this.sx(e.x), y: this.sy(e.y) };
+    return { x: this.painter.sx(e.x), y: this.painter.sy(e.y) };
   }
 
   private guard(body: () => void): void {
@@ -251,21 +211,11 @@ export class WorldPanel {
 
   private entityAt(px: number, py: number): EntityId | null {
     this.computeViewport();
-    let best: EntityId | null = null;
-    let bestDistance = Infinity;
-    for (const e of this.world.entities()) {
-      const d = Math.hypot(this.sx(e.x) - px, this.sy(e.y) - py);
-      const reach = Math.max(this.entityPixels(e), 9);
-      if (d <= reach && d < bestDistance) {
-        best = e.id;
-        bestDistance = d;
-      }
-    }
-    return best;
+    return this.painter.entityAt(this.world.entities(), px, py);
   }
 
   /** The part of the world in view (world units); the wheel zooms, a double click shows it all. */
-  private camera: { x0: number; y0: number; x1: number; y1: number } | null = null;
+  private camera: Camera | null = null;
 
   /** Frame the entities (with room around them), as a designer wants to see them at first. */
   fitToEntities(): void {
@@ -298,7 +248,7 @@ export class WorldPanel {
   private spreadCrowd(entities: readonly EntityView[]): void {
     if (entities.length < 2 || entities.length > 200) return;
     this.computeViewport();
-    const fit = this.viewport.scale;
+    const fit = this.painter.viewport.scale;
     const apart = (scale: number): boolean => {
       for (let i = 0; i < entities.length; i++) {
         for (let j = i + 1; j < entities.length; j++) {
@@ -341,62 +291,40 @@ export class WorldPanel {
   private zoom(factor: number, px: number, py: number): void {
     this.computeViewport();
     const o = this.world.setup.options;
-    const cx = (px - this.viewport.ox) / this.viewport.scale;
-    const cy = (py - this.viewport.oy) / this.viewport.scale;
-    const c = this.camera ?? { x0: 0, y0: 0, x1: o.width, y1: o.height };
-    const w = Math.min(o.width * 1.2, Math.max(4, (c.x1 - c.x0) * factor));
-    const h = Math.min(o.height * 1.2, Math.max(3, (c.y1 - c.y0) * factor));
-    const fx = (cx - c.x0) / (c.x1 - c.x0);
-    const fy = (cy - c.y0) / (c.y1 - c.y0);
-    this.camera = { x0: cx - fx * w, y0: cy - fy * h, x1: cx - fx * w + w, y1: cy - fy * h + h };
+    this.camera = this.painter.zoomed(this.wholeWorldOr(this.camera), factor, px, py, { width: o.width * 1.2, height: o.height * 1.2 });
+  }
+
+  private wholeWorldOr(camera: Camera | null): Camera {
+    const o = this.world.setup.options;
+    return camera ?? { x0: 0, y0: 0, x1: o.width, y1: o.height };
   }
 
   private computeViewport(): void {
-    const w = this.canvas.clientWidth;
-    const h = this.canvas.clientHeight;
-    const o = this.world.setup.options;
-    const c = this.camera ?? { x0: 0, y0: 0, x1: o.width, y1: o.height };
-    const cw = c.x1 - c.x0;
-    const ch = c.y1 - c.y0;
-    const scale = Math.max(0.01, Math.min((w - 2 * MARGIN) / cw, (h - 2 * MARGIN) / ch));
-    this.viewport = { scale, ox: (w - cw * scale) / 2 - c.x0 * scale, oy: (h - ch * scale) / 2 - c.y0 * scale };
-  }
-
-  private sx(x: number): number {
-    return this.viewport.ox + x * this.viewport.scale;
-  }
-
-  private sy(y: number): number {
-    return this.viewport.oy + y * this.viewport.scale;
-  }
-
-  private entityPixels(e: EntityView): number {
-    return Math.max(8, e.radius * this.viewport.scale);
+    this.painter.fit(this.wholeWorldOr(this.camera));
   }
 
   /** Draw everything once (the frame loop calls it; the benchmark times it). */
   render(): void {
     this.framesDrawn++;
-    const dpr = window.devicePixelRatio || 1;
-    const w = this.canvas.clientWidth;
-    const h = this.canvas.clientHeight;
-    if (this.canvas.width !== Math.round(w * dpr) || this.canvas.height !== Math.round(h * dpr)) {
-      this.canvas.width = Math.round(w * dpr);
-      this.canvas.height = Math.round(h * dpr);
-    }
-    const ctx = this.ctx;
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    ctx.fillStyle = this.colours.background;
-    ctx.fillRect(0, 0, w, h);
-    this.computeViewport();
-    this.drawGround();
+    const painter = this.painter;
     const entities = this.world.entities();
-    this.lastPositions = new Map(entities.map((e) => [e.id, { x: e.x, y: e.y }]));
-    if (this.showAoi) this.drawInterest(entities);
-    this.drawLinks();
-    this.drawEntities(entities);
-    this.drawEffects();
-    if (!this.world.world) this.drawMessage('The world is not loaded: fix the spell or the breeds.');
+    painter.begin(entities);
+    this.computeViewport();
+    const o = this.world.setup.options;
+    painter.drawGround(o.width, o.height, this.showGrid ? (o.cellSize ?? 8) : null);
+    if (this.showAoi) {
+      // With a crowd, only the picked entities show their range (thousands of dashed circles are noise).
+      const picked = (e: EntityView) => e.id === this.caster || e.id === this.target || e.id === this.hovered;
+      painter.drawInterest(entities.length > AOI_LIMIT ? entities.filter(picked) : entities, this.world.world?.options.interestShape === 'square');
+    }
+    painter.drawLinks(this.effects.effects);
+    painter.drawEntities(entities, [
+      { id: this.caster, colour: '#7aa2f7' },
+      { id: this.target, colour: '#f7768e' },
+      { id: this.hovered, colour: '#ffffff' },
+    ]);
+    painter.drawEffects(this.effects.effects);
+    if (!this.world.world) painter.drawMessage('The world is not loaded: fix the spell or the breeds.');
     this.updateInspector();
   }
 
@@ -407,226 +335,7 @@ export class WorldPanel {
       this.inspector.hide();
       return;
     }
-    this.inspector.show(e, this.world.fields(e.id), this.sx(e.x), this.sy(e.y), this.entityPixels(e));
-  }
-
-  private drawGround(): void {
-    const ctx = this.ctx;
-    const o = this.world.setup.options;
-    ctx.save();
-    ctx.beginPath();
-    ctx.rect(0, 0, this.canvas.clientWidth, this.canvas.clientHeight);
-    ctx.clip();
-    ctx.fillStyle = this.colours.ground;
-    ctx.fillRect(this.sx(0), this.sy(0), o.width * this.viewport.scale, o.height * this.viewport.scale);
-    if (this.showGrid) {
-      const cell = o.cellSize ?? 8;
-      ctx.strokeStyle = this.colours.grid;
-      ctx.lineWidth = 1;
-      ctx.beginPath();
-      for (let x = 0; x <= o.width + 1e-9; x += cell) {
-        ctx.moveTo(Math.round(this.sx(x)) + 0.5, this.sy(0));
-        ctx.lineTo(Math.round(this.sx(x)) + 0.5, this.sy(o.height));
-      }
-      for (let y = 0; y <= o.height + 1e-9; y += cell) {
-        ctx.moveTo(this.sx(0), Math.round(this.sy(y)) + 0.5);
-        ctx.lineTo(this.sx(o.width), Math.round(this.sy(y)) + 0.5);
-      }
-      ctx.stroke();
-    }
-    ctx.strokeStyle = this.colours.border;
-    ctx.strokeRect(this.sx(0), this.sy(0), o.width * this.viewport.scale, o.height * this.viewport.scale);
-    ctx.restore();
-  }
-
-  private drawInterest(entities: readonly EntityView[]): void {
-    const ctx = this.ctx;
-    const square = this.world.world?.options.interestShape === 'square';
-    ctx.setLineDash([4, 4]);
-    ctx.lineWidth = 1;
-    // With a crowd, only the picked entities show their range (thousands of dashed circles are noise).
-    const crowd = entities.length > AOI_LIMIT;
-    for (const e of entities) {
-      if (e.interest <= 0) continue;
-      if (crowd && e.id !== this.caster && e.id !== this.target && e.id !== this.hovered) continue;
-      const r = e.interest * this.viewport.scale;
-      ctx.strokeStyle = withAlpha(this.world.breedColour(e.breed), 0.35);
-      ctx.beginPath();
-      if (square) ctx.rect(this.sx(e.x) - r, this.sy(e.y) - r, 2 * r, 2 * r);
-      else ctx.arc(this.sx(e.x), this.sy(e.y), r, 0, Math.PI * 2);
-      ctx.stroke();
-    }
-    ctx.setLineDash([]);
-  }
-
-  /**
-   * Entities in batches — one path per breed colour, three for the health
-   * bars — so thousands of them cost a handful of fills, not thousands.
-   */
-  private drawEntities(entities: readonly EntityView[]): void {
-    const ctx = this.ctx;
-    const byColour = new Map<string, EntityView[]>();
-    for (const e of entities) {
-      const colour = this.world.breedColour(e.breed);
-      const list = byColour.get(colour);
-      if (list) list.push(e);
-      else byColour.set(colour, [e]);
-    }
-    for (const [colour, list] of byColour) {
-      ctx.fillStyle = colour;
-      ctx.beginPath();
-      for (const e of list) {
-        const r = this.entityPixels(e);
-        ctx.moveTo(this.sx(e.x) + r, this.sy(e.y));
-        ctx.arc(this.sx(e.x), this.sy(e.y), r, 0, Math.PI * 2);
-      }
-      ctx.fill();
-    }
-    this.drawHealthBars(entities);
-    if (entities.length <= GLYPH_LIMIT) for (const e of entities) this.drawGlyph(e);
-    for (const id of [this.caster, this.target, this.hovered]) {
-      const e = id === null ? undefined : entities.find((x) => x.id === id);
-      if (!e) continue;
-      ctx.lineWidth = 2;
-      ctx.strokeStyle = e.id === this.caster ? '#7aa2f7' : e.id === this.target ? '#f7768e' : '#ffffff';
-      ctx.beginPath();
-      ctx.arc(this.sx(e.x), this.sy(e.y), this.entityPixels(e) + 4, 0, Math.PI * 2);
-      ctx.stroke();
-    }
-  }
-
-  private drawGlyph(e: EntityView): void {
-    const r = this.entityPixels(e);
-    if (r < 7) return;
-    const ctx = this.ctx;
-    ctx.fillStyle = this.colours.glyph;
-    ctx.font = `bold ${Math.round(r * 1.1)}px system-ui, sans-serif`;
-    ctx.textAlign = 'center';
-    ctx.textBaseline = 'middle';
-    ctx.fillText(this.world.breedGlyph(e.breed), this.sx(e.x), this.sy(e.y) + 1);
-  }
-
-  private drawHealthBars(entities: readonly EntityView[]): void {
-    const ctx = this.ctx;
-    const bands = ['#9ece6a', '#e0af68', '#f7768e'].map((colour) => ({ colour, path: new Path2D() }));
-    const background = new Path2D();
-    for (const e of entities) {
-      const r = this.entityPixels(e);
-      const width = Math.max(16, r * 2.2);
-      const x = this.sx(e.x) - width / 2;
-      const y = this.sy(e.y) - r - 8;
-      const fraction = e.maxHealth > 0 ? Math.max(0, Math.min(1, e.health / e.maxHealth)) : 0;
-      background.rect(x, y, width, 4);
-      bands[fraction > 0.5 ? 0 : fraction > 0.25 ? 1 : 2]!.path.rect(x, y, width * fraction, 4);
-    }
-    ctx.fillStyle = '#3a0d14';
-    ctx.fill(background);
-    for (const band of bands) {
-      ctx.fillStyle = band.colour;
-      ctx.fill(band.path);
-    }
-  }
-
-  private drawLinks(): void {
-    const ctx = this.ctx;
-    for (const fx of this.effects.effects) {
-      if (fx.kind !== 'link') continue;
-      const a = this.world.entity(fx.from) ?? this.lastPositions.get(fx.from);
-      const b = this.world.entity(fx.to) ?? this.lastPositions.get(fx.to);
-      if (!a || !b) continue;
-      ctx.globalAlpha = 1 - fx.age / fx.life;
-      ctx.strokeStyle = fx.colour;
-      ctx.lineWidth = fx.dashed ? 1.5 : 3;
-      ctx.setLineDash(fx.dashed ? [3, 3] : []);
-      ctx.beginPath();
-      ctx.moveTo(this.sx(a.x), this.sy(a.y));
-      ctx.lineTo(this.sx(b.x), this.sy(b.y));
-      ctx.stroke();
-    }
-    ctx.setLineDash([]);
-    ctx.globalAlpha = 1;
-  }
-
-  private drawEffects(): void {
-    const ctx = this.ctx;
-    ctx.textAlign = 'center';
-    ctx.textBaseline = 'middle';
-    const speech: Bubble[] = [];
-    const numbers: { text: string; colour: string; alpha: number; x: number; y: number }[] = [];
-    for (const fx of this.effects.effects) {
-      const fade = 1 - fx.age / fx.life;
-      ctx.globalAlpha = Math.max(0, fade);
-      if (fx.kind === 'particle') {
-        ctx.fillStyle = fx.colour;
-        ctx.fillRect(this.sx(fx.x) - 1.5, this.sy(fx.y) - 1.5, 3, 3);
-      } else if (fx.kind === 'number') {
-        // Drawn after the speech bubbles, clear of them.
-        numbers.push({ text: fx.text, colour: fx.colour, alpha: Math.max(0, fade), x: this.sx(fx.x), y: this.sy(fx.y) - 18 });
-      } else if (fx.kind === 'ring') {
-        ctx.strokeStyle = '#7dcfff';
-        ctx.lineWidth = 1.5;
-        ctx.beginPath();
-        ctx.arc(this.sx(fx.x), this.sy(fx.y), 6 + 40 * (fx.age / fx.life), 0, Math.PI * 2);
-        ctx.stroke();
-        ctx.font = '12px system-ui, sans-serif';
-        ctx.fillStyle = '#7dcfff';
-        ctx.fillText(fx.text, this.sx(fx.x), this.sy(fx.y) + 22);
-      } else if (fx.kind === 'say') {
-        const live = this.world.entity(fx.entity);
-        const p = live ?? this.lastPositions.get(fx.entity);
-        if (!p) continue;
-        // Above the health bar (drawn at r + 8 above the centre).
-        const above = (live ? this.entityPixels(live) : 8) + 12;
-        speech.push({ entity: fx.entity, text: `“${fx.text}”`, x: this.sx(p.x), y: this.sy(p.y) - above, age: fx.age, life: fx.life });
-      }
-    }
-    ctx.globalAlpha = 1;
-    const bubbles = this.drawBubbles(speech);
-    this.drawNumbers(numbers, bubbles);
-  }
-
-  /** Floating damage and heal numbers, each moved clear of the speech bubbles it would cover. */
-  private drawNumbers(numbers: readonly { text: string; colour: string; alpha: number; x: number; y: number }[], bubbles: readonly PlacedBubble[]): void {
-    const ctx = this.ctx;
-    ctx.font = 'bold 15px system-ui, sans-serif';
-    ctx.textAlign = 'center';
-    ctx.textBaseline = 'middle';
-    for (const n of numbers) {
-      const at = placeClearOf({ x: n.x, y: n.y, width: ctx.measureText(n.text).width, height: 16 }, bubbles, this.canvas.clientWidth);
-      ctx.globalAlpha = n.alpha;
-      ctx.fillStyle = n.colour;
-      ctx.fillText(n.text, at.x, at.y);
-    }
-    ctx.globalAlpha = 1;
-  }
-
-  /** Speech as bubbles laid out so none overlaps another (older lines stack above, the oldest fade out); returns where they went. */
-  private drawBubbles(speech: readonly Bubble[]): readonly PlacedBubble[] {
-    if (speech.length === 0) return [];
-    const ctx = this.ctx;
-    ctx.font = 'italic 12px system-ui, sans-serif';
-    const placed = layoutBubbles(speech, (text) => ctx.measureText(text).width, this.canvas.clientWidth);
-    ctx.textAlign = 'center';
-    ctx.textBaseline = 'middle';
-    for (const b of placed) {
-      ctx.globalAlpha = b.alpha;
-      ctx.fillStyle = this.colours.bubble;
-      ctx.beginPath();
-      ctx.roundRect(b.left, b.top, b.width, b.height, 4);
-      ctx.fill();
-      ctx.fillStyle = this.colours.bubbleText;
-      ctx.fillText(b.text, b.left + b.width / 2, b.top + b.height / 2 + 0.5);
-    }
-    ctx.globalAlpha = 1;
-    return placed;
-  }
-
-  private drawMessage(text: string): void {
-    const ctx = this.ctx;
-    ctx.fillStyle = this.colours.text;
-    ctx.font = '13px system-ui, sans-serif';
-    ctx.textAlign = 'center';
-    ctx.fillText(text, this.canvas.clientWidth / 2, this.canvas.clientHeight / 2);
+    this.inspector.show(e, this.world.fields(e.id), this.painter.sx(e.x), this.painter.sy(e.y), this.painter.entityPixels(e));
   }
 
   private describe(id: EntityId | null): string {
@@ -668,11 +377,4 @@ export class WorldPanel {
 
 function round(n: number): string {
   return String(Math.round(n * 10) / 10);
-}
-
-function withAlpha(colour: string, alpha: number): string {
-  const m = /^#([0-9a-f]{6})$/i.exec(colour);
-  if (!m) return colour;
-  const n = parseInt(m[1]!, 16);
-  return `rgba(${n >> 16}, ${(n >> 8) & 255}, ${n & 255}, ${alpha})`;
 }

@@ -1,0 +1,93 @@
+/**
+ * What `cantrip serve` does once its arguments are parsed: check them, then
+ * serve in this process, supervise worker processes, or (internally) be one.
+ *
+ * Exit codes: 0 served (or ran --ticks and wrote the summary); 64 bad
+ * options; 65 bad scenario, breeds or spells; 66 the scenario cannot be
+ * read; 69 the port is in use, Redis cannot be reached, or a zone asked for is
+ * served already; 70 the worker processes failed.
+ */
+import { BreedError, WorldError } from '../../runtime/errors.js';
+import { VerifyError } from '../../vm/errors.js';
+import { PortInUseError } from '../../server/game-server.js';
+import { WorkersFailed, ZoneTakenError } from '../../server/supervisor.js';
+import type { ServeOptions } from '../../server/serve-options.js';
+import { parseGridSize } from '../../server/zone-grid.js';
+import { CliFailure, EXIT } from '../exit-codes.js';
+import { readInputBytes } from '../input.js';
+import type { CliIO } from '../io.js';
+import type { ServeCliOptions } from './serve.js';
+
+export async function runServe(file: string, cli: ServeCliOptions & { namespace: string }, pageDir: string, io: CliIO): Promise<number> {
+  const zones = parseGridSize(cli.zones);
+  if (zones === null) throw new CliFailure(`cantrip: --zones must be columns x rows, such as 3x2 (at most 1024 zones), not '${cli.zones}'.`, EXIT.usage);
+  if ((cli.ticks === undefined) !== (cli.summary === undefined)) throw new CliFailure('cantrip: --ticks and --summary go together: --ticks T --summary FILE.', EXIT.usage);
+  if (cli.processes > 1 && cli.redis === undefined) throw new CliFailure('cantrip: --processes needs --redis URL: the processes share ownership and hand-overs through Redis.', EXIT.usage);
+  if (cli.processes > zones.columns * zones.rows) {
+    throw new CliFailure(`cantrip: ${cli.processes} processes for ${zones.columns * zones.rows} zones: some would run none. Use at most one process per zone.`, EXIT.usage);
+  }
+  const only = cli.only?.split(',').map((z) => z.trim()).filter((z) => z !== '');
+  if (only !== undefined) {
+    if (cli.redis === undefined) throw new CliFailure('cantrip: --only needs --redis URL: the machines serving one world share it.', EXIT.usage);
+    const known = new Set<string>();
+    for (let row = 0; row < zones.rows; row++) for (let column = 0; column < zones.columns; column++) known.add(`z${column}-${row}`);
+    const unknown = only.filter((z) => !known.has(z));
+    if (only.length === 0 || unknown.length > 0) throw new CliFailure(`cantrip: --only names zones of the --zones grid (z0-0 … z${zones.columns - 1}-${zones.rows - 1}), not '${unknown.join(',') || cli.only}'.`, EXIT.usage);
+    if (cli.processes > only.length) throw new CliFailure(`cantrip: ${cli.processes} processes for the ${only.length} zones of --only: some would run none.`, EXIT.usage);
+  }
+  readInputBytes(file, io);
+  const options: ServeOptions = {
+    scenarioFile: file,
+    port: cli.port,
+    zones,
+    processes: cli.processes,
+    redis: cli.redis,
+    ticks: cli.ticks,
+    summary: cli.summary,
+    snapshotEvery: cli.snapshotEvery,
+    handoverTimeoutMs: cli.handoverTimeout,
+    namespace: cli.namespace,
+    pageDir,
+    only,
+    publicHost: cli.publicHost,
+  };
+  const log = (message: string): void => io.stderr(message + '\n');
+  try {
+    if (cli.redis !== undefined) await checkRedis(cli.redis);
+    if (cli.worker !== undefined) {
+      const { runWorker } = await import('../../server/worker.js');
+      await runWorker(options, cli.worker, log);
+    } else if (cli.processes > 1 || only !== undefined) {
+      const { supervise } = await import('../../server/supervisor.js');
+      await supervise(options, log);
+    } else {
+      const { serveInProcess } = await import('../../server/serve-in-process.js');
+      await serveInProcess(options, log);
+    }
+  } catch (error) {
+    if (error instanceof PortInUseError || error instanceof RedisUnreachable || error instanceof ZoneTakenError) throw new CliFailure(`cantrip: ${error.message}`, EXIT.unavailable);
+    if (error instanceof WorkersFailed) throw new CliFailure(`cantrip: the worker processes failed: ${error.message}`, EXIT.software);
+    if (error instanceof WorldError || error instanceof BreedError || error instanceof VerifyError) {
+      throw new CliFailure(`cantrip: ${error.message.replace(/^Scenario: /, `${file}: `)}`, EXIT.dataError);
+    }
+    throw error;
+  }
+  return EXIT.ok;
+}
+
+class RedisUnreachable extends Error {}
+
+/** Redis answers PING, or a sentence saying it does not (never ioredis's retry loop on stderr). */
+async function checkRedis(url: string): Promise<void> {
+  const { Redis } = await import('ioredis');
+  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 3000 });
+  redis.on('error', () => {});
+  try {
+    await redis.connect();
+    await redis.ping();
+  } catch (error) {
+    throw new RedisUnreachable(`Redis at ${url} cannot be reached (${error instanceof Error ? error.message : String(error)}): start it, or leave out --redis to serve in one process.`);
+  } finally {
+    redis.disconnect();
+  }
+}

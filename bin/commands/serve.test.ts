@@ -1,0 +1,88 @@
+/**
+ * `cantrip serve` as a user runs it (the built CLI): --ticks writes the
+ * summary and exits 0; every mistake is a sentence and an exit code, never a
+ * stack trace — a port in use included.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { freePort } from '../../server/throwaway-redis.js';
+import type { ServeSummary } from '../../server/serve-options.js';
+
+const ROOT = new URL('../../', import.meta.url).pathname;
+const ZONES = join(ROOT, 'spells/scenarios/zones.json');
+
+function cantrip(...args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [join(ROOT, 'bin/cantrip.js'), ...args], { encoding: 'utf8', timeout: 60_000 });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+const noStackTrace = (text: string): void => expect(text).not.toMatch(/\n\s+at /);
+
+describe('cantrip serve', () => {
+  it('--ticks T --summary FILE steps every zone T times, writes the summary and exits 0', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cantrip-serve-cli-'));
+    const summaryFile = join(dir, 'summary.json');
+    const r = cantrip('serve', ZONES, '--zones', '2x2', '--port', String(await freePort()), '--ticks', '60', '--summary', summaryFile);
+    expect(r.status).toBe(0);
+    noStackTrace(r.stderr);
+    const summary = JSON.parse(readFileSync(summaryFile, 'utf8')) as ServeSummary;
+    expect(summary.zones.map((z) => [z.id, z.tick])).toEqual([
+      ['z0-0', 60],
+      ['z1-0', 60],
+      ['z0-1', 60],
+      ['z1-1', 60],
+    ]);
+    const names = summary.zones.flatMap((z) => z.entities);
+    expect(new Set(names).size).toBe(40);
+    expect(names).toHaveLength(40);
+    // Every wanderer's two-second journey (40 steps) ends once, in whichever zone it is.
+    expect(summary.events['print']).toBe(40);
+    expect(summary.recovered).toBe(0);
+    expect(typeof summary.handovers).toBe('number');
+  });
+
+  it('says so when the port is in use (exit 69)', async () => {
+    const port = await freePort();
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(port, resolve));
+    try {
+      const r = cantrip('serve', ZONES, '--port', String(port), '--ticks', '1', '--summary', join(tmpdir(), 'unused.json'));
+      expect(r.status).toBe(69);
+      expect(r.stderr).toBe(`cantrip: Port ${port} is in use: stop what runs there, or pass another with --port.\n`);
+    } finally {
+      holder.close();
+    }
+  });
+
+  it('refuses bad options and bad scenarios with a sentence and the right exit code', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cantrip-serve-bad-'));
+    const cases: [string[], number, string][] = [
+      [['--zones', '3by2'], 64, "--zones must be columns x rows, such as 3x2 (at most 1024 zones), not '3by2'."],
+      [['--ticks', '5'], 64, '--ticks and --summary go together'],
+      [['--processes', '2'], 64, '--processes needs --redis URL'],
+      [['--zones', '2x1', '--processes', '3', '--redis', 'redis://127.0.0.1:1'], 64, '3 processes for 2 zones'],
+      [['--port', 'eighty'], 64, 'port must be a whole number from 0 to 65535.'],
+      [['--redis', 'redis://127.0.0.1:1', '--ticks', '1', '--summary', join(dir, 's.json')], 69, 'Redis at redis://127.0.0.1:1 cannot be reached'],
+    ];
+    for (const [args, status, message] of cases) {
+      const r = cantrip('serve', ZONES, ...args);
+      expect(r.status, args.join(' ')).toBe(status);
+      expect(r.stderr, args.join(' ')).toContain(message);
+      noStackTrace(r.stderr);
+    }
+    const missing = cantrip('serve', join(dir, 'nowhere.json'));
+    expect(missing.status).toBe(66);
+    noStackTrace(missing.stderr);
+    const scenario = JSON.parse(readFileSync(ZONES, 'utf8')) as Record<string, unknown>;
+    const bad = join(dir, 'bad.json');
+    writeFileSync(bad, JSON.stringify({ ...scenario, breeds: join(ROOT, 'spells/zone-breeds.json'), spells: [join(ROOT, 'spells/wanderers.spell')], players: { breeds: ['Dragon'] } }));
+    const r = cantrip('serve', bad, '--ticks', '1', '--summary', join(dir, 's.json'));
+    expect(r.status).toBe(65);
+    expect(r.stderr).toContain(`cantrip: ${bad}: players.breeds names "Dragon", which is not a breed of`);
+    noStackTrace(r.stderr);
+  });
+});

@@ -1,0 +1,91 @@
+/**
+ * The Colyseus server of one process: the WebSocket transport, the `zone`
+ * room type, and on the same port `GET /status`, `GET /zones` and the browser
+ * page (static files from dist/serve-page/, when built). With Redis, the
+ * presence and driver are Redis's, so a client that asks any process finds a
+ * zone room wherever it runs; without, Colyseus's local ones.
+ */
+
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { Server, matchMaker, type Presence } from '@colyseus/core';
+import { RedisDriver } from '@colyseus/redis-driver';
+import { RedisPresence } from '@colyseus/redis-presence';
+import { WebSocketTransport } from '@colyseus/ws-transport';
+import express from 'express';
+import { ZONE_ROOM_TYPE, type StatusResponse, type ZonesResponse } from './protocol.js';
+import { ZoneRoom } from './zone-room.js';
+
+export interface GameServerOptions {
+  readonly port: number;
+  /** Redis URL for the presence and driver; none: Colyseus's local ones. */
+  readonly redis?: string;
+  /** The address clients reach this process at (several processes on one machine: one port each). */
+  readonly publicAddress?: string;
+  readonly status: () => Promise<StatusResponse>;
+  readonly zones: () => ZonesResponse;
+  /** The browser page's folder (dist/serve-page/). */
+  readonly pageDir: string;
+}
+
+/** A port another program holds: said before Colyseus tries, so the user gets a sentence, not a stack trace. */
+export class PortInUseError extends Error {
+  constructor(readonly port: number) {
+    super(`Port ${port} is in use: stop what runs there, or pass another with --port.`);
+  }
+}
+
+export async function checkPortFree(port: number): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', (error: NodeJS.ErrnoException) => reject(error.code === 'EADDRINUSE' || error.code === 'EACCES' ? new PortInUseError(port) : error));
+    probe.listen(port, () => probe.close(() => resolve()));
+  });
+}
+
+const PAGE_MISSING = `<!doctype html><meta charset="utf-8"><title>Cantrip zone server</title>
+<p>This is a Cantrip zone server. The browser page is not built here (dist/serve-page/ is missing):
+connect with the Colyseus SDK to the room of a zone (see <a href="/zones">/zones</a>, <a href="/status">/status</a>),
+or build the page.</p>`;
+
+export async function startGameServer(o: GameServerOptions): Promise<Server> {
+  await checkPortFree(o.port);
+  const presence: Presence | undefined = o.redis !== undefined ? new RedisPresence(o.redis) : undefined;
+  const server = new Server({
+    transport: new WebSocketTransport(),
+    greet: false,
+    gracefullyShutdown: false,
+    presence,
+    driver: o.redis !== undefined ? new RedisDriver(o.redis) : undefined,
+    publicAddress: o.publicAddress,
+    // A zone's room lives in the process that runs the zone.
+    selectProcessIdToCreateRoom: async () => matchMaker.processId,
+    express: (app) => {
+      app.get('/status', (_req, res) => {
+        o.status().then(
+          (status) => res.json(status),
+          (error: unknown) => res.status(500).json({ error: error instanceof Error ? error.message : String(error) }),
+        );
+      });
+      app.get('/zones', (_req, res) => res.json(o.zones()));
+      if (existsSync(o.pageDir)) app.use(express.static(o.pageDir));
+      else app.get('/', (_req, res) => res.type('html').send(PAGE_MISSING));
+    },
+  });
+  server.define(ZONE_ROOM_TYPE, ZoneRoom);
+  await server.listen(o.port);
+  return server;
+}
+
+/** Stop serving: rooms with seats reserved and never taken would hold a graceful shutdown for their whole reservation time. */
+export async function stopGameServer(server: Server, limitMs = 2000): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([server.gracefullyShutdown(false).catch(() => {}), new Promise((resolve) => (timer = setTimeout(resolve, limitMs)))]);
+  clearTimeout(timer);
+  server.transport.shutdown();
+}
+
+/** Create the rooms of the zones this process runs. */
+export async function createZoneRooms(zoneIds: Iterable<string>): Promise<void> {
+  for (const zoneId of zoneIds) await matchMaker.createRoom(ZONE_ROOM_TYPE, { zoneId });
+}

@@ -1,0 +1,101 @@
+/**
+ * `cantrip serve` in one process (the default): every zone here, on the
+ * in-memory ownership store and the local bus — or on Redis's with --redis —
+ * behind one Colyseus server. Runs until SIGINT / SIGTERM, or with --ticks
+ * steps every zone T times as fast as it can, writes the summary and returns.
+ */
+
+import { writeFileSync } from 'node:fs';
+import type { Server } from '@colyseus/core';
+import { LocalZoneBus } from './local-zone-bus.js';
+import { MemoryOwnershipStore } from './memory-ownership-store.js';
+import type { OwnershipStore } from './ownership-store.js';
+import { RedisOwnershipStore } from './redis-ownership-store.js';
+import { RedisZoneBus } from './redis-zone-bus.js';
+import { loadServedScenario, type ServedScenario } from './served-scenario.js';
+import { serveWorld } from './served-world.js';
+import type { ServeOptions } from './serve-options.js';
+import { summarize } from './summary.js';
+import { createZoneRooms, startGameServer, stopGameServer } from './game-server.js';
+import { ZoneHost } from './zone-host.js';
+import type { ZoneBus } from './zone-bus.js';
+import type { ZonesResponse } from './protocol.js';
+
+export function zonesResponse(served: ServedScenario): ZonesResponse {
+  return { world: { width: served.grid.width, height: served.grid.height }, zones: served.grid.rects(), spells: [...served.spells], breeds: [...served.playerBreeds] };
+}
+
+/** A world served in this process, running until closed. */
+export interface InProcessServer {
+  readonly served: ServedScenario;
+  readonly host: ZoneHost;
+  close(): Promise<void>;
+}
+
+/** Build every zone, start the Colyseus server and the rooms; the zones are not stepped yet. */
+export async function startInProcess(o: ServeOptions, log: (message: string) => void): Promise<InProcessServer> {
+  const served = loadServedScenario(o.scenarioFile, o.zones);
+  const store: OwnershipStore = o.redis !== undefined ? new RedisOwnershipStore(o.redis, o.namespace) : new MemoryOwnershipStore();
+  const bus: ZoneBus = o.redis !== undefined ? new RedisZoneBus(o.redis, o.namespace) : new LocalZoneBus();
+  // Saves are what another process takes a zone over from: without Redis there is none to take it.
+  const saveEveryMs = o.redis !== undefined ? o.snapshotEvery * 1000 : 0;
+  const host = new ZoneHost({ served, store, bus, handoverTimeoutMs: o.handoverTimeoutMs, saveEveryMs, log });
+  let server: Server | null = null;
+  const close = async (): Promise<void> => {
+    await host.close();
+    if (server !== null) await stopGameServer(server);
+    await bus.close();
+    await store.close();
+  };
+  try {
+    for (const zone of served.grid.zones) await host.addZone(zone.id, false);
+    serveWorld({ grid: served.grid, zones: host.zones, playerBreeds: served.playerBreeds, spawn: served.spawn, spells: served.spells, breeds: served.breeds });
+    server = await startGameServer({
+      port: o.port,
+      redis: o.redis,
+      publicAddress: o.publicHost === undefined ? undefined : `${o.publicHost}:${o.port}`,
+      pageDir: o.pageDir,
+      status: async () => {
+        const zones = host.status();
+        return { zones, handovers: zones.reduce((n, z) => n + z.handoversOut, 0), recovered: 0 };
+      },
+      zones: () => zonesResponse(served),
+    });
+    await createZoneRooms(host.zones.keys());
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  log(`cantrip serve: ${served.grid.zones.length} zone${served.grid.zones.length === 1 ? '' : 's'} of ${o.scenarioFile} on port ${o.port} (process ${process.pid})`);
+  return { served, host, close };
+}
+
+/** Runs the whole world in this process; resolves when it stops (a signal, or --ticks done). */
+export async function serveInProcess(o: ServeOptions, log: (message: string) => void): Promise<void> {
+  const { host, close } = await startInProcess(o, log);
+  try {
+    if (o.ticks !== undefined) {
+      await host.runTicks(o.ticks);
+      await host.settle(10 * o.handoverTimeoutMs);
+      if (o.summary !== undefined) writeFileSync(o.summary, JSON.stringify(summarize(host), null, 2) + '\n');
+      return;
+    }
+    host.runRealtime();
+    await untilSignalled();
+  } finally {
+    await close();
+  }
+}
+
+/** Resolves at SIGINT or SIGTERM. */
+export function untilSignalled(): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = (): void => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}

@@ -1,0 +1,236 @@
+/**
+ * One zone as a Colyseus room (room type `zone`, roomId the zone id): players
+ * join it, get an avatar of a breed the scenario allows, see what their
+ * avatar's AOI sees (server/client-view.ts) and send `move` and `cast`, each
+ * checked (server/client-messages.ts) and rate-limited; anything refused is
+ * answered with an `error`. The zone is stepped by the process that runs it;
+ * after each step the room sends every client its view. An avatar handed over
+ * to another zone takes its client along: a seat is reserved in that zone's
+ * room first, then the client is told (`handover`); its commands sent here
+ * meanwhile follow the avatar (the hand-over forwards them).
+ */
+
+import { randomUUID } from 'node:crypto';
+import { ErrorCode, Room, ServerError, matchMaker, type Client } from '@colyseus/core';
+import type { EntityId, WorldEvent } from '../runtime/events/events.js';
+import { ClientView } from './client-view.js';
+import { checkCast, checkMove } from './client-messages.js';
+import { EntityLookup } from './entity-lookup.js';
+import { ViewRouter } from './view-router.js';
+import { ERROR_CODE, MESSAGE, type ErrorMessage, type HandoverMessage, type JoinOptions, type WelcomeMessage } from './protocol.js';
+import { RateLimiter } from './rate-limiter.js';
+import { servedWorld, type ServedWorld } from './served-world.js';
+import type { ZoneRuntime } from './zone.js';
+import type { EntityCommand } from './zone-bus.js';
+
+/** How long an avatar handed in waits for its client (a seat reservation lasts 15 s by default). */
+const ORPHAN_AVATAR_MS = 30_000;
+
+/** Messages a client may send a second on average, and in a burst. */
+const MESSAGES_PER_SECOND = 30;
+const MESSAGE_BURST = 60;
+
+interface Session {
+  readonly client: Client;
+  readonly avatar: EntityId;
+  readonly view: ClientView;
+  readonly limiter: RateLimiter;
+  /** The speed a move is clamped to (the avatar's when it joined here). */
+  readonly speed: number;
+  /** It asked for the compact view encoding (kept across hand-overs). */
+  readonly compact: boolean;
+  /** Its avatar went to another zone: it is on its way there. */
+  moved: boolean;
+  lastFloodAnswer: number;
+}
+
+export interface ZoneRoomOptions {
+  readonly zoneId: string;
+}
+
+export class ZoneRoom extends Room {
+  private served!: ServedWorld;
+  private zone!: ZoneRuntime;
+  private readonly sessions = new Map<string, Session>();
+  private readonly views = new ViewRouter();
+  private readonly castable = new Set<string>();
+  private readonly detach: (() => void)[] = [];
+  /** Avatars handed in whose clients have not taken their seats yet. */
+  private readonly orphanTimers = new Map<EntityId, NodeJS.Timeout>();
+
+  override onCreate(options: ZoneRoomOptions): void {
+    this.served = servedWorld();
+    const zone = this.served.zones.get(options.zoneId);
+    if (zone === undefined) throw new ServerError(ErrorCode.MATCHMAKE_INVALID_ROOM_ID, `This process does not run zone ${options.zoneId}.`);
+    this.zone = zone;
+    this.roomId = zone.id;
+    this.autoDispose = false;
+    this.maxClients = 2000;
+    for (const s of this.served.spells) this.castable.add(s);
+    this.detach.push(zone.onEvent((event) => this.observe(event)));
+    this.detach.push(zone.onStep(() => this.sendViews()));
+    zone.onAvatarLeft = (id, to, secret) => void this.follow(id, to, secret).catch(() => {});
+    zone.onAvatarArrived = (id) => this.expectClient(id);
+    this.onMessage(MESSAGE.move, (client, message) => this.guarded(client, (s) => this.move(s, message)));
+    this.onMessage(MESSAGE.cast, (client, message) => this.guarded(client, (s) => this.cast(s, message)));
+    this.onMessage('*', (client, type) => this.refuse(client, { code: ERROR_CODE.badMessage, message: `Unknown message type ${JSON.stringify(String(type)).slice(0, 80)}: send move or cast.` }));
+  }
+
+  override async onJoin(client: Client, options: JoinOptions = {}): Promise<void> {
+    const avatar = options.handoverAvatar !== undefined ? this.arrivingAvatar(options) : await this.newAvatar(options);
+    const world = this.zone.world;
+    const session: Session = {
+      client,
+      avatar,
+      view: new ClientView(world, avatar, options.compact === true),
+      compact: options.compact === true,
+      limiter: new RateLimiter(MESSAGES_PER_SECOND, MESSAGE_BURST),
+      speed: world.stat(avatar, 'speed'),
+      moved: false,
+      lastFloodAnswer: 0,
+    };
+    this.sessions.set(client.sessionId, session);
+    this.views.add(session.view);
+    const welcome: WelcomeMessage = {
+      avatar: String(avatar),
+      zone: this.zone.id,
+      interest: world.stat(avatar, 'interest'),
+      world: { width: this.served.grid.width, height: this.served.grid.height },
+      zones: this.served.grid.rects(),
+      spells: [...this.castable],
+    };
+    client.send(MESSAGE.welcome, welcome);
+  }
+
+  override onLeave(client: Client): void {
+    const s = this.sessions.get(client.sessionId);
+    this.sessions.delete(client.sessionId);
+    if (s !== undefined) this.views.remove(s.view);
+    if (s === undefined || s.moved) return;
+    // The player left the game: its avatar goes with it.
+    if (this.zone.owns(s.avatar)) this.zone.world.despawn(s.avatar);
+  }
+
+  override onDispose(): void {
+    for (const d of this.detach) d();
+    for (const t of this.orphanTimers.values()) clearTimeout(t);
+  }
+
+  /**
+   * An avatar arrived from another zone: its client has a seat reserved here. One that
+   * never comes (it left the game on the way) does not leave its avatar in the world.
+   */
+  private expectClient(id: EntityId): void {
+    clearTimeout(this.orphanTimers.get(id));
+    const timer = setTimeout(() => {
+      this.orphanTimers.delete(id);
+      const claimed = [...this.sessions.values()].some((s) => s.avatar === id);
+      if (!claimed && this.zone.owns(id) && this.zone.players.has(id)) this.zone.world.despawn(id);
+    }, ORPHAN_AVATAR_MS);
+    timer.unref();
+    this.orphanTimers.set(id, timer);
+  }
+
+  /** An avatar handed over from another zone: its client brings the avatar's secret in the seat reservation. */
+  private arrivingAvatar(options: JoinOptions): EntityId {
+    const id = Number(options.handoverAvatar);
+    if (!Number.isSafeInteger(id) || !this.zone.owns(id) || this.zone.players.get(id) !== options.handoverSecret) {
+      throw new ServerError(ErrorCode.AUTH_FAILED, 'This seat is for an avatar handed over to this zone; join with a breed to start a new one.');
+    }
+    clearTimeout(this.orphanTimers.get(id));
+    this.orphanTimers.delete(id);
+    return id;
+  }
+
+  private async newAvatar(options: JoinOptions): Promise<EntityId> {
+    const allowed = this.served.playerBreeds;
+    const breed = options.breed ?? allowed[0]!;
+    if (typeof breed !== 'string' || !allowed.includes(breed)) {
+      throw new ServerError(ErrorCode.APPLICATION_ERROR, `Breed ${JSON.stringify(String(breed)).slice(0, 60)} is not one players may take here: choose one of ${allowed.join(', ')}.`);
+    }
+    const { width, height } = this.served.grid;
+    const inWorld = (v: unknown, max: number): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0 && v <= max;
+    const x = inWorld(options.x, width) ? options.x : this.served.spawn.x;
+    const y = inWorld(options.y, height) ? options.y : this.served.spawn.y;
+    const name = typeof options.name === 'string' && options.name.length > 0 ? options.name.slice(0, 40) : 'player';
+    return this.zone.spawnAvatar(breed, x, y, name, randomUUID());
+  }
+
+  /** Rate limit, then the handler; a message that throws is answered, never a crash. */
+  private guarded(client: Client, handle: (s: Session) => void): void {
+    const s = this.sessions.get(client.sessionId);
+    if (s === undefined) {
+      this.refuse(client, { code: ERROR_CODE.noAvatar, message: 'You have no avatar in this zone yet.' });
+      return;
+    }
+    if (!s.limiter.take()) {
+      const now = Date.now();
+      if (now - s.lastFloodAnswer >= 1000) {
+        s.lastFloodAnswer = now;
+        this.refuse(client, { code: ERROR_CODE.flood, message: `Too many messages: at most ${MESSAGES_PER_SECOND} a second. Messages past that are dropped.` });
+      }
+      return;
+    }
+    try {
+      handle(s);
+    } catch (error) {
+      this.refuse(client, { code: ERROR_CODE.castFailed, message: error instanceof Error ? error.message : String(error) });
+    }
+  }
+
+  private move(s: Session, message: unknown): void {
+    const checked = checkMove(message, s.speed);
+    if (!checked.ok) return this.refuse(s.client, checked.error);
+    this.command(s, checked.command);
+  }
+
+  private cast(s: Session, message: unknown): void {
+    const caster = (message as { caster?: unknown } | null)?.caster;
+    if (caster !== undefined && caster !== String(s.avatar)) {
+      return this.refuse(s.client, { code: ERROR_CODE.notYourEntity, message: 'You cast as your own avatar only: leave out caster.' });
+    }
+    const checked = checkCast(message, this.castable, (id) => id === s.avatar || s.view.sees(id));
+    if (!checked.ok) return this.refuse(s.client, checked.error);
+    this.command(s, checked.command);
+  }
+
+  /** Apply, keep or forward a checked command; an avatar that is gone (it died) is said so. */
+  private command(s: Session, command: EntityCommand): void {
+    if (this.zone.command(s.avatar, command) === 'unknown') {
+      this.refuse(s.client, { code: ERROR_CODE.noAvatar, message: 'Your avatar is gone (it died, or left the world): join again for a new one.' });
+    }
+  }
+
+  private refuse(client: Client, error: ErrorMessage): void {
+    client.send(MESSAGE.error, error);
+  }
+
+  private observe(event: WorldEvent): void {
+    this.views.route(event);
+  }
+
+  private sendViews(): void {
+    const lookup = new EntityLookup(this.zone.world);
+    for (const s of this.sessions.values()) {
+      if (s.moved) continue;
+      const { view, events } = s.view.flush(this.zone.tick, lookup);
+      if (view !== null) s.client.send(MESSAGE.view, view);
+      if (events.length > 0) s.client.send(MESSAGE.events, events);
+    }
+  }
+
+  /** The avatar went to zone `to`: reserve the client's seat there, then tell it to move. */
+  private async follow(id: EntityId, to: string, secret: string): Promise<void> {
+    const s = [...this.sessions.values()].find((x) => x.avatar === id);
+    if (s === undefined) return;
+    s.moved = true;
+    this.views.remove(s.view);
+    try {
+      const reservation = await matchMaker.joinById(to, { handoverAvatar: String(id), handoverSecret: secret, compact: s.compact } satisfies JoinOptions);
+      const message: HandoverMessage = { zone: to, reservation };
+      s.client.send(MESSAGE.handover, message);
+    } catch (error) {
+      this.refuse(s.client, { code: ERROR_CODE.noAvatar, message: `Your avatar moved to zone ${to}, whose room could not take you (${error instanceof Error ? error.message : String(error)}): join it again.` });
+    }
+  }
+}

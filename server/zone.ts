@@ -1,0 +1,298 @@
+/**
+ * One zone of a served world: its own World (the scenario's breeds and
+ * spells, the entities inside its rectangle), stepped by whoever runs it,
+ * and after each step: damage dealt to ghosts sent to their owners, entities
+ * past the border handed over (server/handover.ts), ghosts published to the
+ * neighbours (server/ghost-sync.ts). It records who owns what in the
+ * ownership store and saves its entities there every few seconds, so a
+ * survivor can take it over from that save (`ZoneRuntime.recover`).
+ *
+ * No networking to clients here: server/zone-room.ts puts a Colyseus room on it.
+ */
+
+import type { EntityId, WorldEvent } from '../runtime/events/events.js';
+import type { World } from '../runtime/world/world.js';
+import { GhostSync } from './ghost-sync.js';
+import { Handover, type HandoverHost } from './handover.js';
+import type { OwnershipStore } from './ownership-store.js';
+import type { SummaryZone } from './serve-options.js';
+import type { EntityCommand, ZoneBus, ZoneMessage } from './zone-bus.js';
+import type { Zone as ZoneRectangle, ZoneGrid } from './zone-grid.js';
+
+/** Each zone's entity ids start at its index × this, so an id names one entity across the whole server. */
+export const IDS_PER_ZONE = 2 ** 32;
+/** A zone taken over goes on this far past the next id of its save (more than a zone spawns between two saves). */
+export const IDS_SKIPPED_AFTER_TAKEOVER = 1_000_000;
+
+export interface ZoneOptions {
+  readonly grid: ZoneGrid;
+  readonly zone: ZoneRectangle;
+  readonly store: OwnershipStore;
+  readonly bus: ZoneBus;
+  /** A fresh world with the scenario's breeds and spells loaded, no entities. */
+  readonly makeWorld: () => World;
+  /** How far ghosts reach into a neighbour: the largest interest range. */
+  readonly ghostRange: number;
+  readonly handoverTimeoutMs: number;
+  /** Milliseconds between saves of the zone's entities (0: only when asked). */
+  readonly saveEveryMs: number;
+  readonly now?: () => number;
+  readonly log?: (message: string) => void;
+}
+
+export class ZoneRuntime {
+  readonly world: World;
+  readonly handover: Handover;
+  readonly ghosts: GhostSync;
+  readonly id: string;
+  tick = 0;
+  /** Events of each type this zone's world emitted. */
+  readonly eventCounts = new Map<string, number>();
+  /** Entities taken back from the store after a takeover (`recover`). */
+  recovered = 0;
+  /** Player avatars here: entity id → the avatar's secret (it travels with a hand-over; the next room checks it). */
+  readonly players = new Map<EntityId, string>();
+  private readonly listeners = new Set<(event: WorldEvent) => void>();
+  private readonly stepListeners = new Set<() => void>();
+  /** Told when a player's avatar left for another zone (its client must follow). */
+  onAvatarLeft: (id: EntityId, to: string, secret: string) => void = () => {};
+  /** Told when a player's avatar arrived from another zone (its client should follow it here). */
+  onAvatarArrived: (id: EntityId) => void = () => {};
+  private lastSave: number;
+  private saving = false;
+  private readonly now: () => number;
+
+  constructor(private readonly o: ZoneOptions) {
+    this.id = o.zone.id;
+    this.now = o.now ?? Date.now;
+    this.lastSave = this.now();
+    this.world = o.makeWorld();
+    this.world.startIdsAt(o.zone.index * IDS_PER_ZONE + 1);
+    this.ghosts = new GhostSync(this.world, o.grid, o.zone, o.bus, o.ghostRange);
+    this.handover = new Handover(this.handoverHost(), o.store, o.bus, this.now, o.handoverTimeoutMs);
+    this.handover.onFailure = (message) => this.o.log?.(message);
+    this.handover.listener = {
+      arrived: (id, secret) => {
+        if (secret === undefined) return;
+        this.players.set(id, secret);
+        this.onAvatarArrived(id);
+      },
+      left: (id, to, secret) => {
+        if (secret !== undefined) this.onAvatarLeft(id, to, secret);
+      },
+    };
+    this.world.on((event) => this.observe(event as WorldEvent));
+  }
+
+  get rect(): ZoneRectangle {
+    return this.o.zone;
+  }
+
+  /** Listen to the zone world's events (a room streams them to clients). */
+  onEvent(listener: (event: WorldEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Start listening to the other zones. */
+  async connect(): Promise<void> {
+    await this.o.bus.subscribe(this.id, (message) => this.receive(message));
+  }
+
+  async disconnect(): Promise<void> {
+    await this.o.bus.unsubscribe(this.id);
+  }
+
+  /** Spawn a scenario entity (inside this zone) and record it as this zone's. */
+  async spawn(breed: string, x: number, y: number, name?: string): Promise<EntityId> {
+    const id = this.world.spawn(breed, x, y);
+    if (name !== undefined) this.world.setProperty(id, 'name', name);
+    await this.claim(id);
+    return id;
+  }
+
+  /** A player's avatar: spawned here (it is handed over at the next step if (x, y) is in another zone). */
+  async spawnAvatar(breed: string, x: number, y: number, name: string, secret: string): Promise<EntityId> {
+    const id = await this.spawn(breed, x, y, name);
+    this.players.set(id, secret);
+    return id;
+  }
+
+  /** Called after every step (a room sends its clients their views). */
+  onStep(listener: () => void): () => void {
+    this.stepListeners.add(listener);
+    return () => this.stepListeners.delete(listener);
+  }
+
+  /** Does this zone run the entity now (not a ghost, not in transit)? */
+  owns(id: EntityId): boolean {
+    return this.world.isAlive(id) && !this.world.isMirror(id) && this.handover.epochs.has(id);
+  }
+
+  /** One step, then what crosses borders: ghost damage, hand-overs, ghosts. */
+  step(): void {
+    this.world.step();
+    this.tick++;
+    this.world.flush();
+    for (const d of this.world.takeMirrorDamage()) {
+      const owner = this.ghosts.ownerOf(d.entity);
+      const damage = { kind: 'damage', amount: d.amount, by: d.by } as const;
+      // The ghost of an entity this zone is handing over: the damage waits for the hand-over and follows it.
+      if (owner === this.id) this.handover.command(d.entity, damage);
+      else if (owner !== undefined) this.o.bus.send(owner, { type: 'ghost-damage', from: this.id, id: d.entity, amount: d.amount, by: d.by });
+    }
+    this.handOverCrossers();
+    this.ghosts.publish(this.tick, (id) => this.handover.epochs.has(id));
+    this.handover.checkTimeouts();
+    for (const listener of this.stepListeners) listener();
+    if (this.o.saveEveryMs > 0 && this.now() - this.lastSave >= this.o.saveEveryMs) this.background(this.save(), 'saving');
+  }
+
+  /** Apply a client's command to an entity, wherever it is now. */
+  command(id: EntityId, command: EntityCommand): ReturnType<Handover['command']> {
+    return this.handover.command(id, command);
+  }
+
+  receive(message: ZoneMessage): void {
+    switch (message.type) {
+      case 'ghosts':
+        this.ghosts.receive(message);
+        return;
+      case 'ghost-damage':
+        // Applied here, or (it moved on) kept or forwarded like a client's command.
+        this.handover.command(message.id, { kind: 'damage', amount: message.amount, by: message.by });
+        return;
+      default:
+        this.handover.receive(message);
+    }
+  }
+
+  /** Save every entity this zone owns (its export) to the store. */
+  async save(): Promise<void> {
+    if (this.saving) return;
+    this.saving = true;
+    this.lastSave = this.now();
+    try {
+      const entities = new Map<EntityId, string>();
+      for (const id of this.handover.epochs.keys()) if (this.owns(id)) entities.set(id, JSON.stringify(this.world.exportEntity(id)));
+      await this.o.store.saveZone(this.id, { tick: this.tick, nextId: this.world.nextEntityId }, entities);
+    } finally {
+      this.saving = false;
+    }
+  }
+
+  /**
+   * Take the zone over after its process died: every saved entity the owner
+   * record still gives to this zone comes back, each at a new epoch (an offer
+   * made by the dead process is refused from now on). State rolls back to the save.
+   */
+  async recover(): Promise<number> {
+    const saved = await this.o.store.loadZone(this.id);
+    this.tick = saved.tick;
+    // Ids the dead process gave after its save are unknown: start past them, so no id names two entities.
+    this.world.startIdsAt(Math.max(saved.nextId, this.o.zone.index * IDS_PER_ZONE + 1) + IDS_SKIPPED_AFTER_TAKEOVER);
+    for (const [id, text] of saved.entities) {
+      const record = await this.o.store.owner(id);
+      // Handed in since the takeover began (this zone listens already): here, at its epoch, already.
+      if (record?.zone !== this.id || this.handover.epochs.has(id)) continue;
+      const change = await this.o.store.reclaim(id, this.id, record.epoch);
+      if (!change.ok) continue;
+      if (this.world.isMirror(id)) this.ghosts.drop(id);
+      this.world.importEntity(JSON.parse(text));
+      this.handover.epochs.set(id, change.record!.epoch);
+      this.recovered++;
+    }
+    this.world.flush();
+    return this.recovered;
+  }
+
+  summary(): SummaryZone {
+    const entities: (string | number)[] = [];
+    for (const id of this.handover.epochs.keys()) {
+      if (!this.owns(id)) continue;
+      const name = this.world.property(id, 'name');
+      entities.push(typeof name === 'string' ? name : id);
+    }
+    return { id: this.id, pid: process.pid, tick: this.tick, entities };
+  }
+
+  /** Entities this zone owns now. */
+  get ownedCount(): number {
+    let n = 0;
+    for (const id of this.handover.epochs.keys()) if (this.owns(id)) n++;
+    return n;
+  }
+
+  private async claim(id: EntityId): Promise<void> {
+    const record = await this.o.store.claim(id, this.id);
+    if (record.zone === this.id && this.world.isAlive(id) && !this.world.isMirror(id)) this.handover.epochs.set(id, record.epoch);
+  }
+
+  private handOverCrossers(): void {
+    const grid = this.o.grid;
+    const zone = this.o.zone;
+    const crossers: [EntityId, string][] = [];
+    this.world.forEachPosition((id, x, y, mirror) => {
+      if (mirror) return;
+      const target = grid.handoverTarget(zone, x, y);
+      if (target !== null && this.handover.epochs.has(id)) crossers.push([id, target.id]);
+    });
+    // Offered after the walk: a hand-over releases the entity and spawns its ghost.
+    for (const [id, to] of crossers) this.handover.offer(id, to, this.players.get(id));
+  }
+
+  private observe(event: WorldEvent): void {
+    this.eventCounts.set(event.type, (this.eventCounts.get(event.type) ?? 0) + 1);
+    if (event.type === 'spawn' && !this.handover.epochs.has(event.entity) && !this.handover.inTransit(event.entity)) {
+      // Spawned by a spell (a summon): this zone's from now on.
+      this.background(this.claim(event.entity), `recording #${event.entity} as its own`);
+    } else if (event.type === 'despawn' && event.reason !== 'handed-over' && this.handover.epochs.has(event.entity)) {
+      this.handover.epochs.delete(event.entity);
+      this.players.delete(event.entity);
+      this.background(this.o.store.forget(event.entity, this.id), `forgetting #${event.entity}`);
+    }
+    for (const listener of this.listeners) listener(event);
+  }
+
+  /** Work that runs beside the steps (the store): a failure is logged, never an unhandled rejection. */
+  private background(work: Promise<void>, what: string): void {
+    work.catch((error: unknown) => this.o.log?.(`zone ${this.id}: ${what} failed: ${error instanceof Error ? error.message : String(error)}`));
+  }
+
+  private handoverHost(): HandoverHost {
+    const world = this.world;
+    return {
+      zone: this.id,
+      owns: (id) => this.owns(id),
+      exportAndRelease: (id) => {
+        const exported = world.exportEntity(id);
+        world.releaseEntity(id);
+        world.spawnMirror({ id, breed: exported.breed, x: exported.x, y: exported.y, health: exported.health });
+        this.ghosts.keepInTransit(id);
+        return JSON.stringify(exported);
+      },
+      restore: (id, entity) => {
+        this.ghosts.drop(id);
+        world.importEntity(JSON.parse(entity));
+      },
+      settled: (id, to) => {
+        this.ghosts.reassign(id, to);
+        this.players.delete(id);
+      },
+      arrive: (id, entity) => {
+        this.ghosts.drop(id);
+        world.importEntity(JSON.parse(entity));
+      },
+      apply: (id, command) => {
+        try {
+          if (command.kind === 'move') world.setVelocity(id, command.vx, command.vy);
+          else if (command.kind === 'damage') world.damage(id, command.amount, command.by !== null && world.isAlive(command.by) ? command.by : null);
+          else world.cast(command.spell, id, command.target !== null && world.isAlive(command.target) ? command.target : null, command.args);
+        } catch (error) {
+          // A command forwarded from another zone: its client was answered there; a target gone since is not its fault.
+          this.o.log?.(`zone ${this.id}: a forwarded command for #${id} failed: ${error instanceof Error ? error.message : String(error)}`);
+        }
+      },
+    };
+  }
+}
