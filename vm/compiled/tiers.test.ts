@@ -22,19 +22,9 @@ import { VerifyError } from '../errors.js';
 import { VM, type Tier } from '../vm.js';
 import { canCompile, compiledSource, forgetCompileCheck } from './compile.js';
 import { saveVm } from '../fiber-snapshot.js';
-import type { HostFunction } from '../host.js';
+import { RUN_HOSTS } from '../test-support/run-hosts.js';
 
-const PAUSE: HostFunction = {
-  name: 'pause',
-  params: [{ name: 'value', type: 'any' }],
-  returns: 'any',
-  doc: 'Suspend until resumed.',
-  impl: (ctx) => {
-    ctx.suspend();
-    return null;
-  },
-};
-const HOSTS = [...CORE_HOST_FUNCTIONS, PAUSE];
+const HOSTS = RUN_HOSTS;
 
 function describeFiber(fiber: Fiber): string {
   return JSON.stringify({
