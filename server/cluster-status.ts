@@ -9,9 +9,13 @@
 import type { Redis } from 'ioredis';
 import type { StatusResponse, ZoneStatus } from './protocol.js';
 
-/** A worker whose heartbeat key is older than this is dead. */
-export const HEARTBEAT_TTL_MS = 1500;
-export const HEARTBEAT_EVERY_MS = 300;
+/**
+ * A worker whose heartbeat key is older than this is dead. Generous on purpose: a worker
+ * starved of CPU for a second or two on a loaded machine is not dead, and taking its zones
+ * over would roll them back for nothing.
+ */
+export const HEARTBEAT_TTL_MS = 4000;
+export const HEARTBEAT_EVERY_MS = 500;
 
 /** A worker's heartbeat key, by its worker key (`host:pid`, server/zone-assignment.ts). */
 export const heartbeatKey = (ns: string, worker: string): string => `${ns}:worker:${worker}`;

@@ -33,12 +33,12 @@ async function status(port: number): Promise<StatusResponse | null> {
   }
 }
 
-async function until<T>(probe: () => Promise<T | null | undefined | false>, ms: number): Promise<T> {
+async function until<T>(probe: () => Promise<T | null | undefined | false>, ms: number, what: string): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
     const value = await probe();
     if (value) return value;
-    if (Date.now() > end) throw new Error('timed out');
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
@@ -69,7 +69,7 @@ describe('two machines serving one world against one Redis', () => {
       const s = await status(portA);
       // Each process writes its own zones' status: the sum is 40 whenever no wanderer is between two writes.
       return s !== null && s.zones.length === 4 && s.zones.every((z) => z.tick > 30) && s.zones.reduce((n, z) => n + z.entities, 0) === 40 ? s : null;
-    }, 30_000);
+    }, 30_000, 'both machines to serve');
     expect(new Set(before.zones.map((z) => z.pid)).size).toBe(2);
     // A third command for a zone a live machine serves is refused.
     const third = machine(redis.url, await freePort(), 'z0-0');
@@ -90,30 +90,36 @@ describe('two machines serving one world against one Redis', () => {
       const s = await status(portA);
       const moved = s?.zones.filter((z) => z.id === 'z0-1' || z.id === 'z1-1') ?? [];
       return s !== null && moved.length === 2 && moved.every((z) => z.pid === pidOfA) ? s : null;
-    }, 20_000);
+    }, 20_000, 'machine A to take over');
     expect(stderrA).toContain('(another supervisor\'s) stopped beating');
     // B's worker comes back (its supervisor still hung, so nothing kills it): it finds its zones
     // served by A's worker now and stops, rather than run them twice.
     process.kill(pidOfB, 'SIGCONT');
     // (It exits; its hung parent cannot reap it, so it lingers as a zombie: /proc says so, and its words.)
     const stopped = (): boolean => !existsSync(`/proc/${pidOfB}`) || /^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pidOfB}/stat`, 'utf8'));
-    await until(async () => stopped(), 20_000).catch(() => expect.fail(`B's worker still runs; B said:\n${stderrB}`));
+    await until(async () => stopped(), 20_000, "B's worker to stop").catch(() => expect.fail(`B's worker still runs; B said:\n${stderrB}`));
     expect(stderrB).toMatch(/zone z(0|1)-1 is served by .+ now \(this worker, .+, was taken for dead\): this worker stops/);
     b.kill('SIGKILL');
     // Wait for every zone to report after the takeover, then count: each wanderer once.
     const settled = await until(async () => {
       const s = await status(portA);
       return s !== null && s.zones.every((z) => z.pid === pidOfA) && s.zones.reduce((n, z) => n + z.entities, 0) === 40 ? s : null;
-    }, 10_000);
+    }, 10_000, 'every wanderer once in A');
     expect(settled.recovered).toBeGreaterThan(0);
     expect(after.zones).toHaveLength(4);
     // A player joins a taken-over zone through the surviving machine's port.
     const client = new Client(`http://127.0.0.1:${portA}`);
     const room = await client.joinById('z1-1', { x: 45, y: 30 });
-    const welcome = await new Promise<WelcomeMessage>((resolve) => room.onMessage(MESSAGE.welcome, (m: WelcomeMessage) => resolve(m)));
+    const welcome = await new Promise<WelcomeMessage>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('no welcome in the taken-over zone')), 10_000);
+      room.onMessage(MESSAGE.welcome, (m: WelcomeMessage) => {
+        clearTimeout(timer);
+        resolve(m);
+      });
+    });
     expect(welcome.zone).toBe('z1-1');
     void room.leave();
     a.kill('SIGTERM');
     await new Promise((resolve) => a.once('exit', resolve));
-  }, 60_000);
+  }, 90_000);
 });
