@@ -34,4 +34,15 @@ describe('a world under either tier', () => {
     expect(interpreted.length).toBeGreaterThan(1);
     expect(eventStream(file, 'compiled')).toEqual(interpreted);
   });
+
+  it('says which tier a spell runs on (World.tierOf)', () => {
+    const file = path.join(DIR, scenarios[0]!);
+    const scenario = parseScenario(fs.readFileSync(file, 'utf8'));
+    for (const tier of ['interpreter', 'compiled'] as const) {
+      const world = runScenario(scenario, files(path.dirname(file)), { tier, ticks: 1 });
+      const spell = world.spellNames()[0]!;
+      expect(world.tierOf(spell)).toBe(tier);
+      expect(world.tierOf('no such spell')).toBeNull();
+    }
+  });
 });

@@ -336,6 +336,28 @@ describe('compile, run and disasm bytecode', () => {
     expect(cantrip('disasm', spb)).toEqual(fromSource);
   });
 
+  it('runs alike on every tier, and refuses an unknown one (64)', () => {
+    const source = file('tiers.spell', 'fun f(n) { if (n < 2) return n; return f(n - 1) + f(n - 2); }\nprint f(20);\nprint f("x");\n');
+    const auto = cantrip('run', source);
+    expect(auto.status).toBe(70);
+    expect(auto.stdout).toBe('6765\n');
+    for (const tier of ['interpreter', 'compiled']) expect(cantrip('run', '--tier', tier, source)).toEqual(auto);
+    const bad = cantrip('run', '--tier', 'turbo', source);
+    expect(bad.status).toBe(64);
+    expect(bad.stderr).toMatch(/tier must be one of auto, interpreter, compiled/);
+    expectNoStackTrace(bad);
+  });
+
+  it('prints the compiled tier\'s JavaScript of each function with --compiled, the spell\'s strings left out', () => {
+    const source = file('js.spell', 'fun shout(s) { return s + "!!"; }\nprint shout("quietly");\n');
+    const r = cantrip('disasm', '--compiled', source);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/^\/\/ == <script> \(function 0, \d+ words\)$/m);
+    expect(r.stdout).toMatch(/^\/\/ == shout \(function 1, \d+ words\)$/m);
+    expect(r.stdout).toMatch(/function compiled_1\(fiber, closure, base, ip\)/);
+    expect(r.stdout).not.toContain('quietly');
+  });
+
   it('a truncated .spb is a clean load error (65)', () => {
     const spb = path.join(tmp, 'whole.spb');
     cantrip('compile', file('whole.spell', 'print "whole";\n'), '-o', spb);
