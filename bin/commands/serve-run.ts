@@ -16,7 +16,23 @@ import { parseGridSize } from '../../server/zone-grid.js';
 import { CliFailure, EXIT } from '../exit-codes.js';
 import { readInputBytes } from '../input.js';
 import type { CliIO } from '../io.js';
-import type { ServeCliOptions } from './serve.js';
+
+/** The options of `cantrip serve`, as commander parsed them. */
+export interface ServeCliOptions {
+  readonly port: number;
+  readonly zones: string;
+  readonly processes: number;
+  readonly redis?: string;
+  readonly ticks?: number;
+  readonly summary?: string;
+  readonly snapshotEvery: number;
+  readonly handoverTimeout: number;
+  readonly namespace?: string;
+  readonly only?: string;
+  readonly publicHost?: string;
+  /** Internal: this process is worker N of a `--processes` server. */
+  readonly worker?: number;
+}
 
 export async function runServe(file: string, cli: ServeCliOptions & { namespace: string }, pageDir: string, io: CliIO): Promise<number> {
   const zones = parseGridSize(cli.zones);

@@ -10,22 +10,8 @@ import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { InvalidArgumentError, type Command } from 'commander';
 import type { CliCommand, CommandContext } from '../command.js';
+import type { ServeCliOptions } from './serve-run.js';
 
-export interface ServeCliOptions {
-  readonly port: number;
-  readonly zones: string;
-  readonly processes: number;
-  readonly redis?: string;
-  readonly ticks?: number;
-  readonly summary?: string;
-  readonly snapshotEvery: number;
-  readonly handoverTimeout: number;
-  readonly namespace?: string;
-  readonly only?: string;
-  readonly publicHost?: string;
-  /** Internal: this process is worker N of a `--processes` server. */
-  readonly worker?: number;
-}
 
 export const serveCommand: CliCommand = {
   register(program: Command, context: CommandContext): void {

@@ -25,7 +25,7 @@ import type { ObjFunction } from '../objects.js';
 import type { Module } from '../module.js';
 import { stackDepths } from '../verifier.js';
 import { CaseWriter } from '../generator/case-writer.js';
-import { callOut, formatCode } from '../generator/macros.js';
+import { callOut, formatCode, leave } from '../generator/macros.js';
 import { definition, single, type Part } from '../generator/parts.js';
 import type { Instruction } from '../instructions/define.js';
 import { INSTRUCTIONS, INTERNAL_INSTRUCTIONS } from '../instructions/index.js';
@@ -88,19 +88,15 @@ function compiledTier(code: Int32Array, leader: number, depths: Int32Array | nul
     fallThrough: '',
     controlMacros: (_part, label, continuation) => ({
       JUMP: ([target]) => `{ ip = ${target}; continue next; }`,
-      LEAVE: ([result]) => `fc--;
-        if (fc === 0) {
-          fiber.result = ${result};
+      LEAVE: ([result]) =>
+        leave(
+          result!,
+          'return FINISHED;',
+          `fiber.sp = sp;
           fiber.fuel = fuel;
-          vm.finish(fiber, 'done');
-          return FINISHED;
-        }
-        sp = base;
-        stack[sp++] = ${result};
-        fiber.sp = sp;
-        fiber.fuel = fuel;
-        fiber.frameCount = fc;
-        return RETURNED;`,
+          fiber.frameCount = fc;
+          return RETURNED;`,
+        ),
       // The call continuations are shared functions (continuationSource), not pasted at every call.
       // A one-line continuation (PUSH_FRAME: the call itself) is pasted; a long one (CALL_VALUE) is called.
       GOTO: ([name]) =>

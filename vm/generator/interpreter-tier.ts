@@ -1,7 +1,7 @@
 /** How the interpreter's cases read operands, move ip and transfer control (frames in its own registers). */
 
 import { CONTINUATION_OPCODES } from '../instructions/index.js';
-import { callOut } from './macros.js';
+import { callOut, leave } from './macros.js';
 import type { Tier } from './tier.js';
 
 /** `ip + d`, written plainly. */
@@ -48,21 +48,17 @@ export const INTERPRETER_TIER: Tier = {
   fallThrough: 'continue next;',
   controlMacros: (part) => ({
     JUMP: ([target]) => (part.follows ? `ip = (${target}) + 1;` : `{ ip = ${target}; continue next; }`),
-    LEAVE: ([result]) => `fc--;
-      if (fc === 0) {
-        fiber.result = ${result};
-        fiber.fuel = fuel;
-        vm.finish(fiber, 'done');
-        return fiber;
-      }
-      sp = base;
-      stack[sp++] = ${result};
-      closure = frameClosures[fc - 1]!;
-      fn = closure.fn;
-      code = fn.code;
-      base = frameBases[fc - 1]!;
-      ip = frameIps[fc - 1]!;
-      continue next;`,
+    LEAVE: ([result]) =>
+      leave(
+        result!,
+        'return fiber;',
+        `closure = frameClosures[fc - 1]!;
+        fn = closure.fn;
+        code = fn.code;
+        base = frameBases[fc - 1]!;
+        ip = frameIps[fc - 1]!;
+        continue next;`,
+      ),
     GOTO: ([name]) => `{ op = ${CONTINUATION_OPCODES[name!]}; continue dispatch; }`,
     DISPATCH: ([opcode]) => `{ op = ${opcode}; continue dispatch; }`,
     ENTER: ([callee, argc]) => `{

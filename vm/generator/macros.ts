@@ -95,3 +95,21 @@ export function callOut(slot: string, call: string, suspended: string): string {
     stack[sp++] = callResult;
   }`;
 }
+
+/**
+ * LEAVE in either tier: pop the frame and put `result` where the caller's
+ * call was; the run ends with `finished` (a statement) when it was the first
+ * frame, else goes on with `back` (a statement: the caller's registers).
+ */
+export function leave(result: string, finished: string, back: string): string {
+  return `fc--;
+    if (fc === 0) {
+      fiber.result = ${result};
+      fiber.fuel = fuel;
+      vm.finish(fiber, 'done');
+      ${finished}
+    }
+    sp = base;
+    stack[sp++] = ${result};
+    ${back}`;
+}
