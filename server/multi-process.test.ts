@@ -8,14 +8,14 @@
  * Needs the built CLI (npm run build) and /usr/bin/redis-server (skipped without).
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@colyseus/sdk';
 import { MESSAGE, type HandoverMessage, type StatusResponse, type WelcomeMessage } from './protocol.js';
 import type { ServeSummary } from './serve-options.js';
 import { freePort, startRedis, type TestRedis } from './throwaway-redis.js';
+import { tempDir } from '../tests/temp-dir.test-helper.js';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const ENTITIES = 2000;
@@ -81,7 +81,7 @@ describe('cantrip serve --processes 2 --redis', () => {
 
   beforeAll(async () => {
     redis = await startRedis();
-    dir = mkdtempSync(join(tmpdir(), 'cantrip-zones-'));
+    dir = tempDir('cantrip-zones-');
     scenario = writeScenario(dir);
   });
 

@@ -4,14 +4,14 @@
  * every kind of bad message answered with an error, and an avatar walking
  * into the next zone with its client following (seat reservation, same id).
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client, type Room } from '@colyseus/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkPortFree } from './game-server.js';
 import { MESSAGE, type ErrorMessage, type HandoverMessage, type StatusResponse, type ViewMessage, type WelcomeMessage, type ZonesResponse } from './protocol.js';
 import { startInProcess, type InProcessServer } from './serve-in-process.js';
+import { tempDir } from '../tests/temp-dir.test-helper.js';
 
 const SPELLS = new URL('../spells/', import.meta.url).pathname;
 
@@ -77,7 +77,7 @@ describe('a served world, through the Colyseus SDK', () => {
   const rooms: Room[] = [];
 
   beforeAll(async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'cantrip-serve-'));
+    const dir = tempDir('cantrip-serve-');
     const scenario = join(dir, 'world.json');
     writeFileSync(
       scenario,

@@ -1,5 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
@@ -8,6 +7,7 @@ import { HOST_API_SCHEMA, readHostApiDeclaration } from '../../vm/host-api-json.
 import { hostApiDeclaration, World, worldHostFunction } from '../../index.js';
 import { main } from '../cli.js';
 import type { CliIO } from '../io.js';
+import { tempDir } from '../../tests/temp-dir.test-helper.js';
 
 async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
   const out: string[] = [];
@@ -36,7 +36,7 @@ const SPELL = `spell quake(caster, target) {
 `;
 
 function workspace(): { dir: string; write(name: string, text: string): string } {
-  const dir = mkdtempSync(join(tmpdir(), 'cantrip-api-'));
+  const dir = tempDir('cantrip-api-');
   return {
     dir,
     write(name, text) {

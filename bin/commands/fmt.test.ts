@@ -1,9 +1,9 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../cli.js';
 import type { CliIO } from '../io.js';
+import { tempDir } from '../../tests/temp-dir.test-helper.js';
 
 async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
   const out: string[] = [];
@@ -18,7 +18,7 @@ const TIDY = 'spell zap(caster, target) {\n  damage(target, 1);\n}\n';
 const BROKEN = 'print 1\nprint 2;\n';
 
 function workspace(files: Record<string, string>): (name: string) => string {
-  const dir = mkdtempSync(join(tmpdir(), 'cantrip-fmt-'));
+  const dir = tempDir('cantrip-fmt-');
   for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
   return (name) => join(dir, name);
 }

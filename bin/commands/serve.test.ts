@@ -4,13 +4,14 @@
  * stack trace — a port in use included.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { freePort } from '../../server/throwaway-redis.js';
 import type { ServeSummary } from '../../server/serve-options.js';
+import { tempDir } from '../../tests/temp-dir.test-helper.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const ZONES = join(ROOT, 'spells/scenarios/zones.json');
@@ -24,7 +25,7 @@ const noStackTrace = (text: string): void => expect(text).not.toMatch(/\n\s+at /
 
 describe('cantrip serve', () => {
   it('--ticks T --summary FILE steps every zone T times, writes the summary and exits 0', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'cantrip-serve-cli-'));
+    const dir = tempDir('cantrip-serve-cli-');
     const summaryFile = join(dir, 'summary.json');
     const r = cantrip('serve', ZONES, '--zones', '2x2', '--port', String(await freePort()), '--ticks', '60', '--summary', summaryFile);
     expect(r.status).toBe(0);
@@ -59,7 +60,7 @@ describe('cantrip serve', () => {
   });
 
   it('refuses bad options and bad scenarios with a sentence and the right exit code', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'cantrip-serve-bad-'));
+    const dir = tempDir('cantrip-serve-bad-');
     const cases: [string[], number, string][] = [
       [['--zones', '3by2'], 64, "--zones must be columns x rows, such as 3x2 (at most 1024 zones), not '3by2'."],
       [['--ticks', '5'], 64, '--ticks and --summary go together'],

@@ -1,10 +1,10 @@
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CliFailure } from '../exit-codes.js';
 import type { CliIO } from '../io.js';
 import { simulate } from './simulate.js';
+import { tempDir } from '../../tests/temp-dir.test-helper.js';
 
 function capture(): { io: CliIO; out: string[]; err: string[] } {
   const out: string[] = [];
@@ -45,7 +45,7 @@ describe('cantrip sim', () => {
   });
 
   it('shows a waiting cast cancelled because its caster died, in text and in JSON', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'cantrip-sim-'));
+    const dir = tempDir('cantrip-sim-');
     writeFileSync(join(dir, 'b.json'), '{ "breeds": [{ "name": "Wizard", "health": 5 }, { "name": "Troll", "health": 30 }] }');
     writeFileSync(join(dir, 's.spell'), 'spell channel(self, t) { wait(1); damage(t, 10); }\nspell smash(self, t) { damage(t, 99); }');
     const scenario = join(dir, 'sc.json');
@@ -103,7 +103,7 @@ describe('cantrip sim', () => {
   });
 
   it('fails cleanly on bad scenarios and missing files', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'cantrip-sim-'));
+    const dir = tempDir('cantrip-sim-');
     const bad = join(dir, 'bad.json');
     writeFileSync(bad, '{ "breeds": "b.json", "spells": [], "world": { "width": 10 } }');
     expect(failure(() => simulate(bad, {}, capture().io))).toMatchObject({ exitCode: 65, message: `cantrip: ${bad}: 'world' needs 'height'.` });
@@ -120,7 +120,7 @@ describe('cantrip sim', () => {
   });
 
   it('names the file at fault: the scenario, the breeds file, every compile error of a spell file, a bad .spb', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'cantrip-sim-'));
+    const dir = tempDir('cantrip-sim-');
     const scenario = join(dir, 'sc.json');
     writeFileSync(join(dir, 'b.json'), '{ "breeds": [{ "name": "A" }] }');
     writeFileSync(join(dir, 'broken.spell'), 'var a = 1;\nprint a +;\nfun f( {\n');
@@ -142,7 +142,7 @@ describe('cantrip sim', () => {
   });
 
   it('shows the files a scenario names relative to where cantrip runs, not to the scenario', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'cantrip-sim-'));
+    const dir = tempDir('cantrip-sim-');
     const scenario = join(dir, 'scenarios', 'sc.json');
     mkdirSync(join(dir, 'scenarios'));
     writeFileSync(scenario, '{ "breeds": "../gone.json", "spells": [], "world": { "width": 10, "height": 10 } }');
