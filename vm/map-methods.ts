@@ -83,3 +83,26 @@ const MAP_METHODS: readonly BuiltinMethod<ObjMap>[] = [
 ];
 
 export const MAP_METHOD_TABLE = methodTable(MAP_METHODS);
+
+/**
+ * The map methods spells call in their loops — `get`, `has` and `remove` with
+ * a string or number key — done directly: with such a key none of them can
+ * fail (but `remove` of a missing key) or charge anything, so the table's
+ * lookup and checks would only cost time. Returns undefined when the call
+ * needs the table (another method, another key, a wrong argument count, a
+ * missing key to remove): the table then gives the result or the error.
+ */
+export function quickMapMethod(map: ObjMap, name: string, argc: number, key: Value | undefined, fallback: Value | undefined): Value | undefined {
+  if (typeof key !== 'string' && (typeof key !== 'number' || key !== key)) return undefined;
+  switch (name) {
+    case 'get':
+      if (argc > 2) return undefined;
+      return map.get(key) ?? (argc === 2 ? fallback! : null);
+    case 'has':
+      return argc === 1 ? map.has(key) : undefined;
+    case 'remove':
+      return argc === 1 ? map.delete(key) : undefined;
+    default:
+      return undefined;
+  }
+}

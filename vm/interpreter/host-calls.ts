@@ -4,6 +4,8 @@ import { quoted } from '../bounded-text.js';
 import type { MethodRow } from '../builtin-method.js';
 import type { Fiber } from '../fiber.js';
 import type { VmHostContext } from '../host-context.js';
+import { ObjMap } from '../map-object.js';
+import { quickMapMethod } from '../map-methods.js';
 import { callMethod, methodsOf } from '../method-dispatch.js';
 import { describeType, isHostObject, matchesParam, type ObjHostFunction } from '../objects.js';
 import type { Value } from '../value.js';
@@ -69,6 +71,11 @@ export function callHost(ctx: VmHostContext, fiber: Fiber, host: ObjHostFunction
 
 /** INVOKE on something other than an instance: string / list / map methods, host object methods. */
 export function invokeOther(ctx: VmHostContext, fiber: Fiber, receiver: Value, name: string, argBase: number, argc: number): Value {
+  if (receiver instanceof ObjMap && argc > 0) {
+    const stack = fiber.stack;
+    const result = quickMapMethod(receiver, name, argc, stack[argBase], argc > 1 ? stack[argBase + 1] : undefined);
+    if (result !== undefined) return result;
+  }
   const methods = methodsOf(receiver);
   if (methods !== null) {
     const method = methods.get(name);
@@ -104,10 +111,11 @@ export function callBuiltinMethod(ctx: VmHostContext, fiber: Fiber, method: Meth
   try {
     result = callMethod(ctx, method, receiver, argc, argc > 0 ? stack[argBase]! : undefined, argc > 1 ? stack[argBase + 1]! : undefined);
   } catch (error) {
-    throw hostFault(error, `Method '${method.name}' failed`);
-  } finally {
     ctx.fiber = savedFiber;
+    throw hostFault(error, `Method '${method.name}' failed`);
   }
-  checkBudgetsAfterHost(fiber);
+  // Restored on both exits rather than in a `finally` (cheaper in V8's optimized code), as callHost does.
+  ctx.fiber = savedFiber;
+  if (fiber.fuel < 0 || fiber.heapUsed > fiber.budgets.maxHeap || fiber.outputUsed > fiber.budgets.maxOutput) checkBudgetsAfterHost(fiber);
   return result;
 }
