@@ -45,6 +45,16 @@ function methodRow<Self>(row: BuiltinMethod<Self>): MethodRow<Self> {
   return { ...row, minArity: min, maxArity: max, checks, unchecked: checks.every((check) => check === ParamCheck.Any) };
 }
 
+/** A method without arguments (`"a".upper()`, `m.keys()`). */
+export function withoutArguments<Self>(
+  name: string,
+  returns: BuiltinMethod['returns'],
+  doc: string,
+  impl: (ctx: HostContext, self: Self) => Value,
+): BuiltinMethod<Self> {
+  return { name, params: [], returns, doc, impl };
+}
+
 /** The most arguments any built-in method takes. */
 export const MAX_METHOD_ARGS = 2;
 

@@ -5,7 +5,7 @@
  * reads with a fallback (docs/decisions.md says why).
  */
 
-import { chargeNewList, methodTable, type BuiltinMethod } from './builtin-method.js';
+import { chargeNewList, methodTable, withoutArguments, type BuiltinMethod } from './builtin-method.js';
 import { displayBounded } from './display.js';
 import { HostError } from './errors.js';
 import { ObjMap, mapKeyProblem } from './map-object.js';
@@ -28,6 +28,14 @@ export function missingKeyMessage(key: Value): string {
 
 function shorten(text: string): string {
   return text.length <= 40 ? text : `${text.slice(0, 40)}…`;
+}
+
+/** A method returning a new list of one value per entry (`keys`). */
+function listOf(name: string, doc: string, items: (self: ObjMap) => Value[]): BuiltinMethod<ObjMap> {
+  return withoutArguments(name, 'list', doc, (ctx, self: ObjMap) => {
+    chargeNewList(ctx, self.size);
+    return new ObjList(items(self));
+  });
 }
 
 const MAP_METHODS: readonly BuiltinMethod<ObjMap>[] = [
@@ -60,26 +68,8 @@ const MAP_METHODS: readonly BuiltinMethod<ObjMap>[] = [
       return value;
     },
   },
-  {
-    name: 'keys',
-    params: [],
-    returns: 'list',
-    doc: 'A new list of the keys, in the order they were first added.',
-    impl: (ctx, self) => {
-      chargeNewList(ctx, self.size);
-      return new ObjList(self.keys());
-    },
-  },
-  {
-    name: 'values',
-    params: [],
-    returns: 'list',
-    doc: 'A new list of the values, in the order of their keys.',
-    impl: (ctx, self) => {
-      chargeNewList(ctx, self.size);
-      return new ObjList(self.values());
-    },
-  },
+  listOf('keys', 'A new list of the keys, in the order they were first added.', (self) => self.keys()),
+  listOf('values', 'A new list of the values, in the order of their keys.', (self) => self.values()),
 ];
 
 export const MAP_METHOD_TABLE = methodTable(MAP_METHODS);
