@@ -4,8 +4,6 @@ import { quoted } from '../bounded-text.js';
 import type { MethodRow } from '../builtin-method.js';
 import type { Fiber } from '../fiber.js';
 import type { VmHostContext } from '../host-context.js';
-import { ObjMap } from '../map-object.js';
-import { quickMapMethod } from '../map-methods.js';
 import { callMethod, methodsOf } from '../method-dispatch.js';
 import { describeType, isHostObject, matchesParam, type ObjHostFunction } from '../objects.js';
 import type { Value } from '../value.js';
@@ -71,11 +69,6 @@ export function callHost(ctx: VmHostContext, fiber: Fiber, host: ObjHostFunction
 
 /** INVOKE on something other than an instance: string / list / map methods, host object methods. */
 export function invokeOther(ctx: VmHostContext, fiber: Fiber, receiver: Value, name: string, argBase: number, argc: number): Value {
-  if (receiver instanceof ObjMap && argc > 0) {
-    const stack = fiber.stack;
-    const result = quickMapMethod(receiver, name, argc, stack[argBase], argc > 1 ? stack[argBase + 1] : undefined);
-    if (result !== undefined) return result;
-  }
   const methods = methodsOf(receiver);
   if (methods !== null) {
     const method = methods.get(name);
