@@ -124,16 +124,19 @@ function setOtherProperty(object: Value, name: string, value: Value): void {
 /**
  * `a + b` for strings. V8 makes a rope (ConsString) of any result of 13 characters or more, and
  * comparing a rope calls into the runtime every time (string_equality ran 4-8x slower than Lua's
- * interned strings), even once the rope is flattened (it stays a ConsString pointing at the flat
- * copy). Short results are built flat here instead (join makes a sequential string); long ones
- * stay ropes, so building a long string piece by piece stays linear.
+ * interned strings). Short results are flattened once here instead; long ones stay ropes, so
+ * building a long string piece by piece stays linear.
  */
 export function concatStrings(a: string, b: string): string {
-  const length = a.length + b.length;
-  return length >= 13 && length <= FLAT_CONCAT_LIMIT ? [a, b].join('') : a + b;
+  const s = a + b;
+  // Reading a rope as a number flattens it in place; the store keeps the optimizer from dropping it.
+  if (s.length <= FLAT_CONCAT_LIMIT) flattenSink = Number(s);
+  return s;
 }
 
 const FLAT_CONCAT_LIMIT = 256;
+
+let flattenSink = 0;
 
 export function hostEquals(a: HostObject, b: HostObject): boolean {
   try {
