@@ -15,28 +15,44 @@
 import { HEAP_COST } from './costs.js';
 import { HostError } from './errors.js';
 import { hostArity, type HostContext, type HostFunctionSpec } from './host.js';
+import { ParamCheck, paramCheckOf } from './objects.js';
 import type { Value } from './value.js';
 
 export interface BuiltinMethod<Self = Value> extends HostFunctionSpec {
   readonly impl: (ctx: HostContext, self: Self, a: Value | undefined, b: Value | undefined) => Value;
 }
 
-/** A row with its accepted argument counts worked out once (the VM checks them on every call). */
+/** A row with its accepted argument counts and type checks worked out once (the VM checks them on every call). */
 export interface MethodRow<Self = Value> extends BuiltinMethod<Self> {
   readonly minArity: number;
   readonly maxArity: number;
+  /** The check of each parameter (vm/objects.ts ParamCheck), by position. */
+  readonly checks: readonly ParamCheck[];
+  /** No parameter needs a type check (all 'any'). */
+  readonly unchecked: boolean;
 }
 
 /** A method table, by name (a Map, so `constructor` or `__proto__` are never found by accident). */
 export type MethodTable<Self = Value> = ReadonlyMap<string, MethodRow<Self>>;
 
 export function methodTable<Self>(rows: readonly BuiltinMethod<Self>[]): MethodTable<Self> {
-  return new Map(rows.map((row) => [row.name, { ...row, ...hostArityOf(row) }]));
+  return new Map(rows.map((row) => [row.name, methodRow(row)]));
 }
 
-function hostArityOf(row: HostFunctionSpec): { minArity: number; maxArity: number } {
+function methodRow<Self>(row: BuiltinMethod<Self>): MethodRow<Self> {
   const { min, max } = hostArity(row);
-  return { minArity: min, maxArity: max };
+  const checks = row.params.map((param) => paramCheckOf(param.type));
+  return { ...row, minArity: min, maxArity: max, checks, unchecked: checks.every((check) => check === ParamCheck.Any) };
+}
+
+/** A method without arguments (`"a".upper()`, `m.keys()`). */
+export function withoutArguments<Self>(
+  name: string,
+  returns: BuiltinMethod['returns'],
+  doc: string,
+  impl: (ctx: HostContext, self: Self) => Value,
+): BuiltinMethod<Self> {
+  return { name, params: [], returns, doc, impl };
 }
 
 /** The most arguments any built-in method takes. */

@@ -27,6 +27,20 @@ function unary(name: string, doc: string, fn: (n: number) => number, param = 'n'
   return { name, params: [{ name: param, type: 'number' }], returns: 'number', doc, impl: (_ctx, n) => fn(num(n)) };
 }
 
+/** A two-number function: `name(a, b)`. */
+function binary(name: string, [a, b]: readonly [string, string], doc: string, fn: (a: number, b: number) => number): HostFunction {
+  return {
+    name,
+    params: [
+      { name: a, type: 'number' },
+      { name: b, type: 'number' },
+    ],
+    returns: 'number',
+    doc,
+    impl: (_ctx, x, y) => fn(num(x), num(y)),
+  };
+}
+
 /** Luau's and GDScript's round: halves go away from zero (JavaScript's Math.round sends -2.5 to -2). */
 function roundHalfAway(n: number): number {
   return n < 0 ? -Math.round(-n) : Math.round(n);
@@ -45,26 +59,8 @@ const GAME_MATH: readonly HostFunction[] = [
   unary('asin', 'The angle in radians (−π/2 to π/2) whose sine is n.', Math.asin),
   unary('acos', 'The angle in radians (0 to π) whose cosine is n.', Math.acos),
   unary('atan', 'The angle in radians (−π/2 to π/2) whose tangent is n.', Math.atan),
-  {
-    name: 'atan2',
-    params: [
-      { name: 'y', type: 'number' },
-      { name: 'x', type: 'number' },
-    ],
-    returns: 'number',
-    doc: 'The angle in radians (−π to π) from the x axis to the point (x, y): the direction of a vector.',
-    impl: (_ctx, y, x) => Math.atan2(num(y), num(x)),
-  },
-  {
-    name: 'pow',
-    params: [
-      { name: 'base', type: 'number' },
-      { name: 'exponent', type: 'number' },
-    ],
-    returns: 'number',
-    doc: 'base raised to the power exponent.',
-    impl: (_ctx, base, exponent) => Math.pow(num(base), num(exponent)),
-  },
+  binary('atan2', ['y', 'x'], 'The angle in radians (−π to π) from the x axis to the point (x, y): the direction of a vector.', Math.atan2),
+  binary('pow', ['base', 'exponent'], 'base raised to the power exponent.', Math.pow),
   unary('exp', 'e raised to the power n.', Math.exp),
   {
     name: 'log',
@@ -147,46 +143,10 @@ export const CORE_HOST_FUNCTIONS: readonly HostFunction[] = [
       return text ?? '';
     },
   },
-  {
-    name: 'floor',
-    params: [{ name: 'n', type: 'number' }],
-    returns: 'number',
-    doc: 'The largest whole number not greater than n.',
-    impl: (_ctx, n) => Math.floor(num(n)),
-  },
-  {
-    name: 'abs',
-    params: [{ name: 'n', type: 'number' }],
-    returns: 'number',
-    doc: 'The absolute value of n.',
-    impl: (_ctx, n) => Math.abs(num(n)),
-  },
-  {
-    name: 'sqrt',
-    params: [{ name: 'n', type: 'number' }],
-    returns: 'number',
-    doc: 'The square root of n (nan for negative n).',
-    impl: (_ctx, n) => Math.sqrt(num(n)),
-  },
-  {
-    name: 'min',
-    params: [
-      { name: 'a', type: 'number' },
-      { name: 'b', type: 'number' },
-    ],
-    returns: 'number',
-    doc: 'The smaller of a and b.',
-    impl: (_ctx, a, b) => Math.min(num(a), num(b)),
-  },
-  {
-    name: 'max',
-    params: [
-      { name: 'a', type: 'number' },
-      { name: 'b', type: 'number' },
-    ],
-    returns: 'number',
-    doc: 'The larger of a and b.',
-    impl: (_ctx, a, b) => Math.max(num(a), num(b)),
-  },
+  unary('floor', 'The largest whole number not greater than n.', Math.floor),
+  unary('abs', 'The absolute value of n.', Math.abs),
+  unary('sqrt', 'The square root of n (nan for negative n).', Math.sqrt),
+  binary('min', ['a', 'b'], 'The smaller of a and b.', Math.min),
+  binary('max', ['a', 'b'], 'The larger of a and b.', Math.max),
   ...GAME_MATH,
 ];

@@ -5,7 +5,7 @@
  * reads with a fallback (docs/decisions.md says why).
  */
 
-import { chargeNewList, methodTable, type BuiltinMethod } from './builtin-method.js';
+import { chargeNewList, methodTable, withoutArguments, type BuiltinMethod } from './builtin-method.js';
 import { displayBounded } from './display.js';
 import { HostError } from './errors.js';
 import { ObjMap, mapKeyProblem } from './map-object.js';
@@ -28,6 +28,14 @@ export function missingKeyMessage(key: Value): string {
 
 function shorten(text: string): string {
   return text.length <= 40 ? text : `${text.slice(0, 40)}…`;
+}
+
+/** A method returning a new list of one value per entry (`keys`). */
+function listOf(name: string, doc: string, items: (self: ObjMap) => Value[]): BuiltinMethod<ObjMap> {
+  return withoutArguments(name, 'list', doc, (ctx, self: ObjMap) => {
+    chargeNewList(ctx, self.size);
+    return new ObjList(items(self));
+  });
 }
 
 const MAP_METHODS: readonly BuiltinMethod<ObjMap>[] = [
@@ -60,26 +68,31 @@ const MAP_METHODS: readonly BuiltinMethod<ObjMap>[] = [
       return value;
     },
   },
-  {
-    name: 'keys',
-    params: [],
-    returns: 'list',
-    doc: 'A new list of the keys, in the order they were first added.',
-    impl: (ctx, self) => {
-      chargeNewList(ctx, self.size);
-      return new ObjList(self.keys());
-    },
-  },
-  {
-    name: 'values',
-    params: [],
-    returns: 'list',
-    doc: 'A new list of the values, in the order of their keys.',
-    impl: (ctx, self) => {
-      chargeNewList(ctx, self.size);
-      return new ObjList(self.values());
-    },
-  },
+  listOf('keys', 'A new list of the keys, in the order they were first added.', (self) => self.keys()),
+  listOf('values', 'A new list of the values, in the order of their keys.', (self) => self.values()),
 ];
 
 export const MAP_METHOD_TABLE = methodTable(MAP_METHODS);
+
+/**
+ * The map methods spells call in their loops — `get`, `has` and `remove` with
+ * a string or number key — done directly: with such a key none of them can
+ * fail (but `remove` of a missing key) or charge anything, so the table's
+ * lookup and checks would only cost time. Returns undefined when the call
+ * needs the table (another method, another key, a wrong argument count, a
+ * missing key to remove): the table then gives the result or the error.
+ */
+export function quickMapMethod(map: ObjMap, name: string, argc: number, key: Value | undefined, fallback: Value | undefined): Value | undefined {
+  if (typeof key !== 'string' && (typeof key !== 'number' || key !== key)) return undefined;
+  switch (name) {
+    case 'get':
+      if (argc > 2) return undefined;
+      return map.get(key) ?? (argc === 2 ? fallback! : null);
+    case 'has':
+      return argc === 1 ? map.has(key) : undefined;
+    case 'remove':
+      return argc === 1 ? map.delete(key) : undefined;
+    default:
+      return undefined;
+  }
+}

@@ -19,9 +19,12 @@ import type { HostObject, Value, VmObject } from './value.js';
 /** The JS key an entry is stored under. */
 type StoredKey = string | number | boolean | HostKeyToken;
 
-/** Stands for one host object (one entity) in one map. */
+/** Stands for one host object (one entity) in one map; it keeps the handle the entry was added with. */
 class HostKeyToken {
-  constructor(readonly identity: unknown) {}
+  constructor(
+    readonly identity: unknown,
+    readonly key: HostObject,
+  ) {}
 }
 
 export class ObjMap implements VmObject {
@@ -30,10 +33,15 @@ export class ObjMap implements VmObject {
   measureMark = 0;
   /** Set while print shows this map (a map inside itself shows `{...}`); see vm/display.ts. */
   displaying = false;
-  /** Stored key → [the key as the spell gave it, the value]. */
-  private readonly entries = new Map<StoredKey, [Value, Value]>();
+  /**
+   * Stored key → value. A string, number or boolean key is stored as itself
+   * (one hash lookup per access, no entry object); an entity key as its token.
+   */
+  private readonly entries = new Map<StoredKey, Value>();
   /** Host-object identity → its token, for maps that hold entity keys. */
   private hostTokens: Map<unknown, HostKeyToken> | null = null;
+  /** The entry under 0 was added as -0 (a JS Map stores -0 as 0; `keys()` gives the key back as it was added). */
+  private zeroWasNegative = false;
 
   get size(): number {
     return this.entries.size;
@@ -41,68 +49,74 @@ export class ObjMap implements VmObject {
 
   /** The entry's value, or undefined when the key is absent (or cannot be a key). */
   get(key: Value): Value | undefined {
-    const stored = this.find(key);
-    return stored === undefined ? undefined : this.entries.get(stored)?.[1];
+    if (typeof key === 'string' || typeof key === 'number' || typeof key === 'boolean') return this.entries.get(key);
+    const token = this.tokenOf(key, false);
+    return token === undefined ? undefined : this.entries.get(token);
   }
 
   has(key: Value): boolean {
-    const stored = this.find(key);
-    return stored !== undefined && this.entries.has(stored);
+    if (typeof key === 'string' || typeof key === 'number' || typeof key === 'boolean') return this.entries.has(key);
+    const token = this.tokenOf(key, false);
+    return token !== undefined && this.entries.has(token);
   }
 
   /** Store an entry (a new key goes last; an existing one keeps its place). Returns true when the key is new. */
   set(key: Value, value: Value): boolean {
-    const stored = this.storedKey(key, true)!;
-    const entry = this.entries.get(stored);
-    if (entry !== undefined) {
-      entry[1] = value;
-      return false;
+    const entries = this.entries;
+    const size = entries.size;
+    if (typeof key === 'string' || typeof key === 'number' || typeof key === 'boolean') {
+      entries.set(key, value);
+      if (entries.size === size) return false;
+      if (key === 0 && Object.is(key, -0)) this.zeroWasNegative = true;
+      return true;
     }
-    this.entries.set(stored, [key, value]);
-    return true;
+    entries.set(this.tokenOf(key, true)!, value);
+    return entries.size !== size;
   }
 
   /** Remove an entry; returns its value, or undefined when the key was absent. */
   delete(key: Value): Value | undefined {
-    const stored = this.find(key);
+    const stored = typeof key === 'string' || typeof key === 'number' || typeof key === 'boolean' ? key : this.tokenOf(key, false);
     if (stored === undefined) return undefined;
-    const entry = this.entries.get(stored);
-    if (entry === undefined) return undefined;
+    const value = this.entries.get(stored);
+    if (value === undefined) return undefined;
     this.entries.delete(stored);
-    if (stored instanceof HostKeyToken) this.hostTokens!.delete(stored.identity);
-    return entry[1];
+    if (stored === 0) this.zeroWasNegative = false;
+    else if (stored instanceof HostKeyToken) this.hostTokens!.delete(stored.identity);
+    return value;
   }
 
   /** Keys in insertion order. */
   keys(): Value[] {
+    if (this.hostTokens === null && !this.zeroWasNegative) return Array.from(this.entries.keys() as MapIterator<Value>);
     const out: Value[] = [];
-    for (const entry of this.entries.values()) out.push(entry[0]);
+    for (const stored of this.entries.keys()) out.push(this.keyOf(stored));
     return out;
   }
 
   /** Values in key insertion order. */
   values(): Value[] {
-    const out: Value[] = [];
-    for (const entry of this.entries.values()) out.push(entry[1]);
-    return out;
+    return Array.from(this.entries.values());
   }
 
-  /** [key, value] pairs in insertion order (live arrays: do not modify). */
-  pairs(): IterableIterator<readonly [Value, Value]> {
-    return this.entries.values();
+  /** [key, value] pairs in insertion order. */
+  *pairs(): IterableIterator<readonly [Value, Value]> {
+    for (const [stored, value] of this.entries) yield [this.keyOf(stored), value];
   }
 
-  private find(key: Value): StoredKey | undefined {
-    return this.storedKey(key, false);
+  /** The key as the spell added it. */
+  private keyOf(stored: StoredKey): Value {
+    if (stored instanceof HostKeyToken) return stored.key;
+    return stored === 0 && this.zeroWasNegative ? -0 : stored;
   }
 
-  private storedKey(key: Value, create: boolean): StoredKey | undefined {
-    if (typeof key === 'string' || typeof key === 'number' || typeof key === 'boolean') return key;
+  /** The token of a host-object key (made when `create`), or undefined (also for a value that cannot be a key). */
+  private tokenOf(key: Value, create: boolean): HostKeyToken | undefined {
     if (!isHostKey(key)) return undefined;
     const identity = hostIdentity(key);
     let token = this.hostTokens?.get(identity);
     if (token === undefined && create) {
-      token = new HostKeyToken(identity);
+      token = new HostKeyToken(identity, key);
       (this.hostTokens ??= new Map()).set(identity, token);
     }
     return token;

@@ -10,7 +10,7 @@ import type { HostContext } from './host.js';
 import { LIST_METHOD_TABLE } from './list-methods.js';
 import { ObjMap } from './map-object.js';
 import { MAP_METHOD_TABLE } from './map-methods.js';
-import { ObjList, describeType, matchesParam, paramCheckOf } from './objects.js';
+import { ObjList, describeType, matchesParam } from './objects.js';
 import { STRING_METHOD_TABLE } from './string-methods.js';
 import type { Value } from './value.js';
 
@@ -45,12 +45,12 @@ export function callMethod(
     const expected = min === max ? `${max}` : `${min} to ${max}`;
     throw new HostError(`Expected ${expected} arguments but got ${argc}.`);
   }
-  const params = method.params;
-  for (let i = 0; i < argc; i++) {
-    const param = params[i]!;
-    if (param.type === 'any') continue;
-    if (!matchesParam(paramCheckOf(param.type), i === 0 ? a! : b!)) {
-      throw new HostError(`Argument ${i + 1} of ${method.name}() must be ${describeType(param.type)}.`);
+  if (!method.unchecked) {
+    const checks = method.checks;
+    for (let i = 0; i < argc; i++) {
+      if (!matchesParam(checks[i]!, i === 0 ? a! : b!)) {
+        throw new HostError(`Argument ${i + 1} of ${method.name}() must be ${describeType(method.params[i]!.type)}.`);
+      }
     }
   }
   return (method as unknown as BuiltinMethod<Value>).impl(ctx, receiver, a, b);

@@ -7,7 +7,7 @@
  * count UTF-16 code units, as `len()` does.
  */
 
-import { chargeAllocation, chargeNewList, chargeWork, methodTable, sliceBounds, SLICE_PARAMS, type BuiltinMethod } from './builtin-method.js';
+import { chargeAllocation, chargeNewList, chargeWork, methodTable, sliceBounds, SLICE_PARAMS, withoutArguments, type BuiltinMethod } from './builtin-method.js';
 import type { HostContext } from './host.js';
 import { findText, splitText } from './text-search.js';
 import { ObjList } from './objects.js';
@@ -23,77 +23,47 @@ function made(ctx: HostContext, result: string): string {
   return result;
 }
 
+/** A method making a new string of the same characters changed (`upper`): it reads the string and keeps the result. */
+function recased(name: string, doc: string, change: (self: string) => string): BuiltinMethod<string> {
+  return withoutArguments(name, 'string', doc, (ctx, self: string) => {
+    chargeWork(ctx, self.length);
+    return made(ctx, change(self));
+  });
+}
+
+/**
+ * A method looking for a string in the string (`contains`): it reads the
+ * argument, and the whole string too when `readsAll` (a search anywhere,
+ * where `startsWith` compares only the argument's length).
+ */
+function search(
+  name: string,
+  param: string,
+  returns: 'bool' | 'number',
+  doc: string,
+  readsAll: boolean,
+  find: (self: string, part: string) => Value,
+): BuiltinMethod<string> {
+  return {
+    name,
+    params: [{ name: param, type: 'string' }],
+    returns,
+    doc,
+    impl: (ctx, self, part) => {
+      chargeWork(ctx, (readsAll ? self.length : 0) + text(part).length);
+      return find(self, text(part));
+    },
+  };
+}
+
 const STRING_METHODS: readonly BuiltinMethod<string>[] = [
-  {
-    name: 'upper',
-    params: [],
-    returns: 'string',
-    doc: 'The string in upper case.',
-    impl: (ctx, self) => {
-      chargeWork(ctx, self.length);
-      return made(ctx, self.toUpperCase());
-    },
-  },
-  {
-    name: 'lower',
-    params: [],
-    returns: 'string',
-    doc: 'The string in lower case.',
-    impl: (ctx, self) => {
-      chargeWork(ctx, self.length);
-      return made(ctx, self.toLowerCase());
-    },
-  },
-  {
-    name: 'trim',
-    params: [],
-    returns: 'string',
-    doc: 'The string without leading and trailing spaces, tabs and newlines.',
-    impl: (ctx, self) => {
-      chargeWork(ctx, self.length);
-      return made(ctx, self.trim());
-    },
-  },
-  {
-    name: 'contains',
-    params: [{ name: 'part', type: 'string' }],
-    returns: 'bool',
-    doc: 'Whether part occurs in the string.',
-    impl: (ctx, self, part) => {
-      chargeWork(ctx, self.length + text(part).length);
-      return findText(self, text(part)) >= 0;
-    },
-  },
-  {
-    name: 'startsWith',
-    params: [{ name: 'prefix', type: 'string' }],
-    returns: 'bool',
-    doc: 'Whether the string begins with prefix.',
-    impl: (ctx, self, prefix) => {
-      chargeWork(ctx, text(prefix).length);
-      return self.startsWith(text(prefix));
-    },
-  },
-  {
-    name: 'endsWith',
-    params: [{ name: 'suffix', type: 'string' }],
-    returns: 'bool',
-    doc: 'Whether the string ends with suffix.',
-    impl: (ctx, self, suffix) => {
-      chargeWork(ctx, text(suffix).length);
-      return self.endsWith(text(suffix));
-    },
-  },
-  {
-    name: 'indexOf',
-    params: [{ name: 'part', type: 'string' }],
-    returns: 'number',
-    doc: 'Where part first occurs in the string, or -1.',
-    impl: (ctx, self, part) => {
-      chargeWork(ctx, self.length + text(part).length);
-      return findText(self, text(part));
-    },
-  },
+  recased('upper', 'The string in upper case.', (self) => self.toUpperCase()),
+  recased('lower', 'The string in lower case.', (self) => self.toLowerCase()),
+  recased('trim', 'The string without leading and trailing spaces, tabs and newlines.', (self) => self.trim()),
+  search('contains', 'part', 'bool', 'Whether part occurs in the string.', true, (self, part) => findText(self, part) >= 0),
+  search('startsWith', 'prefix', 'bool', 'Whether the string begins with prefix.', false, (self, prefix) => self.startsWith(prefix)),
+  search('endsWith', 'suffix', 'bool', 'Whether the string ends with suffix.', false, (self, suffix) => self.endsWith(suffix)),
+  search('indexOf', 'part', 'number', 'Where part first occurs in the string, or -1.', true, (self, part) => findText(self, part)),
   {
     name: 'slice',
     params: SLICE_PARAMS,

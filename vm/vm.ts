@@ -39,7 +39,7 @@ import type { Value, VmObject } from './value.js';
 import { interpret } from './generated/interpreter.js';
 import type { BreakHandler, InterpreterVM } from './interpreter/interpreter-vm.js';
 import { closeUpvalues } from './interpreter/upvalues.js';
-import { UNDEFINED } from './interpreter/value-ops.js';
+import { UNDEFINED, flatConstants } from './interpreter/value-ops.js';
 import { FunctionCompiler, canCompile, type CompiledFunction } from './compiled/compile.js';
 import { fuelBeforeCompiling } from './compiled/statuses.js';
 import { runCompiled } from './compiled/run-compiled.js';
@@ -174,7 +174,7 @@ export class VM {
 
   constructor(module: Module, options: VMOptions = {}) {
     this.module = module;
-    this.constants = module.constants;
+    this.constants = flatConstants(module.constants);
     this.defaults = resolveBudgets(DEFAULT_BUDGETS, options);
     this.printFn = options.print ?? ((text) => console.log(text));
     this.functions = module.functions.map((proto, i) => new ObjFunction(proto, i, countInstructions(proto)));

@@ -53,6 +53,7 @@ import {
   invokeOther,
   isHostObject,
   lastCapture,
+  quickMapMethod,
   quoted,
   runCompiledFrame,
   setMapEntry,
@@ -569,7 +570,12 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                 callTarget = method;
                 { op = -1; continue dispatch; };
               }
-              {
+              // A map's get / has / remove with a string or number key needs no call out (vm/map-methods.ts).
+              const quick = receiver instanceof ObjMap && argc > 0 ? quickMapMethod(receiver, name, argc, stack[receiverSlot + 1], argc > 1 ? stack[receiverSlot + 2] : undefined) : undefined;
+              if (quick !== undefined) {
+                sp = receiverSlot;
+                stack[sp++] = quick;
+              } else {
                 fiber.fuel = fuel;
                 ctx.fn = fn;
                 ctx.ip = ip;
@@ -1969,7 +1975,12 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                 callTarget = method;
                 { op = -1; continue dispatch; };
               }
-              {
+              // A map's get / has / remove with a string or number key needs no call out (vm/map-methods.ts).
+              const quick = receiver instanceof ObjMap && argc > 0 ? quickMapMethod(receiver, name, argc, stack[receiverSlot + 1], argc > 1 ? stack[receiverSlot + 2] : undefined) : undefined;
+              if (quick !== undefined) {
+                sp = receiverSlot;
+                stack[sp++] = quick;
+              } else {
                 fiber.fuel = fuel;
                 ctx.fn = fn;
                 ctx.ip = ip;
@@ -2447,7 +2458,12 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                 callTarget = method;
                 { op = -1; continue dispatch; };
               }
-              {
+              // A map's get / has / remove with a string or number key needs no call out (vm/map-methods.ts).
+              const quick = receiver instanceof ObjMap && argc > 0 ? quickMapMethod(receiver, name, argc, stack[receiverSlot + 1], argc > 1 ? stack[receiverSlot + 2] : undefined) : undefined;
+              if (quick !== undefined) {
+                sp = receiverSlot;
+                stack[sp++] = quick;
+              } else {
                 fiber.fuel = fuel;
                 ctx.fn = fn;
                 ctx.ip = ip;

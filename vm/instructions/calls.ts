@@ -47,7 +47,12 @@ export const CALL_INSTRUCTIONS = [
        callTarget = method;
        GOTO(PUSH_FRAME);
      }
-     CALL_OUT(receiverSlot, invokeOther(ctx, fiber, receiver, name, receiverSlot + 1, argc));`,
+     // A map's get / has / remove with a string or number key needs no call out (vm/map-methods.ts).
+     const quick = receiver instanceof ObjMap && argc > 0 ? quickMapMethod(receiver, name, argc, stack[receiverSlot + 1], argc > 1 ? stack[receiverSlot + 2] : undefined) : undefined;
+     if (quick !== undefined) {
+       sp = receiverSlot;
+       stack[sp++] = quick;
+     } else CALL_OUT(receiverSlot, invokeOther(ctx, fiber, receiver, name, receiverSlot + 1, argc));`,
   ),
   frameInstruction(
     'SUPER_INVOKE',

@@ -154,3 +154,29 @@ export function checkHostResult(result: Value | undefined, name: string): Value 
   if (type === 'object' && typeof (result as VmObject).objectType === 'string') return result;
   throw new Fault(`Host function '${name}' returned a value spells cannot use.`);
 }
+
+/**
+ * A module's constants with every string replaced by V8's internalized copy
+ * (done once per constants table). The compiler cuts string literals out of
+ * the source, and V8 keeps such a cut (13+ characters) as a SlicedString
+ * into the whole text: comparing one with a built string left optimized code
+ * for the runtime each time (string_equality's `a3 == "abc…3"` was a third
+ * of its time). An internalized string is flat, and a method or property
+ * name then matches the built-in tables' names by pointer.
+ */
+export function flatConstants(constants: readonly (number | string)[]): readonly (number | string)[] {
+  let flat = FLAT_CONSTANTS.get(constants);
+  if (flat === undefined) {
+    flat = constants.map((c) => (typeof c === 'string' ? internalized(c) : c));
+    FLAT_CONSTANTS.set(constants, flat);
+  }
+  return flat;
+}
+
+/** The same text as V8's internalized string (property keys are internalized; an index-like key comes back as an equal string). */
+function internalized(text: string): string {
+  for (const key in { [text]: 0 }) return key;
+  return text;
+}
+
+const FLAT_CONSTANTS = new WeakMap<readonly (number | string)[], readonly (number | string)[]>();
