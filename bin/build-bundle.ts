@@ -72,7 +72,7 @@ async function main(): Promise<void> {
         },
         load(id) {
           if (id !== chevrotainShim) return null;
-          return `export { createToken, EmbeddedActionsParser, Lexer, tokenMatcher } from ${JSON.stringify(chevrotainBundle)};`;
+          return `export * from ${JSON.stringify(chevrotainBundle)};`;
         },
       },
     ],

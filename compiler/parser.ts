@@ -21,8 +21,8 @@
  * ErrorStmt nodes, and names invented by recovery are ''.
  */
 
-import type { IOrAlt, IRecognitionException, IToken, OrMethodOpts, TokenType } from 'chevrotain';
-import { EmbeddedActionsParser, tokenMatcher } from './chevrotain.js';
+import type { ILookaheadStrategy, IOrAlt, IRecognitionException, IToken, OrMethodOpts, TokenType } from 'chevrotain';
+import { EmbeddedActionsParser, LLkLookaheadStrategy, tokenMatcher } from './chevrotain.js';
 import {
   EMPTY_SPAN,
   spanFrom,
@@ -65,6 +65,43 @@ function spanOf(node: { loc?: SourceSpan } | undefined): SourceSpan {
   return node?.loc ?? EMPTY_SPAN;
 }
 
+/**
+ * chevrotain's own LL(k) lookahead, each function built the first time the
+ * parser needs it rather than all of them when the parser is made: a run of
+ * a small program reaches a fraction of the grammar, and building them all
+ * was a third of the parser's construction, paid by every `cantrip run`.
+ * The functions are the very ones chevrotain builds, from the same grammar.
+ */
+class LazyLookahead implements ILookaheadStrategy {
+  private readonly eager: ILookaheadStrategy;
+
+  constructor(maxLookahead: number) {
+    this.eager = new LLkLookaheadStrategy({ maxLookahead });
+  }
+
+  validate(options: Parameters<ILookaheadStrategy['validate']>[0]): ReturnType<ILookaheadStrategy['validate']> {
+    return this.eager.validate(options);
+  }
+
+  buildLookaheadForAlternation(options: Parameters<ILookaheadStrategy['buildLookaheadForAlternation']>[0]): ReturnType<ILookaheadStrategy['buildLookaheadForAlternation']> {
+    const eager = this.eager;
+    let built: ReturnType<ILookaheadStrategy['buildLookaheadForAlternation']> | undefined;
+    return function (this: unknown, orAlts) {
+      built ??= eager.buildLookaheadForAlternation(options);
+      return built.call(this, orAlts);
+    };
+  }
+
+  buildLookaheadForOptional(options: Parameters<ILookaheadStrategy['buildLookaheadForOptional']>[0]): ReturnType<ILookaheadStrategy['buildLookaheadForOptional']> {
+    const eager = this.eager;
+    let built: ReturnType<ILookaheadStrategy['buildLookaheadForOptional']> | undefined;
+    return function (this: unknown) {
+      built ??= eager.buildLookaheadForOptional(options);
+      return built.call(this);
+    };
+  }
+}
+
 export class SpellParser extends EmbeddedActionsParser {
   /** Problems found while building the tree; read after each parse. */
   problems: SyntaxProblem[] = [];
@@ -95,6 +132,7 @@ export class SpellParser extends EmbeddedActionsParser {
       // lookahead let an unexpected second token (`x x`, `in in`) match no
       // alternative at statement level, which ended the whole parse early.
       maxLookahead: 1,
+      lookaheadStrategy: new LazyLookahead(1),
       errorMessageProvider: ERROR_MESSAGES,
       skipValidations: !options.validate,
     });
