@@ -102,6 +102,20 @@ class LazyLookahead implements ILookaheadStrategy {
   }
 }
 
+/** The two fields of chevrotain's recovery (its `Recoverable` trait) that SpellParser's constructor touches. */
+interface RecoveryInternals {
+  recoveryEnabled: boolean;
+  resyncFollows: Record<string, TokenType[]>;
+}
+
+let followSets: Record<string, TokenType[]> | null = null;
+
+/** The follow sets of the grammar, as chevrotain's analysis computes them (once per process). */
+function sharedFollowSets(): Record<string, TokenType[]> {
+  followSets ??= (new SpellParser({ eagerFollowSets: true }) as unknown as RecoveryInternals).resyncFollows;
+  return followSets;
+}
+
 export class SpellParser extends EmbeddedActionsParser {
   /** Problems found while building the tree; read after each parse. */
   problems: SyntaxProblem[] = [];
@@ -124,8 +138,14 @@ export class SpellParser extends EmbeddedActionsParser {
    * `validate` runs chevrotain's grammar checks (ambiguities, left recursion…).
    * They cost a good part of the parser's construction, paid by every CLI
    * start, so production skips them and a unit test keeps them passing.
+   *
+   * `eagerFollowSets` makes the analysis compute the follow sets of
+   * chevrotain's re-sync recovery, as chevrotain always does. Otherwise they
+   * are computed the first time recovery asks for them (only a file with a
+   * syntax error needs them), by such a parser: they depend on the grammar
+   * alone, so one set serves every parser.
    */
-  constructor(options: { validate?: boolean } = {}) {
+  constructor(options: { validate?: boolean; eagerFollowSets?: boolean } = {}) {
     super(T.ALL_TOKENS as TokenType[], {
       recoveryEnabled: true,
       // LL(1), with explicit gates for the two contextual keywords. Deeper
@@ -136,7 +156,19 @@ export class SpellParser extends EmbeddedActionsParser {
       errorMessageProvider: ERROR_MESSAGES,
       skipValidations: !options.validate,
     });
-    this.performSelfAnalysis();
+    if (options.eagerFollowSets) {
+      this.performSelfAnalysis();
+      return;
+    }
+    // chevrotain's analysis computes the follow sets only when recovery is on (and nothing else depends on the flag there).
+    const recovery = this as unknown as RecoveryInternals;
+    recovery.recoveryEnabled = false;
+    try {
+      this.performSelfAnalysis();
+    } finally {
+      recovery.recoveryEnabled = true;
+    }
+    Object.defineProperty(this, 'resyncFollows', { configurable: true, enumerable: true, get: sharedFollowSets });
   }
 
   /**
