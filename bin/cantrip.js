@@ -53,7 +53,9 @@ function openBundle(writeCodeCache) {
   let entry;
   try {
     entry = join(bundleDir, JSON.parse(readFileSync(join(bundleDir, 'manifest.json'), 'utf8')).entry);
-    if (statSync(cliUrl).mtimeMs > statSync(entry).mtimeMs) return undefined;
+    // tsc rewrites every file, so a dist/bin/cli.js newer than the bundle means tsc ran after it was made.
+    // (Two seconds of slack: an installer may write a package's files in any order, a moment apart.)
+    if (statSync(cliUrl).mtimeMs > statSync(entry).mtimeMs + 2000) return undefined;
   } catch {
     return undefined;
   }
