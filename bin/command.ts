@@ -15,3 +15,7 @@ export interface CommandContext {
 export interface CliCommand {
   register(program: Command, context: CommandContext): void;
 }
+
+/** The option every command that compiles or verifies takes (read by bin/api-file.ts). */
+export const API_OPTION_FLAGS = '--api <file>';
+export const API_OPTION_HELP = "a JSON declaration of the game's own host functions (the format `cantrip api --json` prints)";

@@ -30,7 +30,7 @@ export async function compileSource(
 ): Promise<CompileOutcome> {
   // Loaded on demand: building the parser is most of the CLI's start-up time,
   // and --help, --version and running .spb files do not need it.
-  const { compile } = await import('../compiler/index.js');
+  const { compile } = await import('../compiler/compile.js');
   try {
     return compile(text, { sourceName, hosts, ...(entityProperties === undefined ? {} : { entityProperties }) });
   } catch (error) {

@@ -22,7 +22,7 @@ import type { Diagnostic } from '../compiler/diagnostics.js';
 import type { ServiceWorld } from '../compiler/service/world.js';
 import type { HostFunctionSpec } from '../vm/host.js';
 import { CliFailure } from './exit-codes.js';
-import { readApiFile } from './hosts.js';
+import { readApiFile } from './api-file.js';
 import { decodeSourceText, readInputBytes } from './input.js';
 import type { CliIO } from './io.js';
 

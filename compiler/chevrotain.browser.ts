@@ -4,4 +4,4 @@
  * `require`; bundlers swap this file in (the package.json `browser` field;
  * the playground's Vite config for the sources).
  */
-export { createToken, EmbeddedActionsParser, Lexer, tokenMatcher } from 'chevrotain';
+export { createToken, EmbeddedActionsParser, Lexer, LLkLookaheadStrategy, tokenMatcher } from 'chevrotain';

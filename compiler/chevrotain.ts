@@ -44,4 +44,4 @@ function load(): Chevrotain {
   }
 }
 
-export const { createToken, EmbeddedActionsParser, Lexer, tokenMatcher } = load();
+export const { createToken, EmbeddedActionsParser, Lexer, LLkLookaheadStrategy, tokenMatcher } = load();

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Expr, Stmt } from './ast.js';
 import { formatDiagnosticClox } from './diagnostics.js';
+import { lex } from './lexer.js';
 import { parse } from './parse.js';
 import { SpellParser } from './parser.js';
 
@@ -58,6 +59,26 @@ const kinds = (body: readonly Stmt[]) => body.map((s) => s.kind);
 describe('parser: grammar', () => {
   it("passes chevrotain's grammar validations (skipped in production for start-up time)", () => {
     expect(() => new SpellParser({ validate: true })).not.toThrow();
+  });
+
+  it("recovers from errors the same with the follow sets built on first need as with chevrotain's eager ones", () => {
+    const followSetsOf = (p: SpellParser) => (p as unknown as { resyncFollows: Record<string, unknown> }).resyncFollows;
+    const eager = new SpellParser({ eagerFollowSets: true });
+    expect(Object.keys(followSetsOf(eager)).length).toBeGreaterThan(0);
+    expect(followSetsOf(new SpellParser())).toEqual(followSetsOf(eager));
+
+    // Both parsers on programs whose recovery re-syncs to a follow token, not only at statement level.
+    const outcome = (p: SpellParser, source: string) => {
+      p.input = lex(source).tokens;
+      p.program();
+      return { body: p.topLevel, errors: p.errors.map((e) => [e.message, e.token.image]), problems: p.problems.map((x) => x.message) };
+    };
+    const lazy = new SpellParser();
+    for (const source of ['print (1 + ;\nprint 2;', 'f(1, , 2);\nvar x = [1 2, 3];', 'class A { m( { } }\nprint "after";', 'var m = {"a" 1, "b": };']) {
+      const expected = outcome(eager, source);
+      expect(expected.errors.length).toBeGreaterThan(0);
+      expect(outcome(lazy, source)).toEqual(expected);
+    }
   });
 });
 

@@ -21,8 +21,8 @@
  * ErrorStmt nodes, and names invented by recovery are ''.
  */
 
-import type { IOrAlt, IRecognitionException, IToken, OrMethodOpts, TokenType } from 'chevrotain';
-import { EmbeddedActionsParser, tokenMatcher } from './chevrotain.js';
+import type { ILookaheadStrategy, IOrAlt, IRecognitionException, IToken, OrMethodOpts, TokenType } from 'chevrotain';
+import { EmbeddedActionsParser, LLkLookaheadStrategy, tokenMatcher } from './chevrotain.js';
 import {
   EMPTY_SPAN,
   spanFrom,
@@ -65,6 +65,57 @@ function spanOf(node: { loc?: SourceSpan } | undefined): SourceSpan {
   return node?.loc ?? EMPTY_SPAN;
 }
 
+/**
+ * chevrotain's own LL(k) lookahead, each function built the first time the
+ * parser needs it rather than all of them when the parser is made: a run of
+ * a small program reaches a fraction of the grammar, and building them all
+ * was a third of the parser's construction, paid by every `cantrip run`.
+ * The functions are the very ones chevrotain builds, from the same grammar.
+ */
+class LazyLookahead implements ILookaheadStrategy {
+  private readonly eager: ILookaheadStrategy;
+
+  constructor(maxLookahead: number) {
+    this.eager = new LLkLookaheadStrategy({ maxLookahead });
+  }
+
+  validate(options: Parameters<ILookaheadStrategy['validate']>[0]): ReturnType<ILookaheadStrategy['validate']> {
+    return this.eager.validate(options);
+  }
+
+  buildLookaheadForAlternation(options: Parameters<ILookaheadStrategy['buildLookaheadForAlternation']>[0]): ReturnType<ILookaheadStrategy['buildLookaheadForAlternation']> {
+    const eager = this.eager;
+    let built: ReturnType<ILookaheadStrategy['buildLookaheadForAlternation']> | undefined;
+    return function (this: unknown, orAlts) {
+      built ??= eager.buildLookaheadForAlternation(options);
+      return built.call(this, orAlts);
+    };
+  }
+
+  buildLookaheadForOptional(options: Parameters<ILookaheadStrategy['buildLookaheadForOptional']>[0]): ReturnType<ILookaheadStrategy['buildLookaheadForOptional']> {
+    const eager = this.eager;
+    let built: ReturnType<ILookaheadStrategy['buildLookaheadForOptional']> | undefined;
+    return function (this: unknown) {
+      built ??= eager.buildLookaheadForOptional(options);
+      return built.call(this);
+    };
+  }
+}
+
+/** The two fields of chevrotain's recovery (its `Recoverable` trait) that SpellParser's constructor touches. */
+interface RecoveryInternals {
+  recoveryEnabled: boolean;
+  resyncFollows: Record<string, TokenType[]>;
+}
+
+let followSets: Record<string, TokenType[]> | null = null;
+
+/** The follow sets of the grammar, as chevrotain's analysis computes them (once per process). */
+function sharedFollowSets(): Record<string, TokenType[]> {
+  followSets ??= (new SpellParser({ eagerFollowSets: true }) as unknown as RecoveryInternals).resyncFollows;
+  return followSets;
+}
+
 export class SpellParser extends EmbeddedActionsParser {
   /** Problems found while building the tree; read after each parse. */
   problems: SyntaxProblem[] = [];
@@ -87,18 +138,37 @@ export class SpellParser extends EmbeddedActionsParser {
    * `validate` runs chevrotain's grammar checks (ambiguities, left recursion…).
    * They cost a good part of the parser's construction, paid by every CLI
    * start, so production skips them and a unit test keeps them passing.
+   *
+   * `eagerFollowSets` makes the analysis compute the follow sets of
+   * chevrotain's re-sync recovery, as chevrotain always does. Otherwise they
+   * are computed the first time recovery asks for them (only a file with a
+   * syntax error needs them), by such a parser: they depend on the grammar
+   * alone, so one set serves every parser.
    */
-  constructor(options: { validate?: boolean } = {}) {
+  constructor(options: { validate?: boolean; eagerFollowSets?: boolean } = {}) {
     super(T.ALL_TOKENS as TokenType[], {
       recoveryEnabled: true,
       // LL(1), with explicit gates for the two contextual keywords. Deeper
       // lookahead let an unexpected second token (`x x`, `in in`) match no
       // alternative at statement level, which ended the whole parse early.
       maxLookahead: 1,
+      lookaheadStrategy: new LazyLookahead(1),
       errorMessageProvider: ERROR_MESSAGES,
       skipValidations: !options.validate,
     });
-    this.performSelfAnalysis();
+    if (options.eagerFollowSets) {
+      this.performSelfAnalysis();
+      return;
+    }
+    // chevrotain's analysis computes the follow sets only when recovery is on (and nothing else depends on the flag there).
+    const recovery = this as unknown as RecoveryInternals;
+    recovery.recoveryEnabled = false;
+    try {
+      this.performSelfAnalysis();
+    } finally {
+      recovery.recoveryEnabled = true;
+    }
+    Object.defineProperty(this, 'resyncFollows', { configurable: true, enumerable: true, get: sharedFollowSets });
   }
 
   /**

@@ -4,14 +4,10 @@
  * --api names a declaration file (which also checks that file). `--json`
  * prints it in the declaration format `--api` reads, so a game can start its
  * own file from it; without it, one signature and doc line per function.
+ * The listing itself is ./api-list.ts, loaded when the command runs.
  */
 import type { Command } from 'commander';
-import { hostApiDeclaration } from '../../vm/host-api-json.js';
-import type { HostFunctionSpec } from '../../vm/host.js';
-import type { CliCommand, CommandContext } from '../command.js';
-import { EXIT } from '../exit-codes.js';
-import { API_OPTION_FLAGS, API_OPTION_HELP, cliHostSpecs } from '../hosts.js';
-import { terminalSafe } from '../terminal-text.js';
+import { API_OPTION_FLAGS, API_OPTION_HELP, type CliCommand, type CommandContext } from '../command.js';
 
 export const apiCommand: CliCommand = {
   register(program: Command, context: CommandContext): void {
@@ -20,16 +16,9 @@ export const apiCommand: CliCommand = {
       .description('print the host functions spells can call (--json: as a host API declaration)')
       .option('--json', 'print the declaration JSON that --api reads')
       .option(API_OPTION_FLAGS, `${API_OPTION_HELP}, added to the list`)
-      .action((options: { json?: boolean; api?: string }) => {
-        const specs = cliHostSpecs(options.api, context.io);
-        context.io.stdout(options.json ? JSON.stringify(hostApiDeclaration(specs), null, 2) + '\n' : specs.map(describeSpec).join('\n') + '\n');
-        context.setExitCode(EXIT.ok);
+      .action(async (options: { json?: boolean; api?: string }) => {
+        const { listApi } = await import('./api-list.js');
+        context.setExitCode(listApi(options, context.io));
       });
   },
 };
-
-/** One signature and its doc line. The names are identifiers and the types a fixed set (the schema's); the doc is free text from the file, so it is escaped. */
-function describeSpec(spec: HostFunctionSpec): string {
-  const params = spec.params.map((p) => `${p.name}${p.optional ? '?' : ''}: ${p.type}`).join(', ');
-  return `${spec.name}(${params}) → ${spec.returns}\n    ${terminalSafe(spec.doc)}`;
-}

@@ -5,21 +5,12 @@
  * the file.
  * Warnings are printed to stderr as `check` prints them, with the note that
  * says to pass `--api` for names the compiler does not know (docs/cli.md).
+ * The work is ./compile-file.ts, loaded when the command runs.
  */
 import type { Command } from 'commander';
-import { formatCodeFrame } from '../../compiler/code-frame.js';
-import type { Diagnostic } from '../../compiler/diagnostics.js';
-import { API_OPTION_FLAGS, API_OPTION_HELP, cliHostSpecs } from '../hosts.js';
-import { writeSpb } from '../../vm/spb.js';
-import type { CliCommand, CommandContext } from '../command.js';
-import { CliFailure, EXIT } from '../exit-codes.js';
-import { describeFsError, readSpellInput } from '../input.js';
-import { writeFileWhole, type CliIO } from '../io.js';
-import { loadModule } from '../load-module.js';
-import { undefinedNamesNote } from '../unknown-names.js';
-import { loadProject, type Project } from '../project-config.js';
+import { API_OPTION_FLAGS, API_OPTION_HELP, type CliCommand, type CommandContext } from '../command.js';
 
-interface CompileOptions {
+export interface CompileOptions {
   readonly output?: string;
   readonly api?: string;
 }
@@ -33,46 +24,8 @@ export const compileCommand: CliCommand = {
       .option('-o, --output <file>', 'where to write the bytecode (default: the source name with .spb)')
       .option(API_OPTION_FLAGS, API_OPTION_HELP)
       .action(async (file: string, options: CompileOptions) => {
+        const { compileFile, defaultOutputPath } = await import('./compile-file.js');
         context.setExitCode(await compileFile(file, options.output ?? defaultOutputPath(file), options.api, context.io));
       });
   },
 };
-
-/** Each warning with its code frame, then the note about undefined names (the --api hint). */
-function renderWarnings(file: string, source: string, warnings: readonly Diagnostic[], api: string | undefined): string {
-  const blocks = warnings.map((d) => formatCodeFrame(file, source, d));
-  const note = undefinedNamesNote(warnings, api);
-  if (note !== null) blocks.push(note);
-  return blocks.join('\n\n') + '\n';
-}
-
-/** The file's cantrip.json (the built-in API without one); a config that cannot be read stops the compile. */
-function loadProjectOrFail(file: string, io: CliIO): Project {
-  const project = loadProject(file, io);
-  if (project.problems.length > 0) throw new CliFailure(`cantrip: ${project.problems.join('\ncantrip: ')}`, EXIT.dataError);
-  return project;
-}
-
-/** `fire.spell` → `fire.spb`; any other name gets `.spb` appended, so the source is never overwritten. */
-export function defaultOutputPath(file: string): string {
-  return file.endsWith('.spell') ? file.slice(0, -'.spell'.length) + '.spb' : file + '.spb';
-}
-
-async function compileFile(file: string, output: string, api: string | undefined, io: CliIO): Promise<number> {
-  const project = api === undefined ? loadProjectOrFail(file, io) : null;
-  const hosts = project?.hosts ?? cliHostSpecs(api!, io);
-  const apiFile = api ?? project?.apiFile ?? undefined;
-  const input = readSpellInput(file, io);
-  if (input.kind === 'bytecode') {
-    throw new CliFailure(`cantrip: ${file} is already compiled bytecode; compile takes a .spell source file`, EXIT.dataError);
-  }
-  // Warnings go to stderr, as check prints them: the bytecode is still written (exit 0).
-  const module = await loadModule(input, hosts, (warnings) => io.stderr(renderWarnings(file, input.text, warnings, apiFile)));
-  const bytes = writeSpb(module);
-  try {
-    (io.writeFile ?? writeFileWhole)(output, bytes);
-  } catch (error) {
-    throw new CliFailure(`cantrip: cannot write '${output}': ${describeFsError(error)}`, EXIT.cantCreate);
-  }
-  return EXIT.ok;
-}

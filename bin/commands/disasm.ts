@@ -1,27 +1,10 @@
 /**
  * `cantrip disasm <file>`: the clox-style listing of a spell's bytecode, from
- * source (compiled first) or from a .spb file (verified first).
+ * source (compiled first) or from a .spb file (verified first). The listing
+ * is made by ./disasm-file.ts, loaded when the command runs.
  */
 import type { Command } from 'commander';
-import { API_OPTION_FLAGS, API_OPTION_HELP, cliHostSpecs } from '../hosts.js';
-import { disassemble } from '../../vm/disassembler.js';
-import type { CliCommand, CommandContext } from '../command.js';
-import { EXIT } from '../exit-codes.js';
-import { readSpellInput } from '../input.js';
-import { loadModule } from '../load-module.js';
-import { compiledSource } from '../../vm/compiled/compile.js';
-import type { Module } from '../../vm/module.js';
-import { ObjFunction } from '../../vm/objects.js';
-
-/** Each function's compiled JavaScript, headed by its name, as `cantrip run --tier compiled` would run it. */
-function compiledListing(module: Module): string {
-  return module.functions
-    .map((proto, i) => {
-      const source = compiledSource(module, new ObjFunction(proto, i, 1));
-      return `// == ${proto.name === '' ? '<script>' : proto.name} (function ${i}, ${proto.code.length} words)\n${source ?? '// (runs on the interpreter only)'}\n`;
-    })
-    .join('\n');
-}
+import { API_OPTION_FLAGS, API_OPTION_HELP, type CliCommand, type CommandContext } from '../command.js';
 
 export const disasmCommand: CliCommand = {
   register(program: Command, context: CommandContext): void {
@@ -32,11 +15,8 @@ export const disasmCommand: CliCommand = {
       .option(API_OPTION_FLAGS, API_OPTION_HELP)
       .option('--compiled', 'print the JavaScript the compiled tier runs for each function, instead of the bytecode')
       .action(async (file: string, options: { api?: string; compiled?: boolean }) => {
-        const hosts = cliHostSpecs(options.api, context.io);
-        const module = await loadModule(readSpellInput(file, context.io), hosts);
-        const listing = options.compiled === true ? compiledListing(module) : disassemble(module);
-        context.io.stdout(listing.endsWith('\n') ? listing : listing + '\n');
-        context.setExitCode(EXIT.ok);
+        const { disasmFile } = await import('./disasm-file.js');
+        context.setExitCode(await disasmFile(file, options, context.io));
       });
   },
 };

@@ -5,7 +5,6 @@
  *
  * The server code (Colyseus, Redis) is loaded only when `serve` runs.
  */
-import { randomBytes } from 'node:crypto';
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { InvalidArgumentError, type Command } from 'commander';
@@ -32,7 +31,7 @@ export const serveCommand: CliCommand = {
       .option('--only <zones>', 'with --redis: the zones this machine serves, comma-separated (z0-0,z1-0); other machines serve the rest')
       .addOption(program.createOption('--worker <n>').argParser(whole('worker', 0, 63)).hideHelp())
       .action(async (file: string, options: ServeCliOptions) => {
-        const { runServe } = await import('./serve-run.js');
+        const [{ runServe }, { randomBytes }] = await Promise.all([import('./serve-run.js'), import('node:crypto')]);
         const pageDir = fileURLToPath(new URL('../../serve-page/', import.meta.url));
         const namespace = options.namespace ?? `cantrip:${basename(file).replace(/\.json$/, '')}:${randomBytes(4).toString('hex')}`;
         context.setExitCode(await runServe(file, { ...options, namespace }, pageDir, context.io));

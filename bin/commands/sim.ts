@@ -7,8 +7,7 @@
  * runs, so `--help`, `--version` and running a `.spb` start fast.
  */
 import { InvalidArgumentError, type Command } from 'commander';
-import type { CliCommand, CommandContext } from '../command.js';
-import { API_OPTION_FLAGS, API_OPTION_HELP } from '../hosts.js';
+import { API_OPTION_FLAGS, API_OPTION_HELP, type CliCommand, type CommandContext } from '../command.js';
 import type { SimOptions } from './simulate.js';
 
 export const simCommand: CliCommand = {

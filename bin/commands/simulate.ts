@@ -11,7 +11,7 @@ import { describeEvent, EntityNames, type WorldEvent } from '../../runtime/event
 import { parseScenario, runScenario, type ScenarioFiles } from '../../runtime/scenario/scenario.js';
 import { declaredOnlyHosts } from '../../runtime/host/declared-hosts.js';
 import { VerifyError } from '../../vm/errors.js';
-import { readApiFile } from '../hosts.js';
+import { readApiFile } from '../api-file.js';
 import { CliFailure, EXIT } from '../exit-codes.js';
 import { decodeSourceText, readInputBytes } from '../input.js';
 import type { CliIO } from '../io.js';

@@ -18,6 +18,7 @@ import { EMPTY_SPAN } from '../ast.js';
 import { layout } from './doc.js';
 import { printProgram } from './print-statements.js';
 import { TokenStream } from './token-stream.js';
+import { DEFAULT_INDENT_WIDTH, LINE_WIDTH, MAX_INDENT_WIDTH } from './widths.js';
 
 export interface FormatOptions {
   /** Spaces per indentation level: an integer from 1 to 16; default 2. */
@@ -26,10 +27,7 @@ export interface FormatOptions {
 
 export type FormatResult = { ok: true; text: string } | { ok: false; diagnostics: Diagnostic[] };
 
-export const DEFAULT_INDENT_WIDTH = 2;
-/** Lines longer than this are broken where the style allows (see docs/language.md). */
-export const LINE_WIDTH = 100;
-export const MAX_INDENT_WIDTH = 16;
+export { DEFAULT_INDENT_WIDTH, LINE_WIDTH, MAX_INDENT_WIDTH } from './widths.js';
 
 /** Source → its canonical layout, or the syntax errors that stop it being formatted. Never throws on any text. */
 export function formatSource(source: string, options: FormatOptions = {}): FormatResult {

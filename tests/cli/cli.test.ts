@@ -474,6 +474,53 @@ describe('the launcher', () => {
     expect(r.stderr).toBe('Cantrip is not built yet: run `npm run build`.\n');
   });
 
+  describe('starts from the bundle `npm run build` makes, else from the ES modules of dist/', () => {
+    const hello = path.join(REPO, 'spells', 'hello.spell');
+    /** A copy of the package whose dist/ links to the real one, but for dist/bin/cli.js and dist/bin/bundle/, as given. */
+    function fakePackage(options: { cli: 'real' | 'broken'; cliTime?: Date; bundle: boolean }): string {
+      const fake = fs.mkdtempSync(path.join(tmp, 'package-'));
+      fs.mkdirSync(path.join(fake, 'bin'));
+      fs.copyFileSync(LAUNCHER, path.join(fake, 'bin', 'cantrip.js'));
+      fs.copyFileSync(path.join(REPO, 'package.json'), path.join(fake, 'package.json'));
+      fs.symlinkSync(path.join(REPO, 'node_modules'), path.join(fake, 'node_modules'));
+      fs.mkdirSync(path.join(fake, 'dist', 'bin'), { recursive: true });
+      for (const entry of fs.readdirSync(path.join(REPO, 'dist'))) {
+        if (entry !== 'bin') fs.symlinkSync(path.join(REPO, 'dist', entry), path.join(fake, 'dist', entry));
+      }
+      for (const entry of fs.readdirSync(path.join(REPO, 'dist', 'bin'))) {
+        if (entry === 'cli.js' || (entry === 'bundle' && !options.bundle)) continue;
+        fs.symlinkSync(path.join(REPO, 'dist', 'bin', entry), path.join(fake, 'dist', 'bin', entry));
+      }
+      const cli = path.join(fake, 'dist', 'bin', 'cli.js');
+      if (options.cli === 'real') fs.symlinkSync(path.join(REPO, 'dist', 'bin', 'cli.js'), cli);
+      else fs.writeFileSync(cli, "throw new Error('the ES modules were loaded');\n");
+      if (options.cliTime) fs.utimesSync(cli, options.cliTime, options.cliTime);
+      return fake;
+    }
+    const launch = (fake: string) =>
+      spawnSync(process.execPath, [path.join(fake, 'bin', 'cantrip.js'), 'run', hello], { encoding: 'utf8' });
+
+    it('runs from the bundle (the ES modules are never loaded)', () => {
+      expect(fs.existsSync(path.join(REPO, 'dist', 'bin', 'bundle', 'manifest.json'))).toBe(true);
+      const r = launch(fakePackage({ cli: 'broken', cliTime: new Date('2000-01-01'), bundle: true }));
+      expect(r.stderr).toBe('');
+      expect(r.stdout).toMatch(/^Hello, apprentice!\n/);
+      expect(r.status).toBe(0);
+    });
+
+    it('runs from the ES modules without a bundle', () => {
+      const r = launch(fakePackage({ cli: 'real', bundle: false }));
+      expect(r.stderr).toBe('');
+      expect(r.stdout).toMatch(/^Hello, apprentice!\n/);
+    });
+
+    it('leaves a bundle older than dist/bin/cli.js alone (tsc ran after it)', () => {
+      const r = launch(fakePackage({ cli: 'broken', cliTime: new Date(Date.now() + 60_000), bundle: true }));
+      expect(r.status).toBe(70);
+      expect(r.stderr).toBe("Cantrip's build is broken (the ES modules were loaded): run `npm run build`.\n");
+    });
+  });
+
   it('is what `npx cantrip` runs from the repository', () => {
     const r = spawnSync('npx', ['--no-install', 'cantrip', 'run', 'spells/hello.spell'], { cwd: REPO, encoding: 'utf8' });
     expect(r.status).toBe(0);
