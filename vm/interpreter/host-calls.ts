@@ -54,6 +54,38 @@ export function callHost(ctx: VmHostContext, fiber: Fiber, host: ObjHostFunction
   return typeof result === 'number' || result === null ? result : checkHostResult(result, host.name);
 }
 
+/**
+ * CALL_HOST's road (vm/instructions/calls.ts) around the implementation, which
+ * the instruction calls itself: in compiled code each call site's feedback then
+ * sees the one host function it calls, which V8 can inline there. enterHost is
+ * callHost up to the call (checks, charges, the context pointed at the fiber;
+ * it returns the fiber the context held), leaveHost after it, and what the
+ * implementation throws goes through hostFailed: together exactly callHost.
+ */
+export function enterHost(ctx: VmHostContext, fiber: Fiber, host: ObjHostFunction, argBase: number, argc: number): Fiber | null {
+  if (!host.unchecked) checkHostArguments(fiber, host, argBase, argc);
+  if (host.chargesBefore) chargeBeforeHost(fiber, host, fiber.stack, argBase, argc);
+  const saved = ctx.fiber;
+  ctx.fiber = fiber;
+  ctx.suspendRequested = false;
+  return saved;
+}
+
+/** After the implementation returned (see enterHost): the context put back, the budgets and the result checked. */
+export function leaveHost(ctx: VmHostContext, fiber: Fiber, saved: Fiber | null, fn: ObjFunction | null, ip: number, host: ObjHostFunction, result: Value | undefined): Value {
+  ctx.fiber = saved;
+  ctx.fn = fn;
+  ctx.ip = ip;
+  const budgets = fiber.budgets;
+  if (fiber.fuel < 0 || fiber.heapUsed > budgets.maxHeap || fiber.outputUsed > budgets.maxOutput) checkBudgetsAfterHost(fiber);
+  return typeof result === 'number' || result === null ? result : checkHostResult(result, host.name);
+}
+
+/** A host call with 4 arguments or more, for CALL_HOST. */
+export function callHostWithMany(ctx: VmHostContext, fiber: Fiber, host: ObjHostFunction, argBase: number, argc: number): Value | undefined {
+  return callWithMany(ctx, host.impl, fiber.stack, argBase, argc);
+}
+
 /** callHost's type check of the arguments (for a host function with a typed parameter). */
 function checkHostArguments(fiber: Fiber, host: ObjHostFunction, argBase: number, argc: number): void {
   const checks = host.checks;
@@ -73,7 +105,7 @@ function callWithMany(ctx: VmHostContext, impl: ObjHostFunction['impl'], stack: 
 }
 
 /** The implementation threw: the context put back, and what it threw as the Fault to raise. */
-function hostFailed(ctx: VmHostContext, fiber: Fiber | null, fn: ObjFunction | null, ip: number, host: ObjHostFunction, error: unknown): Fault {
+export function hostFailed(ctx: VmHostContext, fiber: Fiber | null, fn: ObjFunction | null, ip: number, host: ObjHostFunction, error: unknown): Fault {
   ctx.suspendRequested = false;
   ctx.fiber = fiber;
   ctx.fn = fn;
