@@ -12,22 +12,45 @@ import { Fault, hostFault } from './fault.js';
 import { checkHostResult, noSuchMethod } from './value-ops.js';
 
 /**
- * Check the arguments against the spec, call the implementation, and turn whatever it throws into a Fault.
- *
- * Kept small (the rare roads are functions of their own) so that V8 inlines it
- * into compiled code's CALL_HOST, where the argument count is a constant: a
- * larger callHost (584 bytecode bytes, past V8's inlining limit of 460) was a
- * real call at every host call, and the implementation a call from it
- * (~35 ns a call where ~15 are needed, measured on a 2-core machine).
+ * CALL_HOST's road (vm/instructions/calls.ts) around the implementation, which
+ * the instruction calls itself: in compiled code each call site's feedback then
+ * sees the one host function it calls, which V8 can inline there. enterHost
+ * checks the arguments against the spec, charges what is charged before the
+ * call and points the context at the fiber (it returns the fiber the context
+ * held); leaveHost puts the context back and checks the budgets and the
+ * result; what the implementation throws goes through hostFailed. The caller
+ * has set ctx.fn and ctx.ip (CALL_OUT's order), which both put back too.
  */
-export function callHost(ctx: VmHostContext, fiber: Fiber, host: ObjHostFunction, argBase: number, argc: number): Value {
+export function enterHost(ctx: VmHostContext, fiber: Fiber, host: ObjHostFunction, argBase: number, argc: number): Fiber | null {
   if (!host.unchecked) checkHostArguments(fiber, host, argBase, argc);
   if (host.chargesBefore) chargeBeforeHost(fiber, host, fiber.stack, argBase, argc);
-  const savedFiber = ctx.fiber;
-  const savedFn = ctx.fn;
-  const savedIp = ctx.ip;
+  const saved = ctx.fiber;
   ctx.fiber = fiber;
   ctx.suspendRequested = false;
+  return saved;
+}
+
+/** After the implementation returned (see enterHost): the context put back, the budgets and the result checked. */
+export function leaveHost(ctx: VmHostContext, fiber: Fiber, saved: Fiber | null, fn: ObjFunction | null, ip: number, host: ObjHostFunction, result: Value | undefined): Value {
+  // Restored on both exits (here and in hostFailed) rather than in a `finally` (cheaper in V8's optimized code).
+  ctx.fiber = saved;
+  ctx.fn = fn;
+  ctx.ip = ip;
+  const budgets = fiber.budgets;
+  if (fiber.fuel < 0 || fiber.heapUsed > budgets.maxHeap || fiber.outputUsed > budgets.maxOutput) checkBudgetsAfterHost(fiber);
+  return typeof result === 'number' || result === null ? result : checkHostResult(result, host.name);
+}
+
+/**
+ * A host function held as a value and called (CALL on it): enterHost, the
+ * call, leaveHost, as CALL_HOST does. Kept small (the rare roads are
+ * functions of their own) so that V8 inlines it into compiled code: at 584
+ * bytecode bytes, past V8's inlining limit of 460, it was a real call.
+ */
+export function callHost(ctx: VmHostContext, fiber: Fiber, host: ObjHostFunction, argBase: number, argc: number): Value {
+  const fn = ctx.fn;
+  const ip = ctx.ip;
+  const saved = enterHost(ctx, fiber, host, argBase, argc);
   const impl = host.impl;
   const stack = fiber.stack;
   let result: Value | undefined;
@@ -43,42 +66,9 @@ export function callHost(ctx: VmHostContext, fiber: Fiber, host: ObjHostFunction
               ? impl(ctx, stack[argBase]!, stack[argBase + 1]!, stack[argBase + 2]!)
               : callWithMany(ctx, impl, stack, argBase, argc);
   } catch (error) {
-    throw hostFailed(ctx, savedFiber, savedFn, savedIp, host, error);
+    throw hostFailed(ctx, saved, fn, ip, host, error);
   }
-  // Restored on both exits rather than in a `finally` (cheaper in V8's optimized code).
-  ctx.fiber = savedFiber;
-  ctx.fn = savedFn;
-  ctx.ip = savedIp;
-  const budgets = fiber.budgets;
-  if (fiber.fuel < 0 || fiber.heapUsed > budgets.maxHeap || fiber.outputUsed > budgets.maxOutput) checkBudgetsAfterHost(fiber);
-  return typeof result === 'number' || result === null ? result : checkHostResult(result, host.name);
-}
-
-/**
- * CALL_HOST's road (vm/instructions/calls.ts) around the implementation, which
- * the instruction calls itself: in compiled code each call site's feedback then
- * sees the one host function it calls, which V8 can inline there. enterHost is
- * callHost up to the call (checks, charges, the context pointed at the fiber;
- * it returns the fiber the context held), leaveHost after it, and what the
- * implementation throws goes through hostFailed: together exactly callHost.
- */
-export function enterHost(ctx: VmHostContext, fiber: Fiber, host: ObjHostFunction, argBase: number, argc: number): Fiber | null {
-  if (!host.unchecked) checkHostArguments(fiber, host, argBase, argc);
-  if (host.chargesBefore) chargeBeforeHost(fiber, host, fiber.stack, argBase, argc);
-  const saved = ctx.fiber;
-  ctx.fiber = fiber;
-  ctx.suspendRequested = false;
-  return saved;
-}
-
-/** After the implementation returned (see enterHost): the context put back, the budgets and the result checked. */
-export function leaveHost(ctx: VmHostContext, fiber: Fiber, saved: Fiber | null, fn: ObjFunction | null, ip: number, host: ObjHostFunction, result: Value | undefined): Value {
-  ctx.fiber = saved;
-  ctx.fn = fn;
-  ctx.ip = ip;
-  const budgets = fiber.budgets;
-  if (fiber.fuel < 0 || fiber.heapUsed > budgets.maxHeap || fiber.outputUsed > budgets.maxOutput) checkBudgetsAfterHost(fiber);
-  return typeof result === 'number' || result === null ? result : checkHostResult(result, host.name);
+  return leaveHost(ctx, fiber, saved, fn, ip, host, result);
 }
 
 /** A host call with 4 arguments or more, for CALL_HOST. */
