@@ -53,7 +53,11 @@ export class FastLoop {
     readonly overrides: Partial<Budgets> | undefined,
   ) {
     this.startFuel = closure === null ? 0 : budgets.fuel - closure.fn.callFuel;
+    this.maxFibers = budgets.maxFibers;
   }
+
+  /** `budgets.maxFibers`, read on every run (one load instead of two). */
+  readonly maxFibers: number;
 
   /** The fuel a run starts with: the budget less the spell's call (charged as a CALL would). */
   readonly startFuel: number;

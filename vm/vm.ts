@@ -42,7 +42,7 @@ import { closeUpvalues } from './interpreter/upvalues.js';
 import { UNDEFINED, flatConstants } from './interpreter/value-ops.js';
 import { FunctionCompiler, canCompile, type CompiledFunction } from './compiled/compile.js';
 import { fuelBeforeCompiling } from './compiled/statuses.js';
-import { runCompiled } from './compiled/run-compiled.js';
+import { runCompiledFromStart } from './compiled/run-compiled.js';
 
 export type { Budgets } from './budgets.js';
 export { DEFAULT_BUDGETS } from './budgets.js';
@@ -476,7 +476,10 @@ export class VM {
    */
   private runLoop(loop: FastLoop, args: readonly Value[]): RunOutcome {
     const fiber = loop.fiber;
-    if (fiber === null || !this.loopCanEnter(loop, args)) return this.runLoopSlowly(loop, args);
+    // loopCanEnter, written out: a loop that has a fiber has a closure (runLoopSlowly makes the fiber only then).
+    if (fiber === null || loop.busy || this.handler !== null || args.length !== loop.arity || this.liveFibers >= loop.maxFibers) {
+      return this.runLoopSlowly(loop, args);
+    }
     const closure = loop.closure!;
     // What a finished run changed; the rest (spell, budgets, frame budget, storage) is the loop's.
     // (run() sets the state to 'running' as it starts.)
@@ -495,7 +498,7 @@ export class VM {
     fiber.sp = 1 + argc;
     // run() catches whatever the spell throws: nothing escapes between these two lines.
     loop.busy = true;
-    const ended = (closure.fn.compiled !== null ? runCompiled(this.interpreterView, fiber, closure) : this.run(fiber)).state;
+    const ended = (closure.fn.compiled !== null ? runCompiledFromStart(this.interpreterView, fiber, closure) : this.run(fiber)).state;
     loop.busy = false;
     if (ended !== 'done') return this.loopOutcome(loop, fiber);
     const out = this.outcome;

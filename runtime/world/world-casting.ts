@@ -398,7 +398,8 @@ export class WorldCasting {
     // The second argument is in place for the whole phase (the VM copies the arguments, never writes them).
     if (args.length > 0) args[0] = self;
     const cast = this.phaseCast!;
-    cast.spell = target.spell;
+    // Stored only when it changes (a store of an object is a write barrier; one tick spell per breed is the rule).
+    if (cast.spell !== target.spell) cast.spell = target.spell;
     cast.caster = selfId;
     cast.wakeAt = 0;
     const outcome = loop.run(args);

@@ -146,7 +146,11 @@ export class WorldState {
 
   /** The (cached) reference to the live entity in a slot. */
   refAt(slot: number): EntityRef {
-    const handle = this.pool.handleAt(slot);
+    return this.refWithHandle(slot, this.pool.handleAt(slot));
+  }
+
+  /** refAt for a caller that already has the slot's current handle (the tick phase: one handle computed per entity, not two). */
+  refWithHandle(slot: number, handle: number): EntityRef {
     let handles = this.refHandles;
     if (slot < handles.length && handles[slot] === handle) {
       // Compared with null, not tested for truth: that would read the object (a cache miss).

@@ -799,10 +799,11 @@ export class World<G extends EventDeclaration = never> implements EntityAccess {
       for (let i = 0; i < count; i++) {
         const slot = order[i]!;
         const id = s.ids[slot]!;
-        if (s.dying[slot] === 1 || mirror[slot] === 1 || !s.pool.isLiveSlot(slot) || s.pool.handleAt(slot) !== handles[i]) continue;
+        const handle = handles[i]!;
+        if (s.dying[slot] === 1 || mirror[slot] === 1 || !s.pool.isLiveSlot(slot) || s.pool.handleAt(slot) !== handle) continue;
         const target = targets[breedOf[slot]!]!;
         if (target === null) continue;
-        casting.castInPhase(target, s.refAt(slot), id);
+        casting.castInPhase(target, s.refWithHandle(slot, handle), id);
       }
     } finally {
       this.casting.endPhase();

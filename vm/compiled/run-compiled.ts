@@ -7,13 +7,16 @@ import type { InterpreterVM } from '../interpreter/interpreter-vm.js';
 import type { ObjClosure } from '../objects.js';
 import { FINISHED, UNWOUND, type CompiledStatus } from './statuses.js';
 
-/** Run `fiber` from its top frame (`closure`'s, which is compiled) until it ends, waits or fails, as `interpret` would. */
-export function runCompiled(vm: InterpreterVM, fiber: Fiber, closure: ObjClosure): Fiber {
+/**
+ * Run `fiber` from the start of its only frame (`closure`'s, which is
+ * compiled, at base 0: a cast loop's fiber) until it ends, waits or fails,
+ * as `interpret` would.
+ */
+export function runCompiledFromStart(vm: InterpreterVM, fiber: Fiber, closure: ObjClosure): Fiber {
   fiber.state = 'running';
-  const fc = fiber.frameCount;
   let status: CompiledStatus;
   try {
-    status = closure.fn.compiled!(fiber, closure, fiber.frameBases[fc - 1]!, fiber.frameIps[fc - 1]!) as CompiledStatus;
+    status = closure.fn.compiled!(fiber, closure, 0, 0) as CompiledStatus;
   } catch (error) {
     return fail(vm, fiber, error, fiber.frameCount, fiber.frameIps[fiber.frameCount - 1]!, fiber.sp, fiber.fuel);
   }
@@ -21,4 +24,3 @@ export function runCompiled(vm: InterpreterVM, fiber: Fiber, closure: ObjClosure
   // Left to the interpreter (a callee not compiled yet, a frame too deep): it goes on from the innermost frame.
   return interpret(vm, fiber);
 }
-

@@ -31,6 +31,7 @@ import {
   UNWOUND,
   callBuiltinMethod,
   callHost,
+  callHostWithMany,
   captureUpvalues,
   chargeHeap,
   chargeOutput,
@@ -40,6 +41,7 @@ import {
   displayBounded,
   displayValue,
   enterCompiled,
+  enterHost,
   fail,
   fuelFault,
   getInstanceProperty,
@@ -49,10 +51,12 @@ import {
   growStackCharged,
   hostArityMessage,
   hostEquals,
+  hostFailed,
   inherit,
   invokeOther,
   isHostObject,
   lastCapture,
+  leaveHost,
   quickMapMethod,
   quoted,
   runCompiledFrame,
@@ -608,12 +612,32 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
           case 36 /* CALL_HOST */: {
             ip += 2;
             {
-              const argBase = sp - code[ip - 1]!;
+              const argc = code[ip - 1]!;
+              const argBase = sp - argc;
+              const hostFn = hostImports[code[ip - 2]!]!;
+              fiber.fuel = fuel;
+              ctx.fn = fn;
+              ctx.ip = ip;
+              const savedFiber = enterHost(ctx, fiber, hostFn, argBase, argc);
+              const impl = hostFn.impl;
+              let returned;
+              try {
+                returned =
+                argc === 0 ? impl(ctx)
+                : argc === 1 ? impl(ctx, stack[argBase]!)
+                : argc === 2 ? impl(ctx, stack[argBase]!, stack[argBase + 1]!)
+                : argc === 3 ? impl(ctx, stack[argBase]!, stack[argBase + 1]!, stack[argBase + 2]!)
+                : callHostWithMany(ctx, fiber, hostFn, argBase, argc);
+              } catch (error) {
+                throw hostFailed(ctx, savedFiber, fn, ip, hostFn, error);
+              }
+              const hostResult = leaveHost(ctx, fiber, savedFiber, fn, ip, hostFn, returned);
+              fuel = fiber.fuel;
               {
                 fiber.fuel = fuel;
                 ctx.fn = fn;
                 ctx.ip = ip;
-                const callResult = callHost(ctx, fiber, hostImports[code[ip - 2]!]!, argBase, code[ip - 1]!);
+                const callResult = hostResult;
                 fuel = fiber.fuel;
                 sp = argBase;
                 if (ctx.suspendRequested) {

@@ -73,8 +73,30 @@ export const CALL_INSTRUCTIONS = [
     ['host', 'count'],
     { pops: (o) => o[1]!, stack: (o) => 1 - o[1]! },
     'args… -> hostImports[h](args…)',
-    `const argBase = sp - $1;
-     CALL_OUT(argBase, callHost(ctx, fiber, hostImports[$0]!, argBase, $1));`,
+    // The implementation is called here, not inside callHost: in compiled code each call site's feedback then
+    // sees the one host function it calls (vm/interpreter/host-calls.ts, enterHost).
+    `const argc = $1;
+     const argBase = sp - argc;
+     const hostFn = hostImports[$0]!;
+     fiber.fuel = fuel;
+     ctx.fn = fn;
+     ctx.ip = ip;
+     const savedFiber = enterHost(ctx, fiber, hostFn, argBase, argc);
+     const impl = hostFn.impl;
+     let returned;
+     try {
+       returned =
+         argc === 0 ? impl(ctx)
+         : argc === 1 ? impl(ctx, stack[argBase]!)
+         : argc === 2 ? impl(ctx, stack[argBase]!, stack[argBase + 1]!)
+         : argc === 3 ? impl(ctx, stack[argBase]!, stack[argBase + 1]!, stack[argBase + 2]!)
+         : callHostWithMany(ctx, fiber, hostFn, argBase, argc);
+     } catch (error) {
+       throw hostFailed(ctx, savedFiber, fn, ip, hostFn, error);
+     }
+     const hostResult = leaveHost(ctx, fiber, savedFiber, fn, ip, hostFn, returned);
+     fuel = fiber.fuel;
+     CALL_OUT(argBase, hostResult);`,
   ),
   stackInstruction(
     'HOST_FUNCTION',

@@ -1,0 +1,163 @@
+/**
+ * Host calls give the same outcome on both tiers: CALL_HOST calls the
+ * implementation itself (vm/instructions/calls.ts, with enterHost / leaveHost /
+ * hostFailed around it) and CALL on a host function value goes through
+ * callHost; every road must check, charge, report and restore the same.
+ */
+import { describe, expect, it } from 'vitest';
+import { compile } from '../compiler/index.js';
+import { HostError } from './errors.js';
+import type { Fiber } from './fiber.js';
+import { hostFunction, type HostFunction } from './host.js';
+import type { Value } from './value.js';
+import { VM, type Tier } from './vm.js';
+
+const num = (name: string) => ({ name, type: 'number' as const });
+
+function hosts(vmOf: () => VM): HostFunction[] {
+  return [
+    hostFunction({ name: 'zero', params: [], returns: 'number', doc: 'd', impl: () => 7 }),
+    hostFunction({ name: 'one', params: [num('a')], returns: 'number', doc: 'd', impl: (_c, a) => a * 2 }),
+    hostFunction({ name: 'two', params: [num('a'), num('b')], returns: 'number', doc: 'd', impl: (_c, a, b) => a - b }),
+    hostFunction({ name: 'three', params: [num('a'), num('b'), num('c')], returns: 'number', doc: 'd', impl: (_c, a, b, c) => a * b - c }),
+    hostFunction({ name: 'four', params: [num('a'), num('b'), num('c'), num('d')], returns: 'number', doc: 'd', impl: (_c, a, b, c, d) => a + b + c + d }),
+    hostFunction({
+      name: 'five',
+      params: [num('a'), num('b'), num('c'), num('d'), num('e')],
+      returns: 'number',
+      doc: 'd',
+      impl: (_c, a, b, c, d, e) => a + b + c + d + e,
+    }),
+    hostFunction({ name: 'text', params: [{ name: 's', type: 'string' }], returns: 'number', doc: 'd', fuel: 3, impl: (_c, s) => s.length }),
+    hostFunction({ name: 'anything', params: [{ name: 'x', type: 'any' }], returns: 'any', doc: 'd', impl: (_c, x) => x }),
+    hostFunction({
+      name: 'boom',
+      params: [],
+      returns: 'nil',
+      doc: 'd',
+      impl: () => {
+        throw new HostError('Boom.');
+      },
+    }),
+    hostFunction({
+      name: 'crash',
+      params: [],
+      returns: 'nil',
+      doc: 'd',
+      impl: () => {
+        throw new TypeError('x is undefined');
+      },
+    }),
+    { name: 'bad', params: [], returns: 'any', doc: 'd', impl: () => ({}) as unknown as Value },
+    { name: 'undef', params: [], returns: 'nil', doc: 'd', impl: () => undefined as unknown as Value },
+    hostFunction({
+      name: 'greedy',
+      params: [],
+      returns: 'nil',
+      doc: 'd',
+      impl: (ctx) => {
+        try {
+          ctx.chargeFuel(1e9);
+        } catch {
+          // swallowed on purpose: the budget is still spent
+        }
+        return null;
+      },
+    }),
+    hostFunction({ name: 'where', params: [], returns: 'number', doc: 'd', impl: (ctx) => ctx.line }),
+    hostFunction({
+      name: 'again',
+      params: [num('n')],
+      returns: 'number',
+      doc: 'd',
+      // Re-entrancy: a cast of its own on the same VM, in the middle of this call.
+      impl: (ctx, n) => {
+        const inner = vmOf().cast('inner', [n]);
+        return (inner.result as number) + ctx.line * 1000;
+      },
+    }),
+    hostFunction({
+      name: 'nap',
+      params: [],
+      returns: 'nil',
+      doc: 'd',
+      impl: (ctx) => {
+        ctx.suspend();
+        return null;
+      },
+    }),
+  ];
+}
+
+const SPELLS = `
+spell inner(n) { return n + where(); }
+spell counts(x) {
+  var s = 0;
+  for (var i = 0; i < 5; i += 1) {
+    s = s + zero() + one(i) + two(i, x) + three(i, 2, x) + four(1, 2, 3, i) + five(1, 2, 3, 4, i) + text("abc");
+  }
+  return s + where();
+}
+spell values(x) { var f = one; var g = five; return [anything(x), undef(), f(4), g(1, 1, 1, 1, 1), anything("t")]; }
+spell wrongType(x) { return one(anything("no")); }
+spell wrongValue(x) { var f = three; return f(1, "two", 3); }
+spell hostError(x) { zero();
+  boom(); }
+spell exception(x) { zero(); zero();
+  crash(); }
+spell badResult(x) { return bad(); }
+spell swallowed(x) { greedy(); return 1; }
+spell reentrant(x) { var a = again(x);
+  return a + where(); }
+spell napping(x) { var a = one(x); nap(); return a + where(); }
+`;
+
+function describeRun(fiber: Fiber, vm: VM): string {
+  const parts = [fiber.state, JSON.stringify(fiber.result ?? null)];
+  if (fiber.state === 'suspended') {
+    const resumed = vm.resume(fiber, 5);
+    parts.push('resumed', resumed.state, JSON.stringify(resumed.result ?? null));
+  }
+  if (fiber.error) parts.push(fiber.error.message, JSON.stringify(fiber.error.trace), String(fiber.error.limit));
+  return parts.join(' | ');
+}
+
+function runAll(tier: Tier): string[] {
+  let vm: VM | null = null;
+  const table = hosts(() => vm!);
+  const { module, diagnostics } = compile(SPELLS, { sourceName: 'hosts.spell', hosts: table });
+  if (!module) throw new Error(diagnostics.map((d) => d.message).join('\n'));
+  vm = new VM(module, { hosts: table, tier, fuel: 100_000 });
+  const lines: string[] = [];
+  for (const spell of ['counts', 'values', 'wrongType', 'wrongValue', 'hostError', 'exception', 'badResult', 'swallowed', 'reentrant', 'napping']) {
+    for (let i = 0; i < 3; i++) {
+      const fiber = vm.cast(spell, [i]);
+      lines.push(`${spell}(${i}): ${describeRun(fiber, vm)}`);
+    }
+  }
+  // A cast loop (compiled spells start in compiled code) gives the same outcomes.
+  const loop = vm.castLoop('counts');
+  for (let i = 0; i < 3; i++) {
+    const out = loop.run([i]);
+    lines.push(`loop counts(${i}): ${out.state} ${JSON.stringify(out.result)}`);
+  }
+  loop.close();
+  return lines;
+}
+
+describe('host calls on both tiers', () => {
+  it('check, call, charge, fail, restore the context and resume the same on the interpreter and in compiled code', () => {
+    const interpreted = runAll('interpreter');
+    const compiled = runAll('compiled');
+    expect(compiled).toEqual(interpreted);
+    // And what they say is what callHost always said.
+    const text = interpreted.join('\n');
+    expect(text).toContain('Argument 1 of one() must be a number.');
+    expect(text).toContain('Argument 2 of three() must be a number.');
+    expect(text).toContain('hostError(0): failed | null | Boom. | [{"functionName":"hostError","line":14}');
+    expect(text).toContain("Host function 'crash' failed: x is undefined | [{\"functionName\":\"exception\",\"line\":16}");
+    expect(text).toContain("Host function 'bad' returned a value spells cannot use.");
+    expect(text).toMatch(/swallowed\(0\): failed \| null \| Out of fuel/);
+    expect(text).toContain('napping(2): suspended | null | resumed | done | 25');
+  });
+});
