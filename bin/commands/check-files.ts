@@ -11,7 +11,16 @@ import type { CliIO } from '../io.js';
 import { compileSource, loadBytecode } from '../load-module.js';
 import { undefinedNamesNote } from '../unknown-names.js';
 import { ProjectCache, projectDiagnostics, type Project } from '../project-config.js';
-import type { CheckOptions, Format } from './check.js';
+
+export type Format = 'pretty' | 'clox' | 'json';
+
+/** The options `cantrip check` takes (bin/commands/check.ts declares them). */
+export interface CheckOptions {
+  readonly json?: boolean;
+  readonly api?: string;
+  readonly format: Format;
+  readonly breeds?: string;
+}
 
 /** The outcome for one file: its diagnostics, or a problem that stopped it being checked at all. */
 export interface FileReport {

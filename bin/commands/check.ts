@@ -11,15 +11,7 @@
  */
 import { Option, type Command } from 'commander';
 import { API_OPTION_FLAGS, API_OPTION_HELP, type CliCommand, type CommandContext } from '../command.js';
-
-export type Format = 'pretty' | 'clox' | 'json';
-
-export interface CheckOptions {
-  readonly json?: boolean;
-  readonly api?: string;
-  readonly format: Format;
-  readonly breeds?: string;
-}
+import type { CheckOptions } from './check-files.js';
 
 export const checkCommand: CliCommand = {
   register(program: Command, context: CommandContext): void {

@@ -4,7 +4,13 @@ import { formatSource } from '../../compiler/format/index.js';
 import { CliFailure, EXIT } from '../exit-codes.js';
 import { describeFsError, readSpellInput } from '../input.js';
 import { writeFileWhole, type CliIO } from '../io.js';
-import type { FmtOptions } from './fmt.js';
+
+/** The options `cantrip fmt` takes (bin/commands/fmt.ts declares them). */
+export interface FmtOptions {
+  readonly check?: boolean;
+  readonly write?: boolean;
+  readonly indent?: number;
+}
 
 /** What happened to one file. */
 type Outcome = 'unchanged' | 'changed' | 'refused' | 'unreadable';

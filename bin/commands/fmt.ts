@@ -15,12 +15,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { MAX_INDENT_WIDTH } from '../../compiler/format/widths.js';
 import type { CliCommand, CommandContext } from '../command.js';
 import { CliFailure, EXIT } from '../exit-codes.js';
-
-export interface FmtOptions {
-  readonly check?: boolean;
-  readonly write?: boolean;
-  readonly indent?: number;
-}
+import type { FmtOptions } from './fmt-files.js';
 
 export const fmtCommand: CliCommand = {
   register(program: Command, context: CommandContext): void {

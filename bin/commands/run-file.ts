@@ -10,7 +10,13 @@ import { EXIT } from '../exit-codes.js';
 import { readSpellInput } from '../input.js';
 import type { CliIO } from '../io.js';
 import { badBytecode, loadModule } from '../load-module.js';
-import type { RunOptions } from './run.js';
+
+/** The options `cantrip run` takes (bin/commands/run.ts declares them). */
+export interface RunOptions {
+  readonly fuel?: number;
+  readonly maxHeap?: number;
+  readonly tier?: Tier;
+}
 
 export async function runFile(file: string, options: RunOptions, io: CliIO): Promise<number> {
   const module = await loadModule(readSpellInput(file, io), CLI_HOSTS);

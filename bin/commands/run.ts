@@ -9,12 +9,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { DEFAULT_BUDGETS } from '../../vm/budgets.js';
 import type { Tier } from '../../vm/vm.js';
 import type { CliCommand, CommandContext } from '../command.js';
-
-export interface RunOptions {
-  readonly fuel?: number;
-  readonly maxHeap?: number;
-  readonly tier?: Tier;
-}
+import type { RunOptions } from './run-file.js';
 
 const TIERS: readonly Tier[] = ['auto', 'interpreter', 'compiled'];
 
