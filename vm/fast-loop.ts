@@ -30,6 +30,7 @@ import type { Value } from './value.js';
 /** What a loop needs from its VM (VM.castLoop passes its own internals). */
 export interface LoopRunner {
   run(loop: FastLoop, args: readonly Value[]): RunOutcome;
+  runUnlessDone(loop: FastLoop, args: readonly Value[]): RunOutcome | null;
   close(loop: FastLoop): void;
 }
 
@@ -65,6 +66,23 @@ export class FastLoop {
   /** Cast the spell with `args` (copied onto the fiber's stack: the array may be reused at once). */
   run(args: readonly Value[]): RunOutcome {
     return this.runner.run(this, args);
+  }
+
+  /**
+   * `run` for a caller that does not read the result of a cast that
+   * finished (a world's tick phase): null when the cast finished ('done'),
+   * else the outcome `run` would give (failed, suspended, paused — or done,
+   * when the run took the general road). Skips filling the outcome for
+   * every cast that finishes; the result is dropped.
+   */
+  runUnlessDone(args: readonly Value[]): RunOutcome | null {
+    const out = this.runner.runUnlessDone(this, args);
+    if (out === null) {
+      // Finished on the loop's fiber: let go of the result (stored only when there is one to drop).
+      const fiber = this.fiber!;
+      if (fiber.result !== null) fiber.result = null;
+    }
+    return out;
   }
 
   /** Clear the loop's stack and give its storage back to the VM's pool. The loop can run again after. */

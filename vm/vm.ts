@@ -363,11 +363,29 @@ export class VM {
     return new FastLoop(this.loopRunner, spell, closure, fn?.arity ?? 0, resolved, budgets);
   }
 
-  /** How FastLoop runs reach the interpreter (one object per VM, made once). */
-  private readonly loopRunner: LoopRunner = {
-    run: (loop, args) => this.runLoop(loop, args),
-    close: (loop) => this.closeLoop(loop),
+  /**
+   * How FastLoop runs reach this VM (one per VM, made once). One class for
+   * every VM, as View is: a loop's calls into it then have one target
+   * however many VMs a game runs (closures made per VM would make each such
+   * call site polymorphic, then megamorphic).
+   */
+  private static readonly Runner = class implements LoopRunner {
+    constructor(private readonly owner: VM) {}
+
+    run(loop: FastLoop, args: readonly Value[]): RunOutcome {
+      return this.owner.runLoop(loop, args);
+    }
+
+    runUnlessDone(loop: FastLoop, args: readonly Value[]): RunOutcome | null {
+      return this.owner.runLoopUnlessDone(loop, args);
+    }
+
+    close(loop: FastLoop): void {
+      this.owner.closeLoop(loop);
+    }
   };
+
+  private readonly loopRunner: LoopRunner = new VM.Runner(this);
 
   /**
    * Continue a suspended fiber; `value` becomes the result of the host call
@@ -465,16 +483,42 @@ export class VM {
   }
 
   /**
-   * One run of a FastLoop, on the loop's own fiber (see vm/fast-loop.ts).
-   * Kept small so V8 inlines it into the host's loop: the first run, the
-   * general road and a cast that goes on are handled out of line.
+   * One run of a FastLoop, on the loop's own fiber (see vm/fast-loop.ts),
+   * reported in the VM's outcome: `runLoopUnlessDone`, and a finished run's
+   * result copied out.
+   */
+  private runLoop(loop: FastLoop, args: readonly Value[]): RunOutcome {
+    const ended = this.runLoopUnlessDone(loop, args);
+    if (ended !== null) return ended;
+    // Finished on the loop's own fiber (a run that finished keeps it: see runLoopUnlessDone).
+    const fiber = loop.fiber!;
+    const out = this.outcome;
+    out.state = 'done';
+    out.result = fiber.result;
+    out.error = null;
+    out.fiber = null;
+    fiber.result = null;
+    return out;
+  }
+
+  /**
+   * One run of a FastLoop: null when it finished on the loop's own fiber
+   * (its result left in `fiber.result`: FastLoop.runUnlessDone drops it,
+   * runLoop reports it), else the outcome, as `runLoop` reports it. A phase
+   * of casts whose results nobody reads (a world's tick phase) skips the
+   * outcome of every cast that finishes. Kept small so V8 inlines it into
+   * the host's loop: the first run, the general road and a cast that goes on
+   * are handled out of line.
    *
    * The fiber is entered without the entry trampoline: frame 0 is the spell
    * itself (stack[0] its closure, then the arguments), so a run is one
    * RETURN shorter. A fiber handed over (it waits or paused) is first given
    * the trampoline frame every other fiber has (enterThroughTrampoline).
+   * Fields a finished run leaves as the next one wants them (no heap or
+   * output used, stack[0] the closure) are compared, not stored again: a
+   * store of an object is a write barrier.
    */
-  private runLoop(loop: FastLoop, args: readonly Value[]): RunOutcome {
+  private runLoopUnlessDone(loop: FastLoop, args: readonly Value[]): RunOutcome | null {
     const fiber = loop.fiber;
     // loopCanEnter, written out: a loop that has a fiber has a closure (runLoopSlowly makes the fiber only then).
     if (fiber === null || loop.busy || this.handler !== null || args.length !== loop.arity || this.liveFibers >= loop.maxFibers) {
@@ -484,13 +528,13 @@ export class VM {
     // What a finished run changed; the rest (spell, budgets, frame budget, storage) is the loop's.
     // (run() sets the state to 'running' as it starts.)
     fiber.fuel = loop.startFuel;
-    fiber.heapUsed = 0;
-    fiber.outputUsed = 0;
+    if (fiber.heapUsed !== 0) fiber.heapUsed = 0;
+    if (fiber.outputUsed !== 0) fiber.outputUsed = 0;
     fiber.live = true;
     this.liveFibers++;
     const stack = fiber.stack;
     const argc = args.length;
-    stack[0] = closure;
+    if (stack[0] !== closure) stack[0] = closure;
     for (let i = 0; i < argc; i++) stack[1 + i] = args[i] === undefined ? null : args[i]!;
     // Frame 0's closure and base are the loop's for as long as it owns the fiber (set when it was made: runLoopSlowly).
     fiber.frameIps[0] = 0;
@@ -500,14 +544,7 @@ export class VM {
     loop.busy = true;
     const ended = (closure.fn.compiled !== null ? runCompiledFromStart(this.interpreterView, fiber, closure) : this.run(fiber)).state;
     loop.busy = false;
-    if (ended !== 'done') return this.loopOutcome(loop, fiber);
-    const out = this.outcome;
-    out.state = 'done';
-    out.result = fiber.result;
-    out.error = null;
-    out.fiber = null;
-    fiber.result = null;
-    return out;
+    return ended === 'done' ? null : this.loopOutcome(loop, fiber);
   }
 
   /** runLoop's first run (the loop's fiber is made) and its general road (castFast: see vm/fast-loop.ts). */

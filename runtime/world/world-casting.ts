@@ -401,9 +401,11 @@ export class WorldCasting {
     // Stored only when it changes (a store of an object is a write barrier; one tick spell per breed is the rule).
     if (cast.spell !== target.spell) cast.spell = target.spell;
     cast.caster = selfId;
-    cast.wakeAt = 0;
-    const outcome = loop.run(args);
-    if (outcome.state !== 'done' && this.castKeepsContext(outcome, target.owner.vm, cast)) {
+    // A cast that finished left it 0 (one that waits set it, and took this context with it).
+    if (cast.wakeAt !== 0) cast.wakeAt = 0;
+    // Null when the cast finished: the tick phase reads no results.
+    const outcome = loop.runUnlessDone(args);
+    if (outcome !== null && outcome.state !== 'done' && this.castKeepsContext(outcome, target.owner.vm, cast)) {
       // It waits or paused with this context: the phase goes on in a new one.
       this.phaseCast = this.takeCast(SCRIPT, 0);
       enterCast(this.phaseCast);
