@@ -91,7 +91,7 @@ const SPELLS = ['plain', 'failing', 'nap', 'napHere', 'hungry', 'dive', 'counter
 const BUDGETS: Record<string, Partial<Budgets> | undefined> = { hungry: { fuel: 300 }, dive: { maxFrames: 40 } };
 
 type Command =
-  | { kind: 'cast'; spell: (typeof SPELLS)[number]; a: number; b: number; quiet: boolean }
+  | { kind: 'cast'; spell: (typeof SPELLS)[number]; a: number; b: number; road: 'run' | 'unlessDone' | 'pair' }
   | { kind: 'resume'; pick: number; value: number }
   | { kind: 'cancel'; pick: number }
   | { kind: 'close'; spell: (typeof SPELLS)[number] };
@@ -99,7 +99,7 @@ type Command =
 const small = fc.integer({ min: -1000, max: 1000 });
 const spell = fc.constantFrom(...SPELLS);
 const command: fc.Arbitrary<Command> = fc.oneof(
-  { weight: 6, arbitrary: fc.record({ kind: fc.constant('cast' as const), spell, a: small, b: small, quiet: fc.boolean() }) },
+  { weight: 6, arbitrary: fc.record({ kind: fc.constant('cast' as const), spell, a: small, b: small, road: fc.constantFrom('run' as const, 'unlessDone' as const, 'pair' as const) }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('resume' as const), pick: fc.nat(), value: small }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('cancel' as const), pick: fc.nat() }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('close' as const), spell }) },
@@ -127,8 +127,9 @@ describe('a cast loop', () => {
             case 'cast': {
               const loop = loopOf(c.spell);
               const b = copy(plain.castFast(c.spell, [c.a, c.b], BUDGETS[c.spell]));
-              // runUnlessDone (a tick phase's road): null exactly when the cast finished, else run's outcome.
-              const quiet = c.quiet ? loop.runUnlessDone([c.a, c.b]) : undefined;
+              // runUnlessDone and runPairUnlessDone (a tick phase's roads): null exactly when the cast finished, else run's outcome.
+              const quiet =
+                c.road === 'unlessDone' ? loop.runUnlessDone([c.a, c.b]) : c.road === 'pair' ? loop.runPairUnlessDone(c.a, c.b) : undefined;
               if (quiet === null) {
                 expect(b.state).toBe('done');
                 expect(loop.fiber?.result ?? null).toBeNull();
@@ -253,6 +254,27 @@ describe('a cast loop', () => {
       inner.close();
     }
     expect(vm.fiberStorage.isClean()).toBe(true);
+  });
+
+  it('runs a pair without an array, and a pair for a spell of another arity fails as run does', () => {
+    const vm = load();
+    const loop = vm.castLoop('plain');
+    // The first run makes the loop's fiber, on the general road: it reports a finished cast as run does.
+    expect(loop.runPairUnlessDone(5, 6)?.state).toBe('done');
+    expect(loop.runPairUnlessDone(1, 2)).toBeNull();
+    // The result was dropped, and the loop kept its fiber.
+    expect(loop.fiber!.result).toBeNull();
+    expect(loop.run([3, 4]).result).toBe(14);
+    const failing = loop.runPairUnlessDone('a', 2);
+    expect(failing?.state).toBe('failed');
+    expect(failing?.error?.message).toBe(vm.castFast('plain', ['a', 2]).error?.message);
+    loop.close();
+
+    const { module } = compile('spell one(a) { return a; }', { hosts: HOSTS });
+    const single = new VM(module!, { hosts: HOSTS });
+    const pair = single.castLoop('one').runPairUnlessDone(1, 2);
+    expect(pair?.error?.message).toBe('Expected 1 arguments but got 2.');
+    expect(single.liveFiberCount).toBe(0);
   });
 
   it('fails as castFast does for an unknown spell, a wrong argument count, and with a debugger attached pauses', () => {

@@ -31,6 +31,7 @@ import type { Value } from './value.js';
 export interface LoopRunner {
   run(loop: FastLoop, args: readonly Value[]): RunOutcome;
   runUnlessDone(loop: FastLoop, args: readonly Value[]): RunOutcome | null;
+  runPair(loop: FastLoop, first: Value, second: Value): RunOutcome | null;
   close(loop: FastLoop): void;
 }
 
@@ -76,9 +77,17 @@ export class FastLoop {
    * every cast that finishes; the result is dropped.
    */
   runUnlessDone(args: readonly Value[]): RunOutcome | null {
-    const out = this.runner.runUnlessDone(this, args);
+    return this.dropResultIfDone(this.runner.runUnlessDone(this, args));
+  }
+
+  /** `runUnlessDone([first, second])` without the array: for a spell of two parameters (a tick spell's `self, dt`). */
+  runPairUnlessDone(first: Value, second: Value): RunOutcome | null {
+    return this.dropResultIfDone(this.runner.runPair(this, first, second));
+  }
+
+  /** A run that finished on the loop's fiber (null) lets go of its result (stored only when there is one to drop). */
+  private dropResultIfDone(out: RunOutcome | null): RunOutcome | null {
     if (out === null) {
-      // Finished on the loop's fiber: let go of the result (stored only when there is one to drop).
       const fiber = this.fiber!;
       if (fiber.result !== null) fiber.result = null;
     }

@@ -380,6 +380,10 @@ export class VM {
       return this.owner.runLoopUnlessDone(loop, args);
     }
 
+    runPair(loop: FastLoop, first: Value, second: Value): RunOutcome | null {
+      return this.owner.runLoopPair(loop, first, second);
+    }
+
     close(loop: FastLoop): void {
       this.owner.closeLoop(loop);
     }
@@ -520,10 +524,33 @@ export class VM {
    */
   private runLoopUnlessDone(loop: FastLoop, args: readonly Value[]): RunOutcome | null {
     const fiber = loop.fiber;
-    // loopCanEnter, written out: a loop that has a fiber has a closure (runLoopSlowly makes the fiber only then).
-    if (fiber === null || loop.busy || this.handler !== null || args.length !== loop.arity || this.liveFibers >= loop.maxFibers) {
-      return this.runLoopSlowly(loop, args);
-    }
+    const argc = args.length;
+    if (fiber === null || !this.loopCanContinue(loop, argc)) return this.runLoopSlowly(loop, args);
+    const stack = fiber.stack;
+    for (let i = 0; i < argc; i++) stack[1 + i] = args[i] === undefined ? null : args[i]!;
+    return this.runLoopFiber(loop, fiber, argc);
+  }
+
+  /**
+   * `runLoopUnlessDone` with the two arguments passed as such (a tick
+   * spell's `self, dt`): no argument array to fill, read and copy.
+   */
+  private runLoopPair(loop: FastLoop, first: Value, second: Value): RunOutcome | null {
+    const fiber = loop.fiber;
+    if (fiber === null || !this.loopCanContinue(loop, 2)) return this.runLoopSlowly(loop, [first, second]);
+    const stack = fiber.stack;
+    stack[1] = first === undefined ? null : first;
+    stack[2] = second === undefined ? null : second;
+    return this.runLoopFiber(loop, fiber, 2);
+  }
+
+  /** Whether a loop that has a fiber (and so a closure: runLoopSlowly makes the fiber only then) can run on it now: loopCanEnter, written out. */
+  private loopCanContinue(loop: FastLoop, argc: number): boolean {
+    return !loop.busy && this.handler === null && argc === loop.arity && this.liveFibers < loop.maxFibers;
+  }
+
+  /** Run the loop's fiber, its arguments in place (stack[1 ..= argc]): what a finished run changed is set again first. */
+  private runLoopFiber(loop: FastLoop, fiber: Fiber, argc: number): RunOutcome | null {
     const closure = loop.closure!;
     // What a finished run changed; the rest (spell, budgets, frame budget, storage) is the loop's.
     // (run() sets the state to 'running' as it starts.)
@@ -533,9 +560,7 @@ export class VM {
     fiber.live = true;
     this.liveFibers++;
     const stack = fiber.stack;
-    const argc = args.length;
     if (stack[0] !== closure) stack[0] = closure;
-    for (let i = 0; i < argc; i++) stack[1 + i] = args[i] === undefined ? null : args[i]!;
     // Frame 0's closure and base are the loop's for as long as it owns the fiber (set when it was made: runLoopSlowly).
     fiber.frameIps[0] = 0;
     fiber.frameCount = 1;
@@ -568,13 +593,7 @@ export class VM {
 
   /** Whether a loop run can take the short road (the script has run; see vm/fast-loop.ts for the rest). */
   private loopCanEnter(loop: FastLoop, args: readonly Value[]): boolean {
-    return (
-      loop.closure !== null &&
-      !loop.busy &&
-      this.breakHandler === null &&
-      args.length === loop.arity &&
-      this.liveFibers < loop.budgets.maxFibers
-    );
+    return loop.closure !== null && this.loopCanContinue(loop, args.length);
   }
 
   /** How a loop run that did not finish ended: failed (the loop keeps its fiber), or waiting or paused (the cast takes it). */

@@ -395,16 +395,22 @@ export class WorldCasting {
       loop = this.openPhaseLoop(target);
       args = target.phaseArgs!;
     }
-    // The second argument is in place for the whole phase (the VM copies the arguments, never writes them).
-    if (args.length > 0) args[0] = self;
     const cast = this.phaseCast!;
     // Stored only when it changes (a store of an object is a write barrier; one tick spell per breed is the rule).
     if (cast.spell !== target.spell) cast.spell = target.spell;
     cast.caster = selfId;
     // A cast that finished left it 0 (one that waits set it, and took this context with it).
     if (cast.wakeAt !== 0) cast.wakeAt = 0;
-    // Null when the cast finished: the tick phase reads no results.
-    const outcome = loop.runUnlessDone(args);
+    // Null when the cast finished: the tick phase reads no results. A tick spell's usual (self, dt) goes
+    // without the array; otherwise the second argument is in place for the whole phase (the VM copies
+    // the arguments, never writes them).
+    let outcome: RunOutcome | null;
+    if (target.arity === 2) {
+      outcome = loop.runPairUnlessDone(self, this.phaseSecond);
+    } else {
+      if (args.length > 0) args[0] = self;
+      outcome = loop.runUnlessDone(args);
+    }
     if (outcome !== null && outcome.state !== 'done' && this.castKeepsContext(outcome, target.owner.vm, cast)) {
       // It waits or paused with this context: the phase goes on in a new one.
       this.phaseCast = this.takeCast(SCRIPT, 0);
