@@ -9,7 +9,9 @@
  * the spells are an empty one, one `random()`, three, and one call with
  * three typed arguments. Prints the CPU time per cast (the 10th percentile
  * of the rounds) and, for the others, what they cost over the empty one:
- * the price of a host call. `--many` first runs a spell calling 11 other
+ * the price of a host call. The empty spell is also cast the way a World's
+ * tick phase casts it (`runPairUnlessDone`: the two arguments passed as
+ * such, no outcome filled for a cast that finishes). `--many` first runs a spell calling 11 other
  * host functions, so that any call site shared by all host functions has
  * seen many (a game's case; the World benchmark calls only two).
  */
@@ -21,8 +23,9 @@ import { hostFunction, type HostFunction } from '../../vm/host.js';
 import type { Value } from '../../vm/value.js';
 import { VM, type Tier } from '../../vm/vm.js';
 
-const CASES: readonly [string, string][] = [
+const CASES: readonly [string, string, Road?][] = [
   ['empty', 'spell drift(self, dt) {}'],
+  ['empty, tick phase road', 'spell drift(self, dt) {}', 'pair'],
   ['random() once', 'spell drift(self, dt) { random(); }'],
   ['random() three times', 'spell drift(self, dt) { random(); random(); random(); }'],
   ['setv(self, 1, 2)', 'spell drift(self, dt) { setv(self, 1, 2); }'],
@@ -74,13 +77,23 @@ function cpuMs(): number {
 const BATCH = 10_000;
 const args: Value[] = [0, 0.1];
 
+/** How a batch casts: `run` (an outcome per cast), or `pair` (runPairUnlessDone, as a World's tick phase does). */
+type Road = 'run' | 'pair';
+
 /** One batch: a cast loop over BATCH casts. */
-function batch(vm: VM): void {
+function batch(vm: VM, road: Road = 'run'): void {
   const loop = vm.castLoop('drift');
-  for (let i = 0; i < BATCH; i++) {
-    args[0] = i;
-    const out = loop.run(args);
-    if (out.state !== 'done') throw new Error(out.error?.message ?? out.state);
+  if (road === 'pair') {
+    for (let i = 0; i < BATCH; i++) {
+      const out = loop.runPairUnlessDone(i, args[1]!);
+      if (out !== null && out.state !== 'done') throw new Error(out.error?.message ?? out.state);
+    }
+  } else {
+    for (let i = 0; i < BATCH; i++) {
+      args[0] = i;
+      const out = loop.run(args);
+      if (out.state !== 'done') throw new Error(out.error?.message ?? out.state);
+    }
   }
   loop.close();
 }
@@ -91,12 +104,12 @@ function main(): void {
   const rounds = Math.max(3, Number(values.rounds) || 21);
   const hosts = hostTable();
   if (values.many) for (let i = 0; i < 5; i++) batch(vmFor(MANY, hosts, tier));
-  const rows = CASES.map(([name, source]) => ({ name, vm: vmFor(source, hosts, tier), times: [] as number[] }));
-  for (const row of rows) for (let i = 0; i < 300; i++) batch(row.vm);
+  const rows = CASES.map(([name, source, road]) => ({ name, road: road ?? 'run', vm: vmFor(source, hosts, tier), times: [] as number[] }));
+  for (const row of rows) for (let i = 0; i < 300; i++) batch(row.vm, row.road);
   for (let r = 0; r < rounds; r++) {
     for (const row of r % 2 === 0 ? rows : [...rows].reverse()) {
       const start = cpuMs();
-      for (let i = 0; i < 20; i++) batch(row.vm);
+      for (let i = 0; i < 20; i++) batch(row.vm, row.road);
       row.times.push(((cpuMs() - start) / 20 / BATCH) * 1e6);
     }
   }
@@ -105,7 +118,9 @@ function main(): void {
   console.log(`tier ${tier}${values.many ? ', 11 other host functions in use' : ''}; ns per cast (10th percentile of ${rounds} rounds, CPU time)`);
   for (const row of rows) {
     const ns = low(row.times);
-    console.log(`  ${row.name.padEnd(22)} ${ns.toFixed(1).padStart(6)} ns${row === rows[0] ? '' : `   ${(ns - empty).toFixed(1).padStart(5)} ns over the empty cast`}`);
+    const over =
+      row === rows[0] ? '' : row.road === 'pair' ? `   ${(empty - ns).toFixed(1).padStart(5)} ns less than run()` : `   ${(ns - empty).toFixed(1).padStart(5)} ns over the empty cast`;
+    console.log(`  ${row.name.padEnd(24)} ${ns.toFixed(1).padStart(6)} ns${over}`);
   }
 }
 
