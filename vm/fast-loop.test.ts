@@ -277,6 +277,24 @@ describe('a cast loop', () => {
     expect(single.liveFiberCount).toBe(0);
   });
 
+  it('runs loops of several VMs in turn, each on its own VM (one Runner class serves them all)', () => {
+    const first = load();
+    const { module } = compile('var k = 100; spell plain(a, b) { return a * b + k; }', { hosts: HOSTS });
+    const second = new VM(module!, { hosts: HOSTS });
+    const a = first.castLoop('plain');
+    const b = second.castLoop('plain');
+    for (let i = 0; i < 5; i++) {
+      expect(a.run([i, 2]).result).toBe(2 * (i + 2));
+      expect(b.run([i, 2]).result).toBe(i * 2 + 100);
+      expect(a.runPairUnlessDone(i, 1)).toBeNull();
+      expect(b.runUnlessDone([i, 3])).toBeNull();
+    }
+    a.close();
+    b.close();
+    expect(first.liveFiberCount + second.liveFiberCount).toBe(0);
+    expect(first.fiberStorage.isClean() && second.fiberStorage.isClean()).toBe(true);
+  });
+
   it('fails as castFast does for an unknown spell, a wrong argument count, and with a debugger attached pauses', () => {
     const vm = load();
     expect(vm.castLoop('nope').run([]).error?.message).toBe(vm.castFast('nope', []).error?.message);
