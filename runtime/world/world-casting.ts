@@ -387,32 +387,37 @@ export class WorldCasting {
     this.phasePrevious = enterCast(this.phaseCast);
   }
 
-  /** `spell(self, second)` cast by `self` in the open phase (see beginPhase). */
+  /**
+   * `spell(self, second)` cast by `self` in the open phase (see beginPhase).
+   * The road of a cast that finishes, with its rare turns out of line (V8
+   * inlines this into the tick loop, and what it inlines there counts
+   * against one budget: with the cast loop's run inlined too, a cast is one
+   * call shorter).
+   */
   castInPhase(target: SpellTarget, self: EntityRef, selfId: EntityId): void {
-    let loop = target.loop;
-    let args = target.phaseArgs;
-    if (loop === null || args === null) {
-      loop = this.openPhaseLoop(target);
-      args = target.phaseArgs!;
-    }
+    // A target's loop and argument array are opened and closed together (openPhaseLoop, endPhase).
+    const loop = target.loop ?? this.openPhaseLoop(target);
     const cast = this.phaseCast!;
     // Stored only when it changes (a store of an object is a write barrier; one tick spell per breed is the rule).
     if (cast.spell !== target.spell) cast.spell = target.spell;
     cast.caster = selfId;
     // A cast that finished left it 0 (one that waits set it, and took this context with it).
     if (cast.wakeAt !== 0) cast.wakeAt = 0;
-    // Null when the cast finished: the tick phase reads no results. A tick spell's usual (self, dt) goes
-    // without the array; otherwise the second argument is in place for the whole phase (the VM copies
-    // the arguments, never writes them).
-    let outcome: RunOutcome | null;
-    if (target.arity === 2) {
-      outcome = loop.runPairUnlessDone(self, this.phaseSecond);
-    } else {
-      if (args.length > 0) args[0] = self;
-      outcome = loop.runUnlessDone(args);
-    }
-    if (outcome !== null && outcome.state !== 'done' && this.castKeepsContext(outcome, target.owner.vm, cast)) {
-      // It waits or paused with this context: the phase goes on in a new one.
+    // Null when the cast finished: the tick phase reads no results. A tick spell's usual (self, dt) goes without the array.
+    const outcome = target.arity === 2 ? loop.runPairUnlessDone(self, this.phaseSecond) : this.runWithArguments(target, loop, self);
+    if (outcome !== null) this.afterPhaseCast(outcome, target, cast);
+  }
+
+  /** A phase's cast of a spell whose arity is not 2: through the target's argument array, the second argument in place for the whole phase (the VM copies the arguments, never writes them). */
+  private runWithArguments(target: SpellTarget, loop: FastLoop, self: EntityRef): RunOutcome | null {
+    const args = target.phaseArgs!;
+    if (args.length > 0) args[0] = self;
+    return loop.runUnlessDone(args);
+  }
+
+  /** A phase's cast that reported an outcome: if it waits or paused with the phase's context, the phase goes on in a new one. */
+  private afterPhaseCast(outcome: RunOutcome, target: SpellTarget, cast: WorldCast): void {
+    if (outcome.state !== 'done' && this.castKeepsContext(outcome, target.owner.vm, cast)) {
       this.phaseCast = this.takeCast(SCRIPT, 0);
       enterCast(this.phaseCast);
     }

@@ -149,14 +149,25 @@ export class WorldState {
     return this.refWithHandle(slot, this.pool.handleAt(slot));
   }
 
-  /** refAt for a caller that already has the slot's current handle (the tick phase: one handle computed per entity, not two). */
+  /**
+   * refAt for a caller that already has the slot's current handle (the tick
+   * phase: one handle computed per entity, not two). The cached road only:
+   * making a reference is `newRef`, so that a caller V8 inlines this into
+   * (the tick loop) spends little of its inlining budget on it.
+   */
   refWithHandle(slot: number, handle: number): EntityRef {
-    let handles = this.refHandles;
+    const handles = this.refHandles;
     if (slot < handles.length && handles[slot] === handle) {
       // Compared with null, not tested for truth: that would read the object (a cache miss).
       const cached = this.refs[slot];
       if (cached !== null && cached !== undefined) return cached;
     }
+    return this.newRef(slot, handle);
+  }
+
+  /** Make (and cache) the reference to the entity in `slot` with `handle`. */
+  private newRef(slot: number, handle: number): EntityRef {
+    let handles = this.refHandles;
     const ref = new EntityRef(this.access, handle, this.ids[slot]!, this.breedAt(slot).name);
     this.refs[slot] = ref;
     if (slot >= handles.length) {
