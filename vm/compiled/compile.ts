@@ -9,7 +9,7 @@ import * as HELPERS from '../interpreter/helpers.js';
 import type { InterpreterVM } from '../interpreter/interpreter-vm.js';
 import type { Module } from '../module.js';
 import type { ObjFunction } from '../objects.js';
-import { SHARED_HELPERS, compiledFunctionSource, helperSource } from './function-source.js';
+import { SHARED_HELPERS, compiledFunctionSource, fastPathSource, helperSource } from './function-source.js';
 
 /** A function's compiled code: `(fiber, closure, base, ip) => status`. */
 export type CompiledFunction = NonNullable<ObjFunction['compiled']>;
@@ -71,7 +71,7 @@ export class FunctionCompiler {
     const started = performance.now();
     if (!this.continuationsReady) {
       // Each helper may call the ones before it (an instruction's GOTO reaches a continuation).
-      for (const { name, def } of SHARED_HELPERS) this.scope[name] = this.evaluate(helperSource(name, def));
+      for (const { name, def, fast } of SHARED_HELPERS) this.scope[name] = this.evaluate(fast === true ? fastPathSource(name, def) : helperSource(name, def));
       this.continuationsReady = true;
     }
     const source = compiledFunctionSource(this.module, fn);

@@ -4,15 +4,20 @@ import type { Fiber } from '../fiber.js';
 import { Fault, fuelFault } from '../interpreter/fault.js';
 import { growFrames, growStackCharged } from '../interpreter/frames.js';
 import type { InterpreterVM } from '../interpreter/interpreter-vm.js';
-import type { ObjClosure } from '../objects.js';
-import { COMPILED_DEPTH_LIMIT, UNWOUND, type CompiledStatus } from './statuses.js';
+import type { ObjClosure, ObjFunction } from '../objects.js';
+import { COMPILED_DEPTH_LIMIT, UNWOUND } from './statuses.js';
 
 /**
- * Call `closure` with the `argc` arguments on the fiber's stack (its registers
- * in the fiber), returning to `returnIp` in the caller. The same checks and
- * charges as the interpreter's call, in the same order.
+ * Push the frame of a call to `closure` with the `argc` arguments on the
+ * fiber's stack (its registers in the fiber), returning to `returnIp` in the
+ * caller: the same checks and charges as the interpreter's call, in the same
+ * order. Returns the callee's compiled code, which the call site then calls
+ * itself (so that V8's feedback on that call is the site's own, and it can
+ * inline the callee there); or, when the interpreter is to run the callee
+ * (not compiled yet: it pays for its compile in fuel first; or too deep for
+ * the JS stack), `interpretCallee`, which returns UNWOUND (the frame pushed).
  */
-export function enterCompiled(vm: InterpreterVM, fiber: Fiber, closure: ObjClosure, argc: number, returnIp: number): CompiledStatus {
+export function pushFrame(vm: InterpreterVM, fiber: Fiber, closure: ObjClosure, argc: number, returnIp: number): CompiledCode {
   const fn = closure.fn;
   if (argc !== fn.arity) throw new Fault(`Expected ${fn.arity} arguments but got ${argc}.`);
   const fc = fiber.frameCount;
@@ -25,12 +30,15 @@ export function enterCompiled(vm: InterpreterVM, fiber: Fiber, closure: ObjClosu
   fiber.frameClosures[fc] = closure;
   fiber.frameBases[fc] = newBase;
   fiber.frameCount = fc + 1;
-  // Not compiled (yet: it pays for its compile in fuel first), or too deep for the JS stack:
-  // the interpreter runs the callee (and, after it, the rest of the callers).
   const compiled = fn.compiled !== null || ((fn.untilCompiled -= fn.callFuel) <= 0 && vm.tierUp(fn)) ? fn.compiled : null;
   if (compiled === null || fc >= COMPILED_DEPTH_LIMIT) {
     fiber.frameIps[fc] = 0;
-    return UNWOUND;
+    return interpretCallee;
   }
-  return compiled(fiber, closure, newBase, 0) as CompiledStatus;
+  return compiled;
 }
+
+type CompiledCode = NonNullable<ObjFunction['compiled']>;
+
+/** What a call from compiled code runs when the interpreter is to run the callee: its frame is pushed, the caller unwinds. */
+export const interpretCallee: CompiledCode = () => UNWOUND;

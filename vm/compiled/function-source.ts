@@ -81,10 +81,21 @@ function compiledTier(code: Int32Array, leader: number, depths: Int32Array | nul
     moveIp: (_cur, to) => `ip = ${leader + to};`,
     startsAt: -1,
     labelsFrameParts: true,
-    sharedPart: (part) =>
-      OUT_OF_LINE.has(part.def.name)
-        ? callShared(`instruction_${part.def.name}`, ['null', '0', 'ip', ...part.def.operands.map((_, k) => String(code[leader + part.pos + 1 + k]!))].join(', '), null)
-        : null,
+    sharedPart: (part) => {
+      if (!OUT_OF_LINE.has(part.def.name)) return null;
+      const operands = part.def.operands.map((_, k) => String(code[leader + part.pos + 1 + k]!));
+      const shared = `instruction_${part.def.name}(fiber, ${['null', '0', 'ip', ...operands].join(', ')})`;
+      if (part.def.fastPath === undefined) return callShared(shared, null);
+      // The fast path (fast_INVOKE: an inline cache hit pushes the callee's frame) returns the
+      // callee's code, called here, so V8's feedback on the call is this site's own; on a miss, the
+      // shared instruction.
+      return callShared(
+        `(entered = fast_${part.def.name}(fiber, fn, ${['ip', ...operands].join(', ')})) !== null
+          ? entered(fiber, fiber.frameClosures[fc], fiber.frameBases[fc], 0)
+          : ${shared}`,
+        null,
+      );
+    },
     fallThrough: '',
     controlMacros: (_part, label, continuation) => ({
       JUMP: ([target]) => `{ ip = ${target}; continue next; }`,
@@ -101,18 +112,19 @@ function compiledTier(code: Int32Array, leader: number, depths: Int32Array | nul
       // A one-line continuation (PUSH_FRAME: the call itself) is pasted; a long one (CALL_VALUE) is called.
       GOTO: ([name]) =>
         definition(name!).body.trim().includes('\n')
-          ? callShared(`continue_${name!}`, 'callTarget, callArgc, ip', label)
+          ? callShared(`continue_${name!}(fiber, callTarget, callArgc, ip)`, label)
           : `{\n${continuation(name!)}\n}\nbreak ${label};`,
       DISPATCH: () => {
         throw new Error('BREAK is never compiled.');
       },
-      // The interpreter's call (vm/compiled/enter.ts), then the callee's compiled code: a shared
-      // function, as fast as the same code pasted at each call and a third of the size.
+      // The frame pushed by a shared function (pushFrame, vm/compiled/enter.ts), the callee's compiled
+      // code called here: V8's feedback on this call is this site's own, so it may inline the callee.
       ENTER: ([callee, argc]) => `{
+        const enterClosure = ${callee};
         fiber.sp = sp;
         fiber.fuel = fuel;
         fiber.frameCount = fc;
-        const status = enterCompiled(vm, fiber, ${callee}, ${argc}, ip);
+        const status = pushFrame(vm, fiber, enterClosure, ${argc}, ip)(fiber, enterClosure, fiber.frameBases[fc], 0);
         if (status !== RETURNED) return status;
         sp = fiber.sp;
         fuel = fiber.fuel;
@@ -153,18 +165,19 @@ function blockParts(code: Int32Array, starts: readonly number[], leaders: Readon
 const OUT_OF_LINE = new Set(['INVOKE', 'SUPER_INVOKE', 'BUILD_LIST', 'BUILD_MAP', 'TEMPLATE']);
 
 /** The shared functions compiled code calls, by name, with their definitions. */
-export const SHARED_HELPERS: readonly { readonly name: string; readonly def: Instruction }[] = [
+export const SHARED_HELPERS: readonly { readonly name: string; readonly def: Instruction; readonly fast?: true }[] = [
   ...INTERNAL_INSTRUCTIONS.continuations.map((def) => ({ name: `continue_${def.name}`, def })),
   ...INSTRUCTIONS.filter((def) => OUT_OF_LINE.has(def.name)).map((def) => ({ name: `instruction_${def.name}`, def })),
+  ...INSTRUCTIONS.filter((def) => OUT_OF_LINE.has(def.name) && def.fastPath !== undefined).map((def) => ({ name: `fast_${def.name}`, def, fast: true as const })),
 ];
 
-/** Call a shared helper with the registers in the fiber; go on unless it left the frame. */
-function callShared(name: string, args: string, label: string | null): string {
+/** Call a shared helper (`call`, an expression) with the registers in the fiber; go on unless it left the frame. */
+function callShared(call: string, label: string | null): string {
   return `{
     fiber.sp = sp;
     fiber.fuel = fuel;
     fiber.frameCount = fc;
-    const status = ${name}(fiber, ${args});
+    const status = ${call};
     if (status !== RETURNED) return status;
     sp = fiber.sp;
     fuel = fiber.fuel;
@@ -190,12 +203,46 @@ function helperTier(def: Instruction): Tier {
 }
 
 /**
+ * An instruction's fast path as a shared function, `(fiber, fn, ip, op0, op1)
+ * => code`: when it takes the fast path to a call (GOTO(PUSH_FRAME)), it
+ * pushes the callee's frame (pushFrame) and returns the code the call site
+ * then calls; when it falls through, null (the site runs the instruction).
+ */
+export function fastPathSource(name: string, def: Instruction): string {
+  const tier = helperTier(def);
+  const fastTier: Tier = {
+    ...tier,
+    controlMacros: (part, label, continuation) => ({
+      ...tier.controlMacros(part, label, continuation),
+      GOTO: ([target]) => {
+        if (target !== 'PUSH_FRAME') throw new Error(`${def.name}: a fast path only goes on to a call.`);
+        return 'return pushFrame(vm, fiber, callTarget, callArgc, ip);';
+      },
+    }),
+  };
+  const body = new CaseWriter(fastTier, [single({ ...def, body: def.fastPath! })], 'f').write();
+  return stripTypes(
+    formatCode(
+      `function ${name}(fiber, fn, ip, op0, op1) {
+const stack = fiber.stack;
+const sp = fiber.sp;
+let callTarget, callArgc;
+${body}
+return null;
+}`,
+      0,
+    ),
+  );
+}
+
+/**
  * A shared helper: `(fiber, callTarget, callArgc, ip, op0, op1) => status`,
  * RETURNED when the instruction is done and the caller goes on, otherwise
  * what a callee returned.
  */
 export function helperSource(name: string, def: Instruction): string {
-  const body = new CaseWriter(helperTier(def), [single(def)], 'h').write();
+  // What comes after the fast path (fast_INVOKE, which each use tries first).
+  const body = new CaseWriter(helperTier(def), [single({ ...def, body: def.slowPath ?? def.body })], 'h').write();
   return stripTypes(
     formatCode(
       `function ${name}(fiber, callTarget, callArgc, ip, op0, op1) {
@@ -245,6 +292,7 @@ let fuel = fiber.fuel;
 let fc = fiber.frameCount;
 let callTarget = closure;
 let callArgc = 0;
+let entered = null;
 try {
 next: for (;;) {
 switch (ip) {

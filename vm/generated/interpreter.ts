@@ -39,7 +39,6 @@ import {
   concatStrings,
   displayBounded,
   displayValue,
-  enterCompiled,
   fail,
   fuelFault,
   getInstanceProperty,
@@ -53,6 +52,7 @@ import {
   invokeOther,
   isHostObject,
   lastCapture,
+  pushFrame,
   quoted,
   runCompiledFrame,
   setMapEntry,
@@ -543,17 +543,18 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
           case 34 /* INVOKE */: {
             ip += 2;
             {
+              const cached = stack[sp - 1 - code[ip - 1]!]!;
+              if (cached instanceof ObjInstance && cached.shape === fn.icShape[(ip - 2)]) {
+                callTarget = fn.icMethod[(ip - 2)]!;
+                callArgc = code[ip - 1]!;
+                { op = -1; continue dispatch; };
+              }
               const name = constants[code[ip - 2]!] as string;
               const argc = code[ip - 1]!;
               const receiverSlot = sp - 1 - argc;
               const receiver = stack[receiverSlot]!;
               callArgc = argc;
               if (receiver instanceof ObjInstance) {
-                // Inline cache hit: this shape has no field of that name, and its class has the method.
-                if (receiver.shape === fn.icShape[(ip - 2)]) {
-                  callTarget = fn.icMethod[(ip - 2)]!;
-                  { op = -1; continue dispatch; };
-                }
                 const field = receiver.getField(name);
                 if (field !== undefined) {
                   // A field holding a function shadows a method of the same name (clox).
@@ -1943,17 +1944,18 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
             sp += 1;
             ip += 3;
             {
+              const cached = stack[sp - 1 - code[ip - 1]!]!;
+              if (cached instanceof ObjInstance && cached.shape === fn.icShape[(ip - 2)]) {
+                callTarget = fn.icMethod[(ip - 2)]!;
+                callArgc = code[ip - 1]!;
+                { op = -1; continue dispatch; };
+              }
               const name = constants[code[ip - 2]!] as string;
               const argc = code[ip - 1]!;
               const receiverSlot = sp - 1 - argc;
               const receiver = stack[receiverSlot]!;
               callArgc = argc;
               if (receiver instanceof ObjInstance) {
-                // Inline cache hit: this shape has no field of that name, and its class has the method.
-                if (receiver.shape === fn.icShape[(ip - 2)]) {
-                  callTarget = fn.icMethod[(ip - 2)]!;
-                  { op = -1; continue dispatch; };
-                }
                 const field = receiver.getField(name);
                 if (field !== undefined) {
                   // A field holding a function shadows a method of the same name (clox).
@@ -2421,17 +2423,18 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
             sp += 1;
             ip += 4;
             {
+              const cached = stack[sp - 1 - code[ip - 1]!]!;
+              if (cached instanceof ObjInstance && cached.shape === fn.icShape[(ip - 2)]) {
+                callTarget = fn.icMethod[(ip - 2)]!;
+                callArgc = code[ip - 1]!;
+                { op = -1; continue dispatch; };
+              }
               const name = constants[code[ip - 2]!] as string;
               const argc = code[ip - 1]!;
               const receiverSlot = sp - 1 - argc;
               const receiver = stack[receiverSlot]!;
               callArgc = argc;
               if (receiver instanceof ObjInstance) {
-                // Inline cache hit: this shape has no field of that name, and its class has the method.
-                if (receiver.shape === fn.icShape[(ip - 2)]) {
-                  callTarget = fn.icMethod[(ip - 2)]!;
-                  { op = -1; continue dispatch; };
-                }
                 const field = receiver.getField(name);
                 if (field !== undefined) {
                   // A field holding a function shadows a method of the same name (clox).
