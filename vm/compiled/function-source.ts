@@ -268,23 +268,79 @@ throw unwound(error, fiber, fc, ip, sp, fuel);
   );
 }
 
-/** The JavaScript source of `fn`'s compiled code (a function expression), or null when it cannot be compiled. */
-export function compiledFunctionSource(module: Module, fn: ObjFunction): string | null {
+/**
+ * The blocks of the loop whose header is `header` (the target of a LOOP):
+ * the blocks reachable from the header that reach a back edge to it again.
+ */
+function loopBlocks(code: Int32Array, starts: readonly number[], leaders: ReadonlySet<number>, fused: ReadonlySet<number>, header: number): Set<number> {
+  const index = new Map(starts.map((pc, k) => [pc, k]));
+  const successors = new Map<number, number[]>();
+  const latches: number[] = [];
+  const reached = new Set<number>();
+  const work = [header];
+  while (work.length > 0) {
+    const pc = work.pop()!;
+    if (reached.has(pc) || !leaders.has(pc) || !index.has(pc)) continue;
+    reached.add(pc);
+    const next: number[] = [];
+    const parts = blockParts(code, starts, leaders, fused, index.get(pc)!);
+    for (const part of parts) {
+      const at = pc + part.pos;
+      OPCODES[code[at]!]!.operands.forEach((kind, k) => {
+        if (kind !== 'jump') return;
+        const target = code[at + 1 + k]!;
+        next.push(part.def.name === 'JUMP_IF_FALSE_POP' ? target + 1 : target);
+        if (code[at] === Op.LOOP && target === header) latches.push(pc);
+      });
+    }
+    const last = parts[parts.length - 1]!;
+    if (last.def.terminal !== true) next.push(pc + last.pos + last.words);
+    successors.set(pc, next);
+    work.push(...next);
+  }
+  // Backwards from the back edges to the header, within what the header reaches.
+  const loop = new Set<number>([header]);
+  const back = [...latches];
+  while (back.length > 0) {
+    const pc = back.pop()!;
+    if (loop.has(pc)) continue;
+    loop.add(pc);
+    for (const [from, next] of successors) if (!loop.has(from) && next.includes(pc)) back.push(from);
+  }
+  return loop;
+}
+
+/**
+ * The JavaScript source of `fn`'s compiled code (a function expression), or
+ * null when it cannot be compiled. With `header`, the code of that loop alone
+ * (a hot loop of a function that runs on the interpreter, such as a script's
+ * top level): it is entered at the header, and leaving the loop leaves the
+ * rest of the function to the interpreter. `counted.words` grows by the words
+ * compiled.
+ */
+export function compiledFunctionSource(module: Module, fn: ObjFunction, header?: number, counted?: { words: number }): string | null {
   const code = fn.original;
   const analysis = analyse(code);
   if (analysis === null) return null;
   // The verifier's facts: the stack depth at every instruction (it throws on code it does not accept).
   const depths = stackDepths(module, fn.index);
   const { starts, leaders, fused } = analysis;
+  const wanted = header === undefined ? null : loopBlocks(code, starts, leaders, fused, header);
+  if (wanted !== null && !wanted.has(header!)) return null;
   const cases: string[] = [];
   starts.forEach((pc, k) => {
-    if (!leaders.has(pc)) return;
+    if (!leaders.has(pc) || (wanted !== null && !wanted.has(pc))) return;
     const parts = blockParts(code, starts, leaders, fused, k);
     const body = new CaseWriter(compiledTier(code, pc, depths), parts, `b${pc}_`).write();
-    cases.push(`case ${pc}: {\n${body}\n}`);
+    const last = parts[parts.length - 1]!;
+    if (counted !== undefined) counted.words += last.pos + last.words;
+    // A block that falls through to one outside the loop goes there through the switch (to the interpreter).
+    const leavesLoop = wanted !== null && last.def.terminal !== true && !wanted.has(pc + last.pos + last.words);
+    cases.push(`case ${pc}: {\n${body}${leavesLoop ? '\ncontinue next;' : ''}\n}`);
   });
+  const name = header === undefined ? `compiled_${fn.index}` : `compiled_${fn.index}_loop_${header}`;
   return stripTypes(formatCode(
-    `function compiled_${fn.index}(fiber, closure, base, ip) {
+    `function ${name}(fiber, closure, base, ip) {
 const fn = closure.fn;
 const stack = fiber.stack;
 let sp = fiber.sp;
@@ -298,8 +354,11 @@ next: for (;;) {
 switch (ip) {
 ${cases.join('\n')}
 default:
-// Not a block's start (a return address after a wait): the interpreter goes on from here.
+// Not a block's start (a return address after a wait), or outside a compiled loop: the interpreter goes on from here.
 fiber.frameIps[fc - 1] = ip;
+fiber.sp = sp;
+fiber.fuel = fuel;
+fiber.frameCount = fc;
 return UNWOUND;
 }
 }

@@ -54,9 +54,11 @@ function transcript(module: Module, tier: Tier, budgets: Partial<Budgets>): { li
 
 function sameInBothTiers(module: Module, budgets: Partial<Budgets>): void {
   const interpreted = transcript(module, 'interpreter', budgets);
-  const compiled = transcript(module, 'compiled', budgets);
-  expect(compiled.failures).toEqual([]);
-  expect(compiled.lines).toEqual(interpreted.lines);
+  for (const tier of ['compiled', 'auto'] as const) {
+    const compiled = transcript(module, tier, budgets);
+    expect(compiled.failures).toEqual([]);
+    expect(compiled.lines).toEqual(interpreted.lines);
+  }
 }
 
 const corpus = spellCorpus()
@@ -90,6 +92,40 @@ describe('the compiled tier', () => {
     }
     const spin = compile('fun spin() { var i = 0; while (true) i = i + 1; } spin();', { hosts: CORE_HOST_FUNCTIONS }).module!;
     for (const fuel of [10, 99, 1_234, 50_001]) sameInBothTiers(spin, { fuel });
+  });
+
+  it('runs a hot loop of a function on the interpreter in the compiled code of that loop alone (tier auto)', () => {
+    // Top-level loops (a script is never called again), nested loops, values left on the stack across
+    // them, a return from inside a loop, a loop's function called again later (then compiled whole).
+    const source = `
+      class P { init() { this.n = 0; } bump(k) { this.n = this.n + k; return this; } }
+      var p = P();
+      var total = 0;
+      for (var i = 0; i < 30000; i = i + 1) { var k = i - (i / 2); total = total + p.bump(1).n + k; }
+      print total;
+      var j = 0;
+      while (j < 200) { var m = 0; while (m < 300) { m = m + 1; total = total + m; } j = j + 1; }
+      print total; print p.n;
+      fun find(n) { var x = 0; while (true) { x = x + 1; if (x * x > n) return x; } }
+      print find(1000000000); print find(2000000000); print find(30);
+      fun sum(n) { var s = 0; for (var q = 0; q < n; q = q + 1) s = s + q; return s; }
+      print sum(100000);
+      for (var r = 0; r < 5000; r = r + 1) total = total + sum(20);
+      print total;`;
+    const { module } = compile(source, { hosts: CORE_HOST_FUNCTIONS });
+    const run = (tier: Tier, fuel: number): string[] => {
+      const out: string[] = [];
+      const vm = new VM(module!, { hosts: CORE_HOST_FUNCTIONS, print: (t) => out.push(t), tier, fuel });
+      const fiber = vm.runScript();
+      expect(vm.compileFailures).toEqual([]);
+      return [...out, describeFiber(fiber), tier === 'auto' ? String(vm.compileStats.words > 0) : 'true'];
+    };
+    for (const fuel of [1e9, 150_000, 400_001, 2_345_678]) {
+      const interpreted = run('interpreter', fuel);
+      expect(run('auto', fuel)).toEqual(interpreted);
+      expect(run('compiled', fuel)).toEqual(interpreted);
+    }
+    expect(run('auto', 1e9).at(-1)).toBe('true');
   });
 
   it('recurses as deep as the budget allows, the same in both tiers (deep frames run on the interpreter)', () => {

@@ -95,7 +95,7 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
     // A frame whose function is compiled starts there (a run of the compiled tier, or a resumed fiber);
     // a run from a function's start (a cast loop's spell, a script) counts as a call towards compiling it.
     if (fn.compiled !== null || (ip === 0 && (fn.untilCompiled -= fn.callFuel) <= 0 && vm.tierUp(fn))) {
-      if (runCompiledFrame(fiber, fn, closure, base, ip)) return fiber;
+      if (runCompiledFrame(fiber, fn.compiled!, closure, base, ip)) return fiber;
       fc = fiber.frameCount;
       sp = fiber.sp;
       fuel = fiber.fuel;
@@ -483,12 +483,15 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               { fuel -= (ip) - code[ip - 1]!; if (fuel < 0) throw fuelFault(fiber); };
               if (--backEdges === 0) {
                 backEdges = BACK_EDGE_SAMPLE;
-                if ((fn.untilCompiled -= BACK_EDGE_SAMPLE * ((ip) - code[ip - 1]!)) <= 0 && (fn.compiled !== null || vm.tierUp(fn))) {
-                  fiber.sp = sp;
-                  fiber.fuel = fuel;
-                  fiber.frameCount = fc;
-                  if (runCompiledFrame(fiber, fn, closure, base, code[ip - 1]!)) return fiber;
-                  { op = -3; continue dispatch; }
+                if ((fn.untilCompiled -= BACK_EDGE_SAMPLE * ((ip) - code[ip - 1]!)) <= 0) {
+                  const loopCode = fn.compiled ?? vm.loopCode(fn, code[ip - 1]!);
+                  if (loopCode !== null) {
+                    fiber.sp = sp;
+                    fiber.fuel = fuel;
+                    fiber.frameCount = fc;
+                    if (runCompiledFrame(fiber, loopCode, closure, base, code[ip - 1]!)) return fiber;
+                    { op = -3; continue dispatch; }
+                  }
                 }
               };
               { ip = code[ip - 1]!; continue next; };
@@ -527,7 +530,7 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                   fiber.sp = sp;
                   fiber.fuel = fuel;
                   fiber.frameCount = fc;
-                  if (runCompiledFrame(fiber, enterFn, enterClosure, newBase, 0)) return fiber;
+                  if (runCompiledFrame(fiber, enterFn.compiled!, enterClosure, newBase, 0)) return fiber;
                   { op = -3; continue dispatch; }
                 }
                 closure = enterClosure;
@@ -822,7 +825,7 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                   fiber.sp = sp;
                   fiber.fuel = fuel;
                   fiber.frameCount = fc;
-                  if (runCompiledFrame(fiber, enterFn, enterClosure, newBase, 0)) return fiber;
+                  if (runCompiledFrame(fiber, enterFn.compiled!, enterClosure, newBase, 0)) return fiber;
                   { op = -3; continue dispatch; }
                 }
                 closure = enterClosure;
@@ -864,7 +867,7 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                   fiber.sp = sp;
                   fiber.fuel = fuel;
                   fiber.frameCount = fc;
-                  if (runCompiledFrame(fiber, enterFn, enterClosure, newBase, 0)) return fiber;
+                  if (runCompiledFrame(fiber, enterFn.compiled!, enterClosure, newBase, 0)) return fiber;
                   { op = -3; continue dispatch; }
                 }
                 closure = enterClosure;
@@ -900,7 +903,7 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                     fiber.sp = sp;
                     fiber.fuel = fuel;
                     fiber.frameCount = fc;
-                    if (runCompiledFrame(fiber, enterFn, enterClosure, newBase, 0)) return fiber;
+                    if (runCompiledFrame(fiber, enterFn.compiled!, enterClosure, newBase, 0)) return fiber;
                     { op = -3; continue dispatch; }
                   }
                   closure = enterClosure;
@@ -950,7 +953,7 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                     fiber.sp = sp;
                     fiber.fuel = fuel;
                     fiber.frameCount = fc;
-                    if (runCompiledFrame(fiber, enterFn, enterClosure, newBase, 0)) return fiber;
+                    if (runCompiledFrame(fiber, enterFn.compiled!, enterClosure, newBase, 0)) return fiber;
                     { op = -3; continue dispatch; }
                   }
                   closure = enterClosure;
@@ -990,12 +993,15 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               { fuel -= (ip) - code[ip - 1]!; if (fuel < 0) throw fuelFault(fiber); };
               if (--backEdges === 0) {
                 backEdges = BACK_EDGE_SAMPLE;
-                if ((fn.untilCompiled -= BACK_EDGE_SAMPLE * ((ip) - code[ip - 1]!)) <= 0 && (fn.compiled !== null || vm.tierUp(fn))) {
-                  fiber.sp = sp;
-                  fiber.fuel = fuel;
-                  fiber.frameCount = fc;
-                  if (runCompiledFrame(fiber, fn, closure, base, code[ip - 1]!)) return fiber;
-                  { op = -3; continue dispatch; }
+                if ((fn.untilCompiled -= BACK_EDGE_SAMPLE * ((ip) - code[ip - 1]!)) <= 0) {
+                  const loopCode = fn.compiled ?? vm.loopCode(fn, code[ip - 1]!);
+                  if (loopCode !== null) {
+                    fiber.sp = sp;
+                    fiber.fuel = fuel;
+                    fiber.frameCount = fc;
+                    if (runCompiledFrame(fiber, loopCode, closure, base, code[ip - 1]!)) return fiber;
+                    { op = -3; continue dispatch; }
+                  }
                 }
               };
               ip = (code[ip - 1]!) + 1;;
@@ -1032,12 +1038,15 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               { fuel -= (ip) - code[ip - 1]!; if (fuel < 0) throw fuelFault(fiber); };
               if (--backEdges === 0) {
                 backEdges = BACK_EDGE_SAMPLE;
-                if ((fn.untilCompiled -= BACK_EDGE_SAMPLE * ((ip) - code[ip - 1]!)) <= 0 && (fn.compiled !== null || vm.tierUp(fn))) {
-                  fiber.sp = sp;
-                  fiber.fuel = fuel;
-                  fiber.frameCount = fc;
-                  if (runCompiledFrame(fiber, fn, closure, base, code[ip - 1]!)) return fiber;
-                  { op = -3; continue dispatch; }
+                if ((fn.untilCompiled -= BACK_EDGE_SAMPLE * ((ip) - code[ip - 1]!)) <= 0) {
+                  const loopCode = fn.compiled ?? vm.loopCode(fn, code[ip - 1]!);
+                  if (loopCode !== null) {
+                    fiber.sp = sp;
+                    fiber.fuel = fuel;
+                    fiber.frameCount = fc;
+                    if (runCompiledFrame(fiber, loopCode, closure, base, code[ip - 1]!)) return fiber;
+                    { op = -3; continue dispatch; }
+                  }
                 }
               };
               { ip = code[ip - 1]!; continue next; };
@@ -1050,12 +1059,15 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               { fuel -= (ip) - code[ip - 1]!; if (fuel < 0) throw fuelFault(fiber); };
               if (--backEdges === 0) {
                 backEdges = BACK_EDGE_SAMPLE;
-                if ((fn.untilCompiled -= BACK_EDGE_SAMPLE * ((ip) - code[ip - 1]!)) <= 0 && (fn.compiled !== null || vm.tierUp(fn))) {
-                  fiber.sp = sp;
-                  fiber.fuel = fuel;
-                  fiber.frameCount = fc;
-                  if (runCompiledFrame(fiber, fn, closure, base, code[ip - 1]!)) return fiber;
-                  { op = -3; continue dispatch; }
+                if ((fn.untilCompiled -= BACK_EDGE_SAMPLE * ((ip) - code[ip - 1]!)) <= 0) {
+                  const loopCode = fn.compiled ?? vm.loopCode(fn, code[ip - 1]!);
+                  if (loopCode !== null) {
+                    fiber.sp = sp;
+                    fiber.fuel = fuel;
+                    fiber.frameCount = fc;
+                    if (runCompiledFrame(fiber, loopCode, closure, base, code[ip - 1]!)) return fiber;
+                    { op = -3; continue dispatch; }
+                  }
                 }
               };
               ip = (code[ip - 1]!) + 1;;
@@ -1092,12 +1104,15 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               { fuel -= (ip) - code[ip - 1]!; if (fuel < 0) throw fuelFault(fiber); };
               if (--backEdges === 0) {
                 backEdges = BACK_EDGE_SAMPLE;
-                if ((fn.untilCompiled -= BACK_EDGE_SAMPLE * ((ip) - code[ip - 1]!)) <= 0 && (fn.compiled !== null || vm.tierUp(fn))) {
-                  fiber.sp = sp;
-                  fiber.fuel = fuel;
-                  fiber.frameCount = fc;
-                  if (runCompiledFrame(fiber, fn, closure, base, code[ip - 1]!)) return fiber;
-                  { op = -3; continue dispatch; }
+                if ((fn.untilCompiled -= BACK_EDGE_SAMPLE * ((ip) - code[ip - 1]!)) <= 0) {
+                  const loopCode = fn.compiled ?? vm.loopCode(fn, code[ip - 1]!);
+                  if (loopCode !== null) {
+                    fiber.sp = sp;
+                    fiber.fuel = fuel;
+                    fiber.frameCount = fc;
+                    if (runCompiledFrame(fiber, loopCode, closure, base, code[ip - 1]!)) return fiber;
+                    { op = -3; continue dispatch; }
+                  }
                 }
               };
               { ip = code[ip - 1]!; continue next; };
@@ -1137,12 +1152,15 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               { fuel -= (ip) - code[ip - 1]!; if (fuel < 0) throw fuelFault(fiber); };
               if (--backEdges === 0) {
                 backEdges = BACK_EDGE_SAMPLE;
-                if ((fn.untilCompiled -= BACK_EDGE_SAMPLE * ((ip) - code[ip - 1]!)) <= 0 && (fn.compiled !== null || vm.tierUp(fn))) {
-                  fiber.sp = sp;
-                  fiber.fuel = fuel;
-                  fiber.frameCount = fc;
-                  if (runCompiledFrame(fiber, fn, closure, base, code[ip - 1]!)) return fiber;
-                  { op = -3; continue dispatch; }
+                if ((fn.untilCompiled -= BACK_EDGE_SAMPLE * ((ip) - code[ip - 1]!)) <= 0) {
+                  const loopCode = fn.compiled ?? vm.loopCode(fn, code[ip - 1]!);
+                  if (loopCode !== null) {
+                    fiber.sp = sp;
+                    fiber.fuel = fuel;
+                    fiber.frameCount = fc;
+                    if (runCompiledFrame(fiber, loopCode, closure, base, code[ip - 1]!)) return fiber;
+                    { op = -3; continue dispatch; }
+                  }
                 }
               };
               { ip = code[ip - 1]!; continue next; };
@@ -2687,12 +2705,15 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               { fuel -= (ip) - code[ip - 1]!; if (fuel < 0) throw fuelFault(fiber); };
               if (--backEdges === 0) {
                 backEdges = BACK_EDGE_SAMPLE;
-                if ((fn.untilCompiled -= BACK_EDGE_SAMPLE * ((ip) - code[ip - 1]!)) <= 0 && (fn.compiled !== null || vm.tierUp(fn))) {
-                  fiber.sp = sp;
-                  fiber.fuel = fuel;
-                  fiber.frameCount = fc;
-                  if (runCompiledFrame(fiber, fn, closure, base, code[ip - 1]!)) return fiber;
-                  { op = -3; continue dispatch; }
+                if ((fn.untilCompiled -= BACK_EDGE_SAMPLE * ((ip) - code[ip - 1]!)) <= 0) {
+                  const loopCode = fn.compiled ?? vm.loopCode(fn, code[ip - 1]!);
+                  if (loopCode !== null) {
+                    fiber.sp = sp;
+                    fiber.fuel = fuel;
+                    fiber.frameCount = fc;
+                    if (runCompiledFrame(fiber, loopCode, closure, base, code[ip - 1]!)) return fiber;
+                    { op = -3; continue dispatch; }
+                  }
                 }
               };
               { ip = code[ip - 1]!; continue next; };
