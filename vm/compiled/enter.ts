@@ -19,6 +19,33 @@ import { COMPILED_DEPTH_LIMIT, UNWOUND } from './statuses.js';
  */
 export function pushFrame(vm: InterpreterVM, fiber: Fiber, closure: ObjClosure, argc: number, returnIp: number): CompiledCode {
   const fn = closure.fn;
+  const fc = fiber.frameCount;
+  const fuel = fiber.fuel - fn.callFuel;
+  const newBase = fiber.sp - 1 - argc;
+  const compiled = fn.compiled;
+  // The common case, small enough for V8 to inline at every call: every check passes, nothing grows.
+  if (
+    compiled === null ||
+    argc !== fn.arity ||
+    fc >= fiber.frameIps.length ||
+    fc >= fiber.frameBudget ||
+    fuel < 0 ||
+    newBase + fn.maxStack > fiber.stack.length ||
+    fc >= COMPILED_DEPTH_LIMIT
+  ) {
+    return pushFrameChecked(vm, fiber, closure, argc, returnIp);
+  }
+  fiber.fuel = fuel;
+  fiber.frameIps[fc - 1] = returnIp;
+  fiber.frameClosures[fc] = closure;
+  fiber.frameBases[fc] = newBase;
+  fiber.frameCount = fc + 1;
+  return compiled;
+}
+
+/** pushFrame with every check and charge in the interpreter's order (one of them fails, grows or compiles). */
+function pushFrameChecked(vm: InterpreterVM, fiber: Fiber, closure: ObjClosure, argc: number, returnIp: number): CompiledCode {
+  const fn = closure.fn;
   if (argc !== fn.arity) throw new Fault(`Expected ${fn.arity} arguments but got ${argc}.`);
   const fc = fiber.frameCount;
   if (fc >= Math.min(fiber.frameIps.length, fiber.frameBudget)) growFrames(fiber, fc);
