@@ -328,10 +328,16 @@ export function compiledFunctionSource(module: Module, fn: ObjFunction, header?:
   const wanted = header === undefined ? null : loopBlocks(code, starts, leaders, fused, header);
   if (wanted !== null && !wanted.has(header!)) return null;
   const cases: string[] = [];
+  // The blocks' temporaries, declared once for the function (a declaration at each block's entry
+  // stored undefined in each of them every time the block ran, until V8 optimized the function).
+  let temps = 0;
+  let localSlot = false;
   starts.forEach((pc, k) => {
     if (!leaders.has(pc) || (wanted !== null && !wanted.has(pc))) return;
     const parts = blockParts(code, starts, leaders, fused, k);
-    const body = new CaseWriter(compiledTier(code, pc, depths), parts, `b${pc}_`).write();
+    const { body, temps: used, localSlot: usesLocalSlot } = new CaseWriter(compiledTier(code, pc, depths), parts, `b${pc}_`).writeBody();
+    temps = Math.max(temps, used);
+    localSlot ||= usesLocalSlot;
     const last = parts[parts.length - 1]!;
     if (counted !== undefined) counted.words += last.pos + last.words;
     // A block that falls through to one outside the loop goes there through the switch (to the interpreter).
@@ -349,6 +355,7 @@ let fc = fiber.frameCount;
 let callTarget = closure;
 let callArgc = 0;
 let entered = null;
+${temps > 0 || localSlot ? `let ${[...Array.from({ length: temps }, (_, i) => `t${i}`), ...(localSlot ? ['localSlot = 0'] : [])].join(', ')};` : ''}
 try {
 next: for (;;) {
 switch (ip) {
