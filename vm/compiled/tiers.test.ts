@@ -128,6 +128,38 @@ describe('the compiled tier', () => {
     expect(run('auto', 1e9).at(-1)).toBe('true');
   });
 
+  it('calls through the inline caches exactly as the interpreter: misses, shadowing fields, fuel out at a call, overflow', () => {
+    // One INVOKE site sees instances of several shapes and classes (cache misses after a hit), a
+    // field that shadows a method set after the method was cached, a bound method, a host method on
+    // a list; calls run out of fuel at every point of a range, and recursion through methods
+    // overflows at the same depth.
+    const source = `
+      class A { init() { this.x = 1; } m(k) { return this.x + k; } }
+      class B < A { init() { this.y = 2; this.x = 3; } m(k) { return super.m(k) * 2; } }
+      class R { d(n) { if (n == 0) return 0; return 1 + this.d(n - 1); } }
+      fun twice(k) { return k * 10; }
+      var things = [A(), A(), B(), A()];
+      things[1].z = 5;
+      var total = 0;
+      for (var i = 0; i < 400; i = i + 1) {
+        var t = things[i - (i / 4 - (i / 4) % 1) * 4];
+        total = total + t.m(i);
+        if (i == 200) things[0].m = twice;
+        var bound = t.m;
+        total = total + bound(1);
+      }
+      print total;
+      var xs = [1, 2, 3];
+      xs.append(4);
+      print len(xs);
+      print R().d(30);
+      print R().d(300);`;
+    const { module } = compile(source, { hosts: CORE_HOST_FUNCTIONS });
+    for (let fuel = 2_000; fuel < 2_400; fuel += 7) sameInBothTiers(module!, { fuel });
+    for (const maxFrames of [3, 31, 32, 33, 250, 400]) sameInBothTiers(module!, { maxFrames });
+    sameInBothTiers(module!, {});
+  });
+
   it('recurses as deep as the budget allows, the same in both tiers (deep frames run on the interpreter)', () => {
     const source = `
       class A { d(n) { if (n == 0) return 0; return 1 + this.d(n - 1); } }
