@@ -119,16 +119,17 @@ function compiledTier(code: Int32Array, leader: number, depths: Int32Array | nul
       },
       // The frame pushed by a shared function (pushFrame, vm/compiled/enter.ts), the callee's compiled
       // code called here: V8's feedback on this call is this site's own, so it may inline the callee.
+      // fiber.frameCount is fc throughout compiled code (a callee that returns restores it), and a
+      // callee that returns leaves its result in place of the callee and arguments.
       ENTER: ([callee, argc]) => `{
         const enterClosure = ${callee};
+        const enterArgc = ${argc};
         fiber.sp = sp;
         fiber.fuel = fuel;
-        fiber.frameCount = fc;
-        const status = pushFrame(vm, fiber, enterClosure, ${argc}, ip)(fiber, enterClosure, fiber.frameBases[fc], 0);
+        const status = pushFrame(vm, fiber, enterClosure, enterArgc, ip)(fiber, enterClosure, sp - 1 - enterArgc, 0);
         if (status !== RETURNED) return status;
-        sp = fiber.sp;
+        sp -= enterArgc;
         fuel = fiber.fuel;
-        fc = fiber.frameCount;
         break ${label};
       }`,
       CALL_OUT: ([slot, call]) => callOut(slot!, call!, `suspend(fiber, 'suspended', fc, ip, sp, fuel);\nreturn UNWOUND;`),
@@ -171,17 +172,19 @@ export const SHARED_HELPERS: readonly { readonly name: string; readonly def: Ins
   ...INSTRUCTIONS.filter((def) => OUT_OF_LINE.has(def.name) && def.fastPath !== undefined).map((def) => ({ name: `fast_${def.name}`, def, fast: true as const })),
 ];
 
-/** Call a shared helper (`call`, an expression) with the registers in the fiber; go on unless it left the frame. */
+/**
+ * Call a shared helper (`call`, an expression) with the registers in the
+ * fiber; go on unless it left the frame. fiber.frameCount is fc throughout
+ * compiled code: a helper or callee that returns leaves it as it was.
+ */
 function callShared(call: string, label: string | null): string {
   return `{
     fiber.sp = sp;
     fiber.fuel = fuel;
-    fiber.frameCount = fc;
     const status = ${call};
     if (status !== RETURNED) return status;
     sp = fiber.sp;
     fuel = fiber.fuel;
-    fc = fiber.frameCount;
     ${label === null ? '' : `break ${label};`}
   }`;
 }
