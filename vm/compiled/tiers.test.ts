@@ -277,6 +277,38 @@ describe('the compiled tier', () => {
     expect(compiled.at(-2)).toBe('12');
   });
 
+  it('waits inside a loop compiled alone (tier auto) and goes on from the same snapshot', () => {
+    const source = `
+      fun step(i) { return i % 7; }
+      spell go(n) {
+        var s = 0;
+        for (var i = 0; i < 120000; i = i + 1) {
+          s = s + step(i);
+          if (i % 30000 == 29999) s = s + pause(i);
+        }
+        print s;
+      }`;
+    const { module } = compile(source, { hosts: HOSTS });
+    const run = (tier: Tier): string[] => {
+      const lines: string[] = [];
+      const vm = new VM(module!, { hosts: HOSTS, print: (text) => lines.push(text), tier, fuel: 1e8 });
+      vm.runScript();
+      const fiber = vm.cast('go', [1]);
+      for (let k = 1; fiber.state === 'suspended'; k++) {
+        lines.push(JSON.stringify(saveVm(vm, [fiber])));
+        vm.resume(fiber, k);
+      }
+      lines.push(describeFiber(fiber));
+      if (tier === 'auto') lines.push(String(vm.compileStats.words > 0));
+      return lines;
+    };
+    const auto = run('auto');
+    expect(auto.slice(0, -1)).toEqual(run('interpreter'));
+    expect(auto.at(-1)).toBe('true');
+    // Four snapshots (one per wait), then the finished fiber.
+    expect(auto.filter((line) => line.startsWith('{'))).toHaveLength(5);
+  });
+
   it('sends every function back to the interpreter while a debugger is attached', () => {
     const { module } = compile('fun f(n) { var s = 0; for (var i = 0; i < n; i = i + 1) s = s + i; return s; } print f(5000);', {
       hosts: CORE_HOST_FUNCTIONS,
