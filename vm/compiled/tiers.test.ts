@@ -354,7 +354,7 @@ describe('the compiled tier', () => {
     const f = vm.runtimeFunctions.find((fn) => fn.name === 'f')!;
     vm.call('g', []);
     expect(f.compiled).toBeNull();
-    // f: 20,000 fuel (the minimum) at a few fuel a call, ten calls per g.
+    // f: 2,000 fuel (the minimum) at a few fuel a call, ten calls per g.
     for (let i = 0; i < 1_000; i++) expect(vm.call('g', []).result).toBe(10);
     expect(f.compiled).not.toBeNull();
     expect(vm.call('g', []).result).toBe(10);
