@@ -61,6 +61,20 @@ function sameInBothTiers(module: Module, budgets: Partial<Budgets>): void {
   }
 }
 
+/** Cast `go(arg)`, saving the VM at each wait and resuming it: what was printed, the snapshots, the end. */
+function castThroughWaits(module: Module, tier: Tier, arg: number, fuel?: number): { lines: string[]; vm: VM } {
+  const lines: string[] = [];
+  const vm = new VM(module, { hosts: HOSTS, print: (text) => lines.push(text), tier, ...(fuel === undefined ? {} : { fuel }) });
+  vm.runScript();
+  const fiber = vm.cast('go', [arg]);
+  for (let k = 1; fiber.state === 'suspended'; k++) {
+    lines.push(JSON.stringify(saveVm(vm, [fiber])));
+    vm.resume(fiber, k);
+  }
+  lines.push(describeFiber(fiber));
+  return { lines, vm };
+}
+
 const corpus = spellCorpus()
   .map((file) => ({ name: file.name, module: compile(file.text, { hosts: CORE_HOST_FUNCTIONS }).module }))
   .filter((entry): entry is { name: string; module: Module } => entry.module !== null);
@@ -260,18 +274,7 @@ describe('the compiled tier', () => {
       fun outer(n) { var s = 0; for (var i = 0; i < 3; i = i + 1) s = s + inner(n + i); return s; }
       spell go(n) { print outer(n); }`;
     const { module } = compile(source, { hosts: HOSTS });
-    const run = (tier: Tier): string[] => {
-      const lines: string[] = [];
-      const vm = new VM(module!, { hosts: HOSTS, print: (text) => lines.push(text), tier });
-      vm.runScript();
-      const fiber = vm.cast('go', [10]);
-      for (let k = 1; fiber.state === 'suspended'; k++) {
-        lines.push(JSON.stringify(saveVm(vm, [fiber])));
-        vm.resume(fiber, k);
-      }
-      lines.push(describeFiber(fiber));
-      return lines;
-    };
+    const run = (tier: Tier): string[] => castThroughWaits(module!, tier, 10).lines;
     const compiled = run('compiled');
     expect(compiled).toEqual(run('interpreter'));
     expect(compiled.at(-2)).toBe('12');
@@ -290,17 +293,8 @@ describe('the compiled tier', () => {
       }`;
     const { module } = compile(source, { hosts: HOSTS });
     const run = (tier: Tier): string[] => {
-      const lines: string[] = [];
-      const vm = new VM(module!, { hosts: HOSTS, print: (text) => lines.push(text), tier, fuel: 1e8 });
-      vm.runScript();
-      const fiber = vm.cast('go', [1]);
-      for (let k = 1; fiber.state === 'suspended'; k++) {
-        lines.push(JSON.stringify(saveVm(vm, [fiber])));
-        vm.resume(fiber, k);
-      }
-      lines.push(describeFiber(fiber));
-      if (tier === 'auto') lines.push(String(vm.compileStats.words > 0));
-      return lines;
+      const { lines, vm } = castThroughWaits(module!, tier, 1, 1e8);
+      return tier === 'auto' ? [...lines, String(vm.compileStats.words > 0)] : lines;
     };
     const auto = run('auto');
     expect(auto.slice(0, -1)).toEqual(run('interpreter'));
