@@ -134,6 +134,10 @@ export class VM {
       return this.owner.tierUp(fn);
     }
 
+    loopCode(fn: ObjFunction, header: number): CompiledFunction | null {
+      return this.owner.loopCode(fn, header);
+    }
+
     finish(fiber: Fiber, state: 'done' | 'failed'): void {
       this.owner.finish(fiber, state);
     }
@@ -199,6 +203,7 @@ export class VM {
   set breakHandler(handler: BreakHandler | null) {
     this.handler = handler;
     if (handler !== null) {
+      this.compiler.forgetLoops();
       for (const fn of this.functions) {
         fn.compiled = null;
         fn.untilCompiled = fuelBeforeCompiling(fn.original.length);
@@ -237,6 +242,20 @@ export class VM {
     // Below zero for good: the interpreter's one test at a call or back edge ("hot now, or compiled") holds.
     fn.untilCompiled = Number.NEGATIVE_INFINITY;
     return true;
+  }
+
+  /** A hot loop of `fn`, which runs on the interpreter: its compiled code (vm/compiled/compile.ts), or the whole function's. */
+  private loopCode(fn: ObjFunction, header: number): CompiledFunction | null {
+    if (fn.compiled === null && this.tier !== 'interpreter' && this.handler === null) {
+      let loop: CompiledFunction | null = null;
+      try {
+        loop = this.compiler.compileLoop(fn, header);
+      } catch {
+        // tierUp reports why (compileFailures).
+      }
+      if (loop !== null) return loop;
+    }
+    return this.tierUp(fn) ? fn.compiled : null;
   }
 
   private compileAll(): void {

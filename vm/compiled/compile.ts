@@ -9,7 +9,7 @@ import * as HELPERS from '../interpreter/helpers.js';
 import type { InterpreterVM } from '../interpreter/interpreter-vm.js';
 import type { Module } from '../module.js';
 import type { ObjFunction } from '../objects.js';
-import { SHARED_HELPERS, compiledFunctionSource, helperSource } from './function-source.js';
+import { SHARED_HELPERS, compiledFunctionSource, fastPathSource, helperSource } from './function-source.js';
 
 /** A function's compiled code: `(fiber, closure, base, ip) => status`. */
 export type CompiledFunction = NonNullable<ObjFunction['compiled']>;
@@ -67,18 +67,51 @@ export class FunctionCompiler {
 
   /** `fn`'s compiled code, or null when it cannot be compiled here. */
   compile(fn: ObjFunction): CompiledFunction | null {
+    return this.compileSource({ words: fn.original.length }, () => compiledFunctionSource(this.module, fn));
+  }
+
+  /**
+   * The compiled code of `fn`'s loop at `header`, entered there (a hot loop of
+   * a function running on the interpreter: a script's top level is never
+   * called again, and compiling all of it, its set-up and what follows its
+   * loops, cost V8 far more than the loop). Null when it cannot be compiled,
+   * or when `fn`'s loops were compiled for as many words as `fn` has (so its
+   * loops cost at most two compiles of it): the caller then compiles the
+   * whole function.
+   */
+  compileLoop(fn: ObjFunction, header: number): CompiledFunction | null {
+    let loops = this.loops.get(fn);
+    if (loops === undefined) this.loops.set(fn, (loops = { words: 0, code: new Map() }));
+    const known = loops.code.get(header);
+    if (known !== undefined) return known;
+    if (loops.words >= fn.original.length) return null;
+    const counted = { words: 0 };
+    const compiled = this.compileSource(counted, () => compiledFunctionSource(this.module, fn, header, counted));
+    loops.words += counted.words;
+    if (compiled !== null) loops.code.set(header, compiled);
+    return compiled;
+  }
+
+  /** Drop the compiled loops (the debugger attached: every function runs on the interpreter). */
+  forgetLoops(): void {
+    this.loops.clear();
+  }
+
+  private readonly loops = new Map<ObjFunction, { words: number; code: Map<number, CompiledFunction> }>();
+
+  private compileSource(counted: { readonly words: number }, source: () => string | null): CompiledFunction | null {
     if (!canCompile()) return null;
     const started = performance.now();
     if (!this.continuationsReady) {
       // Each helper may call the ones before it (an instruction's GOTO reaches a continuation).
-      for (const { name, def } of SHARED_HELPERS) this.scope[name] = this.evaluate(helperSource(name, def));
+      for (const { name, def, fast } of SHARED_HELPERS) this.scope[name] = this.evaluate(fast === true ? fastPathSource(name, def) : helperSource(name, def));
       this.continuationsReady = true;
     }
-    const source = compiledFunctionSource(this.module, fn);
-    if (source === null) return null;
-    const compiled = this.evaluate(source) as CompiledFunction;
+    const text = source();
+    if (text === null) return null;
+    const compiled = this.evaluate(text) as CompiledFunction;
     this.compileMs += performance.now() - started;
-    this.compiledWords += fn.original.length;
+    this.compiledWords += counted.words;
     return compiled;
   }
 }

@@ -10,7 +10,7 @@ import { FINISHED, UNWOUND } from './statuses.js';
  * in the fiber): true when the run is over for now (finished, or waiting);
  * false when the interpreter goes on from the innermost frame it left.
  */
-export function runCompiledFrame(fiber: Fiber, fn: ObjFunction, closure: ObjClosure, base: number, ip: number): boolean {
-  const status = fn.compiled!(fiber, closure, base, ip);
+export function runCompiledFrame(fiber: Fiber, code: NonNullable<ObjFunction['compiled']>, closure: ObjClosure, base: number, ip: number): boolean {
+  const status = code(fiber, closure, base, ip);
   return status === FINISHED || (status === UNWOUND && waits(fiber));
 }

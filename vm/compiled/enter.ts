@@ -4,15 +4,47 @@ import type { Fiber } from '../fiber.js';
 import { Fault, fuelFault } from '../interpreter/fault.js';
 import { growFrames, growStackCharged } from '../interpreter/frames.js';
 import type { InterpreterVM } from '../interpreter/interpreter-vm.js';
-import type { ObjClosure } from '../objects.js';
-import { COMPILED_DEPTH_LIMIT, UNWOUND, type CompiledStatus } from './statuses.js';
+import type { ObjClosure, ObjFunction } from '../objects.js';
+import { COMPILED_DEPTH_LIMIT, UNWOUND } from './statuses.js';
 
 /**
- * Call `closure` with the `argc` arguments on the fiber's stack (its registers
- * in the fiber), returning to `returnIp` in the caller. The same checks and
- * charges as the interpreter's call, in the same order.
+ * Push the frame of a call to `closure` with the `argc` arguments on the
+ * fiber's stack (its registers in the fiber), returning to `returnIp` in the
+ * caller: the same checks and charges as the interpreter's call, in the same
+ * order. Returns the callee's compiled code, which the call site then calls
+ * itself (so that V8's feedback on that call is the site's own, and it can
+ * inline the callee there); or, when the interpreter is to run the callee
+ * (not compiled yet: it pays for its compile in fuel first; or too deep for
+ * the JS stack), `interpretCallee`, which returns UNWOUND (the frame pushed).
  */
-export function enterCompiled(vm: InterpreterVM, fiber: Fiber, closure: ObjClosure, argc: number, returnIp: number): CompiledStatus {
+export function pushFrame(vm: InterpreterVM, fiber: Fiber, closure: ObjClosure, argc: number, returnIp: number): CompiledCode {
+  const fn = closure.fn;
+  const fc = fiber.frameCount;
+  const fuel = fiber.fuel - fn.callFuel;
+  const newBase = fiber.sp - 1 - argc;
+  const compiled = fn.compiled;
+  // The common case, small enough for V8 to inline at every call: every check passes, nothing grows.
+  if (
+    compiled === null ||
+    argc !== fn.arity ||
+    fc >= fiber.frameIps.length ||
+    fc >= fiber.frameBudget ||
+    fuel < 0 ||
+    newBase + fn.maxStack > fiber.stack.length ||
+    fc >= COMPILED_DEPTH_LIMIT
+  ) {
+    return pushFrameChecked(vm, fiber, closure, argc, returnIp);
+  }
+  fiber.fuel = fuel;
+  fiber.frameIps[fc - 1] = returnIp;
+  fiber.frameClosures[fc] = closure;
+  fiber.frameBases[fc] = newBase;
+  fiber.frameCount = fc + 1;
+  return compiled;
+}
+
+/** pushFrame with every check and charge in the interpreter's order (one of them fails, grows or compiles). */
+function pushFrameChecked(vm: InterpreterVM, fiber: Fiber, closure: ObjClosure, argc: number, returnIp: number): CompiledCode {
   const fn = closure.fn;
   if (argc !== fn.arity) throw new Fault(`Expected ${fn.arity} arguments but got ${argc}.`);
   const fc = fiber.frameCount;
@@ -25,12 +57,15 @@ export function enterCompiled(vm: InterpreterVM, fiber: Fiber, closure: ObjClosu
   fiber.frameClosures[fc] = closure;
   fiber.frameBases[fc] = newBase;
   fiber.frameCount = fc + 1;
-  // Not compiled (yet: it pays for its compile in fuel first), or too deep for the JS stack:
-  // the interpreter runs the callee (and, after it, the rest of the callers).
   const compiled = fn.compiled !== null || ((fn.untilCompiled -= fn.callFuel) <= 0 && vm.tierUp(fn)) ? fn.compiled : null;
   if (compiled === null || fc >= COMPILED_DEPTH_LIMIT) {
     fiber.frameIps[fc] = 0;
-    return UNWOUND;
+    return interpretCallee;
   }
-  return compiled(fiber, closure, newBase, 0) as CompiledStatus;
+  return compiled;
 }
+
+type CompiledCode = NonNullable<ObjFunction['compiled']>;
+
+/** What a call from compiled code runs when the interpreter is to run the callee: its frame is pushed, the caller unwinds. */
+export const interpretCallee: CompiledCode = () => UNWOUND;

@@ -81,10 +81,21 @@ function compiledTier(code: Int32Array, leader: number, depths: Int32Array | nul
     moveIp: (_cur, to) => `ip = ${leader + to};`,
     startsAt: -1,
     labelsFrameParts: true,
-    sharedPart: (part) =>
-      OUT_OF_LINE.has(part.def.name)
-        ? callShared(`instruction_${part.def.name}`, ['null', '0', 'ip', ...part.def.operands.map((_, k) => String(code[leader + part.pos + 1 + k]!))].join(', '), null)
-        : null,
+    sharedPart: (part) => {
+      if (!OUT_OF_LINE.has(part.def.name)) return null;
+      const operands = part.def.operands.map((_, k) => String(code[leader + part.pos + 1 + k]!));
+      const shared = `instruction_${part.def.name}(fiber, ${['null', '0', 'ip', ...operands].join(', ')})`;
+      if (part.def.fastPath === undefined) return callShared(shared, null);
+      // The fast path (fast_INVOKE: an inline cache hit pushes the callee's frame) returns the
+      // callee's code, called here, so V8's feedback on the call is this site's own; on a miss, the
+      // shared instruction.
+      return callShared(
+        `(entered = fast_${part.def.name}(fiber, fn, ${['ip', ...operands].join(', ')})) !== null
+          ? entered(fiber, fiber.frameClosures[fc], fiber.frameBases[fc], 0)
+          : ${shared}`,
+        null,
+      );
+    },
     fallThrough: '',
     controlMacros: (_part, label, continuation) => ({
       JUMP: ([target]) => `{ ip = ${target}; continue next; }`,
@@ -101,22 +112,24 @@ function compiledTier(code: Int32Array, leader: number, depths: Int32Array | nul
       // A one-line continuation (PUSH_FRAME: the call itself) is pasted; a long one (CALL_VALUE) is called.
       GOTO: ([name]) =>
         definition(name!).body.trim().includes('\n')
-          ? callShared(`continue_${name!}`, 'callTarget, callArgc, ip', label)
+          ? callShared(`continue_${name!}(fiber, callTarget, callArgc, ip)`, label)
           : `{\n${continuation(name!)}\n}\nbreak ${label};`,
       DISPATCH: () => {
         throw new Error('BREAK is never compiled.');
       },
-      // The interpreter's call (vm/compiled/enter.ts), then the callee's compiled code: a shared
-      // function, as fast as the same code pasted at each call and a third of the size.
+      // The frame pushed by a shared function (pushFrame, vm/compiled/enter.ts), the callee's compiled
+      // code called here: V8's feedback on this call is this site's own, so it may inline the callee.
+      // fiber.frameCount is fc throughout compiled code (a callee that returns restores it), and a
+      // callee that returns leaves its result in place of the callee and arguments.
       ENTER: ([callee, argc]) => `{
+        const enterClosure = ${callee};
+        const enterArgc = ${argc};
         fiber.sp = sp;
         fiber.fuel = fuel;
-        fiber.frameCount = fc;
-        const status = enterCompiled(vm, fiber, ${callee}, ${argc}, ip);
+        const status = pushFrame(vm, fiber, enterClosure, enterArgc, ip)(fiber, enterClosure, sp - 1 - enterArgc, 0);
         if (status !== RETURNED) return status;
-        sp = fiber.sp;
+        sp -= enterArgc;
         fuel = fiber.fuel;
-        fc = fiber.frameCount;
         break ${label};
       }`,
       CALL_OUT: ([slot, call]) => callOut(slot!, call!, `suspend(fiber, 'suspended', fc, ip, sp, fuel);\nreturn UNWOUND;`),
@@ -153,22 +166,25 @@ function blockParts(code: Int32Array, starts: readonly number[], leaders: Readon
 const OUT_OF_LINE = new Set(['INVOKE', 'SUPER_INVOKE', 'BUILD_LIST', 'BUILD_MAP', 'TEMPLATE']);
 
 /** The shared functions compiled code calls, by name, with their definitions. */
-export const SHARED_HELPERS: readonly { readonly name: string; readonly def: Instruction }[] = [
+export const SHARED_HELPERS: readonly { readonly name: string; readonly def: Instruction; readonly fast?: true }[] = [
   ...INTERNAL_INSTRUCTIONS.continuations.map((def) => ({ name: `continue_${def.name}`, def })),
   ...INSTRUCTIONS.filter((def) => OUT_OF_LINE.has(def.name)).map((def) => ({ name: `instruction_${def.name}`, def })),
+  ...INSTRUCTIONS.filter((def) => OUT_OF_LINE.has(def.name) && def.fastPath !== undefined).map((def) => ({ name: `fast_${def.name}`, def, fast: true as const })),
 ];
 
-/** Call a shared helper with the registers in the fiber; go on unless it left the frame. */
-function callShared(name: string, args: string, label: string | null): string {
+/**
+ * Call a shared helper (`call`, an expression) with the registers in the
+ * fiber; go on unless it left the frame. fiber.frameCount is fc throughout
+ * compiled code: a helper or callee that returns leaves it as it was.
+ */
+function callShared(call: string, label: string | null): string {
   return `{
     fiber.sp = sp;
     fiber.fuel = fuel;
-    fiber.frameCount = fc;
-    const status = ${name}(fiber, ${args});
+    const status = ${call};
     if (status !== RETURNED) return status;
     sp = fiber.sp;
     fuel = fiber.fuel;
-    fc = fiber.frameCount;
     ${label === null ? '' : `break ${label};`}
   }`;
 }
@@ -190,12 +206,46 @@ function helperTier(def: Instruction): Tier {
 }
 
 /**
+ * An instruction's fast path as a shared function, `(fiber, fn, ip, op0, op1)
+ * => code`: when it takes the fast path to a call (GOTO(PUSH_FRAME)), it
+ * pushes the callee's frame (pushFrame) and returns the code the call site
+ * then calls; when it falls through, null (the site runs the instruction).
+ */
+export function fastPathSource(name: string, def: Instruction): string {
+  const tier = helperTier(def);
+  const fastTier: Tier = {
+    ...tier,
+    controlMacros: (part, label, continuation) => ({
+      ...tier.controlMacros(part, label, continuation),
+      GOTO: ([target]) => {
+        if (target !== 'PUSH_FRAME') throw new Error(`${def.name}: a fast path only goes on to a call.`);
+        return 'return pushFrame(vm, fiber, callTarget, callArgc, ip);';
+      },
+    }),
+  };
+  const body = new CaseWriter(fastTier, [single({ ...def, body: def.fastPath! })], 'f').write();
+  return stripTypes(
+    formatCode(
+      `function ${name}(fiber, fn, ip, op0, op1) {
+const stack = fiber.stack;
+const sp = fiber.sp;
+let callTarget, callArgc;
+${body}
+return null;
+}`,
+      0,
+    ),
+  );
+}
+
+/**
  * A shared helper: `(fiber, callTarget, callArgc, ip, op0, op1) => status`,
  * RETURNED when the instruction is done and the caller goes on, otherwise
  * what a callee returned.
  */
 export function helperSource(name: string, def: Instruction): string {
-  const body = new CaseWriter(helperTier(def), [single(def)], 'h').write();
+  // What comes after the fast path (fast_INVOKE, which each use tries first).
+  const body = new CaseWriter(helperTier(def), [single({ ...def, body: def.slowPath ?? def.body })], 'h').write();
   return stripTypes(
     formatCode(
       `function ${name}(fiber, callTarget, callArgc, ip, op0, op1) {
@@ -221,23 +271,85 @@ throw unwound(error, fiber, fc, ip, sp, fuel);
   );
 }
 
-/** The JavaScript source of `fn`'s compiled code (a function expression), or null when it cannot be compiled. */
-export function compiledFunctionSource(module: Module, fn: ObjFunction): string | null {
+/**
+ * The blocks of the loop whose header is `header` (the target of a LOOP):
+ * the blocks reachable from the header that reach a back edge to it again.
+ */
+function loopBlocks(code: Int32Array, starts: readonly number[], leaders: ReadonlySet<number>, fused: ReadonlySet<number>, header: number): Set<number> {
+  const index = new Map(starts.map((pc, k) => [pc, k]));
+  const successors = new Map<number, number[]>();
+  const latches: number[] = [];
+  const reached = new Set<number>();
+  const work = [header];
+  while (work.length > 0) {
+    const pc = work.pop()!;
+    if (reached.has(pc) || !leaders.has(pc) || !index.has(pc)) continue;
+    reached.add(pc);
+    const next: number[] = [];
+    const parts = blockParts(code, starts, leaders, fused, index.get(pc)!);
+    for (const part of parts) {
+      const at = pc + part.pos;
+      OPCODES[code[at]!]!.operands.forEach((kind, k) => {
+        if (kind !== 'jump') return;
+        const target = code[at + 1 + k]!;
+        next.push(part.def.name === 'JUMP_IF_FALSE_POP' ? target + 1 : target);
+        if (code[at] === Op.LOOP && target === header) latches.push(pc);
+      });
+    }
+    const last = parts[parts.length - 1]!;
+    if (last.def.terminal !== true) next.push(pc + last.pos + last.words);
+    successors.set(pc, next);
+    work.push(...next);
+  }
+  // Backwards from the back edges to the header, within what the header reaches.
+  const loop = new Set<number>([header]);
+  const back = [...latches];
+  while (back.length > 0) {
+    const pc = back.pop()!;
+    if (loop.has(pc)) continue;
+    loop.add(pc);
+    for (const [from, next] of successors) if (!loop.has(from) && next.includes(pc)) back.push(from);
+  }
+  return loop;
+}
+
+/**
+ * The JavaScript source of `fn`'s compiled code (a function expression), or
+ * null when it cannot be compiled. With `header`, the code of that loop alone
+ * (a hot loop of a function that runs on the interpreter, such as a script's
+ * top level): it is entered at the header, and leaving the loop leaves the
+ * rest of the function to the interpreter. `counted.words` grows by the words
+ * compiled.
+ */
+export function compiledFunctionSource(module: Module, fn: ObjFunction, header?: number, counted?: { words: number }): string | null {
   const code = fn.original;
   const analysis = analyse(code);
   if (analysis === null) return null;
   // The verifier's facts: the stack depth at every instruction (it throws on code it does not accept).
   const depths = stackDepths(module, fn.index);
   const { starts, leaders, fused } = analysis;
+  const wanted = header === undefined ? null : loopBlocks(code, starts, leaders, fused, header);
+  if (wanted !== null && !wanted.has(header!)) return null;
   const cases: string[] = [];
+  // The blocks' temporaries, declared once for the function (a declaration at each block's entry
+  // stored undefined in each of them every time the block ran, until V8 optimized the function).
+  let temps = 0;
+  let localSlot = false;
   starts.forEach((pc, k) => {
-    if (!leaders.has(pc)) return;
+    if (!leaders.has(pc) || (wanted !== null && !wanted.has(pc))) return;
     const parts = blockParts(code, starts, leaders, fused, k);
-    const body = new CaseWriter(compiledTier(code, pc, depths), parts, `b${pc}_`).write();
-    cases.push(`case ${pc}: {\n${body}\n}`);
+    const { body, temps: used, localSlot: usesLocalSlot } = new CaseWriter(compiledTier(code, pc, depths), parts, `b${pc}_`).writeBody();
+    temps = Math.max(temps, used);
+    localSlot ||= usesLocalSlot;
+    const last = parts[parts.length - 1]!;
+    if (counted !== undefined) counted.words += last.pos + last.words;
+    // A block that falls through to one outside the loop goes there through the switch (to the interpreter).
+    const leavesLoop = wanted !== null && last.def.terminal !== true && !wanted.has(pc + last.pos + last.words);
+    cases.push(`case ${pc}: {\n${body}${leavesLoop ? '\ncontinue next;' : ''}\n}`);
   });
+  const name = header === undefined ? `compiled_${fn.index}` : `compiled_${fn.index}_loop_${header}`;
   return stripTypes(formatCode(
-    `function compiled_${fn.index}(fiber, closure, base, ip) {
+    `function ${name}(fiber, closure, base, ip) {
 const fn = closure.fn;
 const stack = fiber.stack;
 let sp = fiber.sp;
@@ -245,13 +357,18 @@ let fuel = fiber.fuel;
 let fc = fiber.frameCount;
 let callTarget = closure;
 let callArgc = 0;
+let entered = null;
+${temps > 0 || localSlot ? `let ${[...Array.from({ length: temps }, (_, i) => `t${i}`), ...(localSlot ? ['localSlot = 0'] : [])].join(', ')};` : ''}
 try {
 next: for (;;) {
 switch (ip) {
 ${cases.join('\n')}
 default:
-// Not a block's start (a return address after a wait): the interpreter goes on from here.
+// Not a block's start (a return address after a wait), or outside a compiled loop: the interpreter goes on from here.
 fiber.frameIps[fc - 1] = ip;
+fiber.sp = sp;
+fiber.fuel = fuel;
+fiber.frameCount = fc;
 return UNWOUND;
 }
 }

@@ -19,7 +19,7 @@ export type CompiledStatus = typeof RETURNED | typeof FINISHED | typeof UNWOUND;
  * spell cannot buy a large compile with little fuel (docs/security.md).
  */
 export const FUEL_BEFORE_COMPILING_PER_WORD = 500;
-export const MIN_FUEL_BEFORE_COMPILING = 20_000;
+export const MIN_FUEL_BEFORE_COMPILING = 2_000;
 
 export function fuelBeforeCompiling(words: number): number {
   return Math.max(MIN_FUEL_BEFORE_COMPILING, FUEL_BEFORE_COMPILING_PER_WORD * words);

@@ -54,9 +54,25 @@ function transcript(module: Module, tier: Tier, budgets: Partial<Budgets>): { li
 
 function sameInBothTiers(module: Module, budgets: Partial<Budgets>): void {
   const interpreted = transcript(module, 'interpreter', budgets);
-  const compiled = transcript(module, 'compiled', budgets);
-  expect(compiled.failures).toEqual([]);
-  expect(compiled.lines).toEqual(interpreted.lines);
+  for (const tier of ['compiled', 'auto'] as const) {
+    const compiled = transcript(module, tier, budgets);
+    expect(compiled.failures).toEqual([]);
+    expect(compiled.lines).toEqual(interpreted.lines);
+  }
+}
+
+/** Cast `go(arg)`, saving the VM at each wait and resuming it: what was printed, the snapshots, the end. */
+function castThroughWaits(module: Module, tier: Tier, arg: number, fuel?: number): { lines: string[]; vm: VM } {
+  const lines: string[] = [];
+  const vm = new VM(module, { hosts: HOSTS, print: (text) => lines.push(text), tier, ...(fuel === undefined ? {} : { fuel }) });
+  vm.runScript();
+  const fiber = vm.cast('go', [arg]);
+  for (let k = 1; fiber.state === 'suspended'; k++) {
+    lines.push(JSON.stringify(saveVm(vm, [fiber])));
+    vm.resume(fiber, k);
+  }
+  lines.push(describeFiber(fiber));
+  return { lines, vm };
 }
 
 const corpus = spellCorpus()
@@ -90,6 +106,72 @@ describe('the compiled tier', () => {
     }
     const spin = compile('fun spin() { var i = 0; while (true) i = i + 1; } spin();', { hosts: CORE_HOST_FUNCTIONS }).module!;
     for (const fuel of [10, 99, 1_234, 50_001]) sameInBothTiers(spin, { fuel });
+  });
+
+  it('runs a hot loop of a function on the interpreter in the compiled code of that loop alone (tier auto)', () => {
+    // Top-level loops (a script is never called again), nested loops, values left on the stack across
+    // them, a return from inside a loop, a loop's function called again later (then compiled whole).
+    const source = `
+      class P { init() { this.n = 0; } bump(k) { this.n = this.n + k; return this; } }
+      var p = P();
+      var total = 0;
+      for (var i = 0; i < 30000; i = i + 1) { var k = i - (i / 2); total = total + p.bump(1).n + k; }
+      print total;
+      var j = 0;
+      while (j < 200) { var m = 0; while (m < 300) { m = m + 1; total = total + m; } j = j + 1; }
+      print total; print p.n;
+      fun find(n) { var x = 0; while (true) { x = x + 1; if (x * x > n) return x; } }
+      print find(1000000000); print find(2000000000); print find(30);
+      fun sum(n) { var s = 0; for (var q = 0; q < n; q = q + 1) s = s + q; return s; }
+      print sum(100000);
+      for (var r = 0; r < 5000; r = r + 1) total = total + sum(20);
+      print total;`;
+    const { module } = compile(source, { hosts: CORE_HOST_FUNCTIONS });
+    const run = (tier: Tier, fuel: number): string[] => {
+      const out: string[] = [];
+      const vm = new VM(module!, { hosts: CORE_HOST_FUNCTIONS, print: (t) => out.push(t), tier, fuel });
+      const fiber = vm.runScript();
+      expect(vm.compileFailures).toEqual([]);
+      return [...out, describeFiber(fiber), tier === 'auto' ? String(vm.compileStats.words > 0) : 'true'];
+    };
+    for (const fuel of [1e9, 150_000, 400_001, 2_345_678]) {
+      const interpreted = run('interpreter', fuel);
+      expect(run('auto', fuel)).toEqual(interpreted);
+      expect(run('compiled', fuel)).toEqual(interpreted);
+    }
+    expect(run('auto', 1e9).at(-1)).toBe('true');
+  });
+
+  it('calls through the inline caches exactly as the interpreter: misses, shadowing fields, fuel out at a call, overflow', () => {
+    // One INVOKE site sees instances of several shapes and classes (cache misses after a hit), a
+    // field that shadows a method set after the method was cached, a bound method, a host method on
+    // a list; calls run out of fuel at every point of a range, and recursion through methods
+    // overflows at the same depth.
+    const source = `
+      class A { init() { this.x = 1; } m(k) { return this.x + k; } }
+      class B < A { init() { this.y = 2; this.x = 3; } m(k) { return super.m(k) * 2; } }
+      class R { d(n) { if (n == 0) return 0; return 1 + this.d(n - 1); } }
+      fun twice(k) { return k * 10; }
+      var things = [A(), A(), B(), A()];
+      things[1].z = 5;
+      var total = 0;
+      for (var i = 0; i < 400; i = i + 1) {
+        var t = things[i - (i / 4 - (i / 4) % 1) * 4];
+        total = total + t.m(i);
+        if (i == 200) things[0].m = twice;
+        var bound = t.m;
+        total = total + bound(1);
+      }
+      print total;
+      var xs = [1, 2, 3];
+      xs.append(4);
+      print len(xs);
+      print R().d(30);
+      print R().d(300);`;
+    const { module } = compile(source, { hosts: CORE_HOST_FUNCTIONS });
+    for (let fuel = 2_000; fuel < 2_400; fuel += 7) sameInBothTiers(module!, { fuel });
+    for (const maxFrames of [3, 31, 32, 33, 250, 400]) sameInBothTiers(module!, { maxFrames });
+    sameInBothTiers(module!, {});
   });
 
   it('recurses as deep as the budget allows, the same in both tiers (deep frames run on the interpreter)', () => {
@@ -192,21 +274,33 @@ describe('the compiled tier', () => {
       fun outer(n) { var s = 0; for (var i = 0; i < 3; i = i + 1) s = s + inner(n + i); return s; }
       spell go(n) { print outer(n); }`;
     const { module } = compile(source, { hosts: HOSTS });
-    const run = (tier: Tier): string[] => {
-      const lines: string[] = [];
-      const vm = new VM(module!, { hosts: HOSTS, print: (text) => lines.push(text), tier });
-      vm.runScript();
-      const fiber = vm.cast('go', [10]);
-      for (let k = 1; fiber.state === 'suspended'; k++) {
-        lines.push(JSON.stringify(saveVm(vm, [fiber])));
-        vm.resume(fiber, k);
-      }
-      lines.push(describeFiber(fiber));
-      return lines;
-    };
+    const run = (tier: Tier): string[] => castThroughWaits(module!, tier, 10).lines;
     const compiled = run('compiled');
     expect(compiled).toEqual(run('interpreter'));
     expect(compiled.at(-2)).toBe('12');
+  });
+
+  it('waits inside a loop compiled alone (tier auto) and goes on from the same snapshot', () => {
+    const source = `
+      fun step(i) { return i % 7; }
+      spell go(n) {
+        var s = 0;
+        for (var i = 0; i < 120000; i = i + 1) {
+          s = s + step(i);
+          if (i % 30000 == 29999) s = s + pause(i);
+        }
+        print s;
+      }`;
+    const { module } = compile(source, { hosts: HOSTS });
+    const run = (tier: Tier): string[] => {
+      const { lines, vm } = castThroughWaits(module!, tier, 1, 1e8);
+      return tier === 'auto' ? [...lines, String(vm.compileStats.words > 0)] : lines;
+    };
+    const auto = run('auto');
+    expect(auto.slice(0, -1)).toEqual(run('interpreter'));
+    expect(auto.at(-1)).toBe('true');
+    // Four snapshots (one per wait), then the finished fiber.
+    expect(auto.filter((line) => line.startsWith('{'))).toHaveLength(5);
   });
 
   it('sends every function back to the interpreter while a debugger is attached', () => {
@@ -254,7 +348,7 @@ describe('the compiled tier', () => {
     const f = vm.runtimeFunctions.find((fn) => fn.name === 'f')!;
     vm.call('g', []);
     expect(f.compiled).toBeNull();
-    // f: 20,000 fuel (the minimum) at a few fuel a call, ten calls per g.
+    // f: 2,000 fuel (the minimum) at a few fuel a call, ten calls per g.
     for (let i = 0; i < 1_000; i++) expect(vm.call('g', []).result).toBe(10);
     expect(f.compiled).not.toBeNull();
     expect(vm.call('g', []).result).toBe(10);

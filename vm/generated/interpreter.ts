@@ -40,7 +40,6 @@ import {
   concatStrings,
   displayBounded,
   displayValue,
-  enterCompiled,
   enterHost,
   fail,
   fuelFault,
@@ -57,6 +56,7 @@ import {
   isHostObject,
   lastCapture,
   leaveHost,
+  pushFrame,
   quickMapMethod,
   quoted,
   runCompiledFrame,
@@ -100,7 +100,7 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
     // A frame whose function is compiled starts there (a run of the compiled tier, or a resumed fiber);
     // a run from a function's start (a cast loop's spell, a script) counts as a call towards compiling it.
     if (fn.compiled !== null || (ip === 0 && (fn.untilCompiled -= fn.callFuel) <= 0 && vm.tierUp(fn))) {
-      if (runCompiledFrame(fiber, fn, closure, base, ip)) return fiber;
+      if (runCompiledFrame(fiber, fn.compiled!, closure, base, ip)) return fiber;
       fc = fiber.frameCount;
       sp = fiber.sp;
       fuel = fiber.fuel;
@@ -488,12 +488,15 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               { fuel -= (ip) - code[ip - 1]!; if (fuel < 0) throw fuelFault(fiber); };
               if (--backEdges === 0) {
                 backEdges = BACK_EDGE_SAMPLE;
-                if ((fn.untilCompiled -= BACK_EDGE_SAMPLE * ((ip) - code[ip - 1]!)) <= 0 && (fn.compiled !== null || vm.tierUp(fn))) {
-                  fiber.sp = sp;
-                  fiber.fuel = fuel;
-                  fiber.frameCount = fc;
-                  if (runCompiledFrame(fiber, fn, closure, base, code[ip - 1]!)) return fiber;
-                  { op = -3; continue dispatch; }
+                if ((fn.untilCompiled -= BACK_EDGE_SAMPLE * ((ip) - code[ip - 1]!)) <= 0) {
+                  const loopCode = fn.compiled ?? vm.loopCode(fn, code[ip - 1]!);
+                  if (loopCode !== null) {
+                    fiber.sp = sp;
+                    fiber.fuel = fuel;
+                    fiber.frameCount = fc;
+                    if (runCompiledFrame(fiber, loopCode, closure, base, code[ip - 1]!)) return fiber;
+                    { op = -3; continue dispatch; }
+                  }
                 }
               };
               { ip = code[ip - 1]!; continue next; };
@@ -532,7 +535,7 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                   fiber.sp = sp;
                   fiber.fuel = fuel;
                   fiber.frameCount = fc;
-                  if (runCompiledFrame(fiber, enterFn, enterClosure, newBase, 0)) return fiber;
+                  if (runCompiledFrame(fiber, enterFn.compiled!, enterClosure, newBase, 0)) return fiber;
                   { op = -3; continue dispatch; }
                 }
                 closure = enterClosure;
@@ -548,17 +551,18 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
           case 34 /* INVOKE */: {
             ip += 2;
             {
+              const cached = stack[sp - 1 - code[ip - 1]!]!;
+              if (cached instanceof ObjInstance && cached.shape === fn.icShape[(ip - 2)]) {
+                callTarget = fn.icMethod[(ip - 2)]!;
+                callArgc = code[ip - 1]!;
+                { op = -1; continue dispatch; };
+              }
               const name = constants[code[ip - 2]!] as string;
               const argc = code[ip - 1]!;
               const receiverSlot = sp - 1 - argc;
               const receiver = stack[receiverSlot]!;
               callArgc = argc;
               if (receiver instanceof ObjInstance) {
-                // Inline cache hit: this shape has no field of that name, and its class has the method.
-                if (receiver.shape === fn.icShape[(ip - 2)]) {
-                  callTarget = fn.icMethod[(ip - 2)]!;
-                  { op = -1; continue dispatch; };
-                }
                 const field = receiver.getField(name);
                 if (field !== undefined) {
                   // A field holding a function shadows a method of the same name (clox).
@@ -851,7 +855,7 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                   fiber.sp = sp;
                   fiber.fuel = fuel;
                   fiber.frameCount = fc;
-                  if (runCompiledFrame(fiber, enterFn, enterClosure, newBase, 0)) return fiber;
+                  if (runCompiledFrame(fiber, enterFn.compiled!, enterClosure, newBase, 0)) return fiber;
                   { op = -3; continue dispatch; }
                 }
                 closure = enterClosure;
@@ -893,7 +897,7 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                   fiber.sp = sp;
                   fiber.fuel = fuel;
                   fiber.frameCount = fc;
-                  if (runCompiledFrame(fiber, enterFn, enterClosure, newBase, 0)) return fiber;
+                  if (runCompiledFrame(fiber, enterFn.compiled!, enterClosure, newBase, 0)) return fiber;
                   { op = -3; continue dispatch; }
                 }
                 closure = enterClosure;
@@ -929,7 +933,7 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                     fiber.sp = sp;
                     fiber.fuel = fuel;
                     fiber.frameCount = fc;
-                    if (runCompiledFrame(fiber, enterFn, enterClosure, newBase, 0)) return fiber;
+                    if (runCompiledFrame(fiber, enterFn.compiled!, enterClosure, newBase, 0)) return fiber;
                     { op = -3; continue dispatch; }
                   }
                   closure = enterClosure;
@@ -979,7 +983,7 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                     fiber.sp = sp;
                     fiber.fuel = fuel;
                     fiber.frameCount = fc;
-                    if (runCompiledFrame(fiber, enterFn, enterClosure, newBase, 0)) return fiber;
+                    if (runCompiledFrame(fiber, enterFn.compiled!, enterClosure, newBase, 0)) return fiber;
                     { op = -3; continue dispatch; }
                   }
                   closure = enterClosure;
@@ -1019,12 +1023,15 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               { fuel -= (ip) - code[ip - 1]!; if (fuel < 0) throw fuelFault(fiber); };
               if (--backEdges === 0) {
                 backEdges = BACK_EDGE_SAMPLE;
-                if ((fn.untilCompiled -= BACK_EDGE_SAMPLE * ((ip) - code[ip - 1]!)) <= 0 && (fn.compiled !== null || vm.tierUp(fn))) {
-                  fiber.sp = sp;
-                  fiber.fuel = fuel;
-                  fiber.frameCount = fc;
-                  if (runCompiledFrame(fiber, fn, closure, base, code[ip - 1]!)) return fiber;
-                  { op = -3; continue dispatch; }
+                if ((fn.untilCompiled -= BACK_EDGE_SAMPLE * ((ip) - code[ip - 1]!)) <= 0) {
+                  const loopCode = fn.compiled ?? vm.loopCode(fn, code[ip - 1]!);
+                  if (loopCode !== null) {
+                    fiber.sp = sp;
+                    fiber.fuel = fuel;
+                    fiber.frameCount = fc;
+                    if (runCompiledFrame(fiber, loopCode, closure, base, code[ip - 1]!)) return fiber;
+                    { op = -3; continue dispatch; }
+                  }
                 }
               };
               ip = (code[ip - 1]!) + 1;;
@@ -1061,12 +1068,15 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               { fuel -= (ip) - code[ip - 1]!; if (fuel < 0) throw fuelFault(fiber); };
               if (--backEdges === 0) {
                 backEdges = BACK_EDGE_SAMPLE;
-                if ((fn.untilCompiled -= BACK_EDGE_SAMPLE * ((ip) - code[ip - 1]!)) <= 0 && (fn.compiled !== null || vm.tierUp(fn))) {
-                  fiber.sp = sp;
-                  fiber.fuel = fuel;
-                  fiber.frameCount = fc;
-                  if (runCompiledFrame(fiber, fn, closure, base, code[ip - 1]!)) return fiber;
-                  { op = -3; continue dispatch; }
+                if ((fn.untilCompiled -= BACK_EDGE_SAMPLE * ((ip) - code[ip - 1]!)) <= 0) {
+                  const loopCode = fn.compiled ?? vm.loopCode(fn, code[ip - 1]!);
+                  if (loopCode !== null) {
+                    fiber.sp = sp;
+                    fiber.fuel = fuel;
+                    fiber.frameCount = fc;
+                    if (runCompiledFrame(fiber, loopCode, closure, base, code[ip - 1]!)) return fiber;
+                    { op = -3; continue dispatch; }
+                  }
                 }
               };
               { ip = code[ip - 1]!; continue next; };
@@ -1079,12 +1089,15 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               { fuel -= (ip) - code[ip - 1]!; if (fuel < 0) throw fuelFault(fiber); };
               if (--backEdges === 0) {
                 backEdges = BACK_EDGE_SAMPLE;
-                if ((fn.untilCompiled -= BACK_EDGE_SAMPLE * ((ip) - code[ip - 1]!)) <= 0 && (fn.compiled !== null || vm.tierUp(fn))) {
-                  fiber.sp = sp;
-                  fiber.fuel = fuel;
-                  fiber.frameCount = fc;
-                  if (runCompiledFrame(fiber, fn, closure, base, code[ip - 1]!)) return fiber;
-                  { op = -3; continue dispatch; }
+                if ((fn.untilCompiled -= BACK_EDGE_SAMPLE * ((ip) - code[ip - 1]!)) <= 0) {
+                  const loopCode = fn.compiled ?? vm.loopCode(fn, code[ip - 1]!);
+                  if (loopCode !== null) {
+                    fiber.sp = sp;
+                    fiber.fuel = fuel;
+                    fiber.frameCount = fc;
+                    if (runCompiledFrame(fiber, loopCode, closure, base, code[ip - 1]!)) return fiber;
+                    { op = -3; continue dispatch; }
+                  }
                 }
               };
               ip = (code[ip - 1]!) + 1;;
@@ -1121,12 +1134,15 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               { fuel -= (ip) - code[ip - 1]!; if (fuel < 0) throw fuelFault(fiber); };
               if (--backEdges === 0) {
                 backEdges = BACK_EDGE_SAMPLE;
-                if ((fn.untilCompiled -= BACK_EDGE_SAMPLE * ((ip) - code[ip - 1]!)) <= 0 && (fn.compiled !== null || vm.tierUp(fn))) {
-                  fiber.sp = sp;
-                  fiber.fuel = fuel;
-                  fiber.frameCount = fc;
-                  if (runCompiledFrame(fiber, fn, closure, base, code[ip - 1]!)) return fiber;
-                  { op = -3; continue dispatch; }
+                if ((fn.untilCompiled -= BACK_EDGE_SAMPLE * ((ip) - code[ip - 1]!)) <= 0) {
+                  const loopCode = fn.compiled ?? vm.loopCode(fn, code[ip - 1]!);
+                  if (loopCode !== null) {
+                    fiber.sp = sp;
+                    fiber.fuel = fuel;
+                    fiber.frameCount = fc;
+                    if (runCompiledFrame(fiber, loopCode, closure, base, code[ip - 1]!)) return fiber;
+                    { op = -3; continue dispatch; }
+                  }
                 }
               };
               { ip = code[ip - 1]!; continue next; };
@@ -1166,12 +1182,15 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               { fuel -= (ip) - code[ip - 1]!; if (fuel < 0) throw fuelFault(fiber); };
               if (--backEdges === 0) {
                 backEdges = BACK_EDGE_SAMPLE;
-                if ((fn.untilCompiled -= BACK_EDGE_SAMPLE * ((ip) - code[ip - 1]!)) <= 0 && (fn.compiled !== null || vm.tierUp(fn))) {
-                  fiber.sp = sp;
-                  fiber.fuel = fuel;
-                  fiber.frameCount = fc;
-                  if (runCompiledFrame(fiber, fn, closure, base, code[ip - 1]!)) return fiber;
-                  { op = -3; continue dispatch; }
+                if ((fn.untilCompiled -= BACK_EDGE_SAMPLE * ((ip) - code[ip - 1]!)) <= 0) {
+                  const loopCode = fn.compiled ?? vm.loopCode(fn, code[ip - 1]!);
+                  if (loopCode !== null) {
+                    fiber.sp = sp;
+                    fiber.fuel = fuel;
+                    fiber.frameCount = fc;
+                    if (runCompiledFrame(fiber, loopCode, closure, base, code[ip - 1]!)) return fiber;
+                    { op = -3; continue dispatch; }
+                  }
                 }
               };
               { ip = code[ip - 1]!; continue next; };
@@ -1973,17 +1992,18 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
             sp += 1;
             ip += 3;
             {
+              const cached = stack[sp - 1 - code[ip - 1]!]!;
+              if (cached instanceof ObjInstance && cached.shape === fn.icShape[(ip - 2)]) {
+                callTarget = fn.icMethod[(ip - 2)]!;
+                callArgc = code[ip - 1]!;
+                { op = -1; continue dispatch; };
+              }
               const name = constants[code[ip - 2]!] as string;
               const argc = code[ip - 1]!;
               const receiverSlot = sp - 1 - argc;
               const receiver = stack[receiverSlot]!;
               callArgc = argc;
               if (receiver instanceof ObjInstance) {
-                // Inline cache hit: this shape has no field of that name, and its class has the method.
-                if (receiver.shape === fn.icShape[(ip - 2)]) {
-                  callTarget = fn.icMethod[(ip - 2)]!;
-                  { op = -1; continue dispatch; };
-                }
                 const field = receiver.getField(name);
                 if (field !== undefined) {
                   // A field holding a function shadows a method of the same name (clox).
@@ -2456,17 +2476,18 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
             sp += 1;
             ip += 4;
             {
+              const cached = stack[sp - 1 - code[ip - 1]!]!;
+              if (cached instanceof ObjInstance && cached.shape === fn.icShape[(ip - 2)]) {
+                callTarget = fn.icMethod[(ip - 2)]!;
+                callArgc = code[ip - 1]!;
+                { op = -1; continue dispatch; };
+              }
               const name = constants[code[ip - 2]!] as string;
               const argc = code[ip - 1]!;
               const receiverSlot = sp - 1 - argc;
               const receiver = stack[receiverSlot]!;
               callArgc = argc;
               if (receiver instanceof ObjInstance) {
-                // Inline cache hit: this shape has no field of that name, and its class has the method.
-                if (receiver.shape === fn.icShape[(ip - 2)]) {
-                  callTarget = fn.icMethod[(ip - 2)]!;
-                  { op = -1; continue dispatch; };
-                }
                 const field = receiver.getField(name);
                 if (field !== undefined) {
                   // A field holding a function shadows a method of the same name (clox).
@@ -2724,12 +2745,15 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               { fuel -= (ip) - code[ip - 1]!; if (fuel < 0) throw fuelFault(fiber); };
               if (--backEdges === 0) {
                 backEdges = BACK_EDGE_SAMPLE;
-                if ((fn.untilCompiled -= BACK_EDGE_SAMPLE * ((ip) - code[ip - 1]!)) <= 0 && (fn.compiled !== null || vm.tierUp(fn))) {
-                  fiber.sp = sp;
-                  fiber.fuel = fuel;
-                  fiber.frameCount = fc;
-                  if (runCompiledFrame(fiber, fn, closure, base, code[ip - 1]!)) return fiber;
-                  { op = -3; continue dispatch; }
+                if ((fn.untilCompiled -= BACK_EDGE_SAMPLE * ((ip) - code[ip - 1]!)) <= 0) {
+                  const loopCode = fn.compiled ?? vm.loopCode(fn, code[ip - 1]!);
+                  if (loopCode !== null) {
+                    fiber.sp = sp;
+                    fiber.fuel = fuel;
+                    fiber.frameCount = fc;
+                    if (runCompiledFrame(fiber, loopCode, closure, base, code[ip - 1]!)) return fiber;
+                    { op = -3; continue dispatch; }
+                  }
                 }
               };
               { ip = code[ip - 1]!; continue next; };

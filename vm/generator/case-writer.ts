@@ -34,8 +34,21 @@ export class CaseWriter {
 
   /** The sequence's statements (declarations first). */
   write(): string {
+    const { body, temps, localSlot } = this.writeBody();
+    const declared = Array.from({ length: temps }, (_, i) => `t${i}: Value`);
+    if (localSlot) declared.push('localSlot = 0');
+    return [...(declared.length > 0 ? [`let ${declared.join(', ')};`] : []), body].join('\n');
+  }
+
+  /**
+   * The sequence's statements without declarations: the temporaries `t0` …
+   * `t${temps - 1}` (and `localSlot` when `localSlot`) are the caller's to
+   * declare (a compiled function declares them once for all its blocks, not
+   * at every block's entry).
+   */
+  writeBody(): { body: string; temps: number; localSlot: boolean } {
     const only = this.parts.length === 1 ? this.parts[0]! : null;
-    if (only !== null && only.def.kind === 'stack' && !/\bJUMP\(/.test(only.def.body)) return this.writeAlone(only);
+    if (only !== null && only.def.kind === 'stack' && !/\bJUMP\(/.test(only.def.body)) return { body: this.writeAlone(only), temps: 0, localSlot: false };
     for (const part of this.parts) {
       if (part.def.kind === 'frame') this.frame(part);
       else this.stackPart(part);
@@ -47,10 +60,7 @@ export class CaseWriter {
       this.moveIp(last.pos + last.words);
       if (this.tier.fallThrough !== '') this.lines.push(this.tier.fallThrough);
     }
-    const declared = Array.from({ length: this.temps }, (_, i) => `t${i}: Value`);
-    if (this.usesLocalSlot) declared.push('localSlot = 0');
-    const head = declared.length > 0 ? [`let ${declared.join(', ')};`] : [];
-    return [...head, ...this.lines].join('\n');
+    return { body: this.lines.join('\n'), temps: this.temps, localSlot: this.usesLocalSlot };
   }
 
   /**

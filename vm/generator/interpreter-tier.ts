@@ -31,11 +31,11 @@ export const RELOAD_OPCODE = -3;
  * pushed), the registers handed over in the fiber; then, unless the run ended
  * or waits, go on in the RELOAD case, which takes the registers back.
  */
-export function runCompiled(fnExpr: string, closureExpr: string, baseExpr: string, ipExpr: string): string {
+export function runCompiled(codeExpr: string, closureExpr: string, baseExpr: string, ipExpr: string): string {
   return `fiber.sp = sp;
     fiber.fuel = fuel;
     fiber.frameCount = fc;
-    if (runCompiledFrame(fiber, ${fnExpr}, ${closureExpr}, ${baseExpr}, ${ipExpr})) return fiber;
+    if (runCompiledFrame(fiber, ${codeExpr}, ${closureExpr}, ${baseExpr}, ${ipExpr})) return fiber;
     { op = ${RELOAD_OPCODE}; continue dispatch; }`;
 }
 
@@ -82,7 +82,7 @@ export const INTERPRETER_TIER: Tier = {
       fc++;
       // A compiled function's untilCompiled is -Infinity: one test for "compiled, or hot now".
       if ((enterFn.untilCompiled -= enterFn.callFuel) <= 0 && (enterFn.compiled !== null || vm.tierUp(enterFn))) {
-        ${runCompiled('enterFn', 'enterClosure', 'newBase', '0')}
+        ${runCompiled('enterFn.compiled!', 'enterClosure', 'newBase', '0')}
       }
       closure = enterClosure;
       fn = enterFn;
@@ -94,10 +94,14 @@ export const INTERPRETER_TIER: Tier = {
     CALL_OUT: ([slot, call]) => callOut(slot!, call!, `return suspend(fiber, 'suspended', fc, ip, sp, fuel);`),
     TIER_UP_AT: ([target, charge]) =>
       // Sampled: one back edge in BACK_EDGE_SAMPLE is counted (for all of them), so a tight loop pays a
-      // decrement of a local, not a store to its function (that cost loops ~25%).
+      // decrement of a local, not a store to its function (that cost loops ~25%). A hot loop of a
+      // function not compiled goes on in the compiled code of that loop alone (vm.loopCode).
       `if (--backEdges === 0) {
         backEdges = BACK_EDGE_SAMPLE;
-        if ((fn.untilCompiled -= BACK_EDGE_SAMPLE * (${charge})) <= 0 && (fn.compiled !== null || vm.tierUp(fn))) {\n${runCompiled('fn', 'closure', 'base', target!)}\n}
+        if ((fn.untilCompiled -= BACK_EDGE_SAMPLE * (${charge})) <= 0) {
+          const loopCode = fn.compiled ?? vm.loopCode(fn, ${target!});
+          if (loopCode !== null) {\n${runCompiled('loopCode', 'closure', 'base', target!)}\n}
+        }
       }`,
   }),
 };

@@ -27,11 +27,6 @@ export const CALL_INSTRUCTIONS = [
      const receiver = stack[receiverSlot]!;
      callArgc = argc;
      if (receiver instanceof ObjInstance) {
-       // Inline cache hit: this shape has no field of that name, and its class has the method.
-       if (receiver.shape === fn.icShape[IC]) {
-         callTarget = fn.icMethod[IC]!;
-         GOTO(PUSH_FRAME);
-       }
        const field = receiver.getField(name);
        if (field !== undefined) {
          // A field holding a function shadows a method of the same name (clox).
@@ -53,6 +48,15 @@ export const CALL_INSTRUCTIONS = [
        sp = receiverSlot;
        stack[sp++] = quick;
      } else CALL_OUT(receiverSlot, invokeOther(ctx, fiber, receiver, name, receiverSlot + 1, argc));`,
+    {
+      // Inline cache hit: this shape has no field of that name, and its class has the method.
+      fastPath: `const cached = stack[sp - 1 - $1]!;
+        if (cached instanceof ObjInstance && cached.shape === fn.icShape[IC]) {
+          callTarget = fn.icMethod[IC]!;
+          callArgc = $1;
+          GOTO(PUSH_FRAME);
+        }`,
+    },
   ),
   frameInstruction(
     'SUPER_INVOKE',

@@ -70,6 +70,15 @@ interface Common<N extends string> {
   readonly terminal?: boolean;
   /** The TypeScript body (see the macros above). */
   readonly body: string;
+  /**
+   * A frame instruction's fast path, the start of its body (an inline cache
+   * hit): where the compiled tier runs the instruction through a shared
+   * function, it pastes this part at each use and calls the shared function
+   * (`slowPath`, the rest of the body) only when the fast path falls through.
+   */
+  readonly fastPath?: string;
+  /** The body after the fast path (the whole body when there is none). */
+  readonly slowPath?: string;
 }
 
 /** A body that takes its inputs from the stack and leaves its outputs on it. */
@@ -92,7 +101,7 @@ export interface FrameInstruction<N extends string = string> extends Common<N> {
 
 export type Instruction = StackInstruction | FrameInstruction;
 
-type Extra = Partial<Pick<Common<string>, 'branchStack' | 'terminal'>> & { readonly mayFail?: boolean };
+type Extra = Partial<Pick<Common<string>, 'branchStack' | 'terminal' | 'fastPath'>> & { readonly mayFail?: boolean };
 
 /** An instruction whose stack use is fixed: `(inputs -- outputs)`. */
 export function stackInstruction<const N extends string>(
@@ -115,7 +124,8 @@ export function frameInstruction<const N extends string>(
   body: string,
   extra: Extra = {},
 ): FrameInstruction<N> {
-  return { kind: 'frame', name, operands, ...effect, doc, body, mayFail: extra.mayFail ?? true, ...extra };
+  const whole = extra.fastPath === undefined ? body : `${extra.fastPath}\n${body}`;
+  return { kind: 'frame', name, operands, ...effect, doc, mayFail: extra.mayFail ?? true, ...extra, body: whole, slowPath: body };
 }
 
 /** Minimum stack depth the instruction reads. */

@@ -33,4 +33,4 @@ export {
   setMapEntry,
   setProperty,
 } from './value-ops.js';
-export { enterCompiled } from '../compiled/enter.js';
+export { pushFrame } from '../compiled/enter.js';

@@ -25,6 +25,12 @@ export interface InterpreterVM {
   readonly breakHandler: BreakHandler | null;
   /** `fn` is hot: compile it (true) unless the VM runs on the interpreter only. */
   tierUp(fn: ObjFunction): boolean;
+  /**
+   * A hot loop at `header` of `fn`, which runs on the interpreter: the compiled
+   * code to go on in there (of that loop alone, or of the whole function), or
+   * null to stay on the interpreter.
+   */
+  loopCode(fn: ObjFunction, header: number): NonNullable<ObjFunction['compiled']> | null;
   /** A fiber's run ended: give back its storage. */
   finish(fiber: Fiber, state: 'done' | 'failed'): void;
 }
