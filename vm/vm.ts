@@ -34,6 +34,7 @@ import { ObjClosure, ObjFunction, ObjHostFunction } from './objects.js';
 import { OPCODES, Op, instructionSize } from './opcodes.js';
 import { nameArgumentProblem } from './name-argument.js';
 import { RunOutcome } from './run-outcome.js';
+import type { Tier, VMOptions } from './vm-options.js';
 import { measureRestored } from './retained-heap.js';
 import type { Value, VmObject } from './value.js';
 import { interpret } from './generated/interpreter.js';
@@ -45,44 +46,11 @@ import { fuelBeforeCompiling } from './compiled/statuses.js';
 import { runCompiledFromStart } from './compiled/run-compiled.js';
 
 export type { Budgets } from './budgets.js';
+export type { Tier, VMOptions } from './vm-options.js';
 export { DEFAULT_BUDGETS } from './budgets.js';
 export { Fiber } from './fiber.js';
 export { RunOutcome } from './run-outcome.js';
 export { FastLoop } from './fast-loop.js';
-
-export interface VMOptions extends Partial<Budgets> {
-  /** Host functions the module may import; default CORE_HOST_FUNCTIONS. Embedders pass [...CORE_HOST_FUNCTIONS, ...theirs]. */
-  hosts?: readonly HostFunction[];
-  /** Where `print` goes; default console.log. */
-  print?: (text: string) => void;
-  /**
-   * What `maxHeap` counts: `'allocated'` (the default) — what a slice
-   * allocates, on top of what the cast kept across its last wait; or
-   * `'retained'` — what a fiber keeps alive, globals included: reaching
-   * `maxHeap` measures it (charged as fuel), and only more than `maxHeap`
-   * kept ends the run. `cantrip run` uses `'retained'`, so a script that
-   * allocates much and keeps little runs to the end.
-   */
-  heapCounts?: 'allocated' | 'retained';
-  /**
-   * Which tier runs the spells (docs/runtime.md, "The compiled tier"):
-   * `'auto'` (the default) — the interpreter, and a function's compiled
-   * JavaScript once it is hot (it spent 500 fuel per word of its bytecode, at
-   * least 20,000, in calls and loop iterations); `'compiled'`
-   * — every function compiled before it first runs; `'interpreter'` — never
-   * compiled. Results, output, errors, budgets and snapshots are the same in
-   * every tier. Where the page forbids `new Function` (a strict
-   * Content-Security-Policy), every tier runs on the interpreter.
-   */
-  tier?: Tier;
-}
-
-/** See VMOptions.tier. */
-export type Tier = 'auto' | 'compiled' | 'interpreter';
-
-/** A runtime error raised inside the VM, before the call stack is attached. Not an Error: nothing to capture. */
-
-
 
 /** See VM.snapshotAccess. */
 export interface VmSnapshotAccess {
