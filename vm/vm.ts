@@ -159,7 +159,7 @@ export class VM {
     this.retainedRoots = options.heapCounts === 'retained' ? this.globals : null;
     this.interpreterView = new VM.View(this);
     this.tier = options.tier ?? 'auto';
-    this.compiler = new FunctionCompiler(module, this.interpreterView);
+    this.compiler = new FunctionCompiler(module);
     if (this.tier === 'compiled') this.compileAll();
   }
 

@@ -1,21 +1,19 @@
 /**
  * Turning a function's compiled source (vm/compiled/function-source.ts) into a
- * JavaScript function with `new Function`, bound to one VM's tables and the
- * interpreter's helpers. Where `new Function` is refused (a page whose
+ * JavaScript function with `new Function`, with the interpreter's helpers in
+ * scope. The function takes its VM as its first argument and reads that VM's
+ * tables from it, so one function serves every VM of the process that runs
+ * the same code. Where `new Function` is refused (a page whose
  * Content-Security-Policy forbids eval), the VM stays on the interpreter.
  */
 
 import * as HELPERS from '../interpreter/helpers.js';
-import type { InterpreterVM } from '../interpreter/interpreter-vm.js';
 import type { Module } from '../module.js';
 import type { ObjFunction } from '../objects.js';
 import { SHARED_HELPERS, compiledFunctionSource, fastPathSource, helperSource } from './function-source.js';
 
-/** A function's compiled code: `(fiber, closure, base, ip) => status`. */
+/** A function's compiled code: `(vm, fiber, closure, base, ip) => status`. */
 export type CompiledFunction = NonNullable<ObjFunction['compiled']>;
-
-/** The per-VM names compiled code reads. */
-const VM_NAMES = ['vm', 'constants', 'globals', 'globalNames', 'functions', 'hostImports', 'ctx', 'print'] as const;
 
 let evalAllowed: boolean | null = null;
 
@@ -38,32 +36,11 @@ export function forgetCompileCheck(): void {
 
 /** Compiles functions of one VM. */
 export class FunctionCompiler {
-  private readonly scope: Record<string, unknown>;
   /** Milliseconds spent compiling, and bytecode words compiled (for `cantrip run --tier` reports and benchmarks). */
   compileMs = 0;
   compiledWords = 0;
-  private continuationsReady = false;
 
-  constructor(
-    private readonly module: Module,
-    vm: InterpreterVM,
-  ) {
-    this.scope = {
-      ...HELPERS,
-      vm,
-      constants: vm.constants,
-      globals: vm.globals,
-      globalNames: vm.globalNames,
-      functions: vm.functions,
-      hostImports: vm.hostImports,
-      ctx: vm.ctx,
-      print: vm.printFn,
-    };
-  }
-
-  private evaluate(source: string): unknown {
-    return evaluateIn(this.scope, source);
-  }
+  constructor(private readonly module: Module) {}
 
   /** `fn`'s compiled code, or null when it cannot be compiled here. */
   compile(fn: ObjFunction): CompiledFunction | null {
@@ -102,50 +79,63 @@ export class FunctionCompiler {
   private compileSource(counted: { readonly words: number }, source: () => string | null): CompiledFunction | null {
     if (!canCompile()) return null;
     const started = performance.now();
-    if (!this.continuationsReady) {
-      // Each helper may call the ones before it (an instruction's GOTO reaches a continuation).
-      for (const { name, def, fast } of SHARED_HELPERS) this.scope[name] = this.evaluate(fast === true ? fastPathSource(name, def) : helperSource(name, def));
-      this.continuationsReady = true;
-    }
     const text = source();
     if (text === null) return null;
-    const compiled = this.evaluate(text) as CompiledFunction;
+    const compiled = evaluate(text) as CompiledFunction;
     this.compileMs += performance.now() - started;
     this.compiledWords += counted.words;
     return compiled;
   }
 }
 
-/** A function expression's value, with the helpers, the VM's tables and the call continuations in scope. */
-function evaluateIn(scope: Record<string, unknown>, source: string): unknown {
-  const names = [...Object.keys(HELPERS), ...VM_NAMES, ...SHARED_HELPERS.map((h) => h.name)].filter((name) => name in scope);
-  const text = `'use strict';\nconst { ${names.join(', ')} } = scope;\nreturn ${source};`;
-  let factory = FACTORIES.get(text);
-  if (factory === undefined) {
-    factory = new Function('scope', text) as Factory;
-    FACTORIES.set(text, factory);
-    cachedChars += text.length;
-    // The oldest go first (a Map keeps insertion order); V8 keeps each factory's source alive.
-    while (cachedChars > MAX_CACHED_CHARS && FACTORIES.size > 1) {
-      const oldest = FACTORIES.keys().next().value!;
-      cachedChars -= oldest.length;
-      FACTORIES.delete(oldest);
-    }
+/**
+ * The shared helpers compiled code calls (the call paths, the variadic
+ * builders), made once per process; each may call the ones before it (an
+ * instruction's GOTO reaches a continuation).
+ */
+let sharedScope: Record<string, unknown> | null = null;
+
+function scope(): Record<string, unknown> {
+  if (sharedScope === null) {
+    const made: Record<string, unknown> = { ...HELPERS };
+    for (const { name, def, fast } of SHARED_HELPERS) made[name] = evaluateIn(made, fast === true ? fastPathSource(name, def) : helperSource(name, def));
+    sharedScope = made;
   }
-  return factory(scope);
+  return sharedScope;
 }
 
-type Factory = (scope: Record<string, unknown>) => unknown;
+/** A function expression's value, with the interpreter's helpers and the shared helpers in scope. */
+function evaluateIn(scope: Record<string, unknown>, source: string): unknown {
+  const text = `'use strict';\nconst { ${Object.keys(scope).join(', ')} } = scope;\nreturn ${source};`;
+  return (new Function('scope', text) as (scope: Record<string, unknown>) => unknown)(scope);
+}
 
 /**
- * Factories by source text, shared by every VM of the process: the same
- * function compiled again (the same program in a new VM, a reloaded module,
- * the playground after an edit elsewhere) reuses the factory, and with it
- * what V8 has learned and optimized of the code it makes, instead of
- * warming up a new copy. The text holds only numbers and fixed names.
+ * Compiled functions by source text, shared by every VM of the process: the
+ * same function compiled again (the same program in a new VM, a reloaded
+ * module, the playground after an edit elsewhere) is the same JavaScript
+ * function, with what V8 has learned and optimized of it, instead of a new
+ * copy whose calls V8 would see as other targets. The text holds only
+ * numbers and fixed names.
  */
-const FACTORIES = new Map<string, Factory>();
-/** At most this much source text cached (characters; V8 holds each cached factory's source). */
+function evaluate(source: string): unknown {
+  let compiled = COMPILED.get(source);
+  if (compiled === undefined) {
+    compiled = evaluateIn(scope(), source);
+    COMPILED.set(source, compiled);
+    cachedChars += source.length;
+    // The oldest go first (a Map keeps insertion order); V8 keeps each function's source alive.
+    while (cachedChars > MAX_CACHED_CHARS && COMPILED.size > 1) {
+      const oldest = COMPILED.keys().next().value!;
+      cachedChars -= oldest.length;
+      COMPILED.delete(oldest);
+    }
+  }
+  return compiled;
+}
+
+const COMPILED = new Map<string, unknown>();
+/** At most this much source text cached (characters; V8 holds each cached function's source). */
 const MAX_CACHED_CHARS = 16_000_000;
 let cachedChars = 0;
 

@@ -1,6 +1,7 @@
 /** The interpreter handing a frame to compiled code. */
 
 import type { Fiber } from '../fiber.js';
+import type { InterpreterVM } from '../interpreter/interpreter-vm.js';
 import { waits } from '../interpreter/frames.js';
 import type { ObjClosure, ObjFunction } from '../objects.js';
 import { FINISHED, UNWOUND } from './statuses.js';
@@ -10,7 +11,14 @@ import { FINISHED, UNWOUND } from './statuses.js';
  * in the fiber): true when the run is over for now (finished, or waiting);
  * false when the interpreter goes on from the innermost frame it left.
  */
-export function runCompiledFrame(fiber: Fiber, code: NonNullable<ObjFunction['compiled']>, closure: ObjClosure, base: number, ip: number): boolean {
-  const status = code(fiber, closure, base, ip);
+export function runCompiledFrame(
+  vm: InterpreterVM,
+  fiber: Fiber,
+  code: NonNullable<ObjFunction['compiled']>,
+  closure: ObjClosure,
+  base: number,
+  ip: number,
+): boolean {
+  const status = code(vm, fiber, closure, base, ip);
   return status === FINISHED || (status === UNWOUND && waits(fiber));
 }

@@ -84,14 +84,14 @@ function compiledTier(code: Int32Array, leader: number, depths: Int32Array | nul
     sharedPart: (part) => {
       if (!OUT_OF_LINE.has(part.def.name)) return null;
       const operands = part.def.operands.map((_, k) => String(code[leader + part.pos + 1 + k]!));
-      const shared = `instruction_${part.def.name}(fiber, ${['null', '0', 'ip', ...operands].join(', ')})`;
+      const shared = `instruction_${part.def.name}(vm, fiber, ${['null', '0', 'ip', ...operands].join(', ')})`;
       if (part.def.fastPath === undefined) return callShared(shared, null);
       // The fast path (fast_INVOKE: an inline cache hit pushes the callee's frame) returns the
       // callee's code, called here, so V8's feedback on the call is this site's own; on a miss, the
       // shared instruction.
       return callShared(
-        `(entered = fast_${part.def.name}(fiber, fn, ${['ip', ...operands].join(', ')})) !== null
-          ? entered(fiber, fiber.frameClosures[fc], fiber.frameBases[fc], 0)
+        `(entered = fast_${part.def.name}(vm, fiber, fn, ${['ip', ...operands].join(', ')})) !== null
+          ? entered(vm, fiber, fiber.frameClosures[fc], fiber.frameBases[fc], 0)
           : ${shared}`,
         null,
       );
@@ -112,7 +112,7 @@ function compiledTier(code: Int32Array, leader: number, depths: Int32Array | nul
       // A one-line continuation (PUSH_FRAME: the call itself) is pasted; a long one (CALL_VALUE) is called.
       GOTO: ([name]) =>
         definition(name!).body.trim().includes('\n')
-          ? callShared(`continue_${name!}(fiber, callTarget, callArgc, ip)`, label)
+          ? callShared(`continue_${name!}(vm, fiber, callTarget, callArgc, ip)`, label)
           : `{\n${continuation(name!)}\n}\nbreak ${label};`,
       DISPATCH: () => {
         throw new Error('BREAK is never compiled.');
@@ -126,7 +126,7 @@ function compiledTier(code: Int32Array, leader: number, depths: Int32Array | nul
         const enterArgc = ${argc};
         fiber.sp = sp;
         fiber.fuel = fuel;
-        const status = pushFrame(vm, fiber, enterClosure, enterArgc, ip)(fiber, enterClosure, sp - 1 - enterArgc, 0);
+        const status = pushFrame(vm, fiber, enterClosure, enterArgc, ip)(vm, fiber, enterClosure, sp - 1 - enterArgc, 0);
         if (status !== RETURNED) return status;
         sp -= enterArgc;
         fuel = fiber.fuel;
@@ -226,7 +226,8 @@ export function fastPathSource(name: string, def: Instruction): string {
   const body = new CaseWriter(fastTier, [single({ ...def, body: def.fastPath! })], 'f').write();
   return stripTypes(
     formatCode(
-      `function ${name}(fiber, fn, ip, op0, op1) {
+      `function ${name}(vm, fiber, fn, ip, op0, op1) {
+${vmTables(body)}
 const stack = fiber.stack;
 const sp = fiber.sp;
 let callTarget, callArgc;
@@ -248,7 +249,8 @@ export function helperSource(name: string, def: Instruction): string {
   const body = new CaseWriter(helperTier(def), [single({ ...def, body: def.slowPath ?? def.body })], 'h').write();
   return stripTypes(
     formatCode(
-      `function ${name}(fiber, callTarget, callArgc, ip, op0, op1) {
+      `function ${name}(vm, fiber, callTarget, callArgc, ip, op0, op1) {
+${vmTables(body)}
 const stack = fiber.stack;
 let sp = fiber.sp;
 let fuel = fiber.fuel;
@@ -349,7 +351,8 @@ export function compiledFunctionSource(module: Module, fn: ObjFunction, header?:
   });
   const name = header === undefined ? `compiled_${fn.index}` : `compiled_${fn.index}_loop_${header}`;
   return stripTypes(formatCode(
-    `function ${name}(fiber, closure, base, ip) {
+    `function ${name}(vm, fiber, closure, base, ip) {
+${vmTables(cases.join('\n'))}
 const fn = closure.fn;
 const stack = fiber.stack;
 let sp = fiber.sp;
@@ -379,3 +382,26 @@ throw unwound(error, fiber, fc, ip, sp, fuel);
     0,
   ));
 }
+
+/**
+ * The VM's tables a function's source reads, loaded from its `vm` argument
+ * at entry (compiled code is shared by every VM of the process: the same
+ * JavaScript function for the same source, so V8's feedback on the calls it
+ * makes and receives stays that of one target whatever the VM).
+ */
+function vmTables(body: string): string {
+  return VM_TABLES.filter(([name]) => new RegExp(`\\b${name}\\b`).test(body))
+    .map(([name, field]) => `const ${name} = vm.${field};`)
+    .join('\n');
+}
+
+/** The names compiled code uses for a VM's tables, and the InterpreterVM fields they are. */
+const VM_TABLES: readonly (readonly [string, string])[] = [
+  ['constants', 'constants'],
+  ['globals', 'globals'],
+  ['globalNames', 'globalNames'],
+  ['functions', 'functions'],
+  ['hostImports', 'hostImports'],
+  ['ctx', 'ctx'],
+  ['print', 'printFn'],
+];

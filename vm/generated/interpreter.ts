@@ -100,7 +100,7 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
     // A frame whose function is compiled starts there (a run of the compiled tier, or a resumed fiber);
     // a run from a function's start (a cast loop's spell, a script) counts as a call towards compiling it.
     if (fn.compiled !== null || (ip === 0 && (fn.untilCompiled -= fn.callFuel) <= 0 && vm.tierUp(fn))) {
-      if (runCompiledFrame(fiber, fn.compiled!, closure, base, ip)) return fiber;
+      if (runCompiledFrame(vm, fiber, fn.compiled!, closure, base, ip)) return fiber;
       fc = fiber.frameCount;
       sp = fiber.sp;
       fuel = fiber.fuel;
@@ -494,7 +494,7 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                     fiber.sp = sp;
                     fiber.fuel = fuel;
                     fiber.frameCount = fc;
-                    if (runCompiledFrame(fiber, loopCode, closure, base, code[ip - 1]!)) return fiber;
+                    if (runCompiledFrame(vm, fiber, loopCode, closure, base, code[ip - 1]!)) return fiber;
                     { op = -3; continue dispatch; }
                   }
                 }
@@ -535,7 +535,7 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                   fiber.sp = sp;
                   fiber.fuel = fuel;
                   fiber.frameCount = fc;
-                  if (runCompiledFrame(fiber, enterFn.compiled!, enterClosure, newBase, 0)) return fiber;
+                  if (runCompiledFrame(vm, fiber, enterFn.compiled!, enterClosure, newBase, 0)) return fiber;
                   { op = -3; continue dispatch; }
                 }
                 closure = enterClosure;
@@ -855,7 +855,7 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                   fiber.sp = sp;
                   fiber.fuel = fuel;
                   fiber.frameCount = fc;
-                  if (runCompiledFrame(fiber, enterFn.compiled!, enterClosure, newBase, 0)) return fiber;
+                  if (runCompiledFrame(vm, fiber, enterFn.compiled!, enterClosure, newBase, 0)) return fiber;
                   { op = -3; continue dispatch; }
                 }
                 closure = enterClosure;
@@ -897,7 +897,7 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                   fiber.sp = sp;
                   fiber.fuel = fuel;
                   fiber.frameCount = fc;
-                  if (runCompiledFrame(fiber, enterFn.compiled!, enterClosure, newBase, 0)) return fiber;
+                  if (runCompiledFrame(vm, fiber, enterFn.compiled!, enterClosure, newBase, 0)) return fiber;
                   { op = -3; continue dispatch; }
                 }
                 closure = enterClosure;
@@ -933,7 +933,7 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                     fiber.sp = sp;
                     fiber.fuel = fuel;
                     fiber.frameCount = fc;
-                    if (runCompiledFrame(fiber, enterFn.compiled!, enterClosure, newBase, 0)) return fiber;
+                    if (runCompiledFrame(vm, fiber, enterFn.compiled!, enterClosure, newBase, 0)) return fiber;
                     { op = -3; continue dispatch; }
                   }
                   closure = enterClosure;
@@ -983,7 +983,7 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                     fiber.sp = sp;
                     fiber.fuel = fuel;
                     fiber.frameCount = fc;
-                    if (runCompiledFrame(fiber, enterFn.compiled!, enterClosure, newBase, 0)) return fiber;
+                    if (runCompiledFrame(vm, fiber, enterFn.compiled!, enterClosure, newBase, 0)) return fiber;
                     { op = -3; continue dispatch; }
                   }
                   closure = enterClosure;
@@ -1029,7 +1029,7 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                     fiber.sp = sp;
                     fiber.fuel = fuel;
                     fiber.frameCount = fc;
-                    if (runCompiledFrame(fiber, loopCode, closure, base, code[ip - 1]!)) return fiber;
+                    if (runCompiledFrame(vm, fiber, loopCode, closure, base, code[ip - 1]!)) return fiber;
                     { op = -3; continue dispatch; }
                   }
                 }
@@ -1074,7 +1074,7 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                     fiber.sp = sp;
                     fiber.fuel = fuel;
                     fiber.frameCount = fc;
-                    if (runCompiledFrame(fiber, loopCode, closure, base, code[ip - 1]!)) return fiber;
+                    if (runCompiledFrame(vm, fiber, loopCode, closure, base, code[ip - 1]!)) return fiber;
                     { op = -3; continue dispatch; }
                   }
                 }
@@ -1095,7 +1095,7 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                     fiber.sp = sp;
                     fiber.fuel = fuel;
                     fiber.frameCount = fc;
-                    if (runCompiledFrame(fiber, loopCode, closure, base, code[ip - 1]!)) return fiber;
+                    if (runCompiledFrame(vm, fiber, loopCode, closure, base, code[ip - 1]!)) return fiber;
                     { op = -3; continue dispatch; }
                   }
                 }
@@ -1140,7 +1140,7 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                     fiber.sp = sp;
                     fiber.fuel = fuel;
                     fiber.frameCount = fc;
-                    if (runCompiledFrame(fiber, loopCode, closure, base, code[ip - 1]!)) return fiber;
+                    if (runCompiledFrame(vm, fiber, loopCode, closure, base, code[ip - 1]!)) return fiber;
                     { op = -3; continue dispatch; }
                   }
                 }
@@ -1188,7 +1188,7 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                     fiber.sp = sp;
                     fiber.fuel = fuel;
                     fiber.frameCount = fc;
-                    if (runCompiledFrame(fiber, loopCode, closure, base, code[ip - 1]!)) return fiber;
+                    if (runCompiledFrame(vm, fiber, loopCode, closure, base, code[ip - 1]!)) return fiber;
                     { op = -3; continue dispatch; }
                   }
                 }
@@ -2751,7 +2751,7 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                     fiber.sp = sp;
                     fiber.fuel = fuel;
                     fiber.frameCount = fc;
-                    if (runCompiledFrame(fiber, loopCode, closure, base, code[ip - 1]!)) return fiber;
+                    if (runCompiledFrame(vm, fiber, loopCode, closure, base, code[ip - 1]!)) return fiber;
                     { op = -3; continue dispatch; }
                   }
                 }

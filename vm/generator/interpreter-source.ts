@@ -102,7 +102,7 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
     // A frame whose function is compiled starts there (a run of the compiled tier, or a resumed fiber);
     // a run from a function's start (a cast loop's spell, a script) counts as a call towards compiling it.
     if (fn.compiled !== null || (ip === 0 && (fn.untilCompiled -= fn.callFuel) <= 0 && vm.tierUp(fn))) {
-      if (runCompiledFrame(fiber, fn.compiled!, closure, base, ip)) return fiber;
+      if (runCompiledFrame(vm, fiber, fn.compiled!, closure, base, ip)) return fiber;
 ${formatCode(RELOAD_REGISTERS, 6)}
     }
     next: for (;;) {

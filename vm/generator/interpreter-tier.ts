@@ -35,7 +35,7 @@ export function runCompiled(codeExpr: string, closureExpr: string, baseExpr: str
   return `fiber.sp = sp;
     fiber.fuel = fuel;
     fiber.frameCount = fc;
-    if (runCompiledFrame(fiber, ${codeExpr}, ${closureExpr}, ${baseExpr}, ${ipExpr})) return fiber;
+    if (runCompiledFrame(vm, fiber, ${codeExpr}, ${closureExpr}, ${baseExpr}, ${ipExpr})) return fiber;
     { op = ${RELOAD_OPCODE}; continue dispatch; }`;
 }
 
