@@ -13,7 +13,7 @@
  * A spell's strings, names and constants stay in the module's tables and are
  * reached by index, so nothing a spell wrote ever becomes source text.
  *
- * The function: `(fiber, closure, base, ip) => status` runs from `ip` (a
+ * The function: `(vm, fiber, closure, base, ip) => status` runs from `ip` (a
  * block leader: the start, a jump target) until the function returns
  * (RETURNED), the fiber's first frame returns (FINISHED), or it leaves the
  * rest to the interpreter (UNWOUND: a wait, an entry point that is not a
