@@ -51,10 +51,13 @@ describe('ObjInstance field storage', () => {
     expect(klass.fieldCapacity).toBe(4);
 
     const second = new ObjInstance(klass);
-    expect(second.values.length).toBe(4);
+    const empty = new ObjInstance(klass);
+    expect(second.values.length).toBe(0); // the shared empty array, until a first field
     expect(second.fieldNames()).toEqual([]);
     expect(second.getField('a')).toBeUndefined();
     expect(second.setField('a', 1)).toBe(HEAP_COST.field); // the shape exists: only the field is charged
+    expect(second.values.length).toBe(4);
+    expect(empty.values).toEqual([]); // the shared empty array was not written
     expect(second.setField('b', 2)).toBe(HEAP_COST.field);
     expect(second.fieldNames()).toEqual(['a', 'b']);
     expect(second.getField('c')).toBeUndefined();
@@ -66,9 +69,9 @@ describe('ObjInstance field storage', () => {
     const klass = new ObjClass('P');
     const small = new ObjInstance(klass);
     small.setField('a', 1);
-    const made = new ObjInstance(klass); // capacity 1
-    expect(made.values.length).toBe(1);
+    const made = new ObjInstance(klass);
     made.setField('a', 1);
+    expect(made.values.length).toBe(1); // the class's capacity then
     // A new shape of 2 fields: the field, and the new shape's slot map.
     expect(made.setField('b', 2)).toBe(HEAP_COST.field + HEAP_COST.shapeField * 2);
     made.setField('c', 3);
@@ -83,8 +86,8 @@ describe('ObjInstance field storage', () => {
     for (let i = 0; i < 64; i++) full.setField(`f${i}`, i);
     expect(klass.fieldCapacity).toBe(64);
     const partial = new ObjInstance(klass);
-    expect(partial.values.length).toBe(64);
     partial.setField('x', 'x'); // a new branch of the shape tree
+    expect(partial.values.length).toBe(64);
     partial.setField('y', 'y');
     expect(partial.isDictionary).toBe(false);
     // Fill to the cap on this branch, then one more goes to dictionary mode, copying the 64 fields.
@@ -94,6 +97,7 @@ describe('ObjInstance field storage', () => {
     expect(partial.fieldNames().length).toBe(65);
     expect(partial.getField('x')).toBe('x');
     expect(partial.getField('f0')).toBeUndefined();
+    expect(new ObjInstance(klass).values).toEqual([]);
   });
 });
 

@@ -195,17 +195,27 @@ export class ObjInstance implements VmObject {
   /** Field layout; the dictionary shape once `dict` holds the fields instead. */
   shape: Shape;
   /**
-   * Field values by slot (shape mode). Allocated at the class's fieldCapacity, so it may be
-   * longer than the instance's field count: only slots below `shape.names.length` are fields;
-   * the rest hold null and are never read as fields. Grows (by storing at its length) when an
-   * instance gains more fields than its class had seen.
+   * Field values by slot (shape mode). NO_FIELDS (shared, never written) until the first field;
+   * then allocated at the class's fieldCapacity, so it may be longer than the instance's field
+   * count: only slots below `shape.names.length` are fields; the rest hold null and are never
+   * read as fields. Grows (by storing at its length) when an instance gains more fields than its
+   * class had seen when the array was made.
    */
-  readonly values: Value[];
+  values: Value[] = NO_FIELDS;
   /** Field values by name (dictionary mode, after too many fields or shapes). */
   dict: Map<string, Value> | null = null;
   constructor(readonly klass: ObjClass) {
     this.shape = klass.rootShape;
-    this.values = newFieldValues(klass.fieldCapacity);
+  }
+
+  /**
+   * Store the value of a field the instance is gaining: `slot` is its field count before, and
+   * the shape with the field exists already (so the class's fieldCapacity is above `slot`).
+   */
+  addField(slot: number, value: Value): void {
+    let values = this.values;
+    if (values === NO_FIELDS) this.values = values = newFieldValues(this.klass.fieldCapacity);
+    values[slot] = value;
   }
 
   get isDictionary(): boolean {
@@ -242,8 +252,7 @@ export class ObjInstance implements VmObject {
     const shapesBefore = klass.shapeCount;
     const next = this.shape.transition(name);
     if (next !== null) {
-      // The new field's slot is the old field count: a preallocated slot, or the array's end.
-      this.values[next.names.length - 1] = value;
+      this.addField(next.names.length - 1, value);
       this.shape = next;
       return HEAP_COST.field + (klass.shapeCount !== shapesBefore ? HEAP_COST.shapeField * next.names.length : 0);
     }
@@ -259,12 +268,15 @@ export class ObjInstance implements VmObject {
   private toDictionary(): Map<string, Value> {
     const dict = new Map<string, Value>();
     this.shape.names.forEach((name, slot) => dict.set(name, this.values[slot]!));
-    this.values.length = 0;
+    this.values = NO_FIELDS;
     this.dict = dict;
     this.shape = theDictionaryShape();
     return dict;
   }
 }
+
+/** The field array of every instance without fields: shared, so never written (ObjInstance.addField). */
+const NO_FIELDS: Value[] = [];
 
 /**
  * A packed array of `n` nulls, sized exactly (V8 gives an array literal or a filled `new Array(n)`

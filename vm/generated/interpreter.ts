@@ -269,10 +269,11 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               const value = stack[sp - 1]!;
               if (object instanceof ObjInstance && object.shape === fn.icShape[(ip - 1)]) {
                 // Inline cache hit: store in the cached slot. When the cache is a transition (the next
-                  // shape differs) the store adds a field: its slot is preallocated or the array's end.
+                  // shape differs) the store adds a field.
                 const next = fn.icNext[(ip - 1)]!;
-                object.values[fn.icSlot[(ip - 1)]!] = value;
-                if (next !== object.shape) {
+                if (next === object.shape) object.values[fn.icSlot[(ip - 1)]!] = value;
+                else {
+                  object.addField(fn.icSlot[(ip - 1)]!, value);
                   object.shape = next;
                   fuel -= chargeHeap(fiber, HEAP_COST.field, fuel);
                 }
@@ -1242,10 +1243,11 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               const value = t4 as Value;
               if (object instanceof ObjInstance && object.shape === fn.icShape[(ip - 1)]) {
                 // Inline cache hit: store in the cached slot. When the cache is a transition (the next
-                  // shape differs) the store adds a field: its slot is preallocated or the array's end.
+                  // shape differs) the store adds a field.
                 const next = fn.icNext[(ip - 1)]!;
-                object.values[fn.icSlot[(ip - 1)]!] = value;
-                if (next !== object.shape) {
+                if (next === object.shape) object.values[fn.icSlot[(ip - 1)]!] = value;
+                else {
+                  object.addField(fn.icSlot[(ip - 1)]!, value);
                   object.shape = next;
                   fuel -= chargeHeap(fiber, HEAP_COST.field, fuel);
                 }
@@ -1642,10 +1644,11 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               const value = t1 as Value;
               if (object instanceof ObjInstance && object.shape === fn.icShape[(ip - 1)]) {
                 // Inline cache hit: store in the cached slot. When the cache is a transition (the next
-                  // shape differs) the store adds a field: its slot is preallocated or the array's end.
+                  // shape differs) the store adds a field.
                 const next = fn.icNext[(ip - 1)]!;
-                object.values[fn.icSlot[(ip - 1)]!] = value;
-                if (next !== object.shape) {
+                if (next === object.shape) object.values[fn.icSlot[(ip - 1)]!] = value;
+                else {
+                  object.addField(fn.icSlot[(ip - 1)]!, value);
                   object.shape = next;
                   fuel -= chargeHeap(fiber, HEAP_COST.field, fuel);
                 }
@@ -1680,10 +1683,11 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               const value = t1 as Value;
               if (object instanceof ObjInstance && object.shape === fn.icShape[(ip - 1)]) {
                 // Inline cache hit: store in the cached slot. When the cache is a transition (the next
-                  // shape differs) the store adds a field: its slot is preallocated or the array's end.
+                  // shape differs) the store adds a field.
                 const next = fn.icNext[(ip - 1)]!;
-                object.values[fn.icSlot[(ip - 1)]!] = value;
-                if (next !== object.shape) {
+                if (next === object.shape) object.values[fn.icSlot[(ip - 1)]!] = value;
+                else {
+                  object.addField(fn.icSlot[(ip - 1)]!, value);
                   object.shape = next;
                   fuel -= chargeHeap(fiber, HEAP_COST.field, fuel);
                 }
@@ -2259,10 +2263,11 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               sp -= 1;
               if (object instanceof ObjInstance && object.shape === fn.icShape[(ip - 1)]) {
                 // Inline cache hit: store in the cached slot. When the cache is a transition (the next
-                  // shape differs) the store adds a field: its slot is preallocated or the array's end.
+                  // shape differs) the store adds a field.
                 const next = fn.icNext[(ip - 1)]!;
-                object.values[fn.icSlot[(ip - 1)]!] = value;
-                if (next !== object.shape) {
+                if (next === object.shape) object.values[fn.icSlot[(ip - 1)]!] = value;
+                else {
+                  object.addField(fn.icSlot[(ip - 1)]!, value);
                   object.shape = next;
                   fuel -= chargeHeap(fiber, HEAP_COST.field, fuel);
                 }
@@ -2362,10 +2367,11 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               sp -= 2;
               if (object instanceof ObjInstance && object.shape === fn.icShape[(ip - 1)]) {
                 // Inline cache hit: store in the cached slot. When the cache is a transition (the next
-                  // shape differs) the store adds a field: its slot is preallocated or the array's end.
+                  // shape differs) the store adds a field.
                 const next = fn.icNext[(ip - 1)]!;
-                object.values[fn.icSlot[(ip - 1)]!] = value;
-                if (next !== object.shape) {
+                if (next === object.shape) object.values[fn.icSlot[(ip - 1)]!] = value;
+                else {
+                  object.addField(fn.icSlot[(ip - 1)]!, value);
                   object.shape = next;
                   fuel -= chargeHeap(fiber, HEAP_COST.field, fuel);
                 }

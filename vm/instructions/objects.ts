@@ -22,10 +22,11 @@ export const OBJECT_INSTRUCTIONS = [
     'object value -> value, storing the field',
     `if (object instanceof ObjInstance && object.shape === fn.icShape[IC]) {
        // Inline cache hit: store in the cached slot. When the cache is a transition (the next
-       // shape differs) the store adds a field: its slot is preallocated or the array's end.
+       // shape differs) the store adds a field.
        const next = fn.icNext[IC]!;
-       object.values[fn.icSlot[IC]!] = value;
-       if (next !== object.shape) {
+       if (next === object.shape) object.values[fn.icSlot[IC]!] = value;
+       else {
+         object.addField(fn.icSlot[IC]!, value);
          object.shape = next;
          HEAP(HEAP_COST.field);
        }
