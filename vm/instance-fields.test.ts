@@ -46,18 +46,21 @@ describe('ObjInstance field storage', () => {
   it('sizes a new instance by the fields its class reached, and a preallocated slot is not a field', () => {
     const klass = new ObjClass('P');
     const first = new ObjInstance(klass);
-    expect(first.values.length).toBe(0);
+    const other = new ObjInstance(klass);
+    expect(first.values.length).toBe(0); // the shared empty array: the class knew no fields
+    other.setField('x', 1); // not written into the shared array
+    expect(first.values).toEqual([]);
+    expect(other.values).toEqual([1]);
     for (const name of ['a', 'b', 'c', 'd']) first.setField(name, name);
     expect(klass.fieldCapacity).toBe(4);
 
     const second = new ObjInstance(klass);
     const empty = new ObjInstance(klass);
-    expect(second.values.length).toBe(0); // the shared empty array, until a first field
+    expect(second.values.length).toBe(4);
     expect(second.fieldNames()).toEqual([]);
     expect(second.getField('a')).toBeUndefined();
     expect(second.setField('a', 1)).toBe(HEAP_COST.field); // the shape exists: only the field is charged
-    expect(second.values.length).toBe(4);
-    expect(empty.values).toEqual([]); // the shared empty array was not written
+    expect(empty.values).toEqual([null, null, null, null]);
     expect(second.setField('b', 2)).toBe(HEAP_COST.field);
     expect(second.fieldNames()).toEqual(['a', 'b']);
     expect(second.getField('c')).toBeUndefined();
@@ -70,8 +73,8 @@ describe('ObjInstance field storage', () => {
     const small = new ObjInstance(klass);
     small.setField('a', 1);
     const made = new ObjInstance(klass);
-    made.setField('a', 1);
     expect(made.values.length).toBe(1); // the class's capacity then
+    made.setField('a', 1);
     // A new shape of 2 fields: the field, and the new shape's slot map.
     expect(made.setField('b', 2)).toBe(HEAP_COST.field + HEAP_COST.shapeField * 2);
     made.setField('c', 3);
@@ -97,7 +100,7 @@ describe('ObjInstance field storage', () => {
     expect(partial.fieldNames().length).toBe(65);
     expect(partial.getField('x')).toBe('x');
     expect(partial.getField('f0')).toBeUndefined();
-    expect(new ObjInstance(klass).values).toEqual([]);
+    expect(new ObjInstance(new ObjClass('Empty')).values).toEqual([]);
   });
 });
 

@@ -195,22 +195,25 @@ export class ObjInstance implements VmObject {
   /** Field layout; the dictionary shape once `dict` holds the fields instead. */
   shape: Shape;
   /**
-   * Field values by slot (shape mode). NO_FIELDS (shared, never written) until the first field;
-   * then allocated at the class's fieldCapacity, so it may be longer than the instance's field
+   * Field values by slot (shape mode). Allocated at the class's fieldCapacity when the instance
+   * is made, or NO_FIELDS (shared, never written) when that is 0, until the first field, so it may be longer than the instance's field
    * count: only slots below `shape.names.length` are fields; the rest hold null and are never
    * read as fields. Grows (by storing at its length) when an instance gains more fields than its
    * class had seen when the array was made.
    */
-  values: Value[] = NO_FIELDS;
+  values: Value[];
   /** Field values by name (dictionary mode, after too many fields or shapes). */
   dict: Map<string, Value> | null = null;
   constructor(readonly klass: ObjClass) {
     this.shape = klass.rootShape;
+    const capacity = klass.fieldCapacity;
+    this.values = capacity === 0 ? NO_FIELDS : newFieldValues(capacity);
   }
 
   /**
    * Store the value of a field the instance is gaining: `slot` is its field count before, and
    * the shape with the field exists already (so the class's fieldCapacity is above `slot`).
+   * Callers store directly when `slot < values.length` (a preallocated slot).
    */
   addField(slot: number, value: Value): void {
     let values = this.values;

@@ -273,7 +273,9 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                 const next = fn.icNext[(ip - 1)]!;
                 if (next === object.shape) object.values[fn.icSlot[(ip - 1)]!] = value;
                 else {
-                  object.addField(fn.icSlot[(ip - 1)]!, value);
+                  const slot = fn.icSlot[(ip - 1)]!;
+                  if (slot < object.values.length) object.values[slot] = value;
+                  else object.addField(slot, value);
                   object.shape = next;
                   fuel -= chargeHeap(fiber, HEAP_COST.field, fuel);
                 }
@@ -1247,7 +1249,9 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                 const next = fn.icNext[(ip - 1)]!;
                 if (next === object.shape) object.values[fn.icSlot[(ip - 1)]!] = value;
                 else {
-                  object.addField(fn.icSlot[(ip - 1)]!, value);
+                  const slot = fn.icSlot[(ip - 1)]!;
+                  if (slot < object.values.length) object.values[slot] = value;
+                  else object.addField(slot, value);
                   object.shape = next;
                   fuel -= chargeHeap(fiber, HEAP_COST.field, fuel);
                 }
@@ -1648,7 +1652,9 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                 const next = fn.icNext[(ip - 1)]!;
                 if (next === object.shape) object.values[fn.icSlot[(ip - 1)]!] = value;
                 else {
-                  object.addField(fn.icSlot[(ip - 1)]!, value);
+                  const slot = fn.icSlot[(ip - 1)]!;
+                  if (slot < object.values.length) object.values[slot] = value;
+                  else object.addField(slot, value);
                   object.shape = next;
                   fuel -= chargeHeap(fiber, HEAP_COST.field, fuel);
                 }
@@ -1687,7 +1693,9 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                 const next = fn.icNext[(ip - 1)]!;
                 if (next === object.shape) object.values[fn.icSlot[(ip - 1)]!] = value;
                 else {
-                  object.addField(fn.icSlot[(ip - 1)]!, value);
+                  const slot = fn.icSlot[(ip - 1)]!;
+                  if (slot < object.values.length) object.values[slot] = value;
+                  else object.addField(slot, value);
                   object.shape = next;
                   fuel -= chargeHeap(fiber, HEAP_COST.field, fuel);
                 }
@@ -2267,7 +2275,9 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                 const next = fn.icNext[(ip - 1)]!;
                 if (next === object.shape) object.values[fn.icSlot[(ip - 1)]!] = value;
                 else {
-                  object.addField(fn.icSlot[(ip - 1)]!, value);
+                  const slot = fn.icSlot[(ip - 1)]!;
+                  if (slot < object.values.length) object.values[slot] = value;
+                  else object.addField(slot, value);
                   object.shape = next;
                   fuel -= chargeHeap(fiber, HEAP_COST.field, fuel);
                 }
@@ -2371,7 +2381,9 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                 const next = fn.icNext[(ip - 1)]!;
                 if (next === object.shape) object.values[fn.icSlot[(ip - 1)]!] = value;
                 else {
-                  object.addField(fn.icSlot[(ip - 1)]!, value);
+                  const slot = fn.icSlot[(ip - 1)]!;
+                  if (slot < object.values.length) object.values[slot] = value;
+                  else object.addField(slot, value);
                   object.shape = next;
                   fuel -= chargeHeap(fiber, HEAP_COST.field, fuel);
                 }

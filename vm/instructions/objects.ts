@@ -26,7 +26,9 @@ export const OBJECT_INSTRUCTIONS = [
        const next = fn.icNext[IC]!;
        if (next === object.shape) object.values[fn.icSlot[IC]!] = value;
        else {
-         object.addField(fn.icSlot[IC]!, value);
+         const slot = fn.icSlot[IC]!;
+         if (slot < object.values.length) object.values[slot] = value;
+         else object.addField(slot, value);
          object.shape = next;
          HEAP(HEAP_COST.field);
        }
