@@ -8,26 +8,15 @@
 
 import { describe, expect, it } from 'vitest';
 import { compile } from '../compiler/index.js';
-import { CORE_HOST_FUNCTIONS } from './builtins.js';
 import { HEAP_COST } from './costs.js';
 import type { Fiber } from './fiber.js';
 import { restoreVm, saveVm, type VmSnapshot } from './fiber-snapshot.js';
-import type { HostFunction } from './host.js';
 import { ObjClass, ObjInstance } from './objects.js';
 import { measureRetained, type RetainedCount } from './retained-heap.js';
+import { RUN_HOSTS } from './test-support/run-hosts.js';
 import { VM, type Tier } from './vm.js';
 
-const PAUSE: HostFunction = {
-  name: 'pause',
-  params: [],
-  returns: 'any',
-  doc: 'Suspend until resumed.',
-  impl: (ctx) => {
-    ctx.suspend();
-    return null;
-  },
-};
-const HOSTS = [...CORE_HOST_FUNCTIONS, PAUSE];
+const HOSTS = RUN_HOSTS;
 const TIERS: readonly Tier[] = ['interpreter', 'compiled', 'auto'];
 
 function vmFor(source: string, tier: Tier, printed: string[]): VM {
@@ -206,7 +195,7 @@ describe('a snapshot of a partly filled instance', () => {
     var big = P(); big.a = 1; big.b = 2; big.c = 3; big.d = 4;
     spell run(k) {
       var p = P(); p.a = k; p.b = k + 1;
-      pause();
+      pause(0);
       p.c = 30;
       print p.a + p.b + p.c;
       print p.d;
