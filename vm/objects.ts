@@ -132,6 +132,12 @@ export class ObjClass implements VmObject {
   shapeCount = 1;
   /** Fields listed by all those shapes together (what a measurement of retained memory charges for them: vm/retained-heap.ts). */
   shapeFields = 0;
+  /**
+   * The most fields any shape of this class lists (at most MAX_SHAPE_FIELDS): a new instance's
+   * `values` is allocated at this length, so it does not grow (V8 would give a pushed-to array a
+   * backing store of ~17 slots). Slots past the instance's shape are not fields (see ObjInstance).
+   */
+  fieldCapacity = 0;
   constructor(readonly name: string) {
     this.rootShape = new Shape(this, [], new Map());
   }
@@ -172,6 +178,7 @@ export class Shape {
     (this.transitions ??= new Map()).set(name, next);
     this.klass.shapeCount++;
     this.klass.shapeFields += next.names.length;
+    if (next.names.length > this.klass.fieldCapacity) this.klass.fieldCapacity = next.names.length;
     return next;
   }
 }
@@ -188,12 +195,31 @@ export class ObjInstance implements VmObject {
   measureMark = 0;
   /** Field layout; the dictionary shape once `dict` holds the fields instead. */
   shape: Shape;
-  /** Field values by slot (shape mode). */
-  readonly values: Value[] = [];
+  /**
+   * Field values by slot (shape mode). Allocated at the class's fieldCapacity when the instance
+   * is made, or NO_FIELDS (shared, never written) when that is 0, until the first field, so it may be longer than the instance's field
+   * count: only slots below `shape.names.length` are fields; the rest hold null and are never
+   * read as fields. Grows (by storing at its length) when an instance gains more fields than its
+   * class had seen when the array was made.
+   */
+  values: Value[];
   /** Field values by name (dictionary mode, after too many fields or shapes). */
   dict: Map<string, Value> | null = null;
   constructor(readonly klass: ObjClass) {
     this.shape = klass.rootShape;
+    const capacity = klass.fieldCapacity;
+    this.values = capacity === 0 ? NO_FIELDS : newFieldValues(capacity);
+  }
+
+  /**
+   * Store the value of a field the instance is gaining: `slot` is its field count before, and
+   * the shape with the field exists already (so the class's fieldCapacity is above `slot`).
+   * Callers store directly when `slot < values.length` (a preallocated slot).
+   */
+  addField(slot: number, value: Value): void {
+    let values = this.values;
+    if (values === NO_FIELDS) this.values = values = newFieldValues(this.klass.fieldCapacity);
+    values[slot] = value;
   }
 
   get isDictionary(): boolean {
@@ -230,11 +256,11 @@ export class ObjInstance implements VmObject {
     const shapesBefore = klass.shapeCount;
     const next = this.shape.transition(name);
     if (next !== null) {
-      this.values.push(value);
+      this.addField(next.names.length - 1, value);
       this.shape = next;
       return HEAP_COST.field + (klass.shapeCount !== shapesBefore ? HEAP_COST.shapeField * next.names.length : 0);
     }
-    const copied = this.values.length;
+    const copied = this.shape.names.length;
     this.toDictionary().set(name, value);
     return HEAP_COST.field + copied;
   }
@@ -246,10 +272,42 @@ export class ObjInstance implements VmObject {
   private toDictionary(): Map<string, Value> {
     const dict = new Map<string, Value>();
     this.shape.names.forEach((name, slot) => dict.set(name, this.values[slot]!));
-    this.values.length = 0;
+    this.values = NO_FIELDS;
     this.dict = dict;
     this.shape = theDictionaryShape();
     return dict;
+  }
+}
+
+/** The field array of every instance without fields: shared, so never written (ObjInstance.addField). */
+const NO_FIELDS: Value[] = [];
+
+/**
+ * A packed array of `n` nulls, sized exactly (V8 gives an array literal or a filled `new Array(n)`
+ * a backing store of exactly n slots; a pushed-to `[]` gets ~17). Literals for the common sizes
+ * keep the elements packed with no fill loop.
+ */
+function newFieldValues(n: number): Value[] {
+  switch (n) {
+    case 0:
+      return [];
+    case 1:
+      return [null];
+    case 2:
+      return [null, null];
+    case 3:
+      return [null, null, null];
+    case 4:
+      return [null, null, null, null];
+    case 5:
+      return [null, null, null, null, null];
+    case 6:
+      return [null, null, null, null, null, null];
+    default: {
+      const values: Value[] = new Array<Value>(n);
+      for (let i = 0; i < n; i++) values[i] = null;
+      return values;
+    }
   }
 }
 

@@ -141,7 +141,9 @@ function instanceUnits(instance: ObjInstance): number {
     for (const item of instance.dict.values()) units += valueUnits(item);
     return units + HEAP_COST.instance + HEAP_COST.field * instance.dict.size;
   }
-  return units + HEAP_COST.instance + HEAP_COST.field * instance.values.length + valuesUnits(instance.values, instance.values.length);
+  // values may be longer than the field count (preallocated slots): only the shape's slots are fields.
+  const fields = instance.shape.names.length;
+  return units + HEAP_COST.instance + HEAP_COST.field * fields + valuesUnits(instance.values, fields);
 }
 
 function classUnits(klass: ObjClass): number {

@@ -268,14 +268,17 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               const object = stack[sp - 2]!;
               const value = stack[sp - 1]!;
               if (object instanceof ObjInstance && object.shape === fn.icShape[(ip - 1)]) {
-                // Inline cache hit: store in the cached slot (appending when the cache is a transition).
-                const slot = fn.icSlot[(ip - 1)]!;
-                if (slot < object.values.length) object.values[slot] = value;
+                // Inline cache hit: store in the cached slot. When the cache is a transition (the next
+                  // shape differs) the store adds a field.
+                const next = fn.icNext[(ip - 1)]!;
+                if (next === object.shape) object.values[fn.icSlot[(ip - 1)]!] = value;
                 else {
-                  object.values.push(value);
+                  const slot = fn.icSlot[(ip - 1)]!;
+                  if (slot < object.values.length) object.values[slot] = value;
+                  else object.addField(slot, value);
+                  object.shape = next;
                   fuel -= chargeHeap(fiber, HEAP_COST.field, fuel);
                 }
-                object.shape = fn.icNext[(ip - 1)]!;
               } else {
                 // A new field, a new shape or a switch to dictionary mode is work and memory: charge both.
                 const cost = setProperty(fn, (ip - 1), object, constants[code[ip - 1]!] as string, value);
@@ -1241,14 +1244,17 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               const object = t0 as Value;
               const value = t4 as Value;
               if (object instanceof ObjInstance && object.shape === fn.icShape[(ip - 1)]) {
-                // Inline cache hit: store in the cached slot (appending when the cache is a transition).
-                const slot = fn.icSlot[(ip - 1)]!;
-                if (slot < object.values.length) object.values[slot] = value;
+                // Inline cache hit: store in the cached slot. When the cache is a transition (the next
+                  // shape differs) the store adds a field.
+                const next = fn.icNext[(ip - 1)]!;
+                if (next === object.shape) object.values[fn.icSlot[(ip - 1)]!] = value;
                 else {
-                  object.values.push(value);
+                  const slot = fn.icSlot[(ip - 1)]!;
+                  if (slot < object.values.length) object.values[slot] = value;
+                  else object.addField(slot, value);
+                  object.shape = next;
                   fuel -= chargeHeap(fiber, HEAP_COST.field, fuel);
                 }
-                object.shape = fn.icNext[(ip - 1)]!;
               } else {
                 // A new field, a new shape or a switch to dictionary mode is work and memory: charge both.
                 const cost = setProperty(fn, (ip - 1), object, constants[code[ip - 1]!] as string, value);
@@ -1641,14 +1647,17 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               const object = t0 as Value;
               const value = t1 as Value;
               if (object instanceof ObjInstance && object.shape === fn.icShape[(ip - 1)]) {
-                // Inline cache hit: store in the cached slot (appending when the cache is a transition).
-                const slot = fn.icSlot[(ip - 1)]!;
-                if (slot < object.values.length) object.values[slot] = value;
+                // Inline cache hit: store in the cached slot. When the cache is a transition (the next
+                  // shape differs) the store adds a field.
+                const next = fn.icNext[(ip - 1)]!;
+                if (next === object.shape) object.values[fn.icSlot[(ip - 1)]!] = value;
                 else {
-                  object.values.push(value);
+                  const slot = fn.icSlot[(ip - 1)]!;
+                  if (slot < object.values.length) object.values[slot] = value;
+                  else object.addField(slot, value);
+                  object.shape = next;
                   fuel -= chargeHeap(fiber, HEAP_COST.field, fuel);
                 }
-                object.shape = fn.icNext[(ip - 1)]!;
               } else {
                 // A new field, a new shape or a switch to dictionary mode is work and memory: charge both.
                 const cost = setProperty(fn, (ip - 1), object, constants[code[ip - 1]!] as string, value);
@@ -1679,14 +1688,17 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               const object = t0 as Value;
               const value = t1 as Value;
               if (object instanceof ObjInstance && object.shape === fn.icShape[(ip - 1)]) {
-                // Inline cache hit: store in the cached slot (appending when the cache is a transition).
-                const slot = fn.icSlot[(ip - 1)]!;
-                if (slot < object.values.length) object.values[slot] = value;
+                // Inline cache hit: store in the cached slot. When the cache is a transition (the next
+                  // shape differs) the store adds a field.
+                const next = fn.icNext[(ip - 1)]!;
+                if (next === object.shape) object.values[fn.icSlot[(ip - 1)]!] = value;
                 else {
-                  object.values.push(value);
+                  const slot = fn.icSlot[(ip - 1)]!;
+                  if (slot < object.values.length) object.values[slot] = value;
+                  else object.addField(slot, value);
+                  object.shape = next;
                   fuel -= chargeHeap(fiber, HEAP_COST.field, fuel);
                 }
-                object.shape = fn.icNext[(ip - 1)]!;
               } else {
                 // A new field, a new shape or a switch to dictionary mode is work and memory: charge both.
                 const cost = setProperty(fn, (ip - 1), object, constants[code[ip - 1]!] as string, value);
@@ -2258,14 +2270,17 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               const value = t0 as Value;
               sp -= 1;
               if (object instanceof ObjInstance && object.shape === fn.icShape[(ip - 1)]) {
-                // Inline cache hit: store in the cached slot (appending when the cache is a transition).
-                const slot = fn.icSlot[(ip - 1)]!;
-                if (slot < object.values.length) object.values[slot] = value;
+                // Inline cache hit: store in the cached slot. When the cache is a transition (the next
+                  // shape differs) the store adds a field.
+                const next = fn.icNext[(ip - 1)]!;
+                if (next === object.shape) object.values[fn.icSlot[(ip - 1)]!] = value;
                 else {
-                  object.values.push(value);
+                  const slot = fn.icSlot[(ip - 1)]!;
+                  if (slot < object.values.length) object.values[slot] = value;
+                  else object.addField(slot, value);
+                  object.shape = next;
                   fuel -= chargeHeap(fiber, HEAP_COST.field, fuel);
                 }
-                object.shape = fn.icNext[(ip - 1)]!;
               } else {
                 // A new field, a new shape or a switch to dictionary mode is work and memory: charge both.
                 const cost = setProperty(fn, (ip - 1), object, constants[code[ip - 1]!] as string, value);
@@ -2361,14 +2376,17 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               const value = stack[sp - 1]!;
               sp -= 2;
               if (object instanceof ObjInstance && object.shape === fn.icShape[(ip - 1)]) {
-                // Inline cache hit: store in the cached slot (appending when the cache is a transition).
-                const slot = fn.icSlot[(ip - 1)]!;
-                if (slot < object.values.length) object.values[slot] = value;
+                // Inline cache hit: store in the cached slot. When the cache is a transition (the next
+                  // shape differs) the store adds a field.
+                const next = fn.icNext[(ip - 1)]!;
+                if (next === object.shape) object.values[fn.icSlot[(ip - 1)]!] = value;
                 else {
-                  object.values.push(value);
+                  const slot = fn.icSlot[(ip - 1)]!;
+                  if (slot < object.values.length) object.values[slot] = value;
+                  else object.addField(slot, value);
+                  object.shape = next;
                   fuel -= chargeHeap(fiber, HEAP_COST.field, fuel);
                 }
-                object.shape = fn.icNext[(ip - 1)]!;
               } else {
                 // A new field, a new shape or a switch to dictionary mode is work and memory: charge both.
                 const cost = setProperty(fn, (ip - 1), object, constants[code[ip - 1]!] as string, value);

@@ -21,14 +21,17 @@ export const OBJECT_INSTRUCTIONS = [
     { inputs: ['object', 'value'], outputs: ['value'] },
     'object value -> value, storing the field',
     `if (object instanceof ObjInstance && object.shape === fn.icShape[IC]) {
-       // Inline cache hit: store in the cached slot (appending when the cache is a transition).
-       const slot = fn.icSlot[IC]!;
-       if (slot < object.values.length) object.values[slot] = value;
+       // Inline cache hit: store in the cached slot. When the cache is a transition (the next
+       // shape differs) the store adds a field.
+       const next = fn.icNext[IC]!;
+       if (next === object.shape) object.values[fn.icSlot[IC]!] = value;
        else {
-         object.values.push(value);
+         const slot = fn.icSlot[IC]!;
+         if (slot < object.values.length) object.values[slot] = value;
+         else object.addField(slot, value);
+         object.shape = next;
          HEAP(HEAP_COST.field);
        }
-       object.shape = fn.icNext[IC]!;
      } else {
        // A new field, a new shape or a switch to dictionary mode is work and memory: charge both.
        const cost = setProperty(fn, IC, object, constants[$0] as string, value);
