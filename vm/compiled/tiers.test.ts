@@ -92,6 +92,21 @@ describe('the compiled tier', () => {
     sameInBothTiers(module, { fuel: 200_000, maxHeap: 200_000 });
   });
 
+  it('gives every VM that runs the same code the same compiled functions, each reading its own VM’s tables', () => {
+    const source = 'var greeting = "hi"; fun twice(x) { return x + x; } class P { init(n) { this.n = n; } get() { return this.n; } }';
+    const made = [1, 2].map((k) => {
+      const { module } = compile(`${source} print greeting + str(twice(P(${k}).get()));`);
+      const lines: string[] = [];
+      const vm = new VM(module!, { tier: 'compiled', print: (text) => lines.push(text) });
+      expect(vm.runScript().state).toBe('done');
+      return { vm, lines };
+    });
+    // Same bytecode, other constants (the 1 and the 2): the functions of the same code are one function.
+    const [first, second] = made.map(({ vm }) => vm.runtimeFunctions);
+    for (let i = 1; i < first!.length; i++) expect(second![i]!.compiled).toBe(first![i]!.compiled);
+    expect(made.map(({ lines }) => lines)).toEqual([['hi2'], ['hi4']]);
+  });
+
   it('runs out of fuel, heap, frames and stack exactly where the interpreter does', () => {
     const source = `
       fun deep(n) { if (n == 0) return 0; return 1 + deep(n - 1); }
