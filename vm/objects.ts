@@ -213,8 +213,9 @@ export class ObjInstance implements VmObject {
 
   /**
    * Store the value of a field the instance is gaining: `slot` is its field count before, and
-   * the shape with the field exists already (so the class's fieldCapacity is above `slot`).
-   * Callers store directly when `slot < values.length` (a preallocated slot).
+   * the shape with the field exists already (so the class's fieldCapacity is above `slot`). A
+   * preallocated slot is written in place; past the array's end (an instance made before its
+   * class had seen this many fields) the array grows by one.
    */
   addField(slot: number, value: Value): void {
     let values = this.values;

@@ -206,8 +206,8 @@ function helperTier(def: Instruction): Tier {
 }
 
 /**
- * An instruction's fast path as a shared function, `(fiber, fn, ip, op0, op1)
- * => code`: when it takes the fast path to a call (GOTO(PUSH_FRAME)), it
+ * An instruction's fast path as a shared function, `(vm, fiber, fn, ip, op0,
+ * op1) => code`: when it takes the fast path to a call (GOTO(PUSH_FRAME)), it
  * pushes the callee's frame (pushFrame) and returns the code the call site
  * then calls; when it falls through, null (the site runs the instruction).
  */
@@ -240,7 +240,7 @@ return null;
 }
 
 /**
- * A shared helper: `(fiber, callTarget, callArgc, ip, op0, op1) => status`,
+ * A shared helper: `(vm, fiber, callTarget, callArgc, ip, op0, op1) => status`,
  * RETURNED when the instruction is done and the caller goes on, otherwise
  * what a callee returned.
  */

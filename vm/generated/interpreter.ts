@@ -273,9 +273,7 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                 const next = fn.icNext[(ip - 1)]!;
                 if (next === object.shape) object.values[fn.icSlot[(ip - 1)]!] = value;
                 else {
-                  const slot = fn.icSlot[(ip - 1)]!;
-                  if (slot < object.values.length) object.values[slot] = value;
-                  else object.addField(slot, value);
+                  object.addField(fn.icSlot[(ip - 1)]!, value);
                   object.shape = next;
                   fuel -= chargeHeap(fiber, HEAP_COST.field, fuel);
                 }
@@ -1249,9 +1247,7 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                 const next = fn.icNext[(ip - 1)]!;
                 if (next === object.shape) object.values[fn.icSlot[(ip - 1)]!] = value;
                 else {
-                  const slot = fn.icSlot[(ip - 1)]!;
-                  if (slot < object.values.length) object.values[slot] = value;
-                  else object.addField(slot, value);
+                  object.addField(fn.icSlot[(ip - 1)]!, value);
                   object.shape = next;
                   fuel -= chargeHeap(fiber, HEAP_COST.field, fuel);
                 }
@@ -1652,9 +1648,7 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                 const next = fn.icNext[(ip - 1)]!;
                 if (next === object.shape) object.values[fn.icSlot[(ip - 1)]!] = value;
                 else {
-                  const slot = fn.icSlot[(ip - 1)]!;
-                  if (slot < object.values.length) object.values[slot] = value;
-                  else object.addField(slot, value);
+                  object.addField(fn.icSlot[(ip - 1)]!, value);
                   object.shape = next;
                   fuel -= chargeHeap(fiber, HEAP_COST.field, fuel);
                 }
@@ -1693,9 +1687,7 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                 const next = fn.icNext[(ip - 1)]!;
                 if (next === object.shape) object.values[fn.icSlot[(ip - 1)]!] = value;
                 else {
-                  const slot = fn.icSlot[(ip - 1)]!;
-                  if (slot < object.values.length) object.values[slot] = value;
-                  else object.addField(slot, value);
+                  object.addField(fn.icSlot[(ip - 1)]!, value);
                   object.shape = next;
                   fuel -= chargeHeap(fiber, HEAP_COST.field, fuel);
                 }
@@ -2275,9 +2267,7 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                 const next = fn.icNext[(ip - 1)]!;
                 if (next === object.shape) object.values[fn.icSlot[(ip - 1)]!] = value;
                 else {
-                  const slot = fn.icSlot[(ip - 1)]!;
-                  if (slot < object.values.length) object.values[slot] = value;
-                  else object.addField(slot, value);
+                  object.addField(fn.icSlot[(ip - 1)]!, value);
                   object.shape = next;
                   fuel -= chargeHeap(fiber, HEAP_COST.field, fuel);
                 }
@@ -2381,9 +2371,7 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                 const next = fn.icNext[(ip - 1)]!;
                 if (next === object.shape) object.values[fn.icSlot[(ip - 1)]!] = value;
                 else {
-                  const slot = fn.icSlot[(ip - 1)]!;
-                  if (slot < object.values.length) object.values[slot] = value;
-                  else object.addField(slot, value);
+                  object.addField(fn.icSlot[(ip - 1)]!, value);
                   object.shape = next;
                   fuel -= chargeHeap(fiber, HEAP_COST.field, fuel);
                 }

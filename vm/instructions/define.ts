@@ -72,9 +72,12 @@ interface Common<N extends string> {
   readonly body: string;
   /**
    * A frame instruction's fast path, the start of its body (an inline cache
-   * hit): where the compiled tier runs the instruction through a shared
-   * function, it pastes this part at each use and calls the shared function
-   * (`slowPath`, the rest of the body) only when the fast path falls through.
+   * hit). The interpreter runs it as the start of the instruction's case;
+   * where the compiled tier runs the instruction through a shared function,
+   * each use first calls the fast path's own small shared function
+   * (`fast_INVOKE`: it pushes the callee's frame and returns its code, which
+   * the use calls), and the shared function of the rest of the body
+   * (`slowPath`) only when the fast path falls through.
    */
   readonly fastPath?: string;
   /** The body after the fast path (the whole body when there is none). */

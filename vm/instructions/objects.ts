@@ -26,9 +26,7 @@ export const OBJECT_INSTRUCTIONS = [
        const next = fn.icNext[IC]!;
        if (next === object.shape) object.values[fn.icSlot[IC]!] = value;
        else {
-         const slot = fn.icSlot[IC]!;
-         if (slot < object.values.length) object.values[slot] = value;
-         else object.addField(slot, value);
+         object.addField(fn.icSlot[IC]!, value);
          object.shape = next;
          HEAP(HEAP_COST.field);
        }

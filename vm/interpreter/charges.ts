@@ -26,6 +26,12 @@ export function chargeOutput(fiber: Fiber, chars: number): void {
 }
 
 /** A host function may swallow the budget error it caused; the budget is still spent. */
+/** Whether a host call left the fiber over a budget (then checkBudgetsAfterHost says which); small, so V8 inlines it. */
+export function overBudget(fiber: Fiber): boolean {
+  const budgets = fiber.budgets;
+  return fiber.fuel < 0 || fiber.heapUsed > budgets.maxHeap || fiber.outputUsed > budgets.maxOutput;
+}
+
 export function checkBudgetsAfterHost(fiber: Fiber): void {
   if (fiber.fuel < 0) throw fuelFault(fiber);
   if (fiber.heapUsed > fiber.budgets.maxHeap) throw new Fault(budgetMessage('heap', fiber.budgets, fiber.runKind), 'heap');

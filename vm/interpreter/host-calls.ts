@@ -7,7 +7,7 @@ import type { VmHostContext } from '../host-context.js';
 import { callMethod, methodsOf } from '../method-dispatch.js';
 import { describeType, isHostObject, matchesParam, type ObjFunction, type ObjHostFunction } from '../objects.js';
 import type { Value } from '../value.js';
-import { chargeBeforeHost, checkBudgetsAfterHost } from './charges.js';
+import { chargeBeforeHost, checkBudgetsAfterHost, overBudget } from './charges.js';
 import { Fault, hostFault } from './fault.js';
 import { checkHostResult, noSuchMethod } from './value-ops.js';
 
@@ -36,8 +36,7 @@ export function leaveHost(ctx: VmHostContext, fiber: Fiber, saved: Fiber | null,
   ctx.fiber = saved;
   ctx.fn = fn;
   ctx.ip = ip;
-  const budgets = fiber.budgets;
-  if (fiber.fuel < 0 || fiber.heapUsed > budgets.maxHeap || fiber.outputUsed > budgets.maxOutput) checkBudgetsAfterHost(fiber);
+  if (overBudget(fiber)) checkBudgetsAfterHost(fiber);
   return typeof result === 'number' || result === null ? result : checkHostResult(result, host.name);
 }
 
@@ -145,6 +144,6 @@ export function callBuiltinMethod(ctx: VmHostContext, fiber: Fiber, method: Meth
   }
   // Restored on both exits rather than in a `finally` (cheaper in V8's optimized code), as callHost does.
   ctx.fiber = savedFiber;
-  if (fiber.fuel < 0 || fiber.heapUsed > fiber.budgets.maxHeap || fiber.outputUsed > fiber.budgets.maxOutput) checkBudgetsAfterHost(fiber);
+  if (overBudget(fiber)) checkBudgetsAfterHost(fiber);
   return result;
 }
