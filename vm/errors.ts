@@ -2,17 +2,12 @@
  * The few error classes a user of Cantrip ever sees. Nothing else escapes.
  */
 import { boundedText } from './bounded-text.js';
-import { formatTrace } from './trace-format.js';
+import { formatTrace, type TraceFrame } from './trace-format.js';
+
+export type { TraceFrame } from './trace-format.js';
 
 /** Longest error message kept (a message quoting a long name is cut, its length said). */
 export const MAX_ERROR_MESSAGE = 1000;
-
-/** One frame of a runtime stack trace, innermost first. */
-export interface TraceFrame {
-  /** '' for the top-level script. */
-  readonly functionName: string;
-  readonly line: number;
-}
 
 /** Which budget ran out, when a budget ends a cast. */
 export type BudgetLimit = 'fuel' | 'call depth' | 'stack' | 'heap' | 'fibers' | 'wait' | 'output';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { TraceFrame } from './errors.js';
+import type { TraceFrame } from './trace-format.js';
 import { SpellRuntimeError } from './errors.js';
 import { formatTrace, frameLine } from './trace-format.js';
 

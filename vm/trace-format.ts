@@ -7,7 +7,13 @@
  * cast-error events and the playground all print traces through this.
  */
 import { boundedText } from './bounded-text.js';
-import type { TraceFrame } from './errors.js';
+
+/** One frame of a runtime stack trace, innermost first. */
+export interface TraceFrame {
+  /** '' for the top-level script. */
+  readonly functionName: string;
+  readonly line: number;
+}
 
 /** A run of identical frames (or of a repeated cycle of frames) shorter than this prints in full. */
 export const MIN_COLLAPSED_REPEATS = 3;
