@@ -35,6 +35,7 @@ import {
   captureUpvalues,
   chargeHeap,
   chargeOutput,
+  checkHostResult,
   checkIndex,
   closeUpvalues,
   concatStrings,
@@ -59,6 +60,7 @@ import {
   pushFrame,
   quickMapMethod,
   quoted,
+  restoreAfterHost,
   runCompiledFrame,
   setMapEntry,
   setProperty,
@@ -615,6 +617,7 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
             continue next;
           }
           case 36 /* CALL_HOST */: {
+            let t0: Value;
             ip += 2;
             {
               const argc = code[ip - 1]!;
@@ -636,7 +639,8 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               } catch (error) {
                 throw hostFailed(ctx, savedFiber, fn, ip, hostFn, error);
               }
-              const hostResult = leaveHost(ctx, fiber, savedFiber, fn, ip, hostFn, returned);
+              restoreAfterHost(ctx, fiber, savedFiber, fn, ip);
+              const hostResult = typeof returned === 'number' ? returned : checkHostResult(returned, hostFn.name);
               fuel = fiber.fuel;
               {
                 fiber.fuel = fuel;
@@ -649,9 +653,11 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                   ctx.suspendRequested = false;
                   return suspend(fiber, 'suspended', fc, ip, sp, fuel);
                 }
-                stack[sp++] = callResult;
+                t0 = callResult;
               };
             }
+            stack[sp] = t0;
+            sp += 1;
             continue next;
           }
           case 37 /* HOST_FUNCTION */: {

@@ -10,7 +10,7 @@
  * the line of the instruction that failed, exactly as the plain code would.
  */
 
-import { expandCalls, localRead, localWrite } from './macros.js';
+import { PUSH_CALL_RESULT, expandCalls, localRead, localWrite } from './macros.js';
 import { definition, type Part } from './parts.js';
 import type { Tier } from './tier.js';
 
@@ -119,8 +119,18 @@ export class CaseWriter {
       return;
     }
     const label = `${this.labelPrefix}${this.labels++}`;
-    const body = block(this.expandBody(part, label));
+    let text = this.expandBody(part, label);
+    // A call out whose one way on is its result (CALL_HOST): the result is held in a local, as a
+    // stack part's output is, until a later part takes it or needs the stack. A host's number then
+    // goes to the next instruction as it is, not boxed into the stack and read back.
+    const held = holdsCallResult(part.def.body) ? `t${this.temps++}` : null;
+    if (held !== null) {
+      if (text.split(PUSH_CALL_RESULT).length !== 2) throw new Error(`${part.def.name}: CALL_OUT's push not found once.`);
+      text = text.replace(PUSH_CALL_RESULT, `${held} = callResult;`);
+    }
+    const body = block(text);
     this.lines.push(this.tier.labelsFrameParts ? `${label}: ${body}` : body);
+    if (held !== null) this.pending.push(held);
   }
 
   private stackPart(part: Part): void {
@@ -194,6 +204,11 @@ export class CaseWriter {
       ...tier.controlMacros(part, label, continuation),
     });
   }
+}
+
+/** Whether a frame body's only way on is one CALL_OUT (no frame entered, no jump, no return): its result can be held in a local. */
+function holdsCallResult(body: string): boolean {
+  return body.split('CALL_OUT(').length === 2 && !/\b(ENTER|GOTO|LEAVE|JUMP|DISPATCH|RESUME_AT)\(/.test(body);
 }
 
 function block(text: string): string {

@@ -75,6 +75,9 @@ export function formatCode(text: string, pad: number): string {
     .join('\n');
 }
 
+/** CALL_OUT's last statement: the result pushed (the CaseWriter may hold it in a local instead: see PUSH_CALL_RESULT's use there). */
+export const PUSH_CALL_RESULT = 'stack[sp++] = callResult;';
+
 /**
  * CALL_OUT in either tier: call out of the VM with the registers in the fiber
  * and its context, then push the result, or leave with `suspended` (a
@@ -92,7 +95,7 @@ export function callOut(slot: string, call: string, suspended: string): string {
       ctx.suspendRequested = false;
       ${suspended}
     }
-    stack[sp++] = callResult;
+    ${PUSH_CALL_RESULT}
   }`;
 }
 

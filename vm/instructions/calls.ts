@@ -98,7 +98,8 @@ export const CALL_INSTRUCTIONS = [
      } catch (error) {
        throw hostFailed(ctx, savedFiber, fn, ip, hostFn, error);
      }
-     const hostResult = leaveHost(ctx, fiber, savedFiber, fn, ip, hostFn, returned);
+     restoreAfterHost(ctx, fiber, savedFiber, fn, ip);
+     const hostResult = typeof returned === 'number' ? returned : checkHostResult(returned, hostFn.name);
      fuel = fiber.fuel;
      CALL_OUT(argBase, hostResult);`,
   ),
