@@ -42,6 +42,7 @@ import {
   displayBounded,
   displayValue,
   enterHost,
+  enterHostHolding,
   fail,
   fuelFault,
   getInstanceProperty,
@@ -632,9 +633,9 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               try {
                 returned =
                 argc === 0 ? impl(ctx)
-                : argc === 1 ? impl(ctx, stack[argBase]!)
-                : argc === 2 ? impl(ctx, stack[argBase]!, stack[argBase + 1]!)
-                : argc === 3 ? impl(ctx, stack[argBase]!, stack[argBase + 1]!, stack[argBase + 2]!)
+                : argc === 1 ? impl(ctx, stack[argBase + 0]!)
+                : argc === 2 ? impl(ctx, stack[argBase + 0]!, stack[argBase + 1]!)
+                : argc === 3 ? impl(ctx, stack[argBase + 0]!, stack[argBase + 1]!, stack[argBase + 2]!)
                 : callHostWithMany(ctx, fiber, hostFn, argBase, argc);
               } catch (error) {
                 throw hostFailed(ctx, savedFiber, fn, ip, hostFn, error);

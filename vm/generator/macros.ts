@@ -75,6 +75,9 @@ export function formatCode(text: string, pad: number): string {
     .join('\n');
 }
 
+/** What CALL_OUT does first when the callee asked the fiber to wait (the CaseWriter puts the values it holds in locals on the stack right after). */
+export const CLEAR_SUSPEND = 'ctx.suspendRequested = false;';
+
 /** CALL_OUT's last statement: the result pushed (the CaseWriter may hold it in a local instead: see PUSH_CALL_RESULT's use there). */
 export const PUSH_CALL_RESULT = 'stack[sp++] = callResult;';
 
@@ -92,7 +95,7 @@ export function callOut(slot: string, call: string, suspended: string): string {
     fuel = fiber.fuel;
     sp = ${slot};
     if (ctx.suspendRequested) {
-      ctx.suspendRequested = false;
+      ${CLEAR_SUSPEND}
       ${suspended}
     }
     ${PUSH_CALL_RESULT}
