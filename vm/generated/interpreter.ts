@@ -618,7 +618,6 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
             continue next;
           }
           case 36 /* CALL_HOST */: {
-            let t0: Value;
             ip += 2;
             {
               const argc = code[ip - 1]!;
@@ -641,7 +640,7 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                 throw hostFailed(ctx, savedFiber, fn, ip, hostFn, error);
               }
               restoreAfterHost(ctx, fiber, savedFiber, fn, ip);
-              const hostResult = typeof returned === 'number' ? returned : checkHostResult(returned, hostFn.name);
+              const hostResult = typeof returned === 'number' || returned === null ? returned : checkHostResult(returned, hostFn.name);
               fuel = fiber.fuel;
               {
                 fiber.fuel = fuel;
@@ -654,11 +653,9 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                   ctx.suspendRequested = false;
                   return suspend(fiber, 'suspended', fc, ip, sp, fuel);
                 }
-                t0 = callResult;
+                stack[sp++] = callResult;
               };
             }
-            stack[sp] = t0;
-            sp += 1;
             continue next;
           }
           case 37 /* HOST_FUNCTION */: {

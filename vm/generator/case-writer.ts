@@ -146,7 +146,8 @@ export class CaseWriter {
     // A call out whose one way on is its result (CALL_HOST): the result is held in a local, as a
     // stack part's output is, until a later part takes it or needs the stack. A host's number then
     // goes to the next instruction as it is, not boxed into the stack and read back.
-    const result = holdsCallResult(part.def.body) ? `t${this.temps++}` : null;
+    // (Not for the sequence's last part, whose result would go to the stack at once: an interpreter case.)
+    const result = part !== this.parts[this.parts.length - 1] && holdsCallResult(part.def.body) ? `t${this.temps++}` : null;
     if (result !== null) {
       if (text.split(PUSH_CALL_RESULT).length !== 2) throw new Error(`${part.def.name}: CALL_OUT's push not found once.`);
       text = text.replace(PUSH_CALL_RESULT, `${result} = callResult;`);

@@ -101,7 +101,7 @@ export const CALL_INSTRUCTIONS = [
        throw hostFailed(ctx, savedFiber, fn, ip, hostFn, error);
      }
      restoreAfterHost(ctx, fiber, savedFiber, fn, ip);
-     const hostResult = typeof returned === 'number' ? returned : checkHostResult(returned, hostFn.name);
+     const hostResult = typeof returned === 'number' || returned === null ? returned : checkHostResult(returned, hostFn.name);
      fuel = fiber.fuel;
      CALL_OUT(argBase, hostResult);`,
   ),

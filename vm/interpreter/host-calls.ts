@@ -78,7 +78,7 @@ export function leaveHost(ctx: VmHostContext, fiber: Fiber, saved: Fiber | null,
 
 /**
  * leaveHost without the result: CALL_HOST checks the result itself
- * (`typeof returned === 'number' ? returned : checkHostResult(…)`), so that in
+ * (`typeof returned === 'number' || returned === null ? returned : checkHostResult(…)`), so that in
  * compiled code a number a host returns goes on to the next instruction as
  * the double it is (a call that never returned anything else never compiles
  * the other branch), not boxed where it meets the other kinds of values.
