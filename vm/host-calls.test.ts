@@ -129,6 +129,12 @@ spell wrongEntity(x) { return poke(thing(), 1) + poke(x, 2); }
 spell wrongBool(x) { return mixed(x > 0, 1) + mixed(x, 2); }
 spell napDeep(x) { var a = 10; return a * 2 + three(x, nap(), x + 1) + x; }
 spell napMiddle(x) { return [x, x * 3, two(x * 2 + 1, nap()), one(x)]; }
+spell joins(x) {
+  var a = x > 0 and one(x);
+  var b = x > 1 or two(x, zero());
+  var l = [x, x > 0 and one(x + 1), x * 2 + (x < 0 or one(two(x, zero()) + 7))];
+  return [a, b, l];
+}
 `;
 
 function describeRun(fiber: Fiber, vm: VM): string {
@@ -164,6 +170,7 @@ function runAll(tier: Tier): string[] {
     'wrongBool',
     'napDeep',
     'napMiddle',
+    'joins',
   ]) {
     for (let i = 0; i < 3; i++) {
       const fiber = vm.cast(spell, [i]);
@@ -203,5 +210,7 @@ describe('host calls on both tiers', () => {
     // A wait with values below the call's arguments in locals: they are on the stack when the cast resumes.
     expect(text).toContain('napDeep(2): suspended | null | resumed | done | 29');
     expect(text).toContain('napMiddle(1): suspended | null | resumed | done | {"items":[1,3,-2,2]');
+    // Calls whose result ends a block (where `and` / `or` join), with values below them.
+    expect(text).toMatch(/joins\(2\): done \| \{"items":\[4,true,\{"items":\[2,6,8\]/);
   });
 });

@@ -128,8 +128,11 @@ export class CaseWriter {
 
   private frame(part: Part): void {
     const shared = this.tier.sharedPart?.(part) ?? null;
+    const last = part === this.parts[this.parts.length - 1];
     const held = shared === null ? this.heldArguments(part) : null;
-    if (held === null) this.flush();
+    // Without held arguments everything goes to the stack first; with them, the values below stay in
+    // locals unless the call ends the sequence (its result then goes on the stack, above them).
+    if (held === null || last) this.flush();
     this.moveIp(part.pos + part.words);
     if (shared !== null) {
       this.lines.push(shared);
@@ -147,7 +150,7 @@ export class CaseWriter {
     // stack part's output is, until a later part takes it or needs the stack. A host's number then
     // goes to the next instruction as it is, not boxed into the stack and read back.
     // (Not for the sequence's last part, whose result would go to the stack at once: an interpreter case.)
-    const result = part !== this.parts[this.parts.length - 1] && holdsCallResult(part.def.body) ? `t${this.temps++}` : null;
+    const result = !last && holdsCallResult(part.def.body) ? `t${this.temps++}` : null;
     if (result !== null) {
       if (text.split(PUSH_CALL_RESULT).length !== 2) throw new Error(`${part.def.name}: CALL_OUT's push not found once.`);
       text = text.replace(PUSH_CALL_RESULT, `${result} = callResult;`);
