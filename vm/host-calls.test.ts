@@ -9,10 +9,21 @@ import { compile } from '../compiler/index.js';
 import { HostError } from './errors.js';
 import type { Fiber } from './fiber.js';
 import { hostFunction, type HostFunction } from './host.js';
-import type { Value } from './value.js';
+import type { HostObject, Value } from './value.js';
 import { VM, type Tier } from './vm.js';
 
 const num = (name: string) => ({ name, type: 'number' as const });
+
+/** A host object for entity parameters. */
+const THING: HostObject = {
+  objectType: 'host',
+  hostType: 'thing',
+  getProperty: () => undefined,
+  setProperty: () => {},
+  invokeMethod: () => undefined,
+  display: () => '<thing>',
+  equals: (other) => other === THING,
+};
 
 function hosts(vmOf: () => VM): HostFunction[] {
   return [
@@ -65,6 +76,9 @@ function hosts(vmOf: () => VM): HostFunction[] {
       },
     }),
     hostFunction({ name: 'where', params: [], returns: 'number', doc: 'd', impl: (ctx) => ctx.line }),
+    { name: 'thing', params: [], returns: 'any', doc: 'd', impl: () => THING },
+    hostFunction({ name: 'poke', params: [{ name: 'e', type: 'entity' }, num('n')], returns: 'number', doc: 'd', impl: (_c, e, n) => (e === THING ? n + 1 : -1) }),
+    hostFunction({ name: 'mixed', params: [{ name: 'f', type: 'bool' }, num('n')], returns: 'number', doc: 'd', impl: (_c, f, n) => (f ? n : -n) }),
     hostFunction({
       name: 'again',
       params: [num('n')],
@@ -110,6 +124,17 @@ spell swallowed(x) { greedy(); return 1; }
 spell reentrant(x) { var a = again(x);
   return a + where(); }
 spell napping(x) { var a = one(x); nap(); return a + where(); }
+spell entities(x) { var t = thing(); return poke(t, x) + poke(thing(), x * 2) + mixed(x > 0, x + 1); }
+spell wrongEntity(x) { return poke(thing(), 1) + poke(x, 2); }
+spell wrongBool(x) { return mixed(x > 0, 1) + mixed(x, 2); }
+spell napDeep(x) { var a = 10; return a * 2 + three(x, nap(), x + 1) + x; }
+spell napMiddle(x) { return [x, x * 3, two(x * 2 + 1, nap()), one(x)]; }
+spell joins(x) {
+  var a = x > 0 and one(x);
+  var b = x > 1 or two(x, zero());
+  var l = [x, x > 0 and one(x + 1), x * 2 + (x < 0 or one(two(x, zero()) + 7))];
+  return [a, b, l];
+}
 `;
 
 function describeRun(fiber: Fiber, vm: VM): string {
@@ -129,19 +154,38 @@ function runAll(tier: Tier): string[] {
   if (!module) throw new Error(diagnostics.map((d) => d.message).join('\n'));
   vm = new VM(module, { hosts: table, tier, fuel: 100_000 });
   const lines: string[] = [];
-  for (const spell of ['counts', 'values', 'wrongType', 'wrongValue', 'hostError', 'exception', 'badResult', 'swallowed', 'reentrant', 'napping']) {
+  for (const spell of [
+    'counts',
+    'values',
+    'wrongType',
+    'wrongValue',
+    'hostError',
+    'exception',
+    'badResult',
+    'swallowed',
+    'reentrant',
+    'napping',
+    'entities',
+    'wrongEntity',
+    'wrongBool',
+    'napDeep',
+    'napMiddle',
+    'joins',
+  ]) {
     for (let i = 0; i < 3; i++) {
       const fiber = vm.cast(spell, [i]);
       lines.push(`${spell}(${i}): ${describeRun(fiber, vm)}`);
     }
   }
   // A cast loop (compiled spells start in compiled code) gives the same outcomes.
-  const loop = vm.castLoop('counts');
-  for (let i = 0; i < 3; i++) {
-    const out = loop.run([i]);
-    lines.push(`loop counts(${i}): ${out.state} ${JSON.stringify(out.result)}`);
+  for (const spell of ['counts', 'entities', 'wrongEntity']) {
+    const loop = vm.castLoop(spell);
+    for (let i = 0; i < 3; i++) {
+      const out = loop.run([i]);
+      lines.push(`loop ${spell}(${i}): ${out.state} ${JSON.stringify(out.result)} ${out.error?.message ?? ''}`);
+    }
+    loop.close();
   }
-  loop.close();
   return lines;
 }
 
@@ -159,5 +203,14 @@ describe('host calls on both tiers', () => {
     expect(text).toContain("Host function 'bad' returned a value spells cannot use.");
     expect(text).toMatch(/swallowed\(0\): failed \| null \| Out of fuel/);
     expect(text).toContain('napping(2): suspended | null | resumed | done | 25');
+    // Arguments compiled code holds in locals (vm/interpreter/host-calls.ts, enterHostHolding): checked as on the stack.
+    expect(text).toContain('entities(2): done | 11');
+    expect(text).toContain('wrongEntity(0): failed | null | Argument 1 of poke() must be an entity.');
+    expect(text).toContain('wrongBool(0): failed | null | Argument 1 of mixed() must be a boolean.');
+    // A wait with values below the call's arguments in locals: they are on the stack when the cast resumes.
+    expect(text).toContain('napDeep(2): suspended | null | resumed | done | 29');
+    expect(text).toContain('napMiddle(1): suspended | null | resumed | done | {"items":[1,3,-2,2]');
+    // Calls whose result ends a block (where `and` / `or` join), with values below them.
+    expect(text).toMatch(/joins\(2\): done \| \{"items":\[4,true,\{"items":\[2,6,8\]/);
   });
 });

@@ -35,12 +35,14 @@ import {
   captureUpvalues,
   chargeHeap,
   chargeOutput,
+  checkHostResult,
   checkIndex,
   closeUpvalues,
   concatStrings,
   displayBounded,
   displayValue,
   enterHost,
+  enterHostHolding,
   fail,
   fuelFault,
   getInstanceProperty,
@@ -59,6 +61,7 @@ import {
   pushFrame,
   quickMapMethod,
   quoted,
+  restoreAfterHost,
   runCompiledFrame,
   setMapEntry,
   setProperty,
@@ -629,14 +632,15 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               try {
                 returned =
                 argc === 0 ? impl(ctx)
-                : argc === 1 ? impl(ctx, stack[argBase]!)
-                : argc === 2 ? impl(ctx, stack[argBase]!, stack[argBase + 1]!)
-                : argc === 3 ? impl(ctx, stack[argBase]!, stack[argBase + 1]!, stack[argBase + 2]!)
+                : argc === 1 ? impl(ctx, stack[argBase + 0]!)
+                : argc === 2 ? impl(ctx, stack[argBase + 0]!, stack[argBase + 1]!)
+                : argc === 3 ? impl(ctx, stack[argBase + 0]!, stack[argBase + 1]!, stack[argBase + 2]!)
                 : callHostWithMany(ctx, fiber, hostFn, argBase, argc);
               } catch (error) {
                 throw hostFailed(ctx, savedFiber, fn, ip, hostFn, error);
               }
-              const hostResult = leaveHost(ctx, fiber, savedFiber, fn, ip, hostFn, returned);
+              restoreAfterHost(ctx, fiber, savedFiber, fn, ip);
+              const hostResult = typeof returned === 'number' || returned === null ? returned : checkHostResult(returned, hostFn.name);
               fuel = fiber.fuel;
               {
                 fiber.fuel = fuel;

@@ -10,7 +10,7 @@
  * the line of the instruction that failed, exactly as the plain code would.
  */
 
-import { expandCalls, localRead, localWrite } from './macros.js';
+import { CLEAR_SUSPEND, PUSH_CALL_RESULT, expandCalls, localRead, localWrite } from './macros.js';
 import { definition, type Part } from './parts.js';
 import type { Tier } from './tier.js';
 
@@ -102,6 +102,22 @@ export class CaseWriter {
     this.cur = to;
   }
 
+  /**
+   * A host call's arguments held in locals (taken off the pending values),
+   * or null when they go on the stack: where the body reads them with ARG
+   * (CALL_HOST), its argument count is a literal (the compiled tier), at
+   * most 3, and every argument is a pending value. The pending values below
+   * them stay pending (the body's wait puts them on the stack).
+   */
+  private heldArguments(part: Part): string[] | null {
+    if (!/\bARG\(/.test(part.def.body)) return null;
+    const word = this.tier.word(part.pos + 1 + part.def.operands.indexOf('count'), this.cur);
+    if (!/^\d+$/.test(word)) return null;
+    const argc = Number(word);
+    if (argc > 3 || this.pending.length < argc) return null;
+    return this.pending.splice(this.pending.length - argc, argc);
+  }
+
   /** Put the values held in temporaries on the stack. */
   private flush(): void {
     if (this.pending.length === 0) return;
@@ -111,16 +127,37 @@ export class CaseWriter {
   }
 
   private frame(part: Part): void {
-    this.flush();
-    this.moveIp(part.pos + part.words);
     const shared = this.tier.sharedPart?.(part) ?? null;
+    const last = part === this.parts[this.parts.length - 1];
+    const held = shared === null ? this.heldArguments(part) : null;
+    // Without held arguments everything goes to the stack first; with them, the values below stay in
+    // locals unless the call ends the sequence (its result then goes on the stack, above them).
+    if (held === null || last) this.flush();
+    this.moveIp(part.pos + part.words);
     if (shared !== null) {
       this.lines.push(shared);
       return;
     }
     const label = `${this.labelPrefix}${this.labels++}`;
-    const body = block(this.expandBody(part, label));
+    let text = this.expandBody(part, label, held);
+    if (held !== null && this.pending.length > 0) {
+      // The values below the arguments stay in their locals across the call; a fiber that waits has them on its stack.
+      if (text.split(CLEAR_SUSPEND).length !== 2) throw new Error(`${part.def.name}: CALL_OUT's wait not found once.`);
+      const spill = this.pending.map((t, i) => `stack[${i === 0 ? 'sp' : `sp + ${i}`}] = ${t};`);
+      text = text.replace(CLEAR_SUSPEND, [CLEAR_SUSPEND, ...spill, `sp += ${this.pending.length};`].join('\n'));
+    }
+    // A call out whose one way on is its result (CALL_HOST): the result is held in a local, as a
+    // stack part's output is, until a later part takes it or needs the stack. A host's number then
+    // goes to the next instruction as it is, not boxed into the stack and read back.
+    // (Not for the sequence's last part, whose result would go to the stack at once: an interpreter case.)
+    const result = !last && holdsCallResult(part.def.body) ? `t${this.temps++}` : null;
+    if (result !== null) {
+      if (text.split(PUSH_CALL_RESULT).length !== 2) throw new Error(`${part.def.name}: CALL_OUT's push not found once.`);
+      text = text.replace(PUSH_CALL_RESULT, `${result} = callResult;`);
+    }
+    const body = block(text);
     this.lines.push(this.tier.labelsFrameParts ? `${label}: ${body}` : body);
+    if (result !== null) this.pending.push(result);
   }
 
   private stackPart(part: Part): void {
@@ -169,8 +206,8 @@ export class CaseWriter {
     return this.tier.localHolder?.(part, k, this.pending, inputs);
   }
 
-  /** A part's body with its macros expanded. */
-  private expandBody(part: Part, label: string): string {
+  /** A part's body with its macros expanded (`held`: a host call's arguments in locals, see heldArguments). */
+  private expandBody(part: Part, label: string, held: readonly string[] | null = null): string {
     const { def, pos } = part;
     const cur = this.cur;
     const pending = this.pending;
@@ -191,9 +228,20 @@ export class CaseWriter {
         const holder = this.holder(part, k!);
         return holder !== undefined ? `${holder} = ${value}` : localWrite(`base + ${k}`, value!, pending);
       },
+      ARG_BASE: ([argc]) => (held !== null ? 'sp' : `sp - ${argc}`),
+      ARG: ([i]) => (held !== null ? (held[Number(i)] ?? 'null') : `stack[argBase + ${i}]!`),
+      ENTER_HOST: ([host, argBase, argc]) =>
+        held !== null
+          ? `enterHostHolding(ctx, fiber, ${host}, ${argBase}, ${argc}, ${[0, 1, 2].map((i) => held[i] ?? 'null').join(', ')})`
+          : `enterHost(ctx, fiber, ${host}, ${argBase}, ${argc})`,
       ...tier.controlMacros(part, label, continuation),
     });
   }
+}
+
+/** Whether a frame body's only way on is one CALL_OUT (no frame entered, no jump, no return): its result can be held in a local. */
+function holdsCallResult(body: string): boolean {
+  return body.split('CALL_OUT(').length === 2 && !/\b(ENTER|GOTO|LEAVE|JUMP|DISPATCH|RESUME_AT)\(/.test(body);
 }
 
 function block(text: string): string {

@@ -13,7 +13,7 @@ describe('vm/generated/interpreter.ts', () => {
 
   it('has every macro of every definition expanded', () => {
     const source = interpreterSource();
-    for (const macro of ['FAULT(', 'CHARGE(', 'HEAP(', 'OUT_OF_FUEL(', 'JUMP(', 'RESUME_AT(', 'GOTO(', 'DISPATCH(', 'ENTER(', 'CALL_OUT(', 'LOCAL(', '$0', '$1']) {
+    for (const macro of ['FAULT(', 'CHARGE(', 'HEAP(', 'OUT_OF_FUEL(', 'JUMP(', 'RESUME_AT(', 'GOTO(', 'DISPATCH(', 'ENTER(', 'CALL_OUT(', 'ARG_BASE(', 'ARG(', 'ENTER_HOST(', 'LOCAL(', '$0', '$1']) {
       expect(source, macro).not.toMatch(new RegExp(`\\b${macro.replace(/[($]/g, '\\$&')}`));
     }
     expect(source).not.toMatch(/\b(AT|NEXT|IC)\b/);

@@ -75,6 +75,12 @@ export function formatCode(text: string, pad: number): string {
     .join('\n');
 }
 
+/** What CALL_OUT does first when the callee asked the fiber to wait (the CaseWriter puts the values it holds in locals on the stack right after). */
+export const CLEAR_SUSPEND = 'ctx.suspendRequested = false;';
+
+/** CALL_OUT's last statement: the result pushed (the CaseWriter may hold it in a local instead: see PUSH_CALL_RESULT's use there). */
+export const PUSH_CALL_RESULT = 'stack[sp++] = callResult;';
+
 /**
  * CALL_OUT in either tier: call out of the VM with the registers in the fiber
  * and its context, then push the result, or leave with `suspended` (a
@@ -89,10 +95,10 @@ export function callOut(slot: string, call: string, suspended: string): string {
     fuel = fiber.fuel;
     sp = ${slot};
     if (ctx.suspendRequested) {
-      ctx.suspendRequested = false;
+      ${CLEAR_SUSPEND}
       ${suspended}
     }
-    stack[sp++] = callResult;
+    ${PUSH_CALL_RESULT}
   }`;
 }
 

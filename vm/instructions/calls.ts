@@ -79,26 +79,29 @@ export const CALL_INSTRUCTIONS = [
     'args… -> hostImports[h](args…)',
     // The implementation is called here, not inside callHost: in compiled code each call site's feedback then
     // sees the one host function it calls (vm/interpreter/host-calls.ts, enterHost).
+    // The arguments are ARG(0) … (on the stack from ARG_BASE, or, in compiled code, up to 3 held in locals:
+    // ENTER_HOST then checks them there, and writes them to the stack only for a check that fails or a charge).
     `const argc = $1;
-     const argBase = sp - argc;
+     const argBase = ARG_BASE(argc);
      const hostFn = hostImports[$0]!;
      fiber.fuel = fuel;
      ctx.fn = fn;
      ctx.ip = ip;
-     const savedFiber = enterHost(ctx, fiber, hostFn, argBase, argc);
+     const savedFiber = ENTER_HOST(hostFn, argBase, argc);
      const impl = hostFn.impl;
      let returned;
      try {
        returned =
          argc === 0 ? impl(ctx)
-         : argc === 1 ? impl(ctx, stack[argBase]!)
-         : argc === 2 ? impl(ctx, stack[argBase]!, stack[argBase + 1]!)
-         : argc === 3 ? impl(ctx, stack[argBase]!, stack[argBase + 1]!, stack[argBase + 2]!)
+         : argc === 1 ? impl(ctx, ARG(0))
+         : argc === 2 ? impl(ctx, ARG(0), ARG(1))
+         : argc === 3 ? impl(ctx, ARG(0), ARG(1), ARG(2))
          : callHostWithMany(ctx, fiber, hostFn, argBase, argc);
      } catch (error) {
        throw hostFailed(ctx, savedFiber, fn, ip, hostFn, error);
      }
-     const hostResult = leaveHost(ctx, fiber, savedFiber, fn, ip, hostFn, returned);
+     restoreAfterHost(ctx, fiber, savedFiber, fn, ip);
+     const hostResult = typeof returned === 'number' || returned === null ? returned : checkHostResult(returned, hostFn.name);
      fuel = fiber.fuel;
      CALL_OUT(argBase, hostResult);`,
   ),

@@ -19,10 +19,11 @@ export { runCompiledFrame } from '../compiled/compiled-frame.js';
 export { chargeHeap, chargeOutput } from './charges.js';
 export { Fault, fuelFault } from './fault.js';
 export { fail, growFrames, growStackCharged, suspend, waits } from './frames.js';
-export { callBuiltinMethod, callHost, callHostWithMany, enterHost, hostFailed, invokeOther, leaveHost } from './host-calls.js';
+export { callBuiltinMethod, callHost, callHostWithMany, enterHost, enterHostHolding, hostFailed, invokeOther, leaveHost, restoreAfterHost } from './host-calls.js';
 export { NO_UPVALUES, captureUpvalues, closeUpvalues, lastCapture } from './upvalues.js';
 export {
   UNDEFINED,
+  checkHostResult,
   checkIndex,
   concatStrings,
   getInstanceProperty,

@@ -5,7 +5,7 @@ import type { MethodRow } from '../builtin-method.js';
 import type { Fiber } from '../fiber.js';
 import type { VmHostContext } from '../host-context.js';
 import { callMethod, methodsOf } from '../method-dispatch.js';
-import { describeType, isHostObject, matchesParam, type ObjFunction, type ObjHostFunction } from '../objects.js';
+import { ParamCheck, describeType, isHostObject, matchesParam, type ObjFunction, type ObjHostFunction } from '../objects.js';
 import type { Value } from '../value.js';
 import { chargeBeforeHost, checkBudgetsAfterHost, overBudget } from './charges.js';
 import { Fault, hostFault } from './fault.js';
@@ -30,14 +30,65 @@ export function enterHost(ctx: VmHostContext, fiber: Fiber, host: ObjHostFunctio
   return saved;
 }
 
+/**
+ * enterHost for compiled code that holds a host call's arguments (at most
+ * 3: `a0` … beyond `argc` are ignored) in locals rather than on the stack.
+ * When nothing is charged before the call and each argument passes its
+ * parameter's check as written here (numbers, entities, any), the context
+ * is pointed at the fiber and the stack is not touched; otherwise the
+ * arguments are written where enterHost reads them (stack[argBase …], room
+ * the verifier counted for them) and enterHost checks them — failing with
+ * its message — and charges. Small, so that V8 inlines it at each call site,
+ * where it sees the one host function called there.
+ */
+export function enterHostHolding(ctx: VmHostContext, fiber: Fiber, host: ObjHostFunction, argBase: number, argc: number, a0: Value, a1: Value, a2: Value): Fiber | null {
+  if (host.chargesBefore || !(host.unchecked || heldArgumentsPass(host.checks, argc, a0, a1, a2))) return enterHostSpilled(ctx, fiber, host, argBase, argc, a0, a1, a2);
+  const saved = ctx.fiber;
+  ctx.fiber = fiber;
+  ctx.suspendRequested = false;
+  return saved;
+}
+
+/** Whether held arguments pass their checks by the quick tests (a parameter of another type takes enterHost's road). */
+function heldArgumentsPass(checks: Int32Array, argc: number, a0: Value, a1: Value, a2: Value): boolean {
+  return (argc < 1 || passes(checks[0]!, a0)) && (argc < 2 || passes(checks[1]!, a1)) && (argc < 3 || passes(checks[2]!, a2));
+}
+
+/** matchesParam for the usual parameter types (any, number, entity); false for the others, which enterHost checks. */
+function passes(check: number, value: Value): boolean {
+  if (check === ParamCheck.Number) return typeof value === 'number';
+  if (check === ParamCheck.Entity) return typeof value === 'object' && value !== null && value.objectType === 'host';
+  return check === ParamCheck.Any;
+}
+
+/** enterHostHolding's other road: the held arguments written to the stack, then enterHost. */
+function enterHostSpilled(ctx: VmHostContext, fiber: Fiber, host: ObjHostFunction, argBase: number, argc: number, a0: Value, a1: Value, a2: Value): Fiber | null {
+  const stack = fiber.stack;
+  if (argc > 0) stack[argBase] = a0;
+  if (argc > 1) stack[argBase + 1] = a1;
+  if (argc > 2) stack[argBase + 2] = a2;
+  return enterHost(ctx, fiber, host, argBase, argc);
+}
+
 /** After the implementation returned (see enterHost): the context put back, the budgets and the result checked. */
 export function leaveHost(ctx: VmHostContext, fiber: Fiber, saved: Fiber | null, fn: ObjFunction | null, ip: number, host: ObjHostFunction, result: Value | undefined): Value {
+  restoreAfterHost(ctx, fiber, saved, fn, ip);
+  return typeof result === 'number' || result === null ? result : checkHostResult(result, host.name);
+}
+
+/**
+ * leaveHost without the result: CALL_HOST checks the result itself
+ * (`typeof returned === 'number' || returned === null ? returned : checkHostResult(…)`), so that in
+ * compiled code a number a host returns goes on to the next instruction as
+ * the double it is (a call that never returned anything else never compiles
+ * the other branch), not boxed where it meets the other kinds of values.
+ */
+export function restoreAfterHost(ctx: VmHostContext, fiber: Fiber, saved: Fiber | null, fn: ObjFunction | null, ip: number): void {
   // Restored on both exits (here and in hostFailed) rather than in a `finally` (cheaper in V8's optimized code).
   ctx.fiber = saved;
   ctx.fn = fn;
   ctx.ip = ip;
   if (overBudget(fiber)) checkBudgetsAfterHost(fiber);
-  return typeof result === 'number' || result === null ? result : checkHostResult(result, host.name);
 }
 
 /**
