@@ -15,6 +15,7 @@ import type { MethodRow } from './builtin-method.js';
 import { ObjMap } from './map-object.js';
 import { HEAP_COST } from './costs.js';
 import type { HostObject, Value, VmObject, ValueType } from './value.js';
+import { Op } from './opcodes.js';
 
 /**
  * The VM's runtime view of a FunctionProto. `code` is what the interpreter
@@ -52,6 +53,13 @@ export class ObjFunction implements VmObject {
   compiled: ((vm: object, fiber: object, closure: ObjClosure, base: number, ip: number) => number) | null = null;
   /** Fuel it may still spend on the interpreter before it is compiled (vm/compiled/statuses.ts); Infinity: never. */
   untilCompiled: number;
+  /**
+   * Whether a call from compiled code may skip this function's frame (vm/compiled/enter.ts, pushFrame):
+   * INLINE_NONE, or what its code starts with — `GET_LOCAL 0; RETURN` (INLINE_SELF: an empty `init`)
+   * or `GET_LOCAL 0; GET_PROPERTY k; RETURN` (INLINE_GETTER: `return this.x;`, skipped when its own
+   * inline cache, at GETTER_IC, holds the receiver's shape).
+   */
+  readonly inline: number;
   constructor(
     readonly proto: FunctionProto,
     readonly index: number,
@@ -66,6 +74,7 @@ export class ObjFunction implements VmObject {
     this.maxStack = Math.max(1, proto.maxStack);
     this.callFuel = callFuel;
     this.untilCompiled = fuelBeforeCompiling(proto.code.length);
+    this.inline = inlineKind(proto.code);
     const n = proto.code.length;
     this.icShape = filledArray<Shape | null>(n, null);
     this.icNext = filledArray<Shape | null>(n, null);
@@ -77,6 +86,21 @@ export class ObjFunction implements VmObject {
     locals.sort((a, b) => upvalues[b]!.index - upvalues[a]!.index);
     this.captureOrder = Int32Array.from(locals);
   }
+}
+
+/** ObjFunction.inline: a call must push the frame and run the code. */
+export const INLINE_NONE = 0;
+/** ObjFunction.inline: the function returns its slot 0 (the receiver of a method). */
+export const INLINE_SELF = 1;
+/** ObjFunction.inline: the function returns a field of its slot 0, read by the GET_PROPERTY whose cache is at GETTER_IC. */
+export const INLINE_GETTER = 2;
+export const GETTER_IC = 3;
+
+function inlineKind(code: Int32Array): number {
+  if (code.length < 3 || code[0] !== Op.GET_LOCAL || code[1] !== 0) return INLINE_NONE;
+  if (code[2] === Op.RETURN) return INLINE_SELF;
+  if (code.length >= 5 && code[2] === Op.GET_PROPERTY && code[4] === Op.RETURN) return INLINE_GETTER;
+  return INLINE_NONE;
 }
 
 /** A PACKED array (built by push, no holes). */

@@ -4,8 +4,8 @@ import type { Fiber } from '../fiber.js';
 import { Fault, fuelFault } from '../interpreter/fault.js';
 import { growFrames, growStackCharged } from '../interpreter/frames.js';
 import type { InterpreterVM } from '../interpreter/interpreter-vm.js';
-import type { ObjClosure, ObjFunction } from '../objects.js';
-import { COMPILED_DEPTH_LIMIT, UNWOUND } from './statuses.js';
+import { GETTER_IC, INLINE_NONE, INLINE_SELF, ObjInstance, type ObjClosure, type ObjFunction } from '../objects.js';
+import { COMPILED_DEPTH_LIMIT, RETURNED, UNWOUND } from './statuses.js';
 
 /**
  * Push the frame of a call to `closure` with the `argc` arguments on the
@@ -36,6 +36,7 @@ export function pushFrame(vm: InterpreterVM, fiber: Fiber, closure: ObjClosure, 
     return pushFrameChecked(vm, fiber, closure, argc, returnIp);
   }
   fiber.fuel = fuel;
+  if (fn.inline !== INLINE_NONE && skipFrame(fiber, fn, newBase)) return inlinedCallee;
   fiber.frameIps[fc - 1] = returnIp;
   fiber.frameClosures[fc] = closure;
   fiber.frameBases[fc] = newBase;
@@ -64,6 +65,31 @@ function pushFrameChecked(vm: InterpreterVM, fiber: Fiber, closure: ObjClosure, 
   }
   return compiled;
 }
+
+/**
+ * A call to an empty initializer or a getter (ObjFunction.inline) whose frame would be pushed
+ * with every check passing and nothing growing (its fuel charged already): its result is
+ * written in the callee's place, and no frame pushed. Nothing else of the call is observable: such
+ * a callee allocates nothing, charges nothing more and cannot fail (the getter's own inline
+ * cache holds the receiver's shape: a field hit), and its RETURN closes no upvalue (none is open
+ * at or above its base). Only compiled code does this; the interpreter, which the debugger
+ * uses, always runs the callee.
+ */
+function skipFrame(fiber: Fiber, fn: ObjFunction, newBase: number): boolean {
+  const open = fiber.openUpvalues;
+  if (open !== null && open.index >= newBase) return false;
+  const stack = fiber.stack;
+  const self = stack[newBase]!;
+  if (fn.inline !== INLINE_SELF) {
+    if (!(self instanceof ObjInstance) || self.shape !== fn.icShape[GETTER_IC]) return false;
+    stack[newBase] = self.values[fn.icSlot[GETTER_IC]!]!;
+  }
+  fiber.sp = newBase + 1;
+  return true;
+}
+
+/** What a call site runs for a call whose frame was skipped (skipFrame): the result is in place. */
+const inlinedCallee: CompiledCode = () => RETURNED;
 
 type CompiledCode = NonNullable<ObjFunction['compiled']>;
 
