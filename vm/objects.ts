@@ -55,9 +55,10 @@ export class ObjFunction implements VmObject {
   untilCompiled: number;
   /**
    * Whether a call from compiled code may skip this function's frame (vm/compiled/enter.ts, pushFrame):
-   * INLINE_NONE, or what its code starts with — `GET_LOCAL 0; RETURN` (INLINE_SELF: an empty `init`)
-   * or `GET_LOCAL 0; GET_PROPERTY k; RETURN` (INLINE_GETTER: `return this.x;`, skipped when its own
-   * inline cache, at GETTER_IC, holds the receiver's shape).
+   * INLINE_NONE, or what its code starts with — `NIL; RETURN` (INLINE_NIL: an empty function or
+   * method), `GET_LOCAL 0; RETURN` (INLINE_SELF: an empty `init`) or `GET_LOCAL 0; GET_PROPERTY k;
+   * RETURN` (INLINE_GETTER: `return this.x;`, skipped when its own inline cache, at GETTER_IC,
+   * holds the receiver's shape).
    */
   readonly inline: number;
   constructor(
@@ -95,8 +96,11 @@ export const INLINE_SELF = 1;
 /** ObjFunction.inline: the function returns a field of its slot 0, read by the GET_PROPERTY whose cache is at GETTER_IC. */
 export const INLINE_GETTER = 2;
 export const GETTER_IC = 3;
+/** ObjFunction.inline: the function returns nil at once (an empty method or function). */
+export const INLINE_NIL = 3;
 
 function inlineKind(code: Int32Array): number {
+  if (code.length >= 2 && code[0] === Op.NIL && code[1] === Op.RETURN) return INLINE_NIL;
   if (code.length < 3 || code[0] !== Op.GET_LOCAL || code[1] !== 0) return INLINE_NONE;
   if (code[2] === Op.RETURN) return INLINE_SELF;
   if (code.length >= 5 && code[2] === Op.GET_PROPERTY && code[4] === Op.RETURN) return INLINE_GETTER;

@@ -4,7 +4,7 @@ import type { Fiber } from '../fiber.js';
 import { Fault, fuelFault } from '../interpreter/fault.js';
 import { growFrames, growStackCharged } from '../interpreter/frames.js';
 import type { InterpreterVM } from '../interpreter/interpreter-vm.js';
-import { GETTER_IC, INLINE_NONE, INLINE_SELF, ObjInstance, type ObjClosure, type ObjFunction } from '../objects.js';
+import { GETTER_IC, INLINE_NIL, INLINE_NONE, INLINE_SELF, ObjInstance, type ObjClosure, type ObjFunction } from '../objects.js';
 import { COMPILED_DEPTH_LIMIT, RETURNED, UNWOUND } from './statuses.js';
 
 /**
@@ -67,7 +67,7 @@ function pushFrameChecked(vm: InterpreterVM, fiber: Fiber, closure: ObjClosure, 
 }
 
 /**
- * A call to an empty initializer or a getter (ObjFunction.inline) whose frame would be pushed
+ * A call to an empty function, an empty initializer or a getter (ObjFunction.inline) whose frame would be pushed
  * with every check passing and nothing growing (its fuel charged already): its result is
  * written in the callee's place, and no frame pushed. Nothing else of the call is observable: such
  * a callee allocates nothing, charges nothing more and cannot fail (the getter's own inline
@@ -79,8 +79,10 @@ function skipFrame(fiber: Fiber, fn: ObjFunction, newBase: number): boolean {
   const open = fiber.openUpvalues;
   if (open !== null && open.index >= newBase) return false;
   const stack = fiber.stack;
-  const self = stack[newBase]!;
-  if (fn.inline !== INLINE_SELF) {
+  const inline = fn.inline;
+  if (inline === INLINE_NIL) stack[newBase] = null;
+  else if (inline !== INLINE_SELF) {
+    const self = stack[newBase]!;
     if (!(self instanceof ObjInstance) || self.shape !== fn.icShape[GETTER_IC]) return false;
     stack[newBase] = self.values[fn.icSlot[GETTER_IC]!]!;
   }

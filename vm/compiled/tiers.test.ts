@@ -189,14 +189,15 @@ describe('the compiled tier', () => {
     sameInBothTiers(module!, {});
   });
 
-  it('skips the frames of getters and empty initializers exactly as the interpreter runs them', () => {
-    // Getters (`return this.x;`) and an empty `init` run without a frame from compiled code when
-    // their cache hits: the same fuel, heap and depth as the frame the interpreter pushes. The
-    // getter sees several shapes (its cache misses), a field that shadows it, calls from a closure
+  it('skips the frames of getters, empty functions and empty initializers exactly as the interpreter runs them', () => {
+    // Getters (`return this.x;`), empty functions and methods and an empty `init` run without a
+    // frame from compiled code when every check passes and the getter's cache hits: the same fuel,
+    // heap and depth as the frame the interpreter pushes. The getter sees several shapes (its cache misses), a field that shadows it, calls from a closure
     // open over a local, through a bound method; fuel runs out at every point of a range, the
     // frame and heap budgets at the call; the last call fails inside the getter.
     const source = `
-      class P { init() {} x() { return this.x0; } }
+      class P { init() {} x() { return this.x0; } nothing() {} }
+      fun none(a, b) {}
       class Q { init(a) { this.x0 = a; } x() { return this.x0; } self() { return this; } }
       var ps = [Q(1), Q(2), Q(3)];
       ps[1].y = 4;
@@ -206,7 +207,8 @@ describe('the compiled tier', () => {
       for (var i = 0; i < 300; i = i + 1) {
         var p = ps[i % 3];
         total = total + p.x() + Q(i).x();
-        P();
+        P().nothing();
+        none(i, p);
         var keep = i;
         fun peek() { return keep + p.x(); }
         total = total + peek();
