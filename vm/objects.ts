@@ -58,9 +58,18 @@ export class ObjFunction implements VmObject {
    * INLINE_NONE, or what its code starts with — `NIL; RETURN` (INLINE_NIL: an empty function or
    * method), `GET_LOCAL 0; RETURN` (INLINE_SELF: an empty `init`) or `GET_LOCAL 0; GET_PROPERTY k;
    * RETURN` (INLINE_GETTER: `return this.x;`, skipped when its own inline cache, at GETTER_IC,
-   * holds the receiver's shape).
+   * holds the receiver's shape), or stores into fields of its slot 0 then returns it or nil
+   * (INLINE_STORES: `init(x, y) { this.x = x; this.y = y; }`, a setter; skipped when every store's
+   * cache holds the shape the instance has then).
    */
   readonly inline: number;
+  /**
+   * INLINE_STORES: two numbers per store — its SET_PROPERTY's inline cache, and its value: a
+   * parameter's slot (> 0) or -1 - k for constants[k]; null for the other kinds.
+   */
+  readonly inlineStores: Int32Array | null;
+  /** INLINE_STORES: whether the function returns its slot 0 (an initializer) rather than nil. */
+  readonly inlineReturnsSelf: boolean;
   constructor(
     readonly proto: FunctionProto,
     readonly index: number,
@@ -75,7 +84,10 @@ export class ObjFunction implements VmObject {
     this.maxStack = Math.max(1, proto.maxStack);
     this.callFuel = callFuel;
     this.untilCompiled = fuelBeforeCompiling(proto.code.length);
-    this.inline = inlineKind(proto.code);
+    const stores = fieldStores(proto.code, proto.arity);
+    this.inline = stores !== null ? INLINE_STORES : inlineKind(proto.code);
+    this.inlineStores = stores === null ? null : Int32Array.from(stores.stores);
+    this.inlineReturnsSelf = stores?.returnsSelf ?? false;
     const n = proto.code.length;
     this.icShape = filledArray<Shape | null>(n, null);
     this.icNext = filledArray<Shape | null>(n, null);
@@ -98,6 +110,31 @@ export const INLINE_GETTER = 2;
 export const GETTER_IC = 3;
 /** ObjFunction.inline: the function returns nil at once (an empty method or function). */
 export const INLINE_NIL = 3;
+
+/** ObjFunction.inline: the function stores into fields of its slot 0, then returns it or nil (ObjFunction.inlineStores). */
+export const INLINE_STORES = 4;
+/** Most field stores a call may skip the frame of. */
+const MAX_INLINE_STORES = 8;
+
+/**
+ * The stores of a function whose code is only `GET_LOCAL 0; (GET_LOCAL p | CONSTANT k);
+ * SET_PROPERTY name; POP` (at most MAX_INLINE_STORES times, p a parameter), then `GET_LOCAL 0;
+ * RETURN` or `NIL; RETURN`; null for any other code.
+ */
+function fieldStores(code: Int32Array, arity: number): { stores: number[]; returnsSelf: boolean } | null {
+  const stores: number[] = [];
+  for (let pc = 0; ; pc += 7) {
+    if (stores.length > 0 && code[pc] === Op.NIL && code[pc + 1] === Op.RETURN) return { stores, returnsSelf: false };
+    if (code[pc] !== Op.GET_LOCAL || code[pc + 1] !== 0) return null;
+    const source = code[pc + 2];
+    const operand = code[pc + 3]!;
+    if (source === Op.RETURN) return stores.length > 0 ? { stores, returnsSelf: true } : null;
+    if (stores.length === 2 * MAX_INLINE_STORES || code[pc + 4] !== Op.SET_PROPERTY || code[pc + 6] !== Op.POP) return null;
+    if (source === Op.GET_LOCAL && operand >= 1 && operand <= arity) stores.push(pc + 5, operand);
+    else if (source === Op.CONSTANT) stores.push(pc + 5, -1 - operand);
+    else return null;
+  }
+}
 
 function inlineKind(code: Int32Array): number {
   if (code.length >= 2 && code[0] === Op.NIL && code[1] === Op.RETURN) return INLINE_NIL;

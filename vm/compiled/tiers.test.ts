@@ -189,15 +189,17 @@ describe('the compiled tier', () => {
     sameInBothTiers(module!, {});
   });
 
-  it('skips the frames of getters, empty functions and empty initializers exactly as the interpreter runs them', () => {
-    // Getters (`return this.x;`), empty functions and methods and an empty `init` run without a
-    // frame from compiled code when every check passes and the getter's cache hits: the same fuel,
-    // heap and depth as the frame the interpreter pushes. The getter sees several shapes (its cache misses), a field that shadows it, calls from a closure
+  it('skips the frames of getters, empty functions and initializers that store fields exactly as the interpreter runs them', () => {
+    // Getters (`return this.x;`), empty functions and methods, an empty `init`, an `init` and a
+    // setter that only store fields run without a frame from compiled code when every check passes
+    // and their caches hit: the same fuel, heap and depth as the frame the interpreter pushes
+    // (stores that add fields charge the heap, up to its budget). The getter sees several shapes (its cache misses), a field that shadows it, calls from a closure
     // open over a local, through a bound method; fuel runs out at every point of a range, the
     // frame and heap budgets at the call; the last call fails inside the getter.
     const source = `
       class P { init() {} x() { return this.x0; } nothing() {} }
       fun none(a, b) {}
+      class S { init(a, b) { this.a = a; this.b = 2; this.c = b; } set(v) { this.a = v; } }
       class Q { init(a) { this.x0 = a; } x() { return this.x0; } self() { return this; } }
       var ps = [Q(1), Q(2), Q(3)];
       ps[1].y = 4;
@@ -209,6 +211,10 @@ describe('the compiled tier', () => {
         total = total + p.x() + Q(i).x();
         P().nothing();
         none(i, p);
+        var s = S(i, p);
+        if (i % 5 == 0) s.extra = 1;
+        s.set(i + 1);
+        total = total + s.a + s.b + s.c.x();
         var keep = i;
         fun peek() { return keep + p.x(); }
         total = total + peek();
