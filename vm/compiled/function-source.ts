@@ -110,18 +110,9 @@ function compiledTier(code: Int32Array, leader: number, depths: Int32Array | nul
         ),
       // The call continuations are shared functions (continuationSource), not pasted at every call.
       // A one-line continuation (PUSH_FRAME: the call itself) is pasted; a long one (CALL_VALUE) is called.
-      // A continuation with a fast path (CALL_VALUE's construction) tries its fast_ function first,
-      // whose callee's code is called here, as INVOKE's is.
       GOTO: ([name]) =>
         definition(name!).body.trim().includes('\n')
-          ? callShared(
-              definition(name!).fastPath === undefined
-                ? `continue_${name!}(vm, fiber, callTarget, callArgc, ip)`
-                : `(entered = fast_${name!}(vm, fiber, fn, ip, 0, 0, callArgc)) !== null
-                  ? entered(vm, fiber, fiber.frameClosures[fc], fiber.frameBases[fc], 0)
-                  : continue_${name!}(vm, fiber, callTarget, callArgc, ip)`,
-              label,
-            )
+          ? callShared(`continue_${name!}(vm, fiber, callTarget, callArgc, ip)`, label)
           : `{\n${continuation(name!)}\n}\nbreak ${label};`,
       DISPATCH: () => {
         throw new Error('BREAK is never compiled.');
@@ -176,7 +167,6 @@ const OUT_OF_LINE = new Set(['INVOKE', 'SUPER_INVOKE', 'BUILD_LIST', 'BUILD_MAP'
 
 /** The shared functions compiled code calls, by name, with their definitions. */
 export const SHARED_HELPERS: readonly { readonly name: string; readonly def: Instruction; readonly fast?: true }[] = [
-  ...INTERNAL_INSTRUCTIONS.continuations.filter((def) => def.fastPath !== undefined).map((def) => ({ name: `fast_${def.name}`, def, fast: true as const })),
   ...INTERNAL_INSTRUCTIONS.continuations.map((def) => ({ name: `continue_${def.name}`, def })),
   ...INSTRUCTIONS.filter((def) => OUT_OF_LINE.has(def.name)).map((def) => ({ name: `instruction_${def.name}`, def })),
   ...INSTRUCTIONS.filter((def) => OUT_OF_LINE.has(def.name) && def.fastPath !== undefined).map((def) => ({ name: `fast_${def.name}`, def, fast: true as const })),
@@ -217,7 +207,7 @@ function helperTier(def: Instruction): Tier {
 
 /**
  * An instruction's fast path as a shared function, `(vm, fiber, fn, ip, op0,
- * op1, callArgc) => code` (callArgc: a continuation's argument count): when it takes the fast path to a call (GOTO(PUSH_FRAME)), it
+ * op1) => code`: when it takes the fast path to a call (GOTO(PUSH_FRAME)), it
  * pushes the callee's frame (pushFrame) and returns the code the call site
  * then calls; when it falls through, null (the site runs the instruction).
  */
@@ -236,11 +226,11 @@ export function fastPathSource(name: string, def: Instruction): string {
   const body = new CaseWriter(fastTier, [single({ ...def, body: def.fastPath! })], 'f').write();
   return stripTypes(
     formatCode(
-      `function ${name}(vm, fiber, fn, ip, op0, op1, callArgc) {
+      `function ${name}(vm, fiber, fn, ip, op0, op1) {
 ${vmTables(body)}
 const stack = fiber.stack;
 const sp = fiber.sp;
-let callTarget;
+let callTarget, callArgc;
 ${body}
 return null;
 }`,
@@ -268,7 +258,6 @@ let fc = fiber.frameCount;
 const closure = fiber.frameClosures[fc - 1];
 const fn = closure.fn;
 const base = fiber.frameBases[fc - 1];
-let entered = null;
 try {
 ${body}
 fiber.sp = sp;

@@ -871,13 +871,6 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
           }
           case -2 /* CALL_VALUE */: {
             {
-              const made = stack[sp - 1 - callArgc]!;
-              if (made instanceof ObjClass && made.initializer !== null && fiber.heapUsed + HEAP_COST.instance <= fiber.budgets.maxHeap) {
-                fiber.heapUsed += HEAP_COST.instance;
-                stack[sp - 1 - callArgc] = new ObjInstance(made);
-                callTarget = made.initializer;
-                { op = -1; continue dispatch; };
-              }
               const argc = callArgc;
               const calleeSlot = sp - 1 - argc;
               const callee = stack[calleeSlot]!;

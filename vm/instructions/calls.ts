@@ -178,16 +178,5 @@ export const CALL_CONTINUATIONS = [
        if (argc < callee.minArity || argc > callee.maxArity) FAULT(hostArityMessage(callee.host, argc));
        CALL_OUT(calleeSlot, callHost(ctx, fiber, callee, calleeSlot + 1, argc));
      } else FAULT('Can only call functions and classes.');`,
-    {
-      // Construction (\`Foo()\`) with an initializer, the heap budget not reached: the instance in the
-      // class's place, then the initializer's frame, as the class branch below does it.
-      fastPath: `const made = stack[sp - 1 - callArgc]!;
-        if (made instanceof ObjClass && made.initializer !== null && fiber.heapUsed + HEAP_COST.instance <= fiber.budgets.maxHeap) {
-          fiber.heapUsed += HEAP_COST.instance;
-          stack[sp - 1 - callArgc] = new ObjInstance(made);
-          callTarget = made.initializer;
-          GOTO(PUSH_FRAME);
-        }`,
-    },
   ),
 ] as const;
