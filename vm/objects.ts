@@ -283,9 +283,20 @@ export class ObjInstance implements VmObject {
    * class had seen this many fields) the array grows by one.
    */
   addField(slot: number, value: Value): void {
-    let values = this.values;
-    if (values === NO_FIELDS) this.values = values = newFieldValues(this.klass.fieldCapacity);
-    values[slot] = value;
+    const values = this.values;
+    // The store in place and the one that grows the array are separate stores in the code: V8's
+    // feedback on one store that saw both (and every class's arrays, since every SET_PROPERTY that
+    // adds a field runs this) went megamorphic, a generic keyed store per field added.
+    if (slot < values.length) values[slot] = value;
+    else this.addFieldPastEnd(slot, value);
+  }
+
+  /** addField past the end of `values`: the first field (NO_FIELDS, shared, never written), or one more than the array holds. */
+  private addFieldPastEnd(slot: number, value: Value): void {
+    if (this.values === NO_FIELDS) this.values = newFieldValues(this.klass.fieldCapacity);
+    const values = this.values;
+    if (slot < values.length) values[slot] = value;
+    else values.push(value);
   }
 
   get isDictionary(): boolean {
