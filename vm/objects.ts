@@ -107,12 +107,12 @@ export const INLINE_NONE = 0;
 export const INLINE_SELF = 1;
 /** ObjFunction.inline: the function returns a field of its slot 0, read by the GET_PROPERTY whose cache is at GETTER_IC. */
 export const INLINE_GETTER = 2;
-export const GETTER_IC = 3;
 /** ObjFunction.inline: the function returns nil at once (an empty method or function). */
 export const INLINE_NIL = 3;
-
 /** ObjFunction.inline: the function stores into fields of its slot 0, then returns it or nil (ObjFunction.inlineStores). */
 export const INLINE_STORES = 4;
+/** Where a getter's GET_PROPERTY keeps its inline cache (the offset of its operand, after `GET_LOCAL 0`). */
+export const GETTER_IC = 3;
 /** Most field stores a call may skip the frame of. */
 const MAX_INLINE_STORES = 8;
 
