@@ -15,6 +15,7 @@ import type { MethodRow } from './builtin-method.js';
 import { ObjMap } from './map-object.js';
 import { HEAP_COST } from './costs.js';
 import type { HostObject, Value, VmObject, ValueType } from './value.js';
+import { Op } from './opcodes.js';
 
 /**
  * The VM's runtime view of a FunctionProto. `code` is what the interpreter
@@ -52,6 +53,23 @@ export class ObjFunction implements VmObject {
   compiled: ((vm: object, fiber: object, closure: ObjClosure, base: number, ip: number) => number) | null = null;
   /** Fuel it may still spend on the interpreter before it is compiled (vm/compiled/statuses.ts); Infinity: never. */
   untilCompiled: number;
+  /**
+   * Whether a call from compiled code may skip this function's frame (vm/compiled/enter.ts, pushFrame):
+   * INLINE_NONE, or what its code starts with — `NIL; RETURN` (INLINE_NIL: an empty function or
+   * method), `GET_LOCAL 0; RETURN` (INLINE_SELF: an empty `init`) or `GET_LOCAL 0; GET_PROPERTY k;
+   * RETURN` (INLINE_GETTER: `return this.x;`, skipped when its own inline cache, at GETTER_IC,
+   * holds the receiver's shape), or stores into fields of its slot 0 then returns it or nil
+   * (INLINE_STORES: `init(x, y) { this.x = x; this.y = y; }`, a setter; skipped when every store's
+   * cache holds the shape the instance has then).
+   */
+  readonly inline: number;
+  /**
+   * INLINE_STORES: two numbers per store — its SET_PROPERTY's inline cache, and its value: a
+   * parameter's slot (> 0) or -1 - k for constants[k]; null for the other kinds.
+   */
+  readonly inlineStores: Int32Array | null;
+  /** INLINE_STORES: whether the function returns its slot 0 (an initializer) rather than nil. */
+  readonly inlineReturnsSelf: boolean;
   constructor(
     readonly proto: FunctionProto,
     readonly index: number,
@@ -66,6 +84,10 @@ export class ObjFunction implements VmObject {
     this.maxStack = Math.max(1, proto.maxStack);
     this.callFuel = callFuel;
     this.untilCompiled = fuelBeforeCompiling(proto.code.length);
+    const stores = fieldStores(proto.code, proto.arity);
+    this.inline = stores !== null ? INLINE_STORES : inlineKind(proto.code);
+    this.inlineStores = stores === null ? null : Int32Array.from(stores.stores);
+    this.inlineReturnsSelf = stores?.returnsSelf ?? false;
     const n = proto.code.length;
     this.icShape = filledArray<Shape | null>(n, null);
     this.icNext = filledArray<Shape | null>(n, null);
@@ -77,6 +99,49 @@ export class ObjFunction implements VmObject {
     locals.sort((a, b) => upvalues[b]!.index - upvalues[a]!.index);
     this.captureOrder = Int32Array.from(locals);
   }
+}
+
+/** ObjFunction.inline: a call must push the frame and run the code. */
+export const INLINE_NONE = 0;
+/** ObjFunction.inline: the function returns its slot 0 (the receiver of a method). */
+export const INLINE_SELF = 1;
+/** ObjFunction.inline: the function returns a field of its slot 0, read by the GET_PROPERTY whose cache is at GETTER_IC. */
+export const INLINE_GETTER = 2;
+/** ObjFunction.inline: the function returns nil at once (an empty method or function). */
+export const INLINE_NIL = 3;
+/** ObjFunction.inline: the function stores into fields of its slot 0, then returns it or nil (ObjFunction.inlineStores). */
+export const INLINE_STORES = 4;
+/** Where a getter's GET_PROPERTY keeps its inline cache (the offset of its operand, after `GET_LOCAL 0`). */
+export const GETTER_IC = 3;
+/** Most field stores a call may skip the frame of. */
+const MAX_INLINE_STORES = 8;
+
+/**
+ * The stores of a function whose code is only `GET_LOCAL 0; (GET_LOCAL p | CONSTANT k);
+ * SET_PROPERTY name; POP` (at most MAX_INLINE_STORES times, p a parameter), then `GET_LOCAL 0;
+ * RETURN` or `NIL; RETURN`; null for any other code.
+ */
+function fieldStores(code: Int32Array, arity: number): { stores: number[]; returnsSelf: boolean } | null {
+  const stores: number[] = [];
+  for (let pc = 0; ; pc += 7) {
+    if (stores.length > 0 && code[pc] === Op.NIL && code[pc + 1] === Op.RETURN) return { stores, returnsSelf: false };
+    if (code[pc] !== Op.GET_LOCAL || code[pc + 1] !== 0) return null;
+    const source = code[pc + 2];
+    const operand = code[pc + 3]!;
+    if (source === Op.RETURN) return stores.length > 0 ? { stores, returnsSelf: true } : null;
+    if (stores.length === 2 * MAX_INLINE_STORES || code[pc + 4] !== Op.SET_PROPERTY || code[pc + 6] !== Op.POP) return null;
+    if (source === Op.GET_LOCAL && operand >= 1 && operand <= arity) stores.push(pc + 5, operand);
+    else if (source === Op.CONSTANT) stores.push(pc + 5, -1 - operand);
+    else return null;
+  }
+}
+
+function inlineKind(code: Int32Array): number {
+  if (code.length >= 2 && code[0] === Op.NIL && code[1] === Op.RETURN) return INLINE_NIL;
+  if (code.length < 3 || code[0] !== Op.GET_LOCAL || code[1] !== 0) return INLINE_NONE;
+  if (code[2] === Op.RETURN) return INLINE_SELF;
+  if (code.length >= 5 && code[2] === Op.GET_PROPERTY && code[4] === Op.RETURN) return INLINE_GETTER;
+  return INLINE_NONE;
 }
 
 /** A PACKED array (built by push, no holes). */
@@ -218,9 +283,20 @@ export class ObjInstance implements VmObject {
    * class had seen this many fields) the array grows by one.
    */
   addField(slot: number, value: Value): void {
-    let values = this.values;
-    if (values === NO_FIELDS) this.values = values = newFieldValues(this.klass.fieldCapacity);
-    values[slot] = value;
+    const values = this.values;
+    // The store in place and the one that grows the array are separate stores in the code: V8's
+    // feedback on one store that saw both (and every class's arrays, since every SET_PROPERTY that
+    // adds a field runs this) went megamorphic, a generic keyed store per field added.
+    if (slot < values.length) values[slot] = value;
+    else this.addFieldPastEnd(slot, value);
+  }
+
+  /** addField past the end of `values`: the first field (NO_FIELDS, shared, never written), or one more than the array holds. */
+  private addFieldPastEnd(slot: number, value: Value): void {
+    if (this.values === NO_FIELDS) this.values = newFieldValues(this.klass.fieldCapacity);
+    const values = this.values;
+    if (slot < values.length) values[slot] = value;
+    else values.push(value);
   }
 
   get isDictionary(): boolean {
