@@ -66,8 +66,11 @@ function analyse(code: Int32Array): { starts: number[]; leaders: Set<number>; fu
   return { starts, leaders, fused };
 }
 
-/** The compiled tier's way of reading operands (literals), moving ip (absolute) and transferring control. */
-function compiledTier(code: Int32Array, leader: number, depths: Int32Array | null = null): Tier {
+/**
+ * The compiled tier's way of reading operands (literals), moving ip (absolute) and transferring control.
+ * `nextCase` is the block whose case follows this one's in the switch: a JUMP there falls through to it.
+ */
+function compiledTier(code: Int32Array, leader: number, depths: Int32Array | null = null, nextCase = -1): Tier {
   return {
     localHolder: (part, k, pending, inputs) => {
       const depth = depths?.[leader + part.pos] ?? -1;
@@ -97,8 +100,9 @@ function compiledTier(code: Int32Array, leader: number, depths: Int32Array | nul
       );
     },
     fallThrough: '',
-    controlMacros: (_part, label, continuation) => ({
-      JUMP: ([target]) => `{ ip = ${target}; continue next; }`,
+    controlMacros: (part, label, continuation) => ({
+      // A JUMP (the block's last instruction) to the next case falls through to it, without the switch.
+      JUMP: ([target]) => (part.def.name === 'JUMP' && Number(target) === nextCase ? `ip = ${target}` : `{ ip = ${target}; continue next; }`),
       LEAVE: ([result]) =>
         leave(
           result!,
@@ -337,10 +341,12 @@ export function compiledFunctionSource(module: Module, fn: ObjFunction, header?:
   // stored undefined in each of them every time the block ran, until V8 optimized the function).
   let temps = 0;
   let localSlot = false;
+  const emitted = starts.filter((pc) => leaders.has(pc) && (wanted === null || wanted.has(pc)));
   starts.forEach((pc, k) => {
     if (!leaders.has(pc) || (wanted !== null && !wanted.has(pc))) return;
     const parts = blockParts(code, starts, leaders, fused, k);
-    const { body, temps: used, localSlot: usesLocalSlot } = new CaseWriter(compiledTier(code, pc, depths), parts, `b${pc}_`).writeBody();
+    const nextCase = emitted[emitted.indexOf(pc) + 1] ?? -1;
+    const { body, temps: used, localSlot: usesLocalSlot } = new CaseWriter(compiledTier(code, pc, depths, nextCase), parts, `b${pc}_`).writeBody();
     temps = Math.max(temps, used);
     localSlot ||= usesLocalSlot;
     const last = parts[parts.length - 1]!;

@@ -336,8 +336,10 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               const a = stack[sp - 2]!;
               const b = stack[sp - 1]!;
               let result: Value;
-              if (typeof a === 'string' && typeof b === 'string' && a.length > 64 && a.length === b.length) { fuel -= a.length >> 6; if (fuel < 0) throw fuelFault(fiber); };
-              result = a === b || (isHostObject(a) && isHostObject(b) && hostEquals(a, b));
+              if (typeof a === 'string') {
+                result = a === b;
+                if (a.length > 64 && typeof b === 'string' && a.length === b.length) { fuel -= a.length >> 6; if (fuel < 0) throw fuelFault(fiber); };
+              } else result = a === b || (isHostObject(a) && isHostObject(b) && hostEquals(a, b));
               stack[sp - 2] = result;
               sp -= 1;
             }
@@ -558,6 +560,16 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                 callArgc = code[ip - 1]!;
                 { op = -1; continue dispatch; };
               }
+              const quickArgc = code[ip - 1]!;
+              const mapReceiver = stack[sp - 1 - quickArgc]!;
+              if (mapReceiver instanceof ObjMap && quickArgc > 0) {
+                const quick = quickMapMethod(mapReceiver, constants[code[ip - 2]!] as string, quickArgc, stack[sp - quickArgc], quickArgc > 1 ? stack[sp + 1 - quickArgc] : undefined);
+                if (quick !== undefined) {
+                  sp -= quickArgc;
+                  stack[sp - 1] = quick;
+                  continue next;
+                }
+              }
               const name = constants[code[ip - 2]!] as string;
               const argc = code[ip - 1]!;
               const receiverSlot = sp - 1 - argc;
@@ -579,12 +591,7 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                 callTarget = method;
                 { op = -1; continue dispatch; };
               }
-              // A map's get / has / remove with a string or number key needs no call out (vm/map-methods.ts).
-              const quick = receiver instanceof ObjMap && argc > 0 ? quickMapMethod(receiver, name, argc, stack[receiverSlot + 1], argc > 1 ? stack[receiverSlot + 2] : undefined) : undefined;
-              if (quick !== undefined) {
-                sp = receiverSlot;
-                stack[sp++] = quick;
-              } else {
+              {
                 fiber.fuel = fuel;
                 ctx.fn = fn;
                 ctx.ip = ip;
@@ -1314,8 +1321,10 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               const a = t0 as Value;
               const b = t1 as Value;
               let result: Value;
-              if (typeof a === 'string' && typeof b === 'string' && a.length > 64 && a.length === b.length) { fuel -= a.length >> 6; if (fuel < 0) throw fuelFault(fiber); };
-              result = a === b || (isHostObject(a) && isHostObject(b) && hostEquals(a, b));
+              if (typeof a === 'string') {
+                result = a === b;
+                if (a.length > 64 && typeof b === 'string' && a.length === b.length) { fuel -= a.length >> 6; if (fuel < 0) throw fuelFault(fiber); };
+              } else result = a === b || (isHostObject(a) && isHostObject(b) && hostEquals(a, b));
               t2 = result;
             }
             {
@@ -1348,8 +1357,10 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               const a = t0 as Value;
               const b = t1 as Value;
               let result: Value;
-              if (typeof a === 'string' && typeof b === 'string' && a.length > 64 && a.length === b.length) { fuel -= a.length >> 6; if (fuel < 0) throw fuelFault(fiber); };
-              result = a === b || (isHostObject(a) && isHostObject(b) && hostEquals(a, b));
+              if (typeof a === 'string') {
+                result = a === b;
+                if (a.length > 64 && typeof b === 'string' && a.length === b.length) { fuel -= a.length >> 6; if (fuel < 0) throw fuelFault(fiber); };
+              } else result = a === b || (isHostObject(a) && isHostObject(b) && hostEquals(a, b));
               t2 = result;
             }
             {
@@ -1560,8 +1571,10 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               const b = t0 as Value;
               sp -= 1;
               let result: Value;
-              if (typeof a === 'string' && typeof b === 'string' && a.length > 64 && a.length === b.length) { fuel -= a.length >> 6; if (fuel < 0) throw fuelFault(fiber); };
-              result = a === b || (isHostObject(a) && isHostObject(b) && hostEquals(a, b));
+              if (typeof a === 'string') {
+                result = a === b;
+                if (a.length > 64 && typeof b === 'string' && a.length === b.length) { fuel -= a.length >> 6; if (fuel < 0) throw fuelFault(fiber); };
+              } else result = a === b || (isHostObject(a) && isHostObject(b) && hostEquals(a, b));
               t1 = result;
             }
             {
@@ -1590,8 +1603,10 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               const b = t0 as Value;
               sp -= 1;
               let result: Value;
-              if (typeof a === 'string' && typeof b === 'string' && a.length > 64 && a.length === b.length) { fuel -= a.length >> 6; if (fuel < 0) throw fuelFault(fiber); };
-              result = a === b || (isHostObject(a) && isHostObject(b) && hostEquals(a, b));
+              if (typeof a === 'string') {
+                result = a === b;
+                if (a.length > 64 && typeof b === 'string' && a.length === b.length) { fuel -= a.length >> 6; if (fuel < 0) throw fuelFault(fiber); };
+              } else result = a === b || (isHostObject(a) && isHostObject(b) && hostEquals(a, b));
               t1 = result;
             }
             {
@@ -1833,8 +1848,10 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               const a = t0 as Value;
               const b = t1 as Value;
               let result: Value;
-              if (typeof a === 'string' && typeof b === 'string' && a.length > 64 && a.length === b.length) { fuel -= a.length >> 6; if (fuel < 0) throw fuelFault(fiber); };
-              result = a === b || (isHostObject(a) && isHostObject(b) && hostEquals(a, b));
+              if (typeof a === 'string') {
+                result = a === b;
+                if (a.length > 64 && typeof b === 'string' && a.length === b.length) { fuel -= a.length >> 6; if (fuel < 0) throw fuelFault(fiber); };
+              } else result = a === b || (isHostObject(a) && isHostObject(b) && hostEquals(a, b));
               t2 = result;
             }
             {
@@ -1861,8 +1878,10 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               const a = t0 as Value;
               const b = t1 as Value;
               let result: Value;
-              if (typeof a === 'string' && typeof b === 'string' && a.length > 64 && a.length === b.length) { fuel -= a.length >> 6; if (fuel < 0) throw fuelFault(fiber); };
-              result = a === b || (isHostObject(a) && isHostObject(b) && hostEquals(a, b));
+              if (typeof a === 'string') {
+                result = a === b;
+                if (a.length > 64 && typeof b === 'string' && a.length === b.length) { fuel -= a.length >> 6; if (fuel < 0) throw fuelFault(fiber); };
+              } else result = a === b || (isHostObject(a) && isHostObject(b) && hostEquals(a, b));
               t2 = result;
             }
             {
@@ -2002,6 +2021,16 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                 callArgc = code[ip - 1]!;
                 { op = -1; continue dispatch; };
               }
+              const quickArgc = code[ip - 1]!;
+              const mapReceiver = stack[sp - 1 - quickArgc]!;
+              if (mapReceiver instanceof ObjMap && quickArgc > 0) {
+                const quick = quickMapMethod(mapReceiver, constants[code[ip - 2]!] as string, quickArgc, stack[sp - quickArgc], quickArgc > 1 ? stack[sp + 1 - quickArgc] : undefined);
+                if (quick !== undefined) {
+                  sp -= quickArgc;
+                  stack[sp - 1] = quick;
+                  continue next;
+                }
+              }
               const name = constants[code[ip - 2]!] as string;
               const argc = code[ip - 1]!;
               const receiverSlot = sp - 1 - argc;
@@ -2023,12 +2052,7 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                 callTarget = method;
                 { op = -1; continue dispatch; };
               }
-              // A map's get / has / remove with a string or number key needs no call out (vm/map-methods.ts).
-              const quick = receiver instanceof ObjMap && argc > 0 ? quickMapMethod(receiver, name, argc, stack[receiverSlot + 1], argc > 1 ? stack[receiverSlot + 2] : undefined) : undefined;
-              if (quick !== undefined) {
-                sp = receiverSlot;
-                stack[sp++] = quick;
-              } else {
+              {
                 fiber.fuel = fuel;
                 ctx.fn = fn;
                 ctx.ip = ip;
@@ -2309,8 +2333,10 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               const b = stack[sp - 1]!;
               sp -= 2;
               let result: Value;
-              if (typeof a === 'string' && typeof b === 'string' && a.length > 64 && a.length === b.length) { fuel -= a.length >> 6; if (fuel < 0) throw fuelFault(fiber); };
-              result = a === b || (isHostObject(a) && isHostObject(b) && hostEquals(a, b));
+              if (typeof a === 'string') {
+                result = a === b;
+                if (a.length > 64 && typeof b === 'string' && a.length === b.length) { fuel -= a.length >> 6; if (fuel < 0) throw fuelFault(fiber); };
+              } else result = a === b || (isHostObject(a) && isHostObject(b) && hostEquals(a, b));
               t0 = result;
             }
             {
@@ -2488,6 +2514,16 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                 callArgc = code[ip - 1]!;
                 { op = -1; continue dispatch; };
               }
+              const quickArgc = code[ip - 1]!;
+              const mapReceiver = stack[sp - 1 - quickArgc]!;
+              if (mapReceiver instanceof ObjMap && quickArgc > 0) {
+                const quick = quickMapMethod(mapReceiver, constants[code[ip - 2]!] as string, quickArgc, stack[sp - quickArgc], quickArgc > 1 ? stack[sp + 1 - quickArgc] : undefined);
+                if (quick !== undefined) {
+                  sp -= quickArgc;
+                  stack[sp - 1] = quick;
+                  continue next;
+                }
+              }
               const name = constants[code[ip - 2]!] as string;
               const argc = code[ip - 1]!;
               const receiverSlot = sp - 1 - argc;
@@ -2509,12 +2545,7 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                 callTarget = method;
                 { op = -1; continue dispatch; };
               }
-              // A map's get / has / remove with a string or number key needs no call out (vm/map-methods.ts).
-              const quick = receiver instanceof ObjMap && argc > 0 ? quickMapMethod(receiver, name, argc, stack[receiverSlot + 1], argc > 1 ? stack[receiverSlot + 2] : undefined) : undefined;
-              if (quick !== undefined) {
-                sp = receiverSlot;
-                stack[sp++] = quick;
-              } else {
+              {
                 fiber.fuel = fuel;
                 ctx.fn = fn;
                 ctx.ip = ip;
