@@ -54,7 +54,7 @@ describe('maps and strings in both tiers', () => {
        f(60);`,
       BUDGETS,
     );
-    // As the build before the inline path printed (fuel and heap too: 9988364 left of 1e7, 550 charged).
+    // As the build before the inline path printed.
     expect(lines.slice(0, 2)).toEqual(['886', '{a: 61, 0: 2, 3: 2, 1: 1, 4: 1}']);
     expect(lines.at(-1)).toContain('Expected 1 to 2 arguments but got 3.');
   });
