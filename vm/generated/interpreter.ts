@@ -313,7 +313,10 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               let value: Value;
               if (list instanceof ObjList && typeof index === 'number' && (index | 0) === index && index >= 0 && index < list.items.length) {
                 value = list.items[index]!;
-              } else value = list instanceof ObjList ? list.items[checkIndex(list, index)]! : getMapEntry(list, index);
+              } else {
+                const found = list instanceof ObjMap ? list.lookup(index) : undefined;
+                value = found !== undefined ? found : list instanceof ObjList ? list.items[checkIndex(list, index)]! : getMapEntry(list, index);
+              }
               stack[sp - 2] = value;
               sp -= 1;
             }
@@ -325,7 +328,9 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               const index = stack[sp - 2]!;
               const value = stack[sp - 1]!;
               if (list instanceof ObjList) list.items[checkIndex(list, index)] = value;
-              else if (setMapEntry(list, index, value)) fuel -= chargeHeap(fiber, HEAP_COST.mapEntry, fuel);
+              else if (list instanceof ObjMap && typeof index === 'string') {
+                if (list.store(index, value)) fuel -= chargeHeap(fiber, HEAP_COST.mapEntry, fuel);
+              } else if (setMapEntry(list, index, value)) fuel -= chargeHeap(fiber, HEAP_COST.mapEntry, fuel);
               stack[sp - 3] = value;
               sp -= 2;
             }
