@@ -18,6 +18,8 @@ function run(source: string, tier: Tier, fuel: number, maxHeap: number): string[
   const vm = new VM(module, { hosts: CORE_HOST_FUNCTIONS, print: (text) => lines.push(text), tier, fuel, maxHeap });
   const fiber: Fiber = vm.runScript();
   lines.push(JSON.stringify({ state: fiber.state, error: fiber.error?.format() ?? null, fuel: fiber.fuel, heap: fiber.heapUsed }));
+  // The compiled tier really ran (a body it cannot compile would leave the function on the interpreter).
+  expect(vm.compileFailures).toEqual([]);
   return lines;
 }
 
