@@ -101,8 +101,9 @@ function compiledTier(code: Int32Array, leader: number, depths: Int32Array | nul
     },
     fallThrough: '',
     controlMacros: (part, label, continuation) => ({
-      // A JUMP (the block's last instruction) to the next case falls through to it, without the switch.
-      JUMP: ([target]) => (part.def.name === 'JUMP' && Number(target) === nextCase ? `ip = ${target}` : `{ ip = ${target}; continue next; }`),
+      // A JUMP or LOOP (the block's last instruction) to the next case falls through to it, without the switch.
+      JUMP: ([target]) =>
+        (part.def.name === 'JUMP' || part.def.name === 'LOOP') && Number(target) === nextCase ? `ip = ${target}` : `{ ip = ${target}; continue next; }`,
       LEAVE: ([result]) =>
         leave(
           result!,
@@ -341,19 +342,39 @@ export function compiledFunctionSource(module: Module, fn: ObjFunction, header?:
   // stored undefined in each of them every time the block ran, until V8 optimized the function).
   let temps = 0;
   let localSlot = false;
-  const emitted = starts.filter((pc) => leaders.has(pc) && (wanted === null || wanted.has(pc)));
+  // The blocks, and the order of their cases: a block is followed by the one it falls through to,
+  // or else by the target of its closing JUMP or LOOP when that is not placed yet, so straight-line
+  // code (a for loop's body and increment, an if's end) runs without going back to the switch.
+  const blocks = new Map<number, { parts: Part[]; fallsTo: number; jumpsTo: number }>();
   starts.forEach((pc, k) => {
     if (!leaders.has(pc) || (wanted !== null && !wanted.has(pc))) return;
     const parts = blockParts(code, starts, leaders, fused, k);
-    const nextCase = emitted[emitted.indexOf(pc) + 1] ?? -1;
+    const last = parts[parts.length - 1]!;
+    const end = pc + last.pos;
+    const jumps = last.def.name === 'JUMP' || last.def.name === 'LOOP';
+    blocks.set(pc, { parts, fallsTo: last.def.terminal === true ? -1 : end + last.words, jumpsTo: jumps ? code[end + 1]! : -1 });
+  });
+  const order: number[] = [];
+  const placed = new Set<number>();
+  for (const leader of blocks.keys()) {
+    for (let pc = leader; blocks.has(pc) && !placed.has(pc); ) {
+      order.push(pc);
+      placed.add(pc);
+      const { fallsTo, jumpsTo } = blocks.get(pc)!;
+      pc = fallsTo >= 0 ? fallsTo : jumpsTo;
+    }
+  }
+  order.forEach((pc, k) => {
+    const { parts, fallsTo } = blocks.get(pc)!;
+    const nextCase = order[k + 1] ?? -1;
     const { body, temps: used, localSlot: usesLocalSlot } = new CaseWriter(compiledTier(code, pc, depths, nextCase), parts, `b${pc}_`).writeBody();
     temps = Math.max(temps, used);
     localSlot ||= usesLocalSlot;
     const last = parts[parts.length - 1]!;
     if (counted !== undefined) counted.words += last.pos + last.words;
-    // A block that falls through to one outside the loop goes there through the switch (to the interpreter).
-    const leavesLoop = wanted !== null && last.def.terminal !== true && !wanted.has(pc + last.pos + last.words);
-    cases.push(`case ${pc}: {\n${body}${leavesLoop ? '\ncontinue next;' : ''}\n}`);
+    // A block whose next case is not the one it falls through to (or that leaves a compiled loop) goes on through the switch.
+    const viaSwitch = fallsTo >= 0 && fallsTo !== nextCase;
+    cases.push(`case ${pc}: {\n${body}${viaSwitch ? '\ncontinue next;' : ''}\n}`);
   });
   const name = header === undefined ? `compiled_${fn.index}` : `compiled_${fn.index}_loop_${header}`;
   return stripTypes(formatCode(
