@@ -96,4 +96,23 @@ describe('maps and strings in both tiers', () => {
     );
     expect(lines[0]).toBe('600');
   });
+
+  it('a compiled loop past its 512th back edge (where it stores its registers once) and out of it', () => {
+    // Top level: the loop runs as a compiled loop (tier auto), with a map and strings in it; fuel runs out before,
+    // around and after the 512th back edge.
+    const source = `var m = {};
+      var s = "";
+      var n = 0;
+      for (var i = 0; i < 3000; i = i + 1) {
+        m[i % 7] = m.get(i % 7, 0) + 1;
+        if (s == "ab") n = n + 1;
+        if (i % 1000 == 0) s = s + "a"; else if (s == "a") s = s + "b";
+      }
+      print n;
+      print m;`;
+    const fuels = [1e9, 9_000, 40_000, 41_234, 90_000];
+    const lines = sameInBothTiers(source, fuels.map((fuel) => [fuel, 1e9] as const));
+    expect(lines.slice(0, 2)).toEqual(['999', '{0: 429, 1: 429, 2: 429, 3: 429, 4: 428, 5: 428, 6: 428}']);
+  });
 });
+

@@ -70,7 +70,7 @@ function analyse(code: Int32Array): { starts: number[]; leaders: Set<number>; fu
  * The compiled tier's way of reading operands (literals), moving ip (absolute) and transferring control.
  * `nextCase` is the block whose case follows this one's in the switch: a JUMP there falls through to it.
  */
-function compiledTier(code: Int32Array, leader: number, depths: Int32Array | null = null, nextCase = -1): Tier {
+function compiledTier(code: Int32Array, leader: number, depths: Int32Array | null = null, nextCase = -1, loopCode = false): Tier {
   return {
     localHolder: (part, k, pending, inputs) => {
       const depth = depths?.[leader + part.pos] ?? -1;
@@ -138,7 +138,8 @@ function compiledTier(code: Int32Array, leader: number, depths: Int32Array | nul
         break ${label};
       }`,
       CALL_OUT: ([slot, call]) => callOut(slot!, call!, `suspend(fiber, 'suspended', fc, ip, sp, fuel);\nreturn UNWOUND;`),
-      TIER_UP_AT: () => '',
+      // A compiled loop's back edge: the 512th runs the loop's way out once (see UNWIND_HERE), then goes on at the header.
+      TIER_UP_AT: ([target]) => (loopCode ? `if (warming > 0 && --warming === 0) { ip = ${target}; break next; }` : ''),
     }),
   };
 }
@@ -367,7 +368,8 @@ export function compiledFunctionSource(module: Module, fn: ObjFunction, header?:
   order.forEach((pc, k) => {
     const { parts, fallsTo } = blocks.get(pc)!;
     const nextCase = order[k + 1] ?? -1;
-    const { body, temps: used, localSlot: usesLocalSlot } = new CaseWriter(compiledTier(code, pc, depths, nextCase), parts, `b${pc}_`).writeBody();
+    const tier = compiledTier(code, pc, depths, nextCase, header !== undefined);
+    const { body, temps: used, localSlot: usesLocalSlot } = new CaseWriter(tier, parts, `b${pc}_`).writeBody();
     temps = Math.max(temps, used);
     localSlot ||= usesLocalSlot;
     const last = parts[parts.length - 1]!;
@@ -390,18 +392,16 @@ let callArgc = 0;
 let entered = null;
 ${temps > 0 || localSlot ? `let ${[...Array.from({ length: temps }, (_, i) => `t${i}`), ...(localSlot ? ['localSlot = 0'] : [])].join(', ')};` : ''}
 try {
+${header === undefined ? '' : 'let warming = 512;\nfor (;;) {'}
 next: for (;;) {
 switch (ip) {
 ${cases.join('\n')}
 default:
 // Not a block's start (a return address after a wait), or outside a compiled loop: the interpreter goes on from here.
-fiber.frameIps[fc - 1] = ip;
-fiber.sp = sp;
-fiber.fuel = fuel;
-fiber.frameCount = fc;
-return UNWOUND;
+${header === undefined ? `${UNWIND_HERE}\nreturn UNWOUND;` : 'warming = -1;\nbreak next;'}
 }
 }
+${header === undefined ? '' : `${UNWIND_HERE}\nif (warming < 0) return UNWOUND;\n}`}
 } catch (error) {
 throw unwound(error, fiber, fc, ip, sp, fuel);
 }
@@ -409,6 +409,22 @@ throw unwound(error, fiber, fc, ip, sp, fuel);
     0,
   ));
 }
+
+/**
+ * The registers back in the fiber's innermost frame, for the interpreter to go
+ * on from \`ip\`. A compiled loop leaves this way when it ends, and also once
+ * while it runs, at its 512th back edge (\`warming\`, storing the same values,
+ * then on at the loop's header): V8 has then seen these stores when it
+ * optimizes the loop, where an exit through code that never ran would
+ * deoptimize the loop's code the first time the loop ends (in every program,
+ * compiled again in its next run). Before some 50 back edges V8 had not made a
+ * feedback vector for the function yet (it allocates them lazily): measured
+ * on the language suite, 48 were too few, 64 enough; 512 leaves room.
+ */
+const UNWIND_HERE = `fiber.frameIps[fc - 1] = ip;
+fiber.sp = sp;
+fiber.fuel = fuel;
+fiber.frameCount = fc;`;
 
 /**
  * The VM's tables a function's source reads, loaded from its `vm` argument
