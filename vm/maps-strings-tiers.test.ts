@@ -114,5 +114,21 @@ describe('maps and strings in both tiers', () => {
     const lines = sameInBothTiers(source, fuels.map((fuel) => [fuel, 1e9] as const));
     expect(lines.slice(0, 2)).toEqual(['999', '{0: 429, 1: 429, 2: 429, 3: 429, 4: 428, 5: 428, 6: 428}']);
   });
+
+  it('m[k] = v with -0, 0, numbers, strings and a nan key', () => {
+    const lines = sameInBothTiers(
+      `fun f(n) {
+         var m = {};
+         for (var i = 0; i < n; i = i + 1) { m[-0] = i; m[0] = i + 1; m[i - 2] = "x"; m[str(i)] = i; }
+         print m.keys();
+         m[0 / 0] = 1;
+       }
+       f(5);`,
+      BUDGETS,
+    );
+    // As the build before the fast path printed: -0 kept as added, "0" (a string) apart from 0.
+    expect(lines[0]).toBe('[-0, -2, 0, -1, 1, 2, 1, 3, 2, 4]');
+    expect(lines.at(-1)).toContain('A map key cannot be nan.');
+  });
 });
 

@@ -328,7 +328,8 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               const index = stack[sp - 2]!;
               const value = stack[sp - 1]!;
               if (list instanceof ObjList) list.items[checkIndex(list, index)] = value;
-              else if (list instanceof ObjMap && typeof index === 'string') {
+              else if (list instanceof ObjMap && (typeof index === 'string' || (typeof index === 'number' && index !== 0 && index === index))) {
+                // A string or number key (not 0, which may be -0, nor nan, which is refused) is stored as itself.
                 if (list.store(index, value)) fuel -= chargeHeap(fiber, HEAP_COST.mapEntry, fuel);
               } else if (setMapEntry(list, index, value)) fuel -= chargeHeap(fiber, HEAP_COST.mapEntry, fuel);
               stack[sp - 3] = value;
