@@ -97,9 +97,9 @@ describe('maps and strings in both tiers', () => {
     expect(lines[0]).toBe('600');
   });
 
-  it('a compiled loop past its 512th back edge (where it stores its registers once) and out of it', () => {
+  it('a compiled loop that pauses every 512 back edges (AGAIN), on through them and out of it', () => {
     // Top level: the loop runs as a compiled loop (tier auto), with a map and strings in it; fuel runs out before,
-    // around and after the 512th back edge.
+    // around and after its pauses.
     const source = `var m = {};
       var s = "";
       var n = 0;

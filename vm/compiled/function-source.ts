@@ -21,6 +21,7 @@
  */
 
 import { Op, OPCODES, instructionSize } from '../opcodes.js';
+import { LOOP_PAUSE } from './statuses.js';
 import type { ObjFunction } from '../objects.js';
 import type { Module } from '../module.js';
 import { stackDepths } from '../verifier.js';
@@ -138,8 +139,8 @@ function compiledTier(code: Int32Array, leader: number, depths: Int32Array | nul
         break ${label};
       }`,
       CALL_OUT: ([slot, call]) => callOut(slot!, call!, `suspend(fiber, 'suspended', fc, ip, sp, fuel);\nreturn UNWOUND;`),
-      // A compiled loop's back edge: the 512th runs the loop's way out once (see UNWIND_HERE), then goes on at the header.
-      TIER_UP_AT: ([target]) => (loopCode ? `if (warming > 0 && --warming === 0) { ip = ${target}; break next; }` : ''),
+      // A compiled loop's back edge: every LOOP_PAUSE-th leaves through the loop's way out, to be called again at the header (AGAIN).
+      TIER_UP_AT: ([target]) => (loopCode ? `if (--untilPause === 0) { ip = ${target}; break next; }` : ''),
     }),
   };
 }
@@ -392,16 +393,16 @@ let callArgc = 0;
 let entered = null;
 ${temps > 0 || localSlot ? `let ${[...Array.from({ length: temps }, (_, i) => `t${i}`), ...(localSlot ? ['localSlot = 0'] : [])].join(', ')};` : ''}
 try {
-${header === undefined ? '' : 'let warming = 512;\nfor (;;) {'}
+${header === undefined ? '' : `let untilPause = ${LOOP_PAUSE};`}
 next: for (;;) {
 switch (ip) {
 ${cases.join('\n')}
 default:
 // Not a block's start (a return address after a wait), or outside a compiled loop: the interpreter goes on from here.
-${header === undefined ? `${UNWIND_HERE}\nreturn UNWOUND;` : 'warming = -1;\nbreak next;'}
+${header === undefined ? `${UNWIND_HERE}\nreturn UNWOUND;` : 'break next;'}
 }
 }
-${header === undefined ? '' : `${UNWIND_HERE}\nif (warming < 0) return UNWOUND;\n}`}
+${header === undefined ? '' : `${UNWIND_HERE}\nreturn untilPause === 0 ? AGAIN : UNWOUND;`}
 } catch (error) {
 throw unwound(error, fiber, fc, ip, sp, fuel);
 }
@@ -412,14 +413,7 @@ throw unwound(error, fiber, fc, ip, sp, fuel);
 
 /**
  * The registers back in the fiber's innermost frame, for the interpreter to go
- * on from \`ip\`. A compiled loop leaves this way when it ends, and also once
- * while it runs, at its 512th back edge (\`warming\`, storing the same values,
- * then on at the loop's header): V8 has then seen these stores when it
- * optimizes the loop, where an exit through code that never ran would
- * deoptimize the loop's code the first time the loop ends (in every program,
- * compiled again in its next run). Before some 50 back edges V8 had not made a
- * feedback vector for the function yet (it allocates them lazily): measured
- * on the language suite, 48 were too few, 64 enough; 512 leaves room.
+ * on from \`ip\` (a compiled loop's way out, which its pauses take too).
  */
 const UNWIND_HERE = `fiber.frameIps[fc - 1] = ip;
 fiber.sp = sp;

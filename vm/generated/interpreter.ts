@@ -13,6 +13,7 @@ import type { Fiber } from '../fiber.js';
 import type { InterpreterVM } from '../interpreter/interpreter-vm.js';
 import type { Value } from '../value.js';
 import {
+  AGAIN,
   BACK_EDGE_SAMPLE,
   COMPILED_DEPTH_LIMIT,
   FINISHED,
