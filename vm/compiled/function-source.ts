@@ -332,10 +332,41 @@ function loopBlocks(code: Int32Array, starts: readonly number[], leaders: Readon
  */
 export function compiledFunctionSource(module: Module, fn: ObjFunction, header?: number, counted?: { words: number }): string | null {
   const code = fn.original;
-  const analysis = analyse(code);
-  if (analysis === null) return null;
   // The verifier's facts: the stack depth at every instruction (it throws on code it does not accept).
-  const depths = stackDepths(module, fn.index);
+  // Verified for this module every time; the source written from them is remembered.
+  let depths: Int32Array | null = null;
+  if (analyse(code) !== null) depths = stackDepths(module, fn.index);
+  const key = `${fn.index} ${header ?? ''} ${code.join(',')} ${depths?.join(',') ?? ''}`;
+  let written = SOURCES.get(key);
+  if (written === undefined) {
+    const wordsBefore = counted?.words ?? 0;
+    const source = depths === null ? null : writeFunctionSource(fn.index, code, depths, header, counted);
+    written = { source, words: (counted?.words ?? 0) - wordsBefore };
+    SOURCES.set(key, written);
+    sourceChars += key.length + (source?.length ?? 0);
+    // The oldest go first (a Map keeps insertion order).
+    while (sourceChars > MAX_SOURCE_CHARS && SOURCES.size > 1) {
+      const [oldKey, old] = SOURCES.entries().next().value!;
+      sourceChars -= oldKey.length + (old.source?.length ?? 0);
+      SOURCES.delete(oldKey);
+    }
+  } else if (counted !== undefined) counted.words += written.words;
+  return written.source;
+}
+
+/**
+ * The source written for a function's code, its verified stack depths and a
+ * loop header, by all of these (and the function's index, in its name): it
+ * holds nothing else. Every VM of the same program compiles the same code,
+ * and writing the source took 1–7 ms (the verifier's 0.1 ms is still paid).
+ */
+const SOURCES = new Map<string, { readonly source: string | null; readonly words: number }>();
+const MAX_SOURCE_CHARS = 16_000_000;
+let sourceChars = 0;
+
+/** compiledFunctionSource's work: the source of a function (or of its loop at `header`) from its code and verified depths. */
+function writeFunctionSource(index: number, code: Int32Array, depths: Int32Array, header: number | undefined, counted?: { words: number }): string | null {
+  const analysis = analyse(code)!;
   const { starts, leaders, fused } = analysis;
   const wanted = header === undefined ? null : loopBlocks(code, starts, leaders, fused, header);
   if (wanted !== null && !wanted.has(header!)) return null;
@@ -379,7 +410,7 @@ export function compiledFunctionSource(module: Module, fn: ObjFunction, header?:
     const viaSwitch = fallsTo >= 0 && fallsTo !== nextCase;
     cases.push(`case ${pc}: {\n${body}${viaSwitch ? '\ncontinue next;' : ''}\n}`);
   });
-  const name = header === undefined ? `compiled_${fn.index}` : `compiled_${fn.index}_loop_${header}`;
+  const name = header === undefined ? `compiled_${index}` : `compiled_${index}_loop_${header}`;
   return stripTypes(formatCode(
     `function ${name}(vm, fiber, closure, base, ip) {
 ${vmTables(cases.join('\n'))}
