@@ -56,7 +56,7 @@ export class ObjMap implements VmObject {
     return this.entries.get(key as StoredKey);
   }
 
-  /** Store under a string key, or a number key but 0 and nan (the fast path of \`m[k] = v\`). Returns true when the key is new. */
+  /** Store under a string key, or a number key but -0 and nan (the fast path of \`m[k] = v\`). Returns true when the key is new. */
   store(key: string | number, value: Value): boolean {
     const entries = this.entries;
     const size = entries.size;

@@ -40,7 +40,7 @@ import { stripTypes } from './strip-types.js';
  * branch goes to t + 1). Null when the code holds anything the compiled tier
  * does not run.
  */
-function analyse(code: Int32Array): { starts: number[]; leaders: Set<number>; fused: Set<number> } | null {
+function analyse(code: Int32Array): { starts: number[]; leaders: Set<number>; fused: Set<number>; targets: Set<number> } | null {
   const starts: number[] = [];
   const targets = new Set<number>([0]);
   for (let pc = 0; pc < code.length; ) {
@@ -64,14 +64,20 @@ function analyse(code: Int32Array): { starts: number[]; leaders: Set<number>; fu
       leaders.add(pc + size + 1);
     } else if (info.branchStack !== undefined || info.terminal === true) leaders.add(pc + size);
   }
-  return { starts, leaders, fused };
+  return { starts, leaders, fused, targets };
+}
+
+/** A JUMP macro's target (`12`, or a fused jump's `12 + 1`) as a number; NaN for anything else. */
+function jumpTarget(target: string): number {
+  return /^\d+( \+ \d+)?$/.test(target) ? target.split('+').reduce((sum, term) => sum + Number(term), 0) : NaN;
 }
 
 /**
  * The compiled tier's way of reading operands (literals), moving ip (absolute) and transferring control.
- * `nextCase` is the block whose case follows this one's in the switch: a JUMP there falls through to it.
+ * `nextCase` is the case that follows this block's case in the switch, whose label is `chain`: a jump
+ * there breaks out of this case, to it, without the switch.
  */
-function compiledTier(code: Int32Array, leader: number, depths: Int32Array | null = null, nextCase = -1, loopCode = false): Tier {
+function compiledTier(code: Int32Array, leader: number, depths: Int32Array | null = null, nextCase = -1, loopCode = false, chain = ''): Tier {
   return {
     localHolder: (part, k, pending, inputs) => {
       const depth = depths?.[leader + part.pos] ?? -1;
@@ -101,10 +107,9 @@ function compiledTier(code: Int32Array, leader: number, depths: Int32Array | nul
       );
     },
     fallThrough: '',
-    controlMacros: (part, label, continuation) => ({
-      // A JUMP or LOOP (the block's last instruction) to the next case falls through to it, without the switch.
-      JUMP: ([target]) =>
-        (part.def.name === 'JUMP' || part.def.name === 'LOOP') && Number(target) === nextCase ? `ip = ${target}` : `{ ip = ${target}; continue next; }`,
+    controlMacros: (_part, label, continuation) => ({
+      // A jump to the next case goes there by leaving this one, without the switch.
+      JUMP: ([target]) => (jumpTarget(target!) === nextCase ? `{ ip = ${target}; break ${chain}; }` : `{ ip = ${target}; continue next; }`),
       LEAVE: ([result]) =>
         leave(
           result!,
@@ -397,18 +402,33 @@ function writeFunctionSource(index: number, code: Int32Array, depths: Int32Array
       pc = fallsTo >= 0 ? fallsTo : jumpsTo;
     }
   }
+  // A block only ever entered from the one before it (not a jump's target, nor where the code is entered)
+  // shares that block's case: an \`if\` with no \`else\` is one case, its condition's jump past the body a
+  // \`break\` to the next case.
+  const fusedTargets = new Set([...fused].map((pc) => code[pc + 1]! + 1));
+  const enteredAlone = (pc: number) => pc === 0 || pc === header || analysis.targets.has(pc) || fusedTargets.has(pc);
+  const chains: number[][] = [];
   order.forEach((pc, k) => {
-    const { parts, fallsTo } = blocks.get(pc)!;
-    const nextCase = order[k + 1] ?? -1;
-    const tier = compiledTier(code, pc, depths, nextCase, header !== undefined);
-    const { body, temps: used, localSlot: usesLocalSlot } = new CaseWriter(tier, parts, `b${pc}_`).writeBody();
-    temps = Math.max(temps, used);
-    localSlot ||= usesLocalSlot;
-    const last = parts[parts.length - 1]!;
-    if (counted !== undefined) counted.words += last.pos + last.words;
-    // A block whose next case is not the one it falls through to (or that leaves a compiled loop) goes on through the switch.
-    const viaSwitch = fallsTo >= 0 && fallsTo !== nextCase;
-    cases.push(`case ${pc}: {\n${body}${viaSwitch ? '\ncontinue next;' : ''}\n}`);
+    const before = order[k - 1];
+    if (before !== undefined && !enteredAlone(pc) && blocks.get(before)!.fallsTo === pc) chains[chains.length - 1]!.push(pc);
+    else chains.push([pc]);
+  });
+  chains.forEach((chain, c) => {
+    const nextCase = chains[c + 1]?.[0] ?? -1;
+    const label = `s${chain[0]}`;
+    const bodies = chain.map((pc, k) => {
+      const { parts, fallsTo } = blocks.get(pc)!;
+      const tier = compiledTier(code, pc, depths, nextCase, header !== undefined, label);
+      const { body, temps: used, localSlot: usesLocalSlot } = new CaseWriter(tier, parts, `b${pc}_`).writeBody();
+      temps = Math.max(temps, used);
+      localSlot ||= usesLocalSlot;
+      const last = parts[parts.length - 1]!;
+      if (counted !== undefined) counted.words += last.pos + last.words;
+      // A block that does not fall through to what follows it (or that leaves a compiled loop) goes on through the switch.
+      const viaSwitch = fallsTo >= 0 && fallsTo !== (chain[k + 1] ?? nextCase);
+      return `{\n${body}${viaSwitch ? '\ncontinue next;' : ''}\n}`;
+    });
+    cases.push(`case ${chain[0]}: ${label}: {\n${bodies.join('\n')}\n}`);
   });
   const name = header === undefined ? `compiled_${index}` : `compiled_${index}_loop_${header}`;
   return stripTypes(formatCode(

@@ -329,8 +329,8 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               const index = stack[sp - 2]!;
               const value = stack[sp - 1]!;
               if (list instanceof ObjList) list.items[checkIndex(list, index)] = value;
-              else if (list instanceof ObjMap && (typeof index === 'string' || (typeof index === 'number' && index !== 0 && index === index))) {
-                // A string or number key (not 0, which may be -0, nor nan, which is refused) is stored as itself.
+              else if (list instanceof ObjMap && (typeof index === 'string' || (typeof index === 'number' && index === index && (index !== 0 || 1 / index > 0)))) {
+                // A string or number key (not nan, which is refused, nor -0, whose sign the map keeps) is stored as itself.
                 if (list.store(index, value)) fuel -= chargeHeap(fiber, HEAP_COST.mapEntry, fuel);
               } else if (setMapEntry(list, index, value)) fuel -= chargeHeap(fiber, HEAP_COST.mapEntry, fuel);
               stack[sp - 3] = value;

@@ -22,8 +22,8 @@ export const INDEX_INSTRUCTIONS = [
     { inputs: ['list', 'index', 'value'], outputs: ['value'] },
     'list index value -> value, storing the element (or map key value -> value, storing the entry)',
     `if (list instanceof ObjList) list.items[checkIndex(list, index)] = value;
-     else if (list instanceof ObjMap && (typeof index === 'string' || (typeof index === 'number' && index !== 0 && index === index))) {
-       // A string or number key (not 0, which may be -0, nor nan, which is refused) is stored as itself.
+     else if (list instanceof ObjMap && (typeof index === 'string' || (typeof index === 'number' && index === index && (index !== 0 || 1 / index > 0)))) {
+       // A string or number key (not nan, which is refused, nor -0, whose sign the map keeps) is stored as itself.
        if (list.store(index, value)) HEAP(HEAP_COST.mapEntry);
      } else if (setMapEntry(list, index, value)) HEAP(HEAP_COST.mapEntry);`,
   ),
