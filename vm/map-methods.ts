@@ -87,9 +87,9 @@ export function quickMapMethod(map: ObjMap, name: string, argc: number, key: Val
   switch (name) {
     case 'get':
       if (argc > 2) return undefined;
-      return map.get(key) ?? (argc === 2 ? fallback! : null);
+      return map.lookup(key) ?? (argc === 2 ? fallback! : null);
     case 'has':
-      return argc === 1 ? map.has(key) : undefined;
+      return argc === 1 ? map.lookup(key) !== undefined : undefined;
     case 'remove':
       return argc === 1 ? map.delete(key) : undefined;
     default:

@@ -47,6 +47,23 @@ export class ObjMap implements VmObject {
     return this.entries.size;
   }
 
+  /**
+   * The value under a string, number or boolean key as it is stored — the
+   * instructions' fast path (\`m[k]\`, \`m.get(k)\`): undefined when absent and for
+   * any other key (an entity's entry is under its token: ask get()).
+   */
+  lookup(key: Value): Value | undefined {
+    return this.entries.get(key as StoredKey);
+  }
+
+  /** Store under a string key, or a number key but -0 and nan (the fast path of \`m[k] = v\`). Returns true when the key is new. */
+  store(key: string | number, value: Value): boolean {
+    const entries = this.entries;
+    const size = entries.size;
+    entries.set(key, value);
+    return entries.size !== size;
+  }
+
   /** The entry's value, or undefined when the key is absent (or cannot be a key). */
   get(key: Value): Value | undefined {
     if (typeof key === 'string' || typeof key === 'number' || typeof key === 'boolean') return this.entries.get(key);

@@ -4,7 +4,7 @@ import type { Fiber } from '../fiber.js';
 import type { InterpreterVM } from '../interpreter/interpreter-vm.js';
 import { waits } from '../interpreter/frames.js';
 import type { ObjClosure, ObjFunction } from '../objects.js';
-import { FINISHED, UNWOUND } from './statuses.js';
+import { AGAIN, FINISHED, UNWOUND } from './statuses.js';
 
 /**
  * The interpreter hands its top frame to compiled code (its registers already
@@ -19,6 +19,8 @@ export function runCompiledFrame(
   base: number,
   ip: number,
 ): boolean {
-  const status = code(vm, fiber, closure, base, ip);
+  let status = code(vm, fiber, closure, base, ip);
+  // A compiled loop pauses at its header now and then (AGAIN, vm/compiled/statuses.ts): on it goes.
+  while (status === AGAIN) status = code(vm, fiber, closure, base, fiber.frameIps[fiber.frameCount - 1]!);
   return status === FINISHED || (status === UNWOUND && waits(fiber));
 }

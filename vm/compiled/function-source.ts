@@ -21,6 +21,7 @@
  */
 
 import { Op, OPCODES, instructionSize } from '../opcodes.js';
+import { LOOP_PAUSE } from './statuses.js';
 import type { ObjFunction } from '../objects.js';
 import type { Module } from '../module.js';
 import { stackDepths } from '../verifier.js';
@@ -39,7 +40,7 @@ import { stripTypes } from './strip-types.js';
  * branch goes to t + 1). Null when the code holds anything the compiled tier
  * does not run.
  */
-function analyse(code: Int32Array): { starts: number[]; leaders: Set<number>; fused: Set<number> } | null {
+function analyse(code: Int32Array): { starts: number[]; leaders: Set<number>; fused: Set<number>; targets: Set<number> } | null {
   const starts: number[] = [];
   const targets = new Set<number>([0]);
   for (let pc = 0; pc < code.length; ) {
@@ -63,11 +64,20 @@ function analyse(code: Int32Array): { starts: number[]; leaders: Set<number>; fu
       leaders.add(pc + size + 1);
     } else if (info.branchStack !== undefined || info.terminal === true) leaders.add(pc + size);
   }
-  return { starts, leaders, fused };
+  return { starts, leaders, fused, targets };
 }
 
-/** The compiled tier's way of reading operands (literals), moving ip (absolute) and transferring control. */
-function compiledTier(code: Int32Array, leader: number, depths: Int32Array | null = null): Tier {
+/** A JUMP macro's target (`12`, or a fused jump's `12 + 1`) as a number; NaN for anything else. */
+function jumpTarget(target: string): number {
+  return /^\d+( \+ \d+)?$/.test(target) ? target.split('+').reduce((sum, term) => sum + Number(term), 0) : NaN;
+}
+
+/**
+ * The compiled tier's way of reading operands (literals), moving ip (absolute) and transferring control.
+ * `nextCase` is the case that follows this block's case in the switch, whose label is `chain`: a jump
+ * there breaks out of this case, to it, without the switch.
+ */
+function compiledTier(code: Int32Array, leader: number, depths: Int32Array | null = null, nextCase = -1, loopCode = false, chain = ''): Tier {
   return {
     localHolder: (part, k, pending, inputs) => {
       const depth = depths?.[leader + part.pos] ?? -1;
@@ -98,7 +108,8 @@ function compiledTier(code: Int32Array, leader: number, depths: Int32Array | nul
     },
     fallThrough: '',
     controlMacros: (_part, label, continuation) => ({
-      JUMP: ([target]) => `{ ip = ${target}; continue next; }`,
+      // A jump to the next case goes there by leaving this one, without the switch.
+      JUMP: ([target]) => (jumpTarget(target!) === nextCase ? `{ ip = ${target}; break ${chain}; }` : `{ ip = ${target}; continue next; }`),
       LEAVE: ([result]) =>
         leave(
           result!,
@@ -133,7 +144,8 @@ function compiledTier(code: Int32Array, leader: number, depths: Int32Array | nul
         break ${label};
       }`,
       CALL_OUT: ([slot, call]) => callOut(slot!, call!, `suspend(fiber, 'suspended', fc, ip, sp, fuel);\nreturn UNWOUND;`),
-      TIER_UP_AT: () => '',
+      // A compiled loop's back edge: every LOOP_PAUSE-th leaves through the loop's way out, to be called again at the header (AGAIN).
+      TIER_UP_AT: ([target]) => (loopCode ? `if (--untilPause === 0) { ip = ${target}; break next; }` : ''),
     }),
   };
 }
@@ -325,10 +337,41 @@ function loopBlocks(code: Int32Array, starts: readonly number[], leaders: Readon
  */
 export function compiledFunctionSource(module: Module, fn: ObjFunction, header?: number, counted?: { words: number }): string | null {
   const code = fn.original;
-  const analysis = analyse(code);
-  if (analysis === null) return null;
   // The verifier's facts: the stack depth at every instruction (it throws on code it does not accept).
-  const depths = stackDepths(module, fn.index);
+  // Verified for this module every time; the source written from them is remembered.
+  let depths: Int32Array | null = null;
+  if (analyse(code) !== null) depths = stackDepths(module, fn.index);
+  const key = `${fn.index} ${header ?? ''} ${code.join(',')} ${depths?.join(',') ?? ''}`;
+  let written = SOURCES.get(key);
+  if (written === undefined) {
+    const wordsBefore = counted?.words ?? 0;
+    const source = depths === null ? null : writeFunctionSource(fn.index, code, depths, header, counted);
+    written = { source, words: (counted?.words ?? 0) - wordsBefore };
+    SOURCES.set(key, written);
+    sourceChars += key.length + (source?.length ?? 0);
+    // The oldest go first (a Map keeps insertion order).
+    while (sourceChars > MAX_SOURCE_CHARS && SOURCES.size > 1) {
+      const [oldKey, old] = SOURCES.entries().next().value!;
+      sourceChars -= oldKey.length + (old.source?.length ?? 0);
+      SOURCES.delete(oldKey);
+    }
+  } else if (counted !== undefined) counted.words += written.words;
+  return written.source;
+}
+
+/**
+ * The source written for a function's code, its verified stack depths and a
+ * loop header, by all of these (and the function's index, in its name): it
+ * holds nothing else. Every VM of the same program compiles the same code,
+ * and writing the source took 1–7 ms (the verifier's 0.1 ms is still paid).
+ */
+const SOURCES = new Map<string, { readonly source: string | null; readonly words: number }>();
+const MAX_SOURCE_CHARS = 16_000_000;
+let sourceChars = 0;
+
+/** compiledFunctionSource's work: the source of a function (or of its loop at `header`) from its code and verified depths. */
+function writeFunctionSource(index: number, code: Int32Array, depths: Int32Array, header: number | undefined, counted?: { words: number }): string | null {
+  const analysis = analyse(code)!;
   const { starts, leaders, fused } = analysis;
   const wanted = header === undefined ? null : loopBlocks(code, starts, leaders, fused, header);
   if (wanted !== null && !wanted.has(header!)) return null;
@@ -337,19 +380,57 @@ export function compiledFunctionSource(module: Module, fn: ObjFunction, header?:
   // stored undefined in each of them every time the block ran, until V8 optimized the function).
   let temps = 0;
   let localSlot = false;
+  // The blocks, and the order of their cases: a block is followed by the one it falls through to,
+  // or else by the target of its closing JUMP or LOOP when that is not placed yet, so straight-line
+  // code (a for loop's body and increment, an if's end) runs without going back to the switch.
+  const blocks = new Map<number, { parts: Part[]; fallsTo: number; jumpsTo: number }>();
   starts.forEach((pc, k) => {
     if (!leaders.has(pc) || (wanted !== null && !wanted.has(pc))) return;
     const parts = blockParts(code, starts, leaders, fused, k);
-    const { body, temps: used, localSlot: usesLocalSlot } = new CaseWriter(compiledTier(code, pc, depths), parts, `b${pc}_`).writeBody();
-    temps = Math.max(temps, used);
-    localSlot ||= usesLocalSlot;
     const last = parts[parts.length - 1]!;
-    if (counted !== undefined) counted.words += last.pos + last.words;
-    // A block that falls through to one outside the loop goes there through the switch (to the interpreter).
-    const leavesLoop = wanted !== null && last.def.terminal !== true && !wanted.has(pc + last.pos + last.words);
-    cases.push(`case ${pc}: {\n${body}${leavesLoop ? '\ncontinue next;' : ''}\n}`);
+    const end = pc + last.pos;
+    const jumps = last.def.name === 'JUMP' || last.def.name === 'LOOP';
+    blocks.set(pc, { parts, fallsTo: last.def.terminal === true ? -1 : end + last.words, jumpsTo: jumps ? code[end + 1]! : -1 });
   });
-  const name = header === undefined ? `compiled_${fn.index}` : `compiled_${fn.index}_loop_${header}`;
+  const order: number[] = [];
+  const placed = new Set<number>();
+  for (const leader of blocks.keys()) {
+    for (let pc = leader; blocks.has(pc) && !placed.has(pc); ) {
+      order.push(pc);
+      placed.add(pc);
+      const { fallsTo, jumpsTo } = blocks.get(pc)!;
+      pc = fallsTo >= 0 ? fallsTo : jumpsTo;
+    }
+  }
+  // A block only ever entered from the one before it (not a jump's target, nor where the code is entered)
+  // shares that block's case: an \`if\` with no \`else\` is one case, its condition's jump past the body a
+  // \`break\` to the next case.
+  const fusedTargets = new Set([...fused].map((pc) => code[pc + 1]! + 1));
+  const enteredAlone = (pc: number) => pc === 0 || pc === header || analysis.targets.has(pc) || fusedTargets.has(pc);
+  const chains: number[][] = [];
+  order.forEach((pc, k) => {
+    const before = order[k - 1];
+    if (before !== undefined && !enteredAlone(pc) && blocks.get(before)!.fallsTo === pc) chains[chains.length - 1]!.push(pc);
+    else chains.push([pc]);
+  });
+  chains.forEach((chain, c) => {
+    const nextCase = chains[c + 1]?.[0] ?? -1;
+    const label = `s${chain[0]}`;
+    const bodies = chain.map((pc, k) => {
+      const { parts, fallsTo } = blocks.get(pc)!;
+      const tier = compiledTier(code, pc, depths, nextCase, header !== undefined, label);
+      const { body, temps: used, localSlot: usesLocalSlot } = new CaseWriter(tier, parts, `b${pc}_`).writeBody();
+      temps = Math.max(temps, used);
+      localSlot ||= usesLocalSlot;
+      const last = parts[parts.length - 1]!;
+      if (counted !== undefined) counted.words += last.pos + last.words;
+      // A block that does not fall through to what follows it (or that leaves a compiled loop) goes on through the switch.
+      const viaSwitch = fallsTo >= 0 && fallsTo !== (chain[k + 1] ?? nextCase);
+      return `{\n${body}${viaSwitch ? '\ncontinue next;' : ''}\n}`;
+    });
+    cases.push(`case ${chain[0]}: ${label}: {\n${bodies.join('\n')}\n}`);
+  });
+  const name = header === undefined ? `compiled_${index}` : `compiled_${index}_loop_${header}`;
   return stripTypes(formatCode(
     `function ${name}(vm, fiber, closure, base, ip) {
 ${vmTables(cases.join('\n'))}
@@ -363,18 +444,16 @@ let callArgc = 0;
 let entered = null;
 ${temps > 0 || localSlot ? `let ${[...Array.from({ length: temps }, (_, i) => `t${i}`), ...(localSlot ? ['localSlot = 0'] : [])].join(', ')};` : ''}
 try {
+${header === undefined ? '' : `let untilPause = ${LOOP_PAUSE};`}
 next: for (;;) {
 switch (ip) {
 ${cases.join('\n')}
 default:
 // Not a block's start (a return address after a wait), or outside a compiled loop: the interpreter goes on from here.
-fiber.frameIps[fc - 1] = ip;
-fiber.sp = sp;
-fiber.fuel = fuel;
-fiber.frameCount = fc;
-return UNWOUND;
+${header === undefined ? `${UNWIND_HERE}\nreturn UNWOUND;` : 'break next;'}
 }
 }
+${header === undefined ? '' : `${UNWIND_HERE}\nreturn untilPause === 0 ? AGAIN : UNWOUND;`}
 } catch (error) {
 throw unwound(error, fiber, fc, ip, sp, fuel);
 }
@@ -382,6 +461,15 @@ throw unwound(error, fiber, fc, ip, sp, fuel);
     0,
   ));
 }
+
+/**
+ * The registers back in the fiber's innermost frame, for the interpreter to go
+ * on from \`ip\` (a compiled loop's way out, which its pauses take too).
+ */
+const UNWIND_HERE = `fiber.frameIps[fc - 1] = ip;
+fiber.sp = sp;
+fiber.fuel = fuel;
+fiber.frameCount = fc;`;
 
 /**
  * The VM's tables a function's source reads, loaded from its `vm` argument

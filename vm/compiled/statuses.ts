@@ -10,7 +10,20 @@ export const FINISHED = 1;
 /** The fiber's state is saved in its frames: it waits (`state === 'suspended'`), or the interpreter goes on from the innermost frame. */
 export const UNWOUND = 2;
 
-export type CompiledStatus = typeof RETURNED | typeof FINISHED | typeof UNWOUND;
+/**
+ * A compiled loop paused at its header (every LOOP_PAUSE back edges), its
+ * registers in the fiber: runCompiledFrame calls it again there. Called now
+ * and then rather than once, the loop is optimized by V8 as a function (not
+ * only on the stack, OSR, whose code a later call cannot use), and that code
+ * serves the loop's later runs; its pause runs its way out (vm/compiled/
+ * function-source.ts), so V8 has seen that code when it optimizes the loop.
+ */
+export const AGAIN = 3;
+
+/** A compiled loop returns AGAIN at this many back edges. */
+export const LOOP_PAUSE = 512;
+
+export type CompiledStatus = typeof RETURNED | typeof FINISHED | typeof UNWOUND | typeof AGAIN;
 
 /**
  * How much fuel a function spends on the interpreter (its calls and its loops'

@@ -13,6 +13,7 @@ import type { Fiber } from '../fiber.js';
 import type { InterpreterVM } from '../interpreter/interpreter-vm.js';
 import type { Value } from '../value.js';
 import {
+  AGAIN,
   BACK_EDGE_SAMPLE,
   COMPILED_DEPTH_LIMIT,
   FINISHED,
@@ -316,7 +317,10 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               let value: Value;
               if (list instanceof ObjList && typeof index === 'number' && (index | 0) === index && index >= 0 && index < list.items.length) {
                 value = list.items[index]!;
-              } else value = list instanceof ObjList ? list.items[checkIndex(list, index)]! : getMapEntry(list, index);
+              } else {
+                const found = list instanceof ObjMap ? list.lookup(index) : undefined;
+                value = found !== undefined ? found : list instanceof ObjList ? list.items[checkIndex(list, index)]! : getMapEntry(list, index);
+              }
               stack[sp - 2] = value;
               sp -= 1;
             }
@@ -328,7 +332,10 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               const index = stack[sp - 2]!;
               const value = stack[sp - 1]!;
               if (list instanceof ObjList) list.items[checkIndex(list, index)] = value;
-              else if (setMapEntry(list, index, value)) fuel -= chargeHeap(fiber, HEAP_COST.mapEntry, fuel);
+              else if (list instanceof ObjMap && (typeof index === 'string' || (typeof index === 'number' && index === index && (index !== 0 || 1 / index > 0)))) {
+                // A string or number key (not nan, which is refused, nor -0, whose sign the map keeps) is stored as itself.
+                if (list.store(index, value)) fuel -= chargeHeap(fiber, HEAP_COST.mapEntry, fuel);
+              } else if (setMapEntry(list, index, value)) fuel -= chargeHeap(fiber, HEAP_COST.mapEntry, fuel);
               stack[sp - 3] = value;
               sp -= 2;
             }
@@ -339,8 +346,10 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               const a = stack[sp - 2]!;
               const b = stack[sp - 1]!;
               let result: Value;
-              if (typeof a === 'string' && typeof b === 'string' && a.length > 64 && a.length === b.length) { fuel -= a.length >> 6; if (fuel < 0) throw fuelFault(fiber); };
-              result = a === b || (isHostObject(a) && isHostObject(b) && hostEquals(a, b));
+              if (typeof a === 'string') {
+                result = a === b;
+                if (a.length > 64 && typeof b === 'string' && a.length === b.length) { fuel -= a.length >> 6; if (fuel < 0) throw fuelFault(fiber); };
+              } else result = a === b || (isHostObject(a) && isHostObject(b) && hostEquals(a, b));
               stack[sp - 2] = result;
               sp -= 1;
             }
@@ -561,6 +570,16 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                 callArgc = code[ip - 1]!;
                 { op = -1; continue dispatch; };
               }
+              const quickArgc = code[ip - 1]!;
+              const mapReceiver = stack[sp - 1 - quickArgc]!;
+              if (mapReceiver instanceof ObjMap && quickArgc > 0) {
+                const quick = quickMapMethod(mapReceiver, constants[code[ip - 2]!] as string, quickArgc, stack[sp - quickArgc], quickArgc > 1 ? stack[sp + 1 - quickArgc] : undefined);
+                if (quick !== undefined) {
+                  sp -= quickArgc;
+                  stack[sp - 1] = quick;
+                  continue next;
+                }
+              }
               const name = constants[code[ip - 2]!] as string;
               const argc = code[ip - 1]!;
               const receiverSlot = sp - 1 - argc;
@@ -582,12 +601,7 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                 callTarget = method;
                 { op = -1; continue dispatch; };
               }
-              // A map's get / has / remove with a string or number key needs no call out (vm/map-methods.ts).
-              const quick = receiver instanceof ObjMap && argc > 0 ? quickMapMethod(receiver, name, argc, stack[receiverSlot + 1], argc > 1 ? stack[receiverSlot + 2] : undefined) : undefined;
-              if (quick !== undefined) {
-                sp = receiverSlot;
-                stack[sp++] = quick;
-              } else {
+              {
                 fiber.fuel = fuel;
                 ctx.fn = fn;
                 ctx.ip = ip;
@@ -1318,8 +1332,10 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               const a = t0 as Value;
               const b = t1 as Value;
               let result: Value;
-              if (typeof a === 'string' && typeof b === 'string' && a.length > 64 && a.length === b.length) { fuel -= a.length >> 6; if (fuel < 0) throw fuelFault(fiber); };
-              result = a === b || (isHostObject(a) && isHostObject(b) && hostEquals(a, b));
+              if (typeof a === 'string') {
+                result = a === b;
+                if (a.length > 64 && typeof b === 'string' && a.length === b.length) { fuel -= a.length >> 6; if (fuel < 0) throw fuelFault(fiber); };
+              } else result = a === b || (isHostObject(a) && isHostObject(b) && hostEquals(a, b));
               t2 = result;
             }
             {
@@ -1352,8 +1368,10 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               const a = t0 as Value;
               const b = t1 as Value;
               let result: Value;
-              if (typeof a === 'string' && typeof b === 'string' && a.length > 64 && a.length === b.length) { fuel -= a.length >> 6; if (fuel < 0) throw fuelFault(fiber); };
-              result = a === b || (isHostObject(a) && isHostObject(b) && hostEquals(a, b));
+              if (typeof a === 'string') {
+                result = a === b;
+                if (a.length > 64 && typeof b === 'string' && a.length === b.length) { fuel -= a.length >> 6; if (fuel < 0) throw fuelFault(fiber); };
+              } else result = a === b || (isHostObject(a) && isHostObject(b) && hostEquals(a, b));
               t2 = result;
             }
             {
@@ -1564,8 +1582,10 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               const b = t0 as Value;
               sp -= 1;
               let result: Value;
-              if (typeof a === 'string' && typeof b === 'string' && a.length > 64 && a.length === b.length) { fuel -= a.length >> 6; if (fuel < 0) throw fuelFault(fiber); };
-              result = a === b || (isHostObject(a) && isHostObject(b) && hostEquals(a, b));
+              if (typeof a === 'string') {
+                result = a === b;
+                if (a.length > 64 && typeof b === 'string' && a.length === b.length) { fuel -= a.length >> 6; if (fuel < 0) throw fuelFault(fiber); };
+              } else result = a === b || (isHostObject(a) && isHostObject(b) && hostEquals(a, b));
               t1 = result;
             }
             {
@@ -1594,8 +1614,10 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               const b = t0 as Value;
               sp -= 1;
               let result: Value;
-              if (typeof a === 'string' && typeof b === 'string' && a.length > 64 && a.length === b.length) { fuel -= a.length >> 6; if (fuel < 0) throw fuelFault(fiber); };
-              result = a === b || (isHostObject(a) && isHostObject(b) && hostEquals(a, b));
+              if (typeof a === 'string') {
+                result = a === b;
+                if (a.length > 64 && typeof b === 'string' && a.length === b.length) { fuel -= a.length >> 6; if (fuel < 0) throw fuelFault(fiber); };
+              } else result = a === b || (isHostObject(a) && isHostObject(b) && hostEquals(a, b));
               t1 = result;
             }
             {
@@ -1837,8 +1859,10 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               const a = t0 as Value;
               const b = t1 as Value;
               let result: Value;
-              if (typeof a === 'string' && typeof b === 'string' && a.length > 64 && a.length === b.length) { fuel -= a.length >> 6; if (fuel < 0) throw fuelFault(fiber); };
-              result = a === b || (isHostObject(a) && isHostObject(b) && hostEquals(a, b));
+              if (typeof a === 'string') {
+                result = a === b;
+                if (a.length > 64 && typeof b === 'string' && a.length === b.length) { fuel -= a.length >> 6; if (fuel < 0) throw fuelFault(fiber); };
+              } else result = a === b || (isHostObject(a) && isHostObject(b) && hostEquals(a, b));
               t2 = result;
             }
             {
@@ -1865,8 +1889,10 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               const a = t0 as Value;
               const b = t1 as Value;
               let result: Value;
-              if (typeof a === 'string' && typeof b === 'string' && a.length > 64 && a.length === b.length) { fuel -= a.length >> 6; if (fuel < 0) throw fuelFault(fiber); };
-              result = a === b || (isHostObject(a) && isHostObject(b) && hostEquals(a, b));
+              if (typeof a === 'string') {
+                result = a === b;
+                if (a.length > 64 && typeof b === 'string' && a.length === b.length) { fuel -= a.length >> 6; if (fuel < 0) throw fuelFault(fiber); };
+              } else result = a === b || (isHostObject(a) && isHostObject(b) && hostEquals(a, b));
               t2 = result;
             }
             {
@@ -2006,6 +2032,16 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                 callArgc = code[ip - 1]!;
                 { op = -1; continue dispatch; };
               }
+              const quickArgc = code[ip - 1]!;
+              const mapReceiver = stack[sp - 1 - quickArgc]!;
+              if (mapReceiver instanceof ObjMap && quickArgc > 0) {
+                const quick = quickMapMethod(mapReceiver, constants[code[ip - 2]!] as string, quickArgc, stack[sp - quickArgc], quickArgc > 1 ? stack[sp + 1 - quickArgc] : undefined);
+                if (quick !== undefined) {
+                  sp -= quickArgc;
+                  stack[sp - 1] = quick;
+                  continue next;
+                }
+              }
               const name = constants[code[ip - 2]!] as string;
               const argc = code[ip - 1]!;
               const receiverSlot = sp - 1 - argc;
@@ -2027,12 +2063,7 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                 callTarget = method;
                 { op = -1; continue dispatch; };
               }
-              // A map's get / has / remove with a string or number key needs no call out (vm/map-methods.ts).
-              const quick = receiver instanceof ObjMap && argc > 0 ? quickMapMethod(receiver, name, argc, stack[receiverSlot + 1], argc > 1 ? stack[receiverSlot + 2] : undefined) : undefined;
-              if (quick !== undefined) {
-                sp = receiverSlot;
-                stack[sp++] = quick;
-              } else {
+              {
                 fiber.fuel = fuel;
                 ctx.fn = fn;
                 ctx.ip = ip;
@@ -2313,8 +2344,10 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               const b = stack[sp - 1]!;
               sp -= 2;
               let result: Value;
-              if (typeof a === 'string' && typeof b === 'string' && a.length > 64 && a.length === b.length) { fuel -= a.length >> 6; if (fuel < 0) throw fuelFault(fiber); };
-              result = a === b || (isHostObject(a) && isHostObject(b) && hostEquals(a, b));
+              if (typeof a === 'string') {
+                result = a === b;
+                if (a.length > 64 && typeof b === 'string' && a.length === b.length) { fuel -= a.length >> 6; if (fuel < 0) throw fuelFault(fiber); };
+              } else result = a === b || (isHostObject(a) && isHostObject(b) && hostEquals(a, b));
               t0 = result;
             }
             {
@@ -2492,6 +2525,16 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                 callArgc = code[ip - 1]!;
                 { op = -1; continue dispatch; };
               }
+              const quickArgc = code[ip - 1]!;
+              const mapReceiver = stack[sp - 1 - quickArgc]!;
+              if (mapReceiver instanceof ObjMap && quickArgc > 0) {
+                const quick = quickMapMethod(mapReceiver, constants[code[ip - 2]!] as string, quickArgc, stack[sp - quickArgc], quickArgc > 1 ? stack[sp + 1 - quickArgc] : undefined);
+                if (quick !== undefined) {
+                  sp -= quickArgc;
+                  stack[sp - 1] = quick;
+                  continue next;
+                }
+              }
               const name = constants[code[ip - 2]!] as string;
               const argc = code[ip - 1]!;
               const receiverSlot = sp - 1 - argc;
@@ -2513,12 +2556,7 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                 callTarget = method;
                 { op = -1; continue dispatch; };
               }
-              // A map's get / has / remove with a string or number key needs no call out (vm/map-methods.ts).
-              const quick = receiver instanceof ObjMap && argc > 0 ? quickMapMethod(receiver, name, argc, stack[receiverSlot + 1], argc > 1 ? stack[receiverSlot + 2] : undefined) : undefined;
-              if (quick !== undefined) {
-                sp = receiverSlot;
-                stack[sp++] = quick;
-              } else {
+              {
                 fiber.fuel = fuel;
                 ctx.fn = fn;
                 ctx.ip = ip;

@@ -135,7 +135,15 @@ export class CaseWriter {
     if (held === null || last) this.flush();
     this.moveIp(part.pos + part.words);
     if (shared !== null) {
-      this.lines.push(shared);
+      const inline = part.def.inlinePath;
+      if (inline === undefined) {
+        this.lines.push(shared);
+        return;
+      }
+      // The inline path pasted here, the shared function called when it falls through.
+      const label = `${this.labelPrefix}${this.labels++}`;
+      const quick = this.expandBody({ ...part, def: { ...part.def, body: inline } }, label);
+      this.lines.push(`${label}: {\n${quick.trim()}\n${shared}\n}`);
       return;
     }
     const label = `${this.labelPrefix}${this.labels++}`;
@@ -223,6 +231,7 @@ export class CaseWriter {
       CHARGE: ([n]) => `{ fuel -= ${n}; if (fuel < 0) throw fuelFault(fiber); }`,
       HEAP: ([n]) => `fuel -= chargeHeap(fiber, ${n}, fuel)`,
       OUT_OF_FUEL: () => 'throw fuelFault(fiber)',
+      DONE: () => (tier.labelsFrameParts ? `break ${label}` : tier.fallThrough.replace(/;$/, '')),
       LOCAL: ([k]) => this.holder(part, k!) ?? localRead(`base + ${k}`, pending),
       STORE_LOCAL: ([k, value]) => {
         const holder = this.holder(part, k!);

@@ -22,8 +22,11 @@ export const ARITHMETIC_INSTRUCTIONS = [
     'a b -> a == b',
     // Two distinct strings of one length are compared char by char: charge for long ones, or a
     // loop of \`==\` on megabyte strings runs for minutes within its fuel (found by tests/sandbox).
-    `if (typeof a === 'string' && typeof b === 'string' && a.length > 64 && a.length === b.length) CHARGE(a.length >> 6);
-     result = a === b || (isHostObject(a) && isHostObject(b) && hostEquals(a, b));`,
+    // A string is tested once: its comparison, then the length (short strings, the usual case, end there).
+    `if (typeof a === 'string') {
+       result = a === b;
+       if (a.length > 64 && typeof b === 'string' && a.length === b.length) CHARGE(a.length >> 6);
+     } else result = a === b || (isHostObject(a) && isHostObject(b) && hostEquals(a, b));`,
   ),
   numeric('GREATER', '>', 'a b -> a > b (numbers)'),
   numeric('LESS', '<', 'a b -> a < b (numbers)'),

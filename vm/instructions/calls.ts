@@ -42,12 +42,7 @@ export const CALL_INSTRUCTIONS = [
        callTarget = method;
        GOTO(PUSH_FRAME);
      }
-     // A map's get / has / remove with a string or number key needs no call out (vm/map-methods.ts).
-     const quick = receiver instanceof ObjMap && argc > 0 ? quickMapMethod(receiver, name, argc, stack[receiverSlot + 1], argc > 1 ? stack[receiverSlot + 2] : undefined) : undefined;
-     if (quick !== undefined) {
-       sp = receiverSlot;
-       stack[sp++] = quick;
-     } else CALL_OUT(receiverSlot, invokeOther(ctx, fiber, receiver, name, receiverSlot + 1, argc));`,
+     CALL_OUT(receiverSlot, invokeOther(ctx, fiber, receiver, name, receiverSlot + 1, argc));`,
     {
       // Inline cache hit: this shape has no field of that name, and its class has the method.
       fastPath: `const cached = stack[sp - 1 - $1]!;
@@ -55,6 +50,17 @@ export const CALL_INSTRUCTIONS = [
           callTarget = fn.icMethod[IC]!;
           callArgc = $1;
           GOTO(PUSH_FRAME);
+        }`,
+      // A map's get / has / remove with a string or number key needs no call out (vm/map-methods.ts).
+      inlinePath: `const quickArgc = $1;
+        const mapReceiver = stack[sp - 1 - quickArgc]!;
+        if (mapReceiver instanceof ObjMap && quickArgc > 0) {
+          const quick = quickMapMethod(mapReceiver, constants[$0] as string, quickArgc, stack[sp - quickArgc], quickArgc > 1 ? stack[sp + 1 - quickArgc] : undefined);
+          if (quick !== undefined) {
+            sp -= quickArgc;
+            stack[sp - 1] = quick;
+            DONE();
+          }
         }`,
     },
   ),

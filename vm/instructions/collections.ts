@@ -8,9 +8,13 @@ export const INDEX_INSTRUCTIONS = [
     [],
     { inputs: ['list', 'index'], outputs: ['value'] },
     'list index -> element, or map key -> value',
+    // A map's string or number key is looked up as it is stored; anything else (a missing key, an entity) goes the slow way.
     `if (list instanceof ObjList && typeof index === 'number' && (index | 0) === index && index >= 0 && index < list.items.length) {
        value = list.items[index]!;
-     } else value = list instanceof ObjList ? list.items[checkIndex(list, index)]! : getMapEntry(list, index);`,
+     } else {
+       const found = list instanceof ObjMap ? list.lookup(index) : undefined;
+       value = found !== undefined ? found : list instanceof ObjList ? list.items[checkIndex(list, index)]! : getMapEntry(list, index);
+     }`,
   ),
   stackInstruction(
     'SET_INDEX',
@@ -18,7 +22,10 @@ export const INDEX_INSTRUCTIONS = [
     { inputs: ['list', 'index', 'value'], outputs: ['value'] },
     'list index value -> value, storing the element (or map key value -> value, storing the entry)',
     `if (list instanceof ObjList) list.items[checkIndex(list, index)] = value;
-     else if (setMapEntry(list, index, value)) HEAP(HEAP_COST.mapEntry);`,
+     else if (list instanceof ObjMap && (typeof index === 'string' || (typeof index === 'number' && index === index && (index !== 0 || 1 / index > 0)))) {
+       // A string or number key (not nan, which is refused, nor -0, whose sign the map keeps) is stored as itself.
+       if (list.store(index, value)) HEAP(HEAP_COST.mapEntry);
+     } else if (setMapEntry(list, index, value)) HEAP(HEAP_COST.mapEntry);`,
   ),
 ] as const;
 

@@ -33,6 +33,7 @@
  *   TIER_UP_AT(target, fuel)
  *                   a loop's back edge (charged `fuel`): a hot function goes on in its compiled code at `target`
  *   DISPATCH(opcode) run another instruction at this one's place (BREAK only)
+ *   DONE()          the instruction is finished: go on with the next one (a frame body's inline path)
  *   LOCAL(k), STORE_LOCAL(k, value)
  *                   read / write frame slot k (a stack body's only way to the stack's memory:
  *                   in a superinstruction the slot may still be in a local)
@@ -85,7 +86,16 @@ interface Common<N extends string> {
    * (`slowPath`) only when the fast path falls through.
    */
   readonly fastPath?: string;
-  /** The body after the fast path (the whole body when there is none). */
+  /**
+   * A frame instruction's inline path: a quick case that finishes the
+   * instruction in place (pushing its result, then DONE()) with no call, no
+   * frame and nothing charged, or falls through to the rest. The interpreter
+   * runs it after the fast path; compiled code pastes it at each use, before
+   * the shared functions (a map's \`m.get(k)\`, in INVOKE: the shared
+   * function's call would cost more than the work).
+   */
+  readonly inlinePath?: string;
+  /** The body after the fast path and the inline path (the whole body when there are none). */
   readonly slowPath?: string;
 }
 
@@ -109,7 +119,7 @@ export interface FrameInstruction<N extends string = string> extends Common<N> {
 
 export type Instruction = StackInstruction | FrameInstruction;
 
-type Extra = Partial<Pick<Common<string>, 'branchStack' | 'terminal' | 'fastPath'>> & { readonly mayFail?: boolean };
+type Extra = Partial<Pick<Common<string>, 'branchStack' | 'terminal' | 'fastPath' | 'inlinePath'>> & { readonly mayFail?: boolean };
 
 /** An instruction whose stack use is fixed: `(inputs -- outputs)`. */
 export function stackInstruction<const N extends string>(
@@ -132,7 +142,7 @@ export function frameInstruction<const N extends string>(
   body: string,
   extra: Extra = {},
 ): FrameInstruction<N> {
-  const whole = extra.fastPath === undefined ? body : `${extra.fastPath}\n${body}`;
+  const whole = [extra.fastPath, extra.inlinePath, body].filter((text) => text !== undefined).join('\n');
   return { kind: 'frame', name, operands, ...effect, doc, mayFail: extra.mayFail ?? true, ...extra, body: whole, slowPath: body };
 }
 

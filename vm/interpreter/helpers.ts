@@ -13,7 +13,7 @@ export { ObjMap } from '../map-object.js';
 export { quickMapMethod } from '../map-methods.js';
 export { ObjBoundMethod, ObjClass, ObjClosure, ObjHostFunction, ObjInstance, ObjList, isHostObject } from '../objects.js';
 export { templateText } from '../template.js';
-export { BACK_EDGE_SAMPLE, COMPILED_DEPTH_LIMIT, FINISHED, RETURNED, UNWOUND } from '../compiled/statuses.js';
+export { AGAIN, BACK_EDGE_SAMPLE, COMPILED_DEPTH_LIMIT, FINISHED, RETURNED, UNWOUND } from '../compiled/statuses.js';
 export { unwound } from '../compiled/unwind.js';
 export { runCompiledFrame } from '../compiled/compiled-frame.js';
 export { chargeHeap, chargeOutput } from './charges.js';
