@@ -5,7 +5,8 @@ import { Fault, fuelFault } from '../interpreter/fault.js';
 import { growFrames, growStackCharged } from '../interpreter/frames.js';
 import type { InterpreterVM } from '../interpreter/interpreter-vm.js';
 import type { ObjClosure, ObjFunction } from '../objects.js';
-import { COMPILED_DEPTH_LIMIT, UNWOUND } from './statuses.js';
+import type { Value } from '../value.js';
+import { COMPILED_DEPTH_LIMIT, FINISHED, UNWOUND } from './statuses.js';
 
 /**
  * Push the frame of a call to `closure` with the `argc` arguments on the
@@ -69,3 +70,24 @@ type CompiledCode = NonNullable<ObjFunction['compiled']>;
 
 /** What a call from compiled code runs when the interpreter is to run the callee: its frame is pushed, the caller unwinds. */
 export const interpretCallee: CompiledCode = () => UNWOUND;
+
+/**
+ * Compiled code leaving the rest of its frame to the interpreter (an ip that
+ * is not a block's start: a return address after a wait, or outside a loop
+ * compiled alone): its registers saved in the fiber.
+ */
+export function toInterpreter(fiber: Fiber, fc: number, ip: number, sp: number, fuel: number): number {
+  fiber.frameIps[fc - 1] = ip;
+  fiber.sp = sp;
+  fiber.fuel = fuel;
+  fiber.frameCount = fc;
+  return UNWOUND;
+}
+
+/** The fiber's first frame returned `result` in compiled code: the run is over. */
+export function finishRun(vm: InterpreterVM, fiber: Fiber, result: Value, fuel: number): number {
+  fiber.result = result;
+  fiber.fuel = fuel;
+  vm.finish(fiber, 'done');
+  return FINISHED;
+}

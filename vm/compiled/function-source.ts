@@ -25,7 +25,8 @@ import type { ObjFunction } from '../objects.js';
 import type { Module } from '../module.js';
 import { stackDepths } from '../verifier.js';
 import { CaseWriter } from '../generator/case-writer.js';
-import { callOut, formatCode, leave } from '../generator/macros.js';
+import { callOut, formatCode } from '../generator/macros.js';
+import { COMPILED_DEPTH_LIMIT } from './statuses.js';
 import { definition, single, type Part } from '../generator/parts.js';
 import type { Instruction } from '../instructions/define.js';
 import { INSTRUCTIONS, INTERNAL_INSTRUCTIONS } from '../instructions/index.js';
@@ -99,15 +100,16 @@ function compiledTier(code: Int32Array, leader: number, depths: Int32Array | nul
     fallThrough: '',
     controlMacros: (_part, label, continuation) => ({
       JUMP: ([target]) => `{ ip = ${target}; continue next; }`,
-      LEAVE: ([result]) =>
-        leave(
-          result!,
-          'return FINISHED;',
-          `fiber.sp = sp;
-          fiber.fuel = fuel;
-          fiber.frameCount = fc;
-          return RETURNED;`,
-        ),
+      // The first frame's return ends the run (out of line: it happens once).
+      LEAVE: ([result]) => `{
+        const leaveResult = ${result};
+        if (fc === 1) return finishRun(vm, fiber, leaveResult, fuel);
+        stack[base] = leaveResult;
+        fiber.sp = base + 1;
+        fiber.fuel = fuel;
+        fiber.frameCount = fc - 1;
+        return RETURNED;
+      }`,
       // The call continuations are shared functions (continuationSource), not pasted at every call.
       // A one-line continuation (PUSH_FRAME: the call itself) is pasted; a long one (CALL_VALUE) is called.
       GOTO: ([name]) =>
@@ -121,21 +123,45 @@ function compiledTier(code: Int32Array, leader: number, depths: Int32Array | nul
       // code called here: V8's feedback on this call is this site's own, so it may inline the callee.
       // fiber.frameCount is fc throughout compiled code (a callee that returns restores it), and a
       // callee that returns leaves its result in place of the callee and arguments.
-      ENTER: ([callee, argc]) => `{
-        const enterClosure = ${callee};
-        const enterArgc = ${argc};
-        fiber.sp = sp;
-        fiber.fuel = fuel;
-        const status = pushFrame(vm, fiber, enterClosure, enterArgc, ip)(vm, fiber, enterClosure, sp - 1 - enterArgc, 0);
-        if (status !== RETURNED) return status;
-        sp -= enterArgc;
-        fuel = fiber.fuel;
-        break ${label};
-      }`,
+      ENTER: ([callee, argc]) => enterInline(callee!, argc!, label),
       CALL_OUT: ([slot, call]) => callOut(slot!, call!, `suspend(fiber, 'suspended', fc, ip, sp, fuel);\nreturn UNWOUND;`),
       TIER_UP_AT: () => '',
     }),
   };
+}
+
+/**
+ * A call from compiled code: pushFrame's common case (every check passes,
+ * nothing grows, the callee compiled) written at the site, which calls the
+ * callee's compiled code itself; any other case through pushFrame. Then
+ * `break label`.
+ */
+function enterInline(callee: string, argc: string, label: string): string {
+  return `{
+    const enterClosure = ${callee};
+    const enterArgc = ${argc};
+    const enterFn = enterClosure.fn;
+    const enterCode = enterFn.compiled;
+    const enterBase = sp - 1 - enterArgc;
+    const enterFuel = fuel - enterFn.callFuel;
+    let status;
+    fiber.sp = sp;
+    if (enterCode !== null && enterArgc === enterFn.arity && fc < ${COMPILED_DEPTH_LIMIT} && fc < fiber.frameBudget && fc < fiber.frameIps.length && enterFuel >= 0 && enterBase + enterFn.maxStack <= stack.length) {
+      fiber.fuel = enterFuel;
+      fiber.frameIps[fc - 1] = ip;
+      fiber.frameClosures[fc] = enterClosure;
+      fiber.frameBases[fc] = enterBase;
+      fiber.frameCount = fc + 1;
+      status = enterCode(vm, fiber, enterClosure, enterBase, 0);
+    } else {
+      fiber.fuel = fuel;
+      status = pushFrame(vm, fiber, enterClosure, enterArgc, ip)(vm, fiber, enterClosure, enterBase, 0);
+    }
+    if (status !== RETURNED) return status;
+    sp = enterBase + 1;
+    fuel = fiber.fuel;
+    break ${label};
+  }`;
 }
 
 /** The parts of the block from `leader` to the next leader (or the end). */
@@ -274,15 +300,15 @@ throw unwound(error, fiber, fc, ip, sp, fuel);
 }
 
 /**
- * The blocks of the loop whose header is `header` (the target of a LOOP):
- * the blocks reachable from the header that reach a back edge to it again.
+ * The blocks reachable from the block at `from`, each block's successors,
+ * and the blocks that end in a LOOP back to `from` (its back edges).
  */
-function loopBlocks(code: Int32Array, starts: readonly number[], leaders: ReadonlySet<number>, fused: ReadonlySet<number>, header: number): Set<number> {
+function flow(code: Int32Array, starts: readonly number[], leaders: ReadonlySet<number>, fused: ReadonlySet<number>, from: number) {
   const index = new Map(starts.map((pc, k) => [pc, k]));
   const successors = new Map<number, number[]>();
   const latches: number[] = [];
   const reached = new Set<number>();
-  const work = [header];
+  const work = [from];
   while (work.length > 0) {
     const pc = work.pop()!;
     if (reached.has(pc) || !leaders.has(pc) || !index.has(pc)) continue;
@@ -295,7 +321,7 @@ function loopBlocks(code: Int32Array, starts: readonly number[], leaders: Readon
         if (kind !== 'jump') return;
         const target = code[at + 1 + k]!;
         next.push(part.def.name === 'JUMP_IF_FALSE_POP' ? target + 1 : target);
-        if (code[at] === Op.LOOP && target === header) latches.push(pc);
+        if (code[at] === Op.LOOP && target === from) latches.push(pc);
       });
     }
     const last = parts[parts.length - 1]!;
@@ -303,6 +329,15 @@ function loopBlocks(code: Int32Array, starts: readonly number[], leaders: Readon
     successors.set(pc, next);
     work.push(...next);
   }
+  return { reached, successors, latches };
+}
+
+/**
+ * The blocks of the loop whose header is `header` (the target of a LOOP):
+ * the blocks reachable from the header that reach a back edge to it again.
+ */
+function loopBlocks(code: Int32Array, starts: readonly number[], leaders: ReadonlySet<number>, fused: ReadonlySet<number>, header: number): Set<number> {
+  const { successors, latches } = flow(code, starts, leaders, fused, header);
   // Backwards from the back edges to the header, within what the header reaches.
   const loop = new Set<number>([header]);
   const back = [...latches];
@@ -330,15 +365,17 @@ export function compiledFunctionSource(module: Module, fn: ObjFunction, header?:
   // The verifier's facts: the stack depth at every instruction (it throws on code it does not accept).
   const depths = stackDepths(module, fn.index);
   const { starts, leaders, fused } = analysis;
-  const wanted = header === undefined ? null : loopBlocks(code, starts, leaders, fused, header);
-  if (wanted !== null && !wanted.has(header!)) return null;
+  // A whole function: the blocks reachable from its start (the interpreter enters compiled code only
+  // there and at loop headers; the block after a `return` that ends the function is dead code).
+  const wanted = header === undefined ? flow(code, starts, leaders, fused, 0).reached : loopBlocks(code, starts, leaders, fused, header);
+  if (header !== undefined && !wanted.has(header)) return null;
   const cases: string[] = [];
   // The blocks' temporaries, declared once for the function (a declaration at each block's entry
   // stored undefined in each of them every time the block ran, until V8 optimized the function).
   let temps = 0;
   let localSlot = false;
   starts.forEach((pc, k) => {
-    if (!leaders.has(pc) || (wanted !== null && !wanted.has(pc))) return;
+    if (!leaders.has(pc) || !wanted.has(pc)) return;
     const parts = blockParts(code, starts, leaders, fused, k);
     const { body, temps: used, localSlot: usesLocalSlot } = new CaseWriter(compiledTier(code, pc, depths), parts, `b${pc}_`).writeBody();
     temps = Math.max(temps, used);
@@ -346,35 +383,43 @@ export function compiledFunctionSource(module: Module, fn: ObjFunction, header?:
     const last = parts[parts.length - 1]!;
     if (counted !== undefined) counted.words += last.pos + last.words;
     // A block that falls through to one outside the loop goes there through the switch (to the interpreter).
-    const leavesLoop = wanted !== null && last.def.terminal !== true && !wanted.has(pc + last.pos + last.words);
+    const leavesLoop = header !== undefined && last.def.terminal !== true && !wanted.has(pc + last.pos + last.words);
     cases.push(`case ${pc}: {\n${body}${leavesLoop ? '\ncontinue next;' : ''}\n}`);
   });
   const name = header === undefined ? `compiled_${fn.index}` : `compiled_${fn.index}_loop_${header}`;
+  const all = cases.join('\n');
+  // Every function declares the same locals: declaring only those used made small functions' bytecode
+  // smaller, so V8 inlined other callees into a loop of 30 calls, and that loop ran ~15% slower.
+  const locals = [
+    'callTarget = closure',
+    'callArgc = 0',
+    'entered = null',
+    ...Array.from({ length: temps }, (_, i) => `t${i}`),
+    ...(localSlot ? ['localSlot = 0'] : []),
+  ];
+  // One block that never jumps (a function without branches): no dispatch.
+  const straight = header === undefined && cases.length === 1 && wanted.size === 1 && !/\bcontinue next\b/.test(all);
+  const body = straight
+    ? `if (ip !== 0) return toInterpreter(fiber, fc, ip, sp, fuel);\n${all.slice(all.indexOf('{') + 1, all.lastIndexOf('}'))}`
+    : `next: for (;;) {
+switch (ip) {
+${all}
+default:
+// Not a block's start (a return address after a wait), or outside a compiled loop: the interpreter goes on from here.
+return toInterpreter(fiber, fc, ip, sp, fuel);
+}
+}`;
   return stripTypes(formatCode(
     `function ${name}(vm, fiber, closure, base, ip) {
-${vmTables(cases.join('\n'))}
+${vmTables(all)}
 const fn = closure.fn;
 const stack = fiber.stack;
 let sp = fiber.sp;
 let fuel = fiber.fuel;
 let fc = fiber.frameCount;
-let callTarget = closure;
-let callArgc = 0;
-let entered = null;
-${temps > 0 || localSlot ? `let ${[...Array.from({ length: temps }, (_, i) => `t${i}`), ...(localSlot ? ['localSlot = 0'] : [])].join(', ')};` : ''}
+${locals.length > 0 ? `let ${locals.join(', ')};` : ''}
 try {
-next: for (;;) {
-switch (ip) {
-${cases.join('\n')}
-default:
-// Not a block's start (a return address after a wait), or outside a compiled loop: the interpreter goes on from here.
-fiber.frameIps[fc - 1] = ip;
-fiber.sp = sp;
-fiber.fuel = fuel;
-fiber.frameCount = fc;
-return UNWOUND;
-}
-}
+${body}
 } catch (error) {
 throw unwound(error, fiber, fc, ip, sp, fuel);
 }

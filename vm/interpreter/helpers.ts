@@ -33,4 +33,4 @@ export {
   setMapEntry,
   setProperty,
 } from './value-ops.js';
-export { pushFrame } from '../compiled/enter.js';
+export { finishRun, pushFrame, toInterpreter } from '../compiled/enter.js';
