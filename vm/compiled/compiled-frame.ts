@@ -4,7 +4,7 @@ import type { Fiber } from '../fiber.js';
 import type { InterpreterVM } from '../interpreter/interpreter-vm.js';
 import { waits } from '../interpreter/frames.js';
 import type { ObjClosure, ObjFunction } from '../objects.js';
-import { FINISHED, UNWOUND } from './statuses.js';
+import { FINISHED, RETURNED, UNWOUND } from './statuses.js';
 
 /**
  * The interpreter hands its top frame to compiled code (its registers already
@@ -19,6 +19,11 @@ export function runCompiledFrame(
   base: number,
   ip: number,
 ): boolean {
-  const status = code(vm, fiber, closure, base, ip);
+  const status = code(vm, fiber, closure, base, ip, fiber.sp, fiber.fuel);
+  // A compiled function that returns leaves its result at its base (the caller knows where its stack ends).
+  if (status === RETURNED) {
+    fiber.sp = base + 1;
+    return false;
+  }
   return status === FINISHED || (status === UNWOUND && waits(fiber));
 }

@@ -10,19 +10,19 @@ import { COMPILED_DEPTH_LIMIT, FINISHED, UNWOUND } from './statuses.js';
 
 /**
  * Push the frame of a call to `closure` with the `argc` arguments on the
- * fiber's stack (its registers in the fiber), returning to `returnIp` in the
+ * fiber's stack below `sp`, with `fuel` left, returning to `returnIp` in the
  * caller: the same checks and charges as the interpreter's call, in the same
- * order. Returns the callee's compiled code, which the call site then calls
+ * order; the fuel left after the call's charge is in `fiber.fuel`. Returns the callee's compiled code, which the call site then calls
  * itself (so that V8's feedback on that call is the site's own, and it can
  * inline the callee there); or, when the interpreter is to run the callee
  * (not compiled yet: it pays for its compile in fuel first; or too deep for
  * the JS stack), `interpretCallee`, which returns UNWOUND (the frame pushed).
  */
-export function pushFrame(vm: InterpreterVM, fiber: Fiber, closure: ObjClosure, argc: number, returnIp: number): CompiledCode {
+export function pushFrame(vm: InterpreterVM, fiber: Fiber, closure: ObjClosure, argc: number, returnIp: number, sp: number, fuelLeft: number): CompiledCode {
   const fn = closure.fn;
   const fc = fiber.frameCount;
-  const fuel = fiber.fuel - fn.callFuel;
-  const newBase = fiber.sp - 1 - argc;
+  const fuel = fuelLeft - fn.callFuel;
+  const newBase = sp - 1 - argc;
   const compiled = fn.compiled;
   // The common case, small enough for V8 to inline at every call: every check passes, nothing grows.
   if (
@@ -34,6 +34,8 @@ export function pushFrame(vm: InterpreterVM, fiber: Fiber, closure: ObjClosure, 
     newBase + fn.maxStack > fiber.stack.length ||
     fc >= COMPILED_DEPTH_LIMIT
   ) {
+    fiber.sp = sp;
+    fiber.fuel = fuelLeft;
     return pushFrameChecked(vm, fiber, closure, argc, returnIp);
   }
   fiber.fuel = fuel;
@@ -44,7 +46,7 @@ export function pushFrame(vm: InterpreterVM, fiber: Fiber, closure: ObjClosure, 
   return compiled;
 }
 
-/** pushFrame with every check and charge in the interpreter's order (one of them fails, grows or compiles). */
+/** pushFrame with every check and charge in the interpreter's order (one of them fails, grows or compiles), the registers in the fiber. */
 function pushFrameChecked(vm: InterpreterVM, fiber: Fiber, closure: ObjClosure, argc: number, returnIp: number): CompiledCode {
   const fn = closure.fn;
   if (argc !== fn.arity) throw new Fault(`Expected ${fn.arity} arguments but got ${argc}.`);

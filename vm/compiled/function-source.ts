@@ -28,7 +28,7 @@ import { CaseWriter } from '../generator/case-writer.js';
 import { callOut, formatCode } from '../generator/macros.js';
 import { COMPILED_DEPTH_LIMIT } from './statuses.js';
 import { definition, single, type Part } from '../generator/parts.js';
-import type { Instruction } from '../instructions/define.js';
+import { popsOf, type Instruction } from '../instructions/define.js';
 import { INSTRUCTIONS, INTERNAL_INSTRUCTIONS } from '../instructions/index.js';
 import type { Tier } from '../generator/tier.js';
 import { stripTypes } from './strip-types.js';
@@ -90,12 +90,22 @@ function compiledTier(code: Int32Array, leader: number, depths: Int32Array | nul
       // The fast path (fast_INVOKE: an inline cache hit pushes the callee's frame) returns the
       // callee's code, called here, so V8's feedback on the call is this site's own; on a miss, the
       // shared instruction.
-      return callShared(
-        `(entered = fast_${part.def.name}(vm, fiber, fn, ${['ip', ...operands].join(', ')})) !== null
-          ? entered(vm, fiber, fiber.frameClosures[fc], fiber.frameBases[fc], 0)
-          : ${shared}`,
-        null,
-      );
+      // The callee's registers are arguments: its base (below the receiver and the arguments), its
+      // sp, and the fuel pushFrame left in the fiber; its result is left at that base.
+      // The fast path pops what lies above the receiver and the arguments (SUPER_INVOKE: the superclass).
+      const argc = operands[1]!;
+      const pops = popsOf(part.def);
+      const above = (typeof pops === 'number' ? pops : pops(part.def.operands.map((_, k) => code[leader + part.pos + 1 + k]!))) - Number(argc) - 1;
+      return `{
+        const entered = fast_${part.def.name}(vm, fiber, fn, ${['ip', 'sp', 'fuel', ...operands].join(', ')});
+        if (entered !== null) {
+          ${above > 0 ? `sp -= ${above};` : ''}
+          const status = entered(vm, fiber, fiber.frameClosures[fc], sp - 1 - ${argc}, 0, sp, fiber.fuel);
+          if (status !== RETURNED) return status;
+          sp -= ${argc};
+          fuel = fiber.fuel;
+        } else ${callShared(shared, null)}
+      }`;
     },
     fallThrough: '',
     controlMacros: (_part, label, continuation) => ({
@@ -105,7 +115,6 @@ function compiledTier(code: Int32Array, leader: number, depths: Int32Array | nul
         const leaveResult = ${result};
         if (fc === 1) return finishRun(vm, fiber, leaveResult, fuel);
         stack[base] = leaveResult;
-        fiber.sp = base + 1;
         fiber.fuel = fuel;
         fiber.frameCount = fc - 1;
         return RETURNED;
@@ -145,17 +154,14 @@ function enterInline(callee: string, argc: string, label: string): string {
     const enterBase = sp - 1 - enterArgc;
     const enterFuel = fuel - enterFn.callFuel;
     let status;
-    fiber.sp = sp;
     if (enterCode !== null && enterArgc === enterFn.arity && fc < ${COMPILED_DEPTH_LIMIT} && fc < fiber.frameBudget && fc < fiber.frameIps.length && enterFuel >= 0 && enterBase + enterFn.maxStack <= stack.length) {
-      fiber.fuel = enterFuel;
       fiber.frameIps[fc - 1] = ip;
       fiber.frameClosures[fc] = enterClosure;
       fiber.frameBases[fc] = enterBase;
       fiber.frameCount = fc + 1;
-      status = enterCode(vm, fiber, enterClosure, enterBase, 0);
+      status = enterCode(vm, fiber, enterClosure, enterBase, 0, sp, enterFuel);
     } else {
-      fiber.fuel = fuel;
-      status = pushFrame(vm, fiber, enterClosure, enterArgc, ip)(vm, fiber, enterClosure, enterBase, 0);
+      status = pushFrame(vm, fiber, enterClosure, enterArgc, ip, sp, fuel)(vm, fiber, enterClosure, enterBase, 0, sp, fiber.fuel);
     }
     if (status !== RETURNED) return status;
     sp = enterBase + 1;
@@ -245,17 +251,16 @@ export function fastPathSource(name: string, def: Instruction): string {
       ...tier.controlMacros(part, label, continuation),
       GOTO: ([target]) => {
         if (target !== 'PUSH_FRAME') throw new Error(`${def.name}: a fast path only goes on to a call.`);
-        return 'return pushFrame(vm, fiber, callTarget, callArgc, ip);';
+        return 'return pushFrame(vm, fiber, callTarget, callArgc, ip, sp, fuel);';
       },
     }),
   };
   const body = new CaseWriter(fastTier, [single({ ...def, body: def.fastPath! })], 'f').write();
   return stripTypes(
     formatCode(
-      `function ${name}(vm, fiber, fn, ip, op0, op1) {
+      `function ${name}(vm, fiber, fn, ip, sp, fuel, op0, op1) {
 ${vmTables(body)}
 const stack = fiber.stack;
-const sp = fiber.sp;
 let callTarget, callArgc;
 ${body}
 return null;
@@ -393,7 +398,6 @@ export function compiledFunctionSource(module: Module, fn: ObjFunction, header?:
   const locals = [
     'callTarget = closure',
     'callArgc = 0',
-    'entered = null',
     ...Array.from({ length: temps }, (_, i) => `t${i}`),
     ...(localSlot ? ['localSlot = 0'] : []),
   ];
@@ -410,12 +414,10 @@ return toInterpreter(fiber, fc, ip, sp, fuel);
 }
 }`;
   return stripTypes(formatCode(
-    `function ${name}(vm, fiber, closure, base, ip) {
+    `function ${name}(vm, fiber, closure, base, ip, sp, fuel) {
 ${vmTables(all)}
 const fn = closure.fn;
 const stack = fiber.stack;
-let sp = fiber.sp;
-let fuel = fiber.fuel;
 let fc = fiber.frameCount;
 ${locals.length > 0 ? `let ${locals.join(', ')};` : ''}
 try {

@@ -30,6 +30,8 @@ export {
   getOtherProperty,
   hostEquals,
   inherit,
+  methodTables,
+  methodsChanged,
   setMapEntry,
   setProperty,
 } from './value-ops.js';
