@@ -13,11 +13,13 @@
  * A spell's strings, names and constants stay in the module's tables and are
  * reached by index, so nothing a spell wrote ever becomes source text.
  *
- * The function: `(vm, fiber, closure, base, ip) => status` runs from `ip` (a
- * block leader: the start, a jump target) until the function returns
- * (RETURNED), the fiber's first frame returns (FINISHED), or it leaves the
- * rest to the interpreter (UNWOUND: a wait, an entry point that is not a
- * leader, a callee too deep for the JS stack).
+ * The function: `(vm, fiber, closure, base, ip, sp, fuel) => status` runs
+ * from `ip` (a block leader: the start, a jump target) with the stack top
+ * `sp` and `fuel` left, until the function returns (RETURNED: its result at
+ * `base`, the fuel left in fiber.fuel, fiber.frameCount one less), the
+ * fiber's first frame returns (FINISHED), or it leaves the rest to the
+ * interpreter (UNWOUND: a wait, an entry point that is not a leader, a callee
+ * too deep for the JS stack; its registers in the fiber).
  */
 
 import { Op, OPCODES, instructionSize } from '../opcodes.js';
