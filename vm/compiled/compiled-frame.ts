@@ -19,7 +19,7 @@ export function runCompiledFrame(
   base: number,
   ip: number,
 ): boolean {
-  const status = code(vm, fiber, closure, base, ip, fiber.sp, fiber.fuel);
+  const status = code(vm, fiber, closure, base, ip, fiber.sp);
   // A compiled function that returns leaves its result at its base (the caller knows where its stack ends).
   if (status === RETURNED) {
     fiber.sp = base + 1;

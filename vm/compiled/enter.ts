@@ -10,18 +10,18 @@ import { COMPILED_DEPTH_LIMIT, FINISHED, UNWOUND } from './statuses.js';
 
 /**
  * Push the frame of a call to `closure` with the `argc` arguments on the
- * fiber's stack below `sp`, with `fuel` left, returning to `returnIp` in the
- * caller: the same checks and charges as the interpreter's call, in the same
- * order; the fuel left after the call's charge is in `fiber.fuel`. Returns the callee's compiled code, which the call site then calls
+ * fiber's stack below `sp` (the fuel left in `fiber.fuel`), returning to
+ * `returnIp` in the caller: the same checks and charges as the interpreter's
+ * call, in the same order. Returns the callee's compiled code, which the call site then calls
  * itself (so that V8's feedback on that call is the site's own, and it can
  * inline the callee there); or, when the interpreter is to run the callee
  * (not compiled yet: it pays for its compile in fuel first; or too deep for
  * the JS stack), `interpretCallee`, which returns UNWOUND (the frame pushed).
  */
-export function pushFrame(vm: InterpreterVM, fiber: Fiber, closure: ObjClosure, argc: number, returnIp: number, sp: number, fuelLeft: number): CompiledCode {
+export function pushFrame(vm: InterpreterVM, fiber: Fiber, closure: ObjClosure, argc: number, returnIp: number, sp: number): CompiledCode {
   const fn = closure.fn;
   const fc = fiber.frameCount;
-  const fuel = fuelLeft - fn.callFuel;
+  const fuel = fiber.fuel - fn.callFuel;
   const newBase = sp - 1 - argc;
   const compiled = fn.compiled;
   // The common case, small enough for V8 to inline at every call: every check passes, nothing grows.
@@ -35,7 +35,6 @@ export function pushFrame(vm: InterpreterVM, fiber: Fiber, closure: ObjClosure, 
     fc >= COMPILED_DEPTH_LIMIT
   ) {
     fiber.sp = sp;
-    fiber.fuel = fuelLeft;
     return pushFrameChecked(vm, fiber, closure, argc, returnIp);
   }
   fiber.fuel = fuel;

@@ -13,9 +13,9 @@
  * A spell's strings, names and constants stay in the module's tables and are
  * reached by index, so nothing a spell wrote ever becomes source text.
  *
- * The function: `(vm, fiber, closure, base, ip, sp, fuel) => status` runs
- * from `ip` (a block leader: the start, a jump target) with the stack top
- * `sp` and `fuel` left, until the function returns (RETURNED: its result at
+ * The function: `(vm, fiber, closure, base, ip, sp) => status` runs from
+ * `ip` (a block leader: the start, a jump target) with the stack top `sp`
+ * (the fuel left in fiber.fuel), until the function returns (RETURNED: its result at
  * `base`, the fuel left in fiber.fuel, fiber.frameCount one less), the
  * fiber's first frame returns (FINISHED), or it leaves the rest to the
  * interpreter (UNWOUND: a wait, an entry point that is not a leader, a callee
@@ -99,10 +99,11 @@ function compiledTier(code: Int32Array, leader: number, depths: Int32Array | nul
       const pops = popsOf(part.def);
       const above = (typeof pops === 'number' ? pops : pops(part.def.operands.map((_, k) => code[leader + part.pos + 1 + k]!))) - Number(argc) - 1;
       return `{
-        const entered = fast_${part.def.name}(vm, fiber, fn, ${['ip', 'sp', 'fuel', ...operands].join(', ')});
+        fiber.fuel = fuel;
+        const entered = fast_${part.def.name}(vm, fiber, fn, ${['ip', 'sp', ...operands].join(', ')});
         if (entered !== null) {
           ${above > 0 ? `sp -= ${above};` : ''}
-          const status = entered(vm, fiber, fiber.frameClosures[fc], sp - 1 - ${argc}, 0, sp, fiber.fuel);
+          const status = entered(vm, fiber, fiber.frameClosures[fc], sp - 1 - ${argc}, 0, sp);
           if (status !== RETURNED) return status;
           sp -= ${argc};
           fuel = fiber.fuel;
@@ -161,9 +162,11 @@ function enterInline(callee: string, argc: string, label: string): string {
       fiber.frameClosures[fc] = enterClosure;
       fiber.frameBases[fc] = enterBase;
       fiber.frameCount = fc + 1;
-      status = enterCode(vm, fiber, enterClosure, enterBase, 0, sp, enterFuel);
+      fiber.fuel = enterFuel;
+      status = enterCode(vm, fiber, enterClosure, enterBase, 0, sp);
     } else {
-      status = pushFrame(vm, fiber, enterClosure, enterArgc, ip, sp, fuel)(vm, fiber, enterClosure, enterBase, 0, sp, fiber.fuel);
+      fiber.fuel = fuel;
+      status = pushFrame(vm, fiber, enterClosure, enterArgc, ip, sp)(vm, fiber, enterClosure, enterBase, 0, sp);
     }
     if (status !== RETURNED) return status;
     sp = enterBase + 1;
@@ -253,14 +256,14 @@ export function fastPathSource(name: string, def: Instruction): string {
       ...tier.controlMacros(part, label, continuation),
       GOTO: ([target]) => {
         if (target !== 'PUSH_FRAME') throw new Error(`${def.name}: a fast path only goes on to a call.`);
-        return 'return pushFrame(vm, fiber, callTarget, callArgc, ip, sp, fuel);';
+        return 'return pushFrame(vm, fiber, callTarget, callArgc, ip, sp);';
       },
     }),
   };
   const body = new CaseWriter(fastTier, [single({ ...def, body: def.fastPath! })], 'f').write();
   return stripTypes(
     formatCode(
-      `function ${name}(vm, fiber, fn, ip, sp, fuel, op0, op1) {
+      `function ${name}(vm, fiber, fn, ip, sp, op0, op1) {
 ${vmTables(body)}
 const stack = fiber.stack;
 let callTarget, callArgc;
@@ -416,10 +419,11 @@ return toInterpreter(fiber, fc, ip, sp, fuel);
 }
 }`;
   return stripTypes(formatCode(
-    `function ${name}(vm, fiber, closure, base, ip, sp, fuel) {
+    `function ${name}(vm, fiber, closure, base, ip, sp) {
 ${vmTables(all)}
 const fn = closure.fn;
 const stack = fiber.stack;
+let fuel = fiber.fuel;
 let fc = fiber.frameCount;
 ${locals.length > 0 ? `let ${locals.join(', ')};` : ''}
 try {
