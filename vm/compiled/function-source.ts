@@ -137,6 +137,13 @@ function compiledTier(code: Int32Array, leader: number, depths: Int32Array | nul
       // callee that returns leaves its result in place of the callee and arguments.
       ENTER: ([callee, argc]) => enterInline(callee!, argc!, label),
       CALL_OUT: ([slot, call]) => callOut(slot!, call!, `suspend(fiber, 'suspended', fc, ip, sp, fuel);\nreturn UNWOUND;`),
+      // fiber.fuel is the fuel left wherever compiled code may throw (each charge writes it), so its
+      // catch reads the fiber, not the local: a local read there is live at every call inside the try,
+      // and V8 boxes it there (a new heap number per call when the fuel is not a small integer, as
+      // cantrip run's unlimited fuel, Infinity, is not).
+      CHARGE: ([n]) => `{ fuel -= ${n}; fiber.fuel = fuel; if (fuel < 0) throw fuelFault(fiber); }`,
+      HEAP: ([n]) => `{ fuel -= chargeHeap(fiber, ${n}, fuel); fiber.fuel = fuel; }`,
+      OUT_OF_FUEL: () => `{ fiber.fuel = fuel; throw fuelFault(fiber); }`,
       TIER_UP_AT: () => '',
     }),
   };
@@ -301,7 +308,7 @@ fiber.fuel = fuel;
 fiber.frameCount = fc;
 return RETURNED;
 } catch (error) {
-throw unwound(error, fiber, fc, ip, sp, fuel);
+throw unwound(error, fiber, fc, ip, sp, fiber.fuel);
 }
 }`,
       0,
@@ -429,7 +436,7 @@ ${locals.length > 0 ? `let ${locals.join(', ')};` : ''}
 try {
 ${body}
 } catch (error) {
-throw unwound(error, fiber, fc, ip, sp, fuel);
+throw unwound(error, fiber, fc, ip, sp, fiber.fuel);
 }
 }`,
     0,
