@@ -83,8 +83,13 @@ export class Fiber {
 
   /** Frames allowed: the call-depth budget plus the hidden entry trampoline. */
   frameBudget: number;
-  /** Fuel left this slice; the interpreter keeps it in a local while running and stores it back. */
-  fuel: number;
+  /**
+   * Fuel left this slice; the interpreter keeps it in a local while running and stores it back.
+   * Initialised here, a number from the start: declared without a value, the field was first
+   * `undefined`, V8 kept it as a tagged field, and every store of a fuel that is not a small
+   * integer (`cantrip run`'s unlimited fuel is Infinity) allocated a heap number — several per call.
+   */
+  fuel = 0;
   /** Heap units (vm/costs.ts) counted against maxHeap this slice: what it kept across its last wait, plus what it allocated since. */
   heapUsed = 0;
   /** Heap units it kept alive across its last suspension, measured then (0 before it ever waited). */

@@ -47,10 +47,10 @@ export class ObjFunction implements VmObject {
   readonly captureOrder: Int32Array;
   /**
    * Its compiled code (vm/compiled/), once it is hot; null while it runs on the interpreter.
-   * Run as `compiled(vm, fiber, closure, base, ip)` (the same function for every VM of the
+   * Run as `compiled(vm, fiber, closure, base, ip, sp)` (the same function for every VM of the
    * process that runs the same code: vm/compiled/compile.ts), it returns a status (vm/compiled/statuses.ts).
    */
-  compiled: ((vm: object, fiber: object, closure: ObjClosure, base: number, ip: number) => number) | null = null;
+  compiled: ((vm: object, fiber: object, closure: ObjClosure, base: number, ip: number, sp: number) => number) | null = null;
   /** Fuel it may still spend on the interpreter before it is compiled (vm/compiled/statuses.ts); Infinity: never. */
   untilCompiled: number;
   /**

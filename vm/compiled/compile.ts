@@ -12,7 +12,7 @@ import type { Module } from '../module.js';
 import type { ObjFunction } from '../objects.js';
 import { SHARED_HELPERS, compiledFunctionSource, fastPathSource, helperSource } from './function-source.js';
 
-/** A function's compiled code: `(vm, fiber, closure, base, ip) => status`. */
+/** A function's compiled code: `(vm, fiber, closure, base, ip, sp) => status`. */
 export type CompiledFunction = NonNullable<ObjFunction['compiled']>;
 
 let evalAllowed: boolean | null = null;

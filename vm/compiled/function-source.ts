@@ -13,22 +13,25 @@
  * A spell's strings, names and constants stay in the module's tables and are
  * reached by index, so nothing a spell wrote ever becomes source text.
  *
- * The function: `(vm, fiber, closure, base, ip) => status` runs from `ip` (a
- * block leader: the start, a jump target) until the function returns
- * (RETURNED), the fiber's first frame returns (FINISHED), or it leaves the
- * rest to the interpreter (UNWOUND: a wait, an entry point that is not a
- * leader, a callee too deep for the JS stack).
+ * The function: `(vm, fiber, closure, base, ip, sp) => status` runs from
+ * `ip` (a block leader: the start, a jump target) with the stack top `sp`
+ * (the fuel left in fiber.fuel), until the function returns (RETURNED: its result at
+ * `base`, the fuel left in fiber.fuel, fiber.frameCount one less), the
+ * fiber's first frame returns (FINISHED), or it leaves the rest to the
+ * interpreter (UNWOUND: a wait, an entry point that is not a leader, a callee
+ * too deep for the JS stack; its registers in the fiber).
  */
 
 import { Op, OPCODES, instructionSize } from '../opcodes.js';
 import { LOOP_PAUSE } from './statuses.js';
-import type { ObjFunction } from '../objects.js';
+import { INLINE_NONE, type ObjFunction } from '../objects.js';
 import type { Module } from '../module.js';
 import { stackDepths } from '../verifier.js';
 import { CaseWriter } from '../generator/case-writer.js';
-import { callOut, formatCode, leave } from '../generator/macros.js';
+import { callOut, formatCode } from '../generator/macros.js';
+import { COMPILED_DEPTH_LIMIT } from './statuses.js';
 import { definition, single, type Part } from '../generator/parts.js';
-import type { Instruction } from '../instructions/define.js';
+import { popsOf, type Instruction } from '../instructions/define.js';
 import { INSTRUCTIONS, INTERNAL_INSTRUCTIONS } from '../instructions/index.js';
 import type { Tier } from '../generator/tier.js';
 import { stripTypes } from './strip-types.js';
@@ -99,26 +102,37 @@ function compiledTier(code: Int32Array, leader: number, depths: Int32Array | nul
       // The fast path (fast_INVOKE: an inline cache hit pushes the callee's frame) returns the
       // callee's code, called here, so V8's feedback on the call is this site's own; on a miss, the
       // shared instruction.
-      return callShared(
-        `(entered = fast_${part.def.name}(vm, fiber, fn, ${['ip', ...operands].join(', ')})) !== null
-          ? entered(vm, fiber, fiber.frameClosures[fc], fiber.frameBases[fc], 0)
-          : ${shared}`,
-        null,
-      );
+      // The callee's registers are arguments: its base (below the receiver and the arguments), its
+      // sp, and the fuel pushFrame left in the fiber; its result is left at that base.
+      // The fast path pops what lies above the receiver and the arguments (SUPER_INVOKE: the superclass).
+      const argc = operands[1]!;
+      const pops = popsOf(part.def);
+      const above = (typeof pops === 'number' ? pops : pops(part.def.operands.map((_, k) => code[leader + part.pos + 1 + k]!))) - Number(argc) - 1;
+      return `{
+        fiber.fuel = fuel;
+        const entered = fast_${part.def.name}(vm, fiber, fn, ${['ip', 'sp', ...operands].join(', ')});
+        if (entered !== null) {
+          ${above > 0 ? `sp -= ${above};` : ''}
+          const status = entered(vm, fiber, fiber.frameClosures[fc], sp - 1 - ${argc}, 0, sp);
+          if (status !== RETURNED) return status;
+          sp -= ${argc};
+          fuel = fiber.fuel;
+        } else ${callShared(shared, null)}
+      }`;
     },
     fallThrough: '',
     controlMacros: (_part, label, continuation) => ({
       // A jump to the next case goes there by leaving this one, without the switch.
       JUMP: ([target]) => (jumpTarget(target!) === nextCase ? `{ ip = ${target}; break ${chain}; }` : `{ ip = ${target}; continue next; }`),
-      LEAVE: ([result]) =>
-        leave(
-          result!,
-          'return FINISHED;',
-          `fiber.sp = sp;
-          fiber.fuel = fuel;
-          fiber.frameCount = fc;
-          return RETURNED;`,
-        ),
+      // The first frame's return ends the run (out of line: it happens once).
+      LEAVE: ([result]) => `{
+        const leaveResult = ${result};
+        if (fc === 1) return finishRun(vm, fiber, leaveResult, fuel);
+        stack[base] = leaveResult;
+        fiber.fuel = fuel;
+        fiber.frameCount = fc - 1;
+        return RETURNED;
+      }`,
       // The call continuations are shared functions (continuationSource), not pasted at every call.
       // A one-line continuation (PUSH_FRAME: the call itself) is pasted; a long one (CALL_VALUE) is called.
       GOTO: ([name]) =>
@@ -132,22 +146,54 @@ function compiledTier(code: Int32Array, leader: number, depths: Int32Array | nul
       // code called here: V8's feedback on this call is this site's own, so it may inline the callee.
       // fiber.frameCount is fc throughout compiled code (a callee that returns restores it), and a
       // callee that returns leaves its result in place of the callee and arguments.
-      ENTER: ([callee, argc]) => `{
-        const enterClosure = ${callee};
-        const enterArgc = ${argc};
-        fiber.sp = sp;
-        fiber.fuel = fuel;
-        const status = pushFrame(vm, fiber, enterClosure, enterArgc, ip)(vm, fiber, enterClosure, sp - 1 - enterArgc, 0);
-        if (status !== RETURNED) return status;
-        sp -= enterArgc;
-        fuel = fiber.fuel;
-        break ${label};
-      }`,
+      ENTER: ([callee, argc]) => enterInline(callee!, argc!, label),
       CALL_OUT: ([slot, call]) => callOut(slot!, call!, `suspend(fiber, 'suspended', fc, ip, sp, fuel);\nreturn UNWOUND;`),
+      // fiber.fuel is the fuel left wherever compiled code may throw (each charge writes it), so its
+      // catch reads the fiber, not the local: a local read there is live at every call inside the try,
+      // and V8 boxes it there (a new heap number per call when the fuel is not a small integer, as
+      // cantrip run's unlimited fuel, Infinity, is not).
+      CHARGE: ([n]) => `{ fuel -= ${n}; fiber.fuel = fuel; if (fuel < 0) throw fuelFault(fiber); }`,
+      HEAP: ([n]) => `{ fuel -= chargeHeap(fiber, ${n}, fuel); fiber.fuel = fuel; }`,
+      OUT_OF_FUEL: () => `{ fiber.fuel = fuel; throw fuelFault(fiber); }`,
       // A compiled loop's back edge: every LOOP_PAUSE-th leaves through the loop's way out, to be called again at the header (AGAIN).
       TIER_UP_AT: ([target]) => (loopCode ? `if (--untilPause === 0) { ip = ${target}; break next; }` : ''),
     }),
   };
+}
+
+/**
+ * A call from compiled code: pushFrame's common case (every check passes,
+ * nothing grows, the callee compiled) written at the site, which calls the
+ * callee's compiled code itself; any other case through pushFrame (which
+ * also skips the frame of a callee that ObjFunction.inline says it may:
+ * an empty function or initializer, a getter, field stores). Then
+ * `break label`.
+ */
+function enterInline(callee: string, argc: string, label: string): string {
+  return `{
+    const enterClosure = ${callee};
+    const enterArgc = ${argc};
+    const enterFn = enterClosure.fn;
+    const enterCode = enterFn.compiled;
+    const enterBase = sp - 1 - enterArgc;
+    const enterFuel = fuel - enterFn.callFuel;
+    let status;
+    if (enterCode !== null && enterFn.inline === ${INLINE_NONE} && enterArgc === enterFn.arity && fc < ${COMPILED_DEPTH_LIMIT} && fc < fiber.frameBudget && fc < fiber.frameIps.length && enterFuel >= 0 && enterBase + enterFn.maxStack <= stack.length) {
+      fiber.frameIps[fc - 1] = ip;
+      fiber.frameClosures[fc] = enterClosure;
+      fiber.frameBases[fc] = enterBase;
+      fiber.frameCount = fc + 1;
+      fiber.fuel = enterFuel;
+      status = enterCode(vm, fiber, enterClosure, enterBase, 0, sp);
+    } else {
+      fiber.fuel = fuel;
+      status = pushFrame(vm, fiber, enterClosure, enterArgc, ip, sp)(vm, fiber, enterClosure, enterBase, 0, sp);
+    }
+    if (status !== RETURNED) return status;
+    sp = enterBase + 1;
+    fuel = fiber.fuel;
+    break ${label};
+  }`;
 }
 
 /** The parts of the block from `leader` to the next leader (or the end). */
@@ -231,17 +277,16 @@ export function fastPathSource(name: string, def: Instruction): string {
       ...tier.controlMacros(part, label, continuation),
       GOTO: ([target]) => {
         if (target !== 'PUSH_FRAME') throw new Error(`${def.name}: a fast path only goes on to a call.`);
-        return 'return pushFrame(vm, fiber, callTarget, callArgc, ip);';
+        return 'return pushFrame(vm, fiber, callTarget, callArgc, ip, sp);';
       },
     }),
   };
   const body = new CaseWriter(fastTier, [single({ ...def, body: def.fastPath! })], 'f').write();
   return stripTypes(
     formatCode(
-      `function ${name}(vm, fiber, fn, ip, op0, op1) {
+      `function ${name}(vm, fiber, fn, ip, sp, op0, op1) {
 ${vmTables(body)}
 const stack = fiber.stack;
-const sp = fiber.sp;
 let callTarget, callArgc;
 ${body}
 return null;
@@ -277,7 +322,7 @@ fiber.fuel = fuel;
 fiber.frameCount = fc;
 return RETURNED;
 } catch (error) {
-throw unwound(error, fiber, fc, ip, sp, fuel);
+throw unwound(error, fiber, fc, ip, sp, fiber.fuel);
 }
 }`,
       0,
@@ -286,15 +331,15 @@ throw unwound(error, fiber, fc, ip, sp, fuel);
 }
 
 /**
- * The blocks of the loop whose header is `header` (the target of a LOOP):
- * the blocks reachable from the header that reach a back edge to it again.
+ * The blocks reachable from the block at `from`, each block's successors,
+ * and the blocks that end in a LOOP back to `from` (its back edges).
  */
-function loopBlocks(code: Int32Array, starts: readonly number[], leaders: ReadonlySet<number>, fused: ReadonlySet<number>, header: number): Set<number> {
+function flow(code: Int32Array, starts: readonly number[], leaders: ReadonlySet<number>, fused: ReadonlySet<number>, from: number) {
   const index = new Map(starts.map((pc, k) => [pc, k]));
   const successors = new Map<number, number[]>();
   const latches: number[] = [];
   const reached = new Set<number>();
-  const work = [header];
+  const work = [from];
   while (work.length > 0) {
     const pc = work.pop()!;
     if (reached.has(pc) || !leaders.has(pc) || !index.has(pc)) continue;
@@ -307,7 +352,7 @@ function loopBlocks(code: Int32Array, starts: readonly number[], leaders: Readon
         if (kind !== 'jump') return;
         const target = code[at + 1 + k]!;
         next.push(part.def.name === 'JUMP_IF_FALSE_POP' ? target + 1 : target);
-        if (code[at] === Op.LOOP && target === header) latches.push(pc);
+        if (code[at] === Op.LOOP && target === from) latches.push(pc);
       });
     }
     const last = parts[parts.length - 1]!;
@@ -315,6 +360,15 @@ function loopBlocks(code: Int32Array, starts: readonly number[], leaders: Readon
     successors.set(pc, next);
     work.push(...next);
   }
+  return { reached, successors, latches };
+}
+
+/**
+ * The blocks of the loop whose header is `header` (the target of a LOOP):
+ * the blocks reachable from the header that reach a back edge to it again.
+ */
+function loopBlocks(code: Int32Array, starts: readonly number[], leaders: ReadonlySet<number>, fused: ReadonlySet<number>, header: number): Set<number> {
+  const { successors, latches } = flow(code, starts, leaders, fused, header);
   // Backwards from the back edges to the header, within what the header reaches.
   const loop = new Set<number>([header]);
   const back = [...latches];
@@ -373,8 +427,10 @@ let sourceChars = 0;
 function writeFunctionSource(index: number, code: Int32Array, depths: Int32Array, header: number | undefined, counted?: { words: number }): string | null {
   const analysis = analyse(code)!;
   const { starts, leaders, fused } = analysis;
-  const wanted = header === undefined ? null : loopBlocks(code, starts, leaders, fused, header);
-  if (wanted !== null && !wanted.has(header!)) return null;
+  // A whole function: the blocks reachable from its start (the interpreter enters compiled code only
+  // there and at loop headers; the block after a `return` that ends the function is dead code).
+  const wanted = header === undefined ? flow(code, starts, leaders, fused, 0).reached : loopBlocks(code, starts, leaders, fused, header);
+  if (header !== undefined && !wanted.has(header)) return null;
   const cases: string[] = [];
   // The blocks' temporaries, declared once for the function (a declaration at each block's entry
   // stored undefined in each of them every time the block ran, until V8 optimized the function).
@@ -385,7 +441,7 @@ function writeFunctionSource(index: number, code: Int32Array, depths: Int32Array
   // code (a for loop's body and increment, an if's end) runs without going back to the switch.
   const blocks = new Map<number, { parts: Part[]; fallsTo: number; jumpsTo: number }>();
   starts.forEach((pc, k) => {
-    if (!leaders.has(pc) || (wanted !== null && !wanted.has(pc))) return;
+    if (!leaders.has(pc) || !wanted.has(pc)) return;
     const parts = blockParts(code, starts, leaders, fused, k);
     const last = parts[parts.length - 1]!;
     const end = pc + last.pos;
@@ -431,31 +487,41 @@ function writeFunctionSource(index: number, code: Int32Array, depths: Int32Array
     cases.push(`case ${chain[0]}: ${label}: {\n${bodies.join('\n')}\n}`);
   });
   const name = header === undefined ? `compiled_${index}` : `compiled_${index}_loop_${header}`;
-  return stripTypes(formatCode(
-    `function ${name}(vm, fiber, closure, base, ip) {
-${vmTables(cases.join('\n'))}
-const fn = closure.fn;
-const stack = fiber.stack;
-let sp = fiber.sp;
-let fuel = fiber.fuel;
-let fc = fiber.frameCount;
-let callTarget = closure;
-let callArgc = 0;
-let entered = null;
-${temps > 0 || localSlot ? `let ${[...Array.from({ length: temps }, (_, i) => `t${i}`), ...(localSlot ? ['localSlot = 0'] : [])].join(', ')};` : ''}
-try {
-${header === undefined ? '' : `let untilPause = ${LOOP_PAUSE};`}
+  const all = cases.join('\n');
+  // Every function declares the same locals: declaring only those used made small functions' bytecode
+  // smaller, so V8 inlined other callees into a loop of 30 calls, and that loop ran ~15% slower.
+  const locals = [
+    'callTarget = closure',
+    'callArgc = 0',
+    ...Array.from({ length: temps }, (_, i) => `t${i}`),
+    ...(localSlot ? ['localSlot = 0'] : []),
+  ];
+  // One block that never jumps (a function without branches): no dispatch.
+  const straight = header === undefined && chains.length === 1 && wanted.size === 1 && !/\b(continue next|break s\d+)\b/.test(all);
+  const body = straight
+    ? `if (ip !== 0) return toInterpreter(fiber, fc, ip, sp, fuel);\n${all.slice(all.indexOf('{') + 1, all.lastIndexOf('}'))}`
+    : `${header === undefined ? '' : `let untilPause = ${LOOP_PAUSE};`}
 next: for (;;) {
 switch (ip) {
-${cases.join('\n')}
+${all}
 default:
 // Not a block's start (a return address after a wait), or outside a compiled loop: the interpreter goes on from here.
-${header === undefined ? `${UNWIND_HERE}\nreturn UNWOUND;` : 'break next;'}
+${header === undefined ? 'return toInterpreter(fiber, fc, ip, sp, fuel);' : 'break next;'}
 }
 }
-${header === undefined ? '' : `${UNWIND_HERE}\nreturn untilPause === 0 ? AGAIN : UNWOUND;`}
+${header === undefined ? '' : `${UNWIND_HERE}\nreturn untilPause === 0 ? AGAIN : UNWOUND;`}`;
+  return stripTypes(formatCode(
+    `function ${name}(vm, fiber, closure, base, ip, sp) {
+${vmTables(all)}
+const fn = closure.fn;
+const stack = fiber.stack;
+let fuel = fiber.fuel;
+let fc = fiber.frameCount;
+${locals.length > 0 ? `let ${locals.join(', ')};` : ''}
+try {
+${body}
 } catch (error) {
-throw unwound(error, fiber, fc, ip, sp, fuel);
+throw unwound(error, fiber, fc, ip, sp, fiber.fuel);
 }
 }`,
     0,

@@ -16,7 +16,7 @@ export function runCompiledFromStart(vm: InterpreterVM, fiber: Fiber, closure: O
   fiber.state = 'running';
   let status: CompiledStatus;
   try {
-    status = closure.fn.compiled!(vm, fiber, closure, 0, 0) as CompiledStatus;
+    status = closure.fn.compiled!(vm, fiber, closure, 0, 0, fiber.sp) as CompiledStatus;
   } catch (error) {
     return failed(vm, fiber, error);
   }

@@ -231,6 +231,32 @@ describe('the compiled tier', () => {
     sameInBothTiers(module!, {});
   });
 
+
+  it('calls super methods through their cache exactly as the interpreter: a new superclass each time, arity faults, fuel out', () => {
+    // One SUPER_INVOKE site (in Sub.get, one function for every class `make` builds) sees a new
+    // superclass on every call of make (a miss, then hits), and classes declared meanwhile change
+    // method tables (every cache is refilled).
+    const source = `
+      fun make(n) {
+        class Base { get(k) { return n * 100 + k; } two(a, b) { return a + b; } }
+        class Sub < Base { get(k) { return super.get(k) + 1; } bad() { return super.two(1); } }
+        return Sub();
+      }
+      var total = 0;
+      for (var i = 0; i < 60; i = i + 1) {
+        var s = make(i % 3);
+        for (var j = 0; j < 20; j = j + 1) total = total + s.get(j);
+      }
+      print total;
+      print make(7).get(1);
+      print make(1).bad();`;
+    const { module } = compile(source, { hosts: CORE_HOST_FUNCTIONS });
+    for (let fuel = 2_000; fuel < 2_400; fuel += 7) sameInBothTiers(module!, { fuel });
+    sameInBothTiers(module!, {});
+    const { lines } = transcript(module!, 'compiled', {});
+    expect(lines.slice(0, 2)).toEqual(['print 132600', 'print 702']);
+    expect(lines[2]).toMatch(/Expected 2 arguments but got 1/);
+  });
   it('recurses as deep as the budget allows, the same in both tiers (deep frames run on the interpreter)', () => {
     const source = `
       class A { d(n) { if (n == 0) return 0; return 1 + this.d(n - 1); } }

@@ -45,6 +45,7 @@ import {
   enterHost,
   enterHostHolding,
   fail,
+  finishRun,
   fuelFault,
   getInstanceProperty,
   getMapEntry,
@@ -59,6 +60,8 @@ import {
   isHostObject,
   lastCapture,
   leaveHost,
+  methodTables,
+  methodsChanged,
   pushFrame,
   quickMapMethod,
   quoted,
@@ -68,6 +71,7 @@ import {
   setProperty,
   suspend,
   templateText,
+  toInterpreter,
   unwound,
   waits,
 } from '../interpreter/helpers.js';
@@ -620,11 +624,22 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
           case 35 /* SUPER_INVOKE */: {
             ip += 2;
             {
+              const cachedClass = stack[sp - 1]!;
+              if (cachedClass instanceof ObjClass && cachedClass.rootShape === fn.icShape[(ip - 2)] && fn.icSlot[(ip - 2)] === methodTables.changes) {
+                sp--;
+                callTarget = fn.icMethod[(ip - 2)]!;
+                callArgc = code[ip - 1]!;
+                { op = -1; continue dispatch; };
+              }
               const name = constants[code[ip - 2]!] as string;
               const superclass = stack[--sp]!;
               if (!(superclass instanceof ObjClass)) throw new Fault('Superclass must be a class.');
               const method = superclass.methods.get(name);
               if (method === undefined) throw new Fault(`Undefined property ${quoted(name)}.`);
+              // The cache: this class (its root shape names it), while no class's methods change.
+              fn.icShape[(ip - 2)] = superclass.rootShape;
+              fn.icMethod[(ip - 2)] = method;
+              fn.icSlot[(ip - 2)] = methodTables.changes;
               callTarget = method;
               callArgc = code[ip - 1]!;
               { op = -1; continue dispatch; };
@@ -767,6 +782,7 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                 const name = constants[code[ip - 1]!] as string;
                 fuel -= chargeHeap(fiber, HEAP_COST.method, fuel);
                 klass.methods.set(name, method);
+                methodsChanged();
                 if (name === 'init') klass.initializer = method;
               }
               sp -= 1;

@@ -74,9 +74,23 @@ export const CALL_INSTRUCTIONS = [
      if (!(superclass instanceof ObjClass)) FAULT('Superclass must be a class.');
      const method = superclass.methods.get(name);
      if (method === undefined) FAULT(\`Undefined property \${quoted(name)}.\`);
+     // The cache: this class (its root shape names it), while no class's methods change.
+     fn.icShape[IC] = superclass.rootShape;
+     fn.icMethod[IC] = method;
+     fn.icSlot[IC] = methodTables.changes;
      callTarget = method;
      callArgc = $1;
      GOTO(PUSH_FRAME);`,
+    {
+      // Inline cache hit: the same superclass as last time, and no class's methods changed since.
+      fastPath: `const cachedClass = stack[sp - 1]!;
+        if (cachedClass instanceof ObjClass && cachedClass.rootShape === fn.icShape[IC] && fn.icSlot[IC] === methodTables.changes) {
+          sp--;
+          callTarget = fn.icMethod[IC]!;
+          callArgc = $1;
+          GOTO(PUSH_FRAME);
+        }`,
+    },
   ),
   frameInstruction(
     'CALL_HOST',

@@ -83,6 +83,7 @@ export const OBJECT_INSTRUCTIONS = [
        const name = constants[$0] as string;
        HEAP(HEAP_COST.method);
        klass.methods.set(name, method);
+       methodsChanged();
        if (name === 'init') klass.initializer = method;
      }`,
   ),

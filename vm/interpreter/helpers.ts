@@ -31,7 +31,9 @@ export {
   getOtherProperty,
   hostEquals,
   inherit,
+  methodTables,
+  methodsChanged,
   setMapEntry,
   setProperty,
 } from './value-ops.js';
-export { pushFrame } from '../compiled/enter.js';
+export { finishRun, pushFrame, toInterpreter } from '../compiled/enter.js';

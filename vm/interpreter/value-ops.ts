@@ -11,8 +11,20 @@ import { Fault, hostFault } from './fault.js';
 /** The value of a global slot that was never defined. */
 export const UNDEFINED: VmObject = Object.freeze({ objectType: 'undefined' });
 
+/**
+ * Counts the changes to any class's methods (METHOD, INHERIT), process-wide: SUPER_INVOKE's inline
+ * cache holds a superclass's method while this count is what it was when the cache was filled.
+ */
+export const methodTables = { changes: 0 };
+
+/** A class's method table changed (METHOD, INHERIT): every SUPER_INVOKE cache is stale. */
+export function methodsChanged(): void {
+  methodTables.changes = (methodTables.changes + 1) | 0;
+}
+
 /** INHERIT: copy the superclass's methods down (clox), so lookups never walk the chain. */
 export function inherit(subclass: ObjClass, superclass: ObjClass): void {
+  methodsChanged();
   for (const [name, method] of superclass.methods) subclass.methods.set(name, method);
   subclass.superclass = superclass;
   subclass.initializer = superclass.initializer;
