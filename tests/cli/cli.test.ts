@@ -354,7 +354,7 @@ describe('compile, run and disasm bytecode', () => {
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/^\/\/ == <script> \(function 0, \d+ words\)$/m);
     expect(r.stdout).toMatch(/^\/\/ == shout \(function 1, \d+ words\)$/m);
-    expect(r.stdout).toMatch(/function compiled_1\(vm, fiber, closure, base, ip\)/);
+    expect(r.stdout).toMatch(/function compiled_1\(vm, fiber, closure, base, ip, sp\)/);
     expect(r.stdout).not.toContain('quietly');
   });
 
