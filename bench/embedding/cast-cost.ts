@@ -22,6 +22,7 @@ import { CORE_HOST_FUNCTIONS } from '../../vm/builtins.js';
 import { hostFunction, type HostFunction } from '../../vm/host.js';
 import type { Value } from '../../vm/value.js';
 import { VM, type Tier } from '../../vm/vm.js';
+import { cpuMs } from '../spatial/table.js';
 
 const CASES: readonly [string, string, Road?][] = [
   ['empty', 'spell drift(self, dt) {}'],
@@ -69,10 +70,6 @@ function vmFor(source: string, hosts: readonly HostFunction[], tier: Tier): VM {
   return new VM(module, { hosts, tier });
 }
 
-function cpuMs(): number {
-  const { user, system } = process.cpuUsage();
-  return (user + system) / 1000;
-}
 
 const BATCH = 10_000;
 const args: Value[] = [0, 0.1];

@@ -17,12 +17,8 @@
 import { parseArgs } from 'node:util';
 import { median } from '../lang/measure.js';
 import { cantripWorld, plainJsWorld, type TickContender } from './world-tick.js';
+import { cpuMs } from '../spatial/table.js';
 
-/** CPU ms of this process so far. */
-function cpuMs(): number {
-  const { user, system } = process.cpuUsage();
-  return (user + system) / 1000;
-}
 
 /** CPU ms per step over `steps` steps. */
 function timeSteps(c: TickContender, steps: number): number {
