@@ -92,7 +92,6 @@ function skipFrame(vm: InterpreterVM, fiber: Fiber, fn: ObjFunction, newBase: nu
     if (!(self instanceof ObjInstance) || self.shape !== fn.icShape[GETTER_IC]) return false;
     stack[newBase] = self.values[fn.icSlot[GETTER_IC]!]!;
   }
-  fiber.sp = newBase + 1;
   return true;
 }
 
