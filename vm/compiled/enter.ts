@@ -26,6 +26,7 @@ export function pushFrame(vm: InterpreterVM, fiber: Fiber, closure: ObjClosure, 
   const newBase = sp - 1 - argc;
   const compiled = fn.compiled;
   // The common case, small enough for V8 to inline at every call: every check passes, nothing grows.
+  // (A CALL site writes these same checks and stores itself: enterInline, function-source.ts. Change both.)
   if (
     compiled === null ||
     argc !== fn.arity ||

@@ -23,13 +23,12 @@
  */
 
 import { Op, OPCODES, instructionSize } from '../opcodes.js';
-import { LOOP_PAUSE } from './statuses.js';
 import { INLINE_NONE, type ObjFunction } from '../objects.js';
 import type { Module } from '../module.js';
 import { stackDepths } from '../verifier.js';
 import { CaseWriter } from '../generator/case-writer.js';
 import { callOut, formatCode } from '../generator/macros.js';
-import { COMPILED_DEPTH_LIMIT } from './statuses.js';
+import { COMPILED_DEPTH_LIMIT, LOOP_PAUSE } from './statuses.js';
 import { definition, single, type Part } from '../generator/parts.js';
 import { popsOf, type Instruction } from '../instructions/define.js';
 import { INSTRUCTIONS, INTERNAL_INSTRUCTIONS } from '../instructions/index.js';
@@ -167,7 +166,8 @@ function compiledTier(code: Int32Array, leader: number, depths: Int32Array | nul
  * callee's compiled code itself; any other case through pushFrame (which
  * also skips the frame of a callee that ObjFunction.inline says it may:
  * an empty function or initializer, a getter, field stores). Then
- * `break label`.
+ * `break label`. The checks and stores are pushFrame's (vm/compiled/enter.ts):
+ * change both together.
  */
 function enterInline(callee: string, argc: string, label: string): string {
   return `{
@@ -464,6 +464,7 @@ function writeFunctionSource(index: number, code: Int32Array, depths: Int32Array
   const fusedTargets = new Set([...fused].map((pc) => code[pc + 1]! + 1));
   const enteredAlone = (pc: number) => pc === 0 || pc === header || analysis.targets.has(pc) || fusedTargets.has(pc);
   const chains: number[][] = [];
+  const chainBodies: string[] = [];
   order.forEach((pc, k) => {
     const before = order[k - 1];
     if (before !== undefined && !enteredAlone(pc) && blocks.get(before)!.fallsTo === pc) chains[chains.length - 1]!.push(pc);
@@ -484,7 +485,8 @@ function writeFunctionSource(index: number, code: Int32Array, depths: Int32Array
       const viaSwitch = fallsTo >= 0 && fallsTo !== (chain[k + 1] ?? nextCase);
       return `{\n${body}${viaSwitch ? '\ncontinue next;' : ''}\n}`;
     });
-    cases.push(`case ${chain[0]}: ${label}: {\n${bodies.join('\n')}\n}`);
+    chainBodies.push(bodies.join('\n'));
+    cases.push(`case ${chain[0]}: ${label}: {\n${chainBodies[c]}\n}`);
   });
   const name = header === undefined ? `compiled_${index}` : `compiled_${index}_loop_${header}`;
   const all = cases.join('\n');
@@ -499,7 +501,7 @@ function writeFunctionSource(index: number, code: Int32Array, depths: Int32Array
   // One block that never jumps (a function without branches): no dispatch.
   const straight = header === undefined && chains.length === 1 && wanted.size === 1 && !/\b(continue next|break s\d+)\b/.test(all);
   const body = straight
-    ? `if (ip !== 0) return toInterpreter(fiber, fc, ip, sp, fuel);\n${all.slice(all.indexOf('{') + 1, all.lastIndexOf('}'))}`
+    ? `if (ip !== 0) return toInterpreter(fiber, fc, ip, sp, fuel);\n${chainBodies[0]}`
     : `${header === undefined ? '' : `let untilPause = ${LOOP_PAUSE};`}
 next: for (;;) {
 switch (ip) {
@@ -509,7 +511,7 @@ default:
 ${header === undefined ? 'return toInterpreter(fiber, fc, ip, sp, fuel);' : 'break next;'}
 }
 }
-${header === undefined ? '' : `${UNWIND_HERE}\nreturn untilPause === 0 ? AGAIN : UNWOUND;`}`;
+${header === undefined ? '' : `// The loop's way out, which its pauses take too (AGAIN: called again at the header).\ntoInterpreter(fiber, fc, ip, sp, fuel);\nreturn untilPause === 0 ? AGAIN : UNWOUND;`}`;
   return stripTypes(formatCode(
     `function ${name}(vm, fiber, closure, base, ip, sp) {
 ${vmTables(all)}
@@ -527,15 +529,6 @@ throw unwound(error, fiber, fc, ip, sp, fiber.fuel);
     0,
   ));
 }
-
-/**
- * The registers back in the fiber's innermost frame, for the interpreter to go
- * on from \`ip\` (a compiled loop's way out, which its pauses take too).
- */
-const UNWIND_HERE = `fiber.frameIps[fc - 1] = ip;
-fiber.sp = sp;
-fiber.fuel = fuel;
-fiber.frameCount = fc;`;
 
 /**
  * The VM's tables a function's source reads, loaded from its `vm` argument

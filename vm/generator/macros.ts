@@ -103,7 +103,8 @@ export function callOut(slot: string, call: string, suspended: string): string {
 }
 
 /**
- * LEAVE in either tier: pop the frame and put `result` where the caller's
+ * LEAVE in the interpreter (compiled code writes its own: the result at the
+ * frame's base, finishRun for the first frame, vm/compiled/function-source.ts): pop the frame and put `result` where the caller's
  * call was; the run ends with `finished` (a statement) when it was the first
  * frame, else goes on with `back` (a statement: the caller's registers).
  */
