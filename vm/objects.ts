@@ -51,6 +51,12 @@ export class ObjFunction implements VmObject {
    * process that runs the same code: vm/compiled/compile.ts), it returns a status (vm/compiled/statuses.ts).
    */
   compiled: ((vm: object, fiber: object, closure: ObjClosure, base: number, ip: number, sp: number) => number) | null = null;
+  /**
+   * Its frame-0 entry for a cast loop's runs of two arguments (vm/compiled/function-source.ts,
+   * compiledEntrySource): `loopEntry(vm, fiber, closure, a0, a1)`, made by the VM once `compiled`
+   * is set, and dropped with it (the debugger attaching); null until then, or when it cannot be made.
+   */
+  loopEntry: ((vm: object, fiber: object, closure: ObjClosure, a0: Value, a1: Value) => number) | null = null;
   /** Fuel it may still spend on the interpreter before it is compiled (vm/compiled/statuses.ts); Infinity: never. */
   untilCompiled: number;
   /**

@@ -41,9 +41,9 @@ import { interpret } from './generated/interpreter.js';
 import type { BreakHandler, InterpreterVM } from './interpreter/interpreter-vm.js';
 import { closeUpvalues } from './interpreter/upvalues.js';
 import { UNDEFINED, flatConstants } from './interpreter/value-ops.js';
-import { FunctionCompiler, canCompile, type CompiledFunction } from './compiled/compile.js';
+import { FunctionCompiler, canCompile, type CompiledFunction, type LoopEntry } from './compiled/compile.js';
 import { fuelBeforeCompiling } from './compiled/statuses.js';
-import { runCompiledFromStart } from './compiled/run-compiled.js';
+import { runCompiledFromStart, runLoopEntry } from './compiled/run-compiled.js';
 
 export type { Budgets } from './budgets.js';
 export type { Tier, VMOptions } from './vm-options.js';
@@ -174,6 +174,7 @@ export class VM {
       this.compiler.forgetLoops();
       for (const fn of this.functions) {
         fn.compiled = null;
+        fn.loopEntry = null;
         fn.untilCompiled = fuelBeforeCompiling(fn.original.length);
       }
     } else if (this.tier === 'compiled') this.compileAll();
@@ -371,6 +372,14 @@ export class VM {
       return this.owner.runLoopPair(loop, first, second);
     }
 
+    runHeldPair(loop: FastLoop, first: Value, second: Value): RunOutcome | null {
+      return this.owner.runHeldPair(loop, first, second);
+    }
+
+    release(loop: FastLoop): void {
+      this.owner.releaseLoop(loop);
+    }
+
     close(loop: FastLoop): void {
       this.owner.closeLoop(loop);
     }
@@ -530,6 +539,102 @@ export class VM {
     stack[2] = second === undefined ? null : second;
     return this.runLoopFiber(loop, fiber, 2);
   }
+
+  /**
+   * FastLoop.runPairInBatch: while the loop holds its fiber open (`holding`:
+   * running, counted live, frame 0 in place, since the batch's last run
+   * finished), a run resets what a finished run spent and enters the
+   * spell's loop entry with its arguments; the checks made on every run
+   * (loopCanContinue, with the held fiber counted) are made here too. Any
+   * other case lets go of the fiber and takes runLoopPair's road, then
+   * holds the fiber again if that run finished.
+   */
+  private runHeldPair(loop: FastLoop, first: Value, second: Value): RunOutcome | null {
+    if (loop.holding) {
+      const entry = loop.closure!.fn.loopEntry;
+      // A nested run (busy) goes runLoopPair's road below, which sends it to castFast; the held fiber is the outer run's.
+      if (!loop.busy && entry !== null && this.handler === null && this.liveFibers <= loop.maxFibers) {
+        const fiber = loop.fiber!;
+        fiber.fuel = loop.startFuel;
+        if (fiber.heapUsed !== 0) fiber.heapUsed = 0;
+        if (fiber.outputUsed !== 0) fiber.outputUsed = 0;
+        fiber.sp = 3;
+        loop.busy = true;
+        const ended = runLoopEntry(this.interpreterView, fiber, loop.closure!, entry, first === undefined ? null : first, second === undefined ? null : second);
+        loop.busy = false;
+        return ended === null ? null : this.heldRunEnded(loop, ended);
+      }
+      if (!loop.busy) this.releaseLoop(loop);
+    }
+    const out = this.runLoopPair(loop, first, second);
+    if (out === null) {
+      const fiber = loop.fiber!;
+      if (fiber.result !== null) fiber.result = null;
+      this.holdLoop(loop);
+    }
+    return out;
+  }
+
+  /** A held run that did not end through its entry's return: the hold is over; a run the interpreter finished is held again. */
+  private heldRunEnded(loop: FastLoop, fiber: Fiber): RunOutcome | null {
+    loop.holding = false;
+    if (fiber.state !== 'done') return this.loopOutcome(loop, fiber);
+    if (fiber.result !== null) fiber.result = null;
+    this.holdLoop(loop);
+    return null;
+  }
+
+  /**
+   * Hold a loop's fiber open for the next runs of a batch (runHeldPair), when
+   * the next run could take runLoopFiber's road and the spell has a loop entry
+   * (made now if the spell is compiled): what runLoopFiber and run() set for a
+   * run, set once — the fiber running and counted live, frame 0 in place.
+   */
+  private holdLoop(loop: FastLoop): void {
+    const fiber = loop.fiber;
+    if (fiber === null || loop.busy || loop.arity !== 2 || this.handler !== null || this.liveFibers >= loop.maxFibers) return;
+    const closure = loop.closure!;
+    if (closure.fn.loopEntry === null && !this.makeLoopEntry(closure.fn)) return;
+    fiber.state = 'running';
+    fiber.live = true;
+    this.liveFibers++;
+    if (fiber.stack[0] !== closure) fiber.stack[0] = closure;
+    fiber.frameIps[0] = 0;
+    fiber.frameCount = 1;
+    fiber.sp = 3;
+    loop.holding = true;
+  }
+
+  /** Let go of a held loop's fiber (not during a run): what vm.finish leaves of a loop's fiber that finished (its RETURN closed its upvalues; no result kept). */
+  private releaseLoop(loop: FastLoop): void {
+    const fiber = loop.fiber!;
+    loop.holding = false;
+    fiber.state = 'done';
+    fiber.live = false;
+    this.liveFibers--;
+    fiber.frameCount = 0;
+    fiber.sp = 0;
+  }
+
+  /** Make `fn`'s loop entry (vm/compiled/compile.ts, compileEntry) once it is compiled; false when it is not, or cannot be. */
+  private makeLoopEntry(fn: ObjFunction): boolean {
+    if (fn.compiled === null || this.noLoopEntry.has(fn)) return false;
+    let entry: LoopEntry | null = null;
+    try {
+      entry = this.compiler.compileEntry(fn);
+    } catch (error) {
+      this.compileFailures.push(`${fn.name} (loop entry): ${error instanceof Error ? error.message : String(error)}`);
+    }
+    if (entry === null) {
+      this.noLoopEntry.add(fn);
+      return false;
+    }
+    fn.loopEntry = entry;
+    return true;
+  }
+
+  /** Functions whose loop entry could not be made (not tried again). */
+  private readonly noLoopEntry = new WeakSet<ObjFunction>();
 
   /** Whether a loop that has a fiber (and so a closure: runLoopSlowly makes the fiber only then) can run on it now: loopCanEnter, written out. */
   private loopCanContinue(loop: FastLoop, argc: number): boolean {
