@@ -550,22 +550,24 @@ export class VM {
    * holds the fiber again if that run finished.
    */
   private runHeldPair(loop: FastLoop, first: Value, second: Value): RunOutcome | null {
-    if (loop.holding) {
-      const entry = loop.closure!.fn.loopEntry;
-      // A nested run (busy) goes runLoopPair's road below, which sends it to castFast; the held fiber is the outer run's.
-      if (!loop.busy && entry !== null && this.handler === null && this.liveFibers <= loop.maxFibers) {
-        const fiber = loop.fiber!;
-        fiber.fuel = loop.startFuel;
-        if (fiber.heapUsed !== 0) fiber.heapUsed = 0;
-        if (fiber.outputUsed !== 0) fiber.outputUsed = 0;
-        fiber.sp = 3;
-        loop.busy = true;
-        const ended = runLoopEntry(this.interpreterView, fiber, loop.closure!, entry, first === undefined ? null : first, second === undefined ? null : second);
-        loop.busy = false;
-        return ended === null ? null : this.heldRunEnded(loop, ended);
-      }
-      if (!loop.busy) this.releaseLoop(loop);
-    }
+    const entry = loop.holding ? loop.closure!.fn.loopEntry : null;
+    // Kept small, for V8 to inline into the host's loop: the other roads are out of line.
+    if (entry === null || loop.busy || this.handler !== null || this.liveFibers > loop.maxFibers) return this.runHeldPairSlowly(loop, first, second);
+    const fiber = loop.fiber!;
+    fiber.fuel = loop.startFuel;
+    if (fiber.heapUsed !== 0) fiber.heapUsed = 0;
+    if (fiber.outputUsed !== 0) fiber.outputUsed = 0;
+    fiber.sp = 3;
+    loop.busy = true;
+    const ended = runLoopEntry(this.interpreterView, fiber, loop.closure!, entry, first === undefined ? null : first, second === undefined ? null : second);
+    loop.busy = false;
+    return ended === null ? null : this.heldRunEnded(loop, ended);
+  }
+
+  /** runHeldPair when the held road is closed: the hold (if any, and not a nested run's: busy) let go, runLoopPair's road, then the fiber held again if that run finished. */
+  private runHeldPairSlowly(loop: FastLoop, first: Value, second: Value): RunOutcome | null {
+    // A nested run (busy) goes runLoopPair's road, which sends it to castFast: the held fiber is the outer run's.
+    if (loop.holding && !loop.busy) this.releaseLoop(loop);
     const out = this.runLoopPair(loop, first, second);
     if (out === null) {
       const fiber = loop.fiber!;
