@@ -44,8 +44,9 @@ export class FastLoop {
   busy = false;
   /**
    * True while the loop holds its fiber open between runs of a batch (runPairInBatch): the fiber
-   * stays running and counted live, so a run sets only its fuel and budgets and enters the spell.
-   * Any other kind of run, and close(), let go of it first.
+   * stays running and marked live (the VM counts it among its live fibers only while it runs), so
+   * a run sets only its fuel and budgets and enters the spell. Any other kind of run, and close(),
+   * let go of it first.
    */
   holding = false;
 
@@ -100,8 +101,8 @@ export class FastLoop {
    * `runPairUnlessDone` for one run of a batch of runs in a row (a world's
    * tick phase), which `close()` ends: every run reports exactly as
    * runPairUnlessDone does, but between two runs of the batch the loop
-   * holds its fiber open (`holding`) — running, counted live by the VM,
-   * its frame 0 in place — so a run that follows one that finished resets
+   * holds its fiber open (`holding`) — running, marked live, its frame 0
+   * in place — so a run that follows one that finished resets
    * only the fuel and the budgets a run spends and enters the compiled
    * spell through its loop entry (ObjFunction.loopEntry), which takes the
    * arguments as JavaScript parameters. The checks a run may not skip are

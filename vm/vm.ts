@@ -542,26 +542,32 @@ export class VM {
 
   /**
    * FastLoop.runPairInBatch: while the loop holds its fiber open (`holding`:
-   * running, counted live, frame 0 in place, since the batch's last run
+   * running and marked live, frame 0 in place, since the batch's last run
    * finished), a run resets what a finished run spent and enters the
    * spell's loop entry with its arguments; the checks made on every run
-   * (loopCanContinue, with the held fiber counted) are made here too. Any
-   * other case lets go of the fiber and takes runLoopPair's road, then
-   * holds the fiber again if that run finished.
+   * (loopCanContinue) are made here too. The VM counts the fiber among its
+   * live fibers only while it runs, as for any run (a held fiber between
+   * runs counts against no one's fiber budget, and liveFiberCount is what it
+   * would be without batches). Any other case lets go of the fiber and takes
+   * runLoopPair's road, then holds the fiber again if that run finished.
    */
   private runHeldPair(loop: FastLoop, first: Value, second: Value): RunOutcome | null {
     const entry = loop.holding ? loop.closure!.fn.loopEntry : null;
     // Kept small, for V8 to inline into the host's loop: the other roads are out of line.
-    if (entry === null || loop.busy || this.handler !== null || this.liveFibers > loop.maxFibers) return this.runHeldPairSlowly(loop, first, second);
+    if (entry === null || loop.busy || this.handler !== null || this.liveFibers >= loop.maxFibers) return this.runHeldPairSlowly(loop, first, second);
     const fiber = loop.fiber!;
     fiber.fuel = loop.startFuel;
     if (fiber.heapUsed !== 0) fiber.heapUsed = 0;
     if (fiber.outputUsed !== 0) fiber.outputUsed = 0;
     fiber.sp = 3;
+    this.liveFibers++;
     loop.busy = true;
     const ended = runLoopEntry(this.interpreterView, fiber, loop.closure!, entry, first === undefined ? null : first, second === undefined ? null : second);
     loop.busy = false;
-    return ended === null ? null : this.heldRunEnded(loop, ended);
+    if (ended !== null) return this.heldRunEnded(loop, ended);
+    // Finished through the entry's return: uncounted again, still marked live for the next run.
+    this.liveFibers--;
+    return null;
   }
 
   /** runHeldPair when the held road is closed: the hold (if any, and not a nested run's: busy) let go, runLoopPair's road, then the fiber held again if that run finished. */
@@ -588,18 +594,18 @@ export class VM {
 
   /**
    * Hold a loop's fiber open for the next runs of a batch (runHeldPair), when
-   * the next run could take runLoopFiber's road and the spell has a loop entry
-   * (made now if the spell is compiled): what runLoopFiber and run() set for a
-   * run, set once — the fiber running and counted live, frame 0 in place.
+   * the spell takes two arguments and has a loop entry (made now if the spell
+   * is compiled): what runLoopFiber and run() set for a run, set once — the
+   * fiber running and marked live (the VM counts it only while it runs),
+   * frame 0 in place.
    */
   private holdLoop(loop: FastLoop): void {
     const fiber = loop.fiber;
-    if (fiber === null || loop.busy || loop.arity !== 2 || this.handler !== null || this.liveFibers >= loop.maxFibers) return;
+    if (fiber === null || loop.busy || loop.arity !== 2 || this.handler !== null) return;
     const closure = loop.closure!;
     if (closure.fn.loopEntry === null && !this.makeLoopEntry(closure.fn)) return;
     fiber.state = 'running';
     fiber.live = true;
-    this.liveFibers++;
     if (fiber.stack[0] !== closure) fiber.stack[0] = closure;
     fiber.frameIps[0] = 0;
     fiber.frameCount = 1;
@@ -607,13 +613,12 @@ export class VM {
     loop.holding = true;
   }
 
-  /** Let go of a held loop's fiber (not during a run): what vm.finish leaves of a loop's fiber that finished (its RETURN closed its upvalues; no result kept). */
+  /** Let go of a held loop's fiber (not during a run): what vm.finish leaves of a loop's fiber that finished (its RETURN closed its upvalues; no result kept; not counted live between runs). */
   private releaseLoop(loop: FastLoop): void {
     const fiber = loop.fiber!;
     loop.holding = false;
     fiber.state = 'done';
     fiber.live = false;
-    this.liveFibers--;
     fiber.frameCount = 0;
     fiber.sp = 0;
   }
