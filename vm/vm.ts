@@ -678,7 +678,11 @@ export class VM {
       if (before) return this.report(before, false);
     }
     if (!this.loopCanEnter(loop, args)) return this.castFast(loop.spell, args, loop.overrides);
-    const fiber = new Fiber(loop.budgets, loop.spell, 'cast');
+    // A spare fiber object of the pool (closeLoop gives it back): one made now would be young while the loop runs
+    // (a World makes its loops anew every step), and every host call's store of the fiber into the (old) host
+    // context took the write barrier's slow road.
+    const fiber = this.storage.fiber(loop.budgets, loop.spell, 'cast');
+    fiber.poolOwned = false;
     // No trampoline frame: the spell's own frames are the budget.
     fiber.frameBudget = loop.budgets.maxFrames;
     fiber.loopOwned = true;
@@ -723,7 +727,10 @@ export class VM {
     if (fiber === null || loop.busy) return;
     loop.fiber = null;
     fiber.loopOwned = false;
+    // Back to the pool as a spare fiber object (runLoopSlowly took it from there), its storage cleared.
+    fiber.poolOwned = true;
     this.storage.reclaim(fiber);
+    this.storage.recycle(fiber);
   }
 
   /** Copy how `fiber` ended into the outcome; a finished fiber goes back to the pool when `recycle`. */
