@@ -578,7 +578,8 @@ export class VM {
     if (out === null) {
       const fiber = loop.fiber!;
       if (fiber.result !== null) fiber.result = null;
-      this.holdLoop(loop);
+      // A spell on the interpreter has no loop entry: no hold to try.
+      if (loop.closure!.fn.compiled !== null) this.holdLoop(loop);
     }
     return out;
   }
