@@ -54,15 +54,8 @@ function load(tier: Tier): VM {
   return new VM(module, { hosts: RUN_HOSTS, print: () => {}, tier });
 }
 
-interface Ended {
-  state: string;
-  result: Value;
-  message: string | null;
-  limit: string | null;
-  trace: string | null;
-}
-
-const ended = (out: ReturnType<VM['castFast']>): Ended => ({
+/** What a run reported, for comparing with castFast's (the fiber compared apart). */
+const ended = (out: ReturnType<VM['castFast']>): { state: string; result: Value; message: string | null; limit: string | null; trace: string | null } => ({
   state: out.state,
   result: out.result,
   message: out.error?.message ?? null,

@@ -68,15 +68,10 @@ describe('the tick phase as one batch per spell', () => {
     expect(compiled.events).toEqual(interpreted);
     expect(run('auto', 30).events).toEqual(interpreted);
     // Every road happened: errors of each kind, waits that woke, the reload, the new code's prints.
+    // The reload came in the middle of a phase (entity 19 of step 5): the rest of that phase ran the old code ("t 20 180").
     const text = interpreted.join('\n');
-    expect(text).toContain('Operands must be');
-    expect(text).toContain('fuel');
-    expect(text).toContain('Argument 2 of setVelocity() must be');
-    expect(text).toContain('woke ');
-    expect(text).toContain('"type":"spells-reload"');
-    expect(text).toContain('v2 ');
-    // The reload came in the middle of a phase (entity 19 of step 5): the rest of that phase ran the old code.
-    expect(text).toContain('"text":"t 20 180"');
+    const roads = ['Operands must be', 'fuel', 'Argument 2 of setVelocity() must be', 'woke ', '"type":"spells-reload"', 'v2 ', '"text":"t 20 180"'];
+    expect(roads.filter((road) => !text.includes(road))).toEqual([]);
     // The compiled world cast through the loop entry (made for the spell a batch holds its fiber for).
     const vm = compiled.world.spellVm('t')!;
     expect(vm.runtimeFunctions.some((fn) => fn.name === 't' && fn.loopEntry !== null)).toBe(true);
