@@ -38,7 +38,10 @@ export interface LoopRunner {
 }
 
 export class FastLoop {
-  /** The loop's own fiber between runs (null before the first run, after close(), and after a cast took it). */
+  /**
+   * The loop's own fiber between runs (null before the first run, after close(), and after a cast took it).
+   * A spare fiber object of the VM's pool: close() gives it back, and it may then serve another run.
+   */
   fiber: Fiber | null = null;
   /** True while a run is on the JS stack (a nested run through the same loop takes the general road). */
   busy = false;
