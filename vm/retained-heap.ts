@@ -20,6 +20,22 @@
  *   `cantrip run`: `fiber.retainedRoots` set) reaches `maxHeap`: its roots and
  *   the module's globals are measured, charged as fuel, and only more than
  *   `maxHeap` retained ends it (`heapOverflow`).
+ *
+ * The roots a measurement reads are the same in both tiers, exactly:
+ * - at a wait, the fiber's stack below `fiber.sp` and its `fiber.frameCount`
+ *   frames' closures (`suspend` writes both first);
+ * - at a heap charge past `maxHeap`, the globals, the closures of the frames
+ *   the run is in, and the stack as the plain interpreter (one instruction a
+ *   dispatch) holds it when the charging instruction starts: its inputs
+ *   included, nothing above them. The HEAP macro's slow road passes that top
+ *   and the frame count (`heapOverflow(fiber, fuel, top, fc)`), after writing
+ *   there the values a superinstruction or compiled block holds in locals
+ *   (vm/generator/case-writer.ts); a frame body charges before it moves sp;
+ * - at a charge a host function or built-in method makes (`ctx.chargeHeap`),
+ *   the same at the calling instruction's start (its receiver and arguments
+ *   included): MEASURABLE writes `fiber.sp` and `fiber.frameCount` before
+ *   each call out, and compiled code holding a host call's values in locals
+ *   writes them to the stack first when `fiber.retainedRoots` is set.
  */
 
 import { BudgetExceeded, budgetMessage } from './budgets.js';
