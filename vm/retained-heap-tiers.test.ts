@@ -24,6 +24,9 @@ import type { Fiber } from './fiber.js';
 import type { VmHostContext } from './host-context.js';
 import type { HostFunction } from './host.js';
 import type { Module } from './module.js';
+import { ObjList, ObjHostFunction } from './objects.js';
+import { ObjMap } from './map-object.js';
+import type { Value } from './value.js';
 import { VM, type Tier } from './vm.js';
 
 const TIERS: readonly Tier[] = ['interpreter', 'compiled', 'auto'];
@@ -156,6 +159,37 @@ describe('what a retained-heap measurement counts', () => {
     const popped = printed('{ var big = s + s + s; var l = [big]; l.append(big); }\nvar r = [1, probe()]; print r[1];');
     const never = printed('var r = [1, probe()]; print r[1];');
     expect(popped).toBe(never);
+  });
+});
+
+describe('host functions that never charge the heap', () => {
+  it('are the core builtins of plain numbers, and charge nothing whatever they are given', () => {
+    const free = CORE_HOST_FUNCTIONS.filter((host) => !new ObjHostFunction(host).chargesHeap).map((host) => host.name);
+    expect(free).toEqual(expect.arrayContaining(['clock', 'len', 'sqrt', 'floor', 'min', 'max', 'sin', 'pi']));
+    expect(free).not.toContain('str');
+    // A custom host, even one named as a builtin, may charge.
+    expect(new ObjHostFunction({ ...CORE_HOST_FUNCTIONS.find((host) => host.name === 'sqrt')! }).chargesHeap).toBe(true);
+    const refuse = (): never => {
+      throw new Error('charged the heap');
+    };
+    const ctx = { chargeHeap: refuse, makeList: refuse, chargeFuel: () => {}, chargeOutput: () => {}, remainingFuel: 1e9 };
+    const list = new ObjList(['a', 1]);
+    const map = new ObjMap();
+    const samples: Value[] = [0, -2.5, 1e300, Number.NaN, 'text', list, map, null, true];
+    for (const host of CORE_HOST_FUNCTIONS) {
+      if (!free.includes(host.name)) continue;
+      for (const a of samples) {
+        for (const b of samples) {
+          const args = [a, b, a].slice(0, host.params.length);
+          // A refused argument may throw its own error; a heap charge is the only thing not allowed.
+          try {
+            host.impl(ctx as never, ...args);
+          } catch (error) {
+            expect((error as Error).message, host.name).not.toBe('charged the heap');
+          }
+        }
+      }
+    }
   });
 });
 

@@ -255,12 +255,17 @@ export class CaseWriter {
           ? `enterHostHolding(ctx, fiber, ${host}, ${argBase}, ${argc}, ${[0, 1, 2].map((i) => held[i] ?? 'null').join(', ')})`
           : `enterHost(ctx, fiber, ${host}, ${argBase}, ${argc})`,
       ...tier.controlMacros(part, label, continuation),
-      // A host call holding values in locals (see frame): for a fiber whose heap counts what it retains,
-      // they are written where the plain interpreter has them (the values below the arguments, then the
-      // arguments) and sp is told, so that a heap charge the host makes measures them; for any other
-      // fiber a heap charge past maxHeap is the error at once, and nothing is written.
+      // A host call holding values in locals (see frame), to a host that may charge the heap
+      // (MEASURABLE(host)), for a fiber whose heap counts what it retains: they are written where the
+      // plain interpreter has them (the values below the arguments, then the arguments) and sp is told,
+      // so that a charge past maxHeap measures them. Otherwise such a charge is the error at once (or
+      // never happens), and nothing is written: a math builtin's call costs a compare more. A number is
+      // written as 0 (it counts no units either way; a double written to the stack is boxed).
       ...(held !== null
-        ? { MEASURABLE: () => `if (fiber.retainedRoots !== null) {\n${spill('sp', [...pending, ...held])}fiber.sp = ${above('sp', pending.length + held.length)};\n}` }
+        ? {
+            MEASURABLE: ([host]) =>
+              `if (fiber.retainedRoots !== null && ${host}.chargesHeap) {\n${spill('sp', [...pending, ...held].map((t) => `typeof ${t} === 'number' ? 0 : ${t}`))}fiber.sp = ${above('sp', pending.length + held.length)};\n}`,
+          }
         : {}),
     });
   }

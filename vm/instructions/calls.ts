@@ -109,7 +109,7 @@ export const CALL_INSTRUCTIONS = [
      ctx.fn = fn;
      ctx.ip = ip;
      const savedFiber = ENTER_HOST(hostFn, argBase, argc);
-     MEASURABLE();
+     MEASURABLE(hostFn);
      const impl = hostFn.impl;
      let returned;
      try {

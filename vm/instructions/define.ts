@@ -27,10 +27,12 @@
  *   CALL_OUT(slot, call)
  *                   call out of the VM (host function, built-in method): the result replaces
  *                   the stack from `slot` up, or the fiber waits if the callee asked it to
- *   MEASURABLE()    before calling out: the fiber's sp and frame count as the plain interpreter
+ *   MEASURABLE(host?)
+ *                   before calling out: the fiber's sp and frame count as the plain interpreter
  *                   has them at this instruction's start, for a heap charge the callee makes
  *                   (compiled code holding a host call's values in locals writes them to the
- *                   stack first, for a fiber whose heap counts what it retains)
+ *                   stack first, for a fiber whose heap counts what it retains, unless `host`,
+ *                   the ObjHostFunction called, never charges the heap)
  *   ARG_BASE(argc), ARG(i), ENTER_HOST(host, argBase, argc)
  *                   a host call's arguments (CALL_HOST only): where they start on the stack, the
  *                   i-th, and enterHost on them. Compiled code whose arguments (at most 3) are
