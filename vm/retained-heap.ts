@@ -35,7 +35,8 @@
  *   the same at the calling instruction's start (its receiver and arguments
  *   included): MEASURABLE writes `fiber.sp` and `fiber.frameCount` before
  *   each call out, and compiled code holding a host call's values in locals
- *   writes them to the stack first when `fiber.retainedRoots` is set.
+ *   writes them to the stack first when `fiber.retainedRoots` is set and the
+ *   host may charge the heap (`ObjHostFunction.chargesHeap`).
  */
 
 import { BudgetExceeded, budgetMessage } from './budgets.js';
