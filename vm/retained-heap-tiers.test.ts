@@ -212,6 +212,8 @@ const STATEMENTS = [
   'var b = Box(l, m); b.w = [b.v, s + "w"]; keep.append(b);',
   'for (k in m) l.append(k + s);',
   'var w = [s, s + "1", [s + "2", str(i)]]; g = w[2][0] + str(len(w));',
+  // A host function and a built-in method called as values (CALL_VALUE's calls out), a string method.
+  'var h = str; var ap = l.append; ap(h(i) + s.upper());',
 ];
 
 const PRELUDE = `var keep = [];
