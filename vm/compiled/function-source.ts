@@ -153,7 +153,9 @@ function compiledTier(code: Int32Array, leader: number, depths: Int32Array | nul
       // and V8 boxes it there (a new heap number per call when the fuel is not a small integer, as
       // cantrip run's unlimited fuel, Infinity, is not).
       CHARGE: ([n]) => `{ fuel -= ${n}; fiber.fuel = fuel; if (fuel < 0) throw fuelFault(fiber); }`,
-      HEAP: ([n]) => `{ fuel -= chargeHeap(fiber, ${n}, fuel); fiber.fuel = fuel; }`,
+      // HEAP is the CaseWriter's: its slow road (heapOverflow) leaves fiber.fuel at the fuel left.
+      // The stack top a call out's callee may measure (fiber.frameCount is fc throughout compiled code).
+      MEASURABLE: () => 'fiber.sp = sp',
       OUT_OF_FUEL: () => `{ fiber.fuel = fuel; throw fuelFault(fiber); }`,
       // A compiled loop's back edge: every LOOP_PAUSE-th leaves through the loop's way out, to be called again at the header (AGAIN).
       TIER_UP_AT: ([target]) => (loopCode ? `if (--untilPause === 0) { ip = ${target}; break next; }` : ''),
