@@ -27,7 +27,7 @@ import type { ObjClosure } from './objects.js';
 import type { RunOutcome } from './run-outcome.js';
 import type { Value } from './value.js';
 
-/** What a loop needs from its VM (VM.castLoop passes its own internals). */
+/** What a loop needs from its VM (vm/cast-loops.ts, CastLoopRunner: one per VM). */
 export interface LoopRunner {
   run(loop: FastLoop, args: readonly Value[]): RunOutcome;
   runUnlessDone(loop: FastLoop, args: readonly Value[]): RunOutcome | null;

@@ -225,3 +225,12 @@ export class Fiber {
     this.openUpvalues = null;
   }
 }
+
+/** A fresh run's only frame: `entry` from its first instruction, its slots from stack slot 0 up to `sp`. */
+export function enterFrameZero(fiber: Fiber, entry: ObjClosure, sp: number): void {
+  fiber.sp = sp;
+  fiber.frameClosures[0] = entry;
+  fiber.frameIps[0] = 0;
+  fiber.frameBases[0] = 0;
+  fiber.frameCount = 1;
+}

@@ -2,7 +2,8 @@
  * The VM: a clox-style stack machine running a Module's bytecode on fibers.
  * This file is its public face — loading a module, casting spells, calling
  * functions, fast loops, resuming and cancelling fibers — and the fibers'
- * bookkeeping. The instructions themselves are defined in vm/instructions/
+ * bookkeeping. Cast loops run in vm/cast-loops.ts, which reaches the VM
+ * through VM.LoopView. The instructions themselves are defined in vm/instructions/
  * and run by the interpreter generated from them (vm/generated/interpreter.ts,
  * written by vm/generator/).
  *
@@ -24,8 +25,9 @@ import { DEFAULT_BUDGETS, budgetMessage, resolveBudgets, type Budgets, type RunK
 import { CORE_HOST_FUNCTIONS } from './builtins.js';
 import { quoted } from './bounded-text.js';
 import { SpellRuntimeError, VerifyError, type BudgetLimit } from './errors.js';
-import { Fiber } from './fiber.js';
-import { FastLoop, type LoopRunner } from './fast-loop.js';
+import { Fiber, enterFrameZero } from './fiber.js';
+import type { FastLoop } from './fast-loop.js';
+import { CastLoopRunner, type CastLoopVM } from './cast-loops.js';
 import { FiberStoragePool } from './fiber-pool.js';
 import { type HostFunction } from './host.js';
 import { VmHostContext } from './host-context.js';
@@ -41,9 +43,8 @@ import { interpret } from './generated/interpreter.js';
 import type { BreakHandler, InterpreterVM } from './interpreter/interpreter-vm.js';
 import { closeUpvalues } from './interpreter/upvalues.js';
 import { UNDEFINED, flatConstants } from './interpreter/value-ops.js';
-import { FunctionCompiler, canCompile, type CompiledFunction, type LoopEntry } from './compiled/compile.js';
+import { FunctionCompiler, canCompile, type CompiledFunction } from './compiled/compile.js';
 import { fuelBeforeCompiling } from './compiled/statuses.js';
-import { runCompiledFromStart, runLoopEntry } from './compiled/run-compiled.js';
 
 export type { Budgets } from './budgets.js';
 export type { Tier, VMOptions } from './vm-options.js';
@@ -342,50 +343,72 @@ export class VM {
   castLoop(spell: string, budgets?: Partial<Budgets>): FastLoop {
     const index = this.spellIndex.get(spell);
     const fn = index === undefined ? undefined : this.functions[index];
-    // A spell that cannot be cast on a loop leaves it without a closure: every run takes castFast's road and fails as it says.
-    const resolved = budgets ? resolveBudgets(this.defaults, budgets) : this.defaults;
-    // Entered directly (see runLoop): a spell whose first call the budgets refuse takes the general road, which says why.
-    const enterable =
-      fn !== undefined && fn.proto.upvalues.length === 0 && 1 + fn.proto.maxStack <= resolved.maxStack && fn.callFuel <= resolved.fuel && resolved.maxFrames >= 1;
-    const closure = enterable ? this.spellClosure(fn) : null;
-    return new FastLoop(this.loopRunner, spell, closure, fn?.arity ?? 0, resolved, budgets);
+    return this.castLoops().open(spell, fn, budgets);
   }
 
+  /** The runner of this VM's cast loops (vm/cast-loops.ts), made at the first castLoop (once every field it reads is set). */
+  private castLoops(): CastLoopRunner {
+    return (this.loopRunner ??= new CastLoopRunner(new VM.LoopView(this)));
+  }
+
+  private loopRunner: CastLoopRunner | null = null;
+
   /**
-   * How FastLoop runs reach this VM (one per VM, made once). One class for
-   * every VM, as View is: a loop's calls into it then have one target
-   * however many VMs a game runs (closures made per VM would make each such
-   * call site polymorphic, then megamorphic).
+   * What the cast-loop runner reads and changes of a VM (vm/cast-loops.ts).
+   * One class for every VM, as View is: the runner's reads through it then
+   * have one shape however many VMs a game runs.
    */
-  private static readonly Runner = class implements LoopRunner {
-    constructor(private readonly owner: VM) {}
+  private static readonly LoopView = class implements CastLoopVM {
+    readonly storage: FiberStoragePool;
+    readonly interpreter: InterpreterVM;
+    readonly outcome: RunOutcome;
+    readonly defaults: Budgets;
+    readonly retainedRoots: readonly Value[] | null;
+    readonly compiler: FunctionCompiler;
+    readonly compileFailures: string[];
 
-    run(loop: FastLoop, args: readonly Value[]): RunOutcome {
-      return this.owner.runLoop(loop, args);
+    constructor(private readonly owner: VM) {
+      this.storage = owner.storage;
+      this.interpreter = owner.interpreterView;
+      this.outcome = owner.outcome;
+      this.defaults = owner.defaults;
+      this.retainedRoots = owner.retainedRoots;
+      this.compiler = owner.compiler;
+      this.compileFailures = owner.compileFailures;
     }
 
-    runUnlessDone(loop: FastLoop, args: readonly Value[]): RunOutcome | null {
-      return this.owner.runLoopUnlessDone(loop, args);
+    get liveFibers(): number {
+      return this.owner.liveFibers;
     }
 
-    runPair(loop: FastLoop, first: Value, second: Value): RunOutcome | null {
-      return this.owner.runLoopPair(loop, first, second);
+    set liveFibers(count: number) {
+      this.owner.liveFibers = count;
     }
 
-    runHeldPair(loop: FastLoop, first: Value, second: Value): RunOutcome | null {
-      return this.owner.runHeldPair(loop, first, second);
+    get breakHandler(): BreakHandler | null {
+      return this.owner.handler;
     }
 
-    release(loop: FastLoop): void {
-      this.owner.releaseLoop(loop);
+    ensureScript(): Fiber | null {
+      return this.owner.ensureScript();
     }
 
-    close(loop: FastLoop): void {
-      this.owner.closeLoop(loop);
+    castFast(spell: string, args: readonly Value[], budgets?: Partial<Budgets>): RunOutcome {
+      return this.owner.castFast(spell, args, budgets);
+    }
+
+    report(fiber: Fiber, recycle: boolean): RunOutcome {
+      return this.owner.report(fiber, recycle);
+    }
+
+    trampoline(argc: number): ObjClosure {
+      return this.owner.trampoline(argc);
+    }
+
+    spellClosure(fn: ObjFunction): ObjClosure {
+      return this.owner.spellClosure(fn);
     }
   };
-
-  private readonly loopRunner: LoopRunner = new VM.Runner(this);
 
   /**
    * Continue a suspended fiber; `value` becomes the result of the host call
@@ -480,258 +503,6 @@ export class VM {
     const fiber = pooled ? this.storage.fiber(budgets, spell, runKind) : new Fiber(budgets, spell, runKind);
     this.launch(fiber, callee, args);
     return this.report(fiber, pooled && this.breakHandler === null);
-  }
-
-  /**
-   * One run of a FastLoop, on the loop's own fiber (see vm/fast-loop.ts),
-   * reported in the VM's outcome: `runLoopUnlessDone`, and a finished run's
-   * result copied out.
-   */
-  private runLoop(loop: FastLoop, args: readonly Value[]): RunOutcome {
-    const ended = this.runLoopUnlessDone(loop, args);
-    if (ended !== null) return ended;
-    // Finished on the loop's own fiber (a run that finished keeps it: see runLoopUnlessDone).
-    const fiber = loop.fiber!;
-    const out = this.outcome;
-    out.state = 'done';
-    out.result = fiber.result;
-    out.error = null;
-    out.fiber = null;
-    fiber.result = null;
-    return out;
-  }
-
-  /**
-   * One run of a FastLoop: null when it finished on the loop's own fiber
-   * (its result left in `fiber.result`: FastLoop.runUnlessDone drops it,
-   * runLoop reports it), else the outcome, as `runLoop` reports it. A phase
-   * of casts whose results nobody reads (a world's tick phase) skips the
-   * outcome of every cast that finishes. Kept small so V8 inlines it into
-   * the host's loop: the first run, the general road and a cast that goes on
-   * are handled out of line.
-   *
-   * The fiber is entered without the entry trampoline: frame 0 is the spell
-   * itself (stack[0] its closure, then the arguments), so a run is one
-   * RETURN shorter. A fiber handed over (it waits or paused) is first given
-   * the trampoline frame every other fiber has (enterThroughTrampoline).
-   * Fields a finished run leaves as the next one wants them (no heap or
-   * output used, stack[0] the closure) are compared, not stored again: a
-   * store of an object is a write barrier.
-   */
-  private runLoopUnlessDone(loop: FastLoop, args: readonly Value[]): RunOutcome | null {
-    const fiber = loop.fiber;
-    const argc = args.length;
-    if (fiber === null || !this.loopCanContinue(loop, argc)) return this.runLoopSlowly(loop, args);
-    const stack = fiber.stack;
-    for (let i = 0; i < argc; i++) stack[1 + i] = args[i] === undefined ? null : args[i]!;
-    return this.runLoopFiber(loop, fiber, argc);
-  }
-
-  /**
-   * `runLoopUnlessDone` with the two arguments passed as such (a tick
-   * spell's `self, dt`): no argument array to fill, read and copy.
-   */
-  private runLoopPair(loop: FastLoop, first: Value, second: Value): RunOutcome | null {
-    const fiber = loop.fiber;
-    if (fiber === null || !this.loopCanContinue(loop, 2)) return this.runLoopSlowly(loop, [first, second]);
-    const stack = fiber.stack;
-    stack[1] = first === undefined ? null : first;
-    stack[2] = second === undefined ? null : second;
-    return this.runLoopFiber(loop, fiber, 2);
-  }
-
-  /**
-   * FastLoop.runPairInBatch: while the loop holds its fiber open (`holding`:
-   * running and marked live, frame 0 in place, since the batch's last run
-   * finished), a run resets what a finished run spent and enters the
-   * spell's loop entry with its arguments; the checks made on every run
-   * (loopCanContinue) are made here too. The VM counts the fiber among its
-   * live fibers only while it runs, as for any run (a held fiber between
-   * runs counts against no one's fiber budget, and liveFiberCount is what it
-   * would be without batches). Any other case lets go of the fiber and takes
-   * runLoopPair's road, then holds the fiber again if that run finished.
-   */
-  private runHeldPair(loop: FastLoop, first: Value, second: Value): RunOutcome | null {
-    const entry = loop.holding ? loop.closure!.fn.loopEntry : null;
-    // Kept small, for V8 to inline into the host's loop: the other roads are out of line.
-    if (entry === null || loop.busy || this.handler !== null || this.liveFibers >= loop.maxFibers) return this.runHeldPairSlowly(loop, first, second);
-    const fiber = loop.fiber!;
-    fiber.fuel = loop.startFuel;
-    if (fiber.heapUsed !== 0) fiber.heapUsed = 0;
-    if (fiber.outputUsed !== 0) fiber.outputUsed = 0;
-    fiber.sp = 3;
-    this.liveFibers++;
-    loop.busy = true;
-    const ended = runLoopEntry(this.interpreterView, fiber, loop.closure!, entry, first === undefined ? null : first, second === undefined ? null : second);
-    loop.busy = false;
-    if (ended !== null) return this.heldRunEnded(loop, ended);
-    // Finished through the entry's return: uncounted again, still marked live for the next run.
-    this.liveFibers--;
-    return null;
-  }
-
-  /** runHeldPair when the held road is closed: the hold (if any, and not a nested run's: busy) let go, runLoopPair's road, then the fiber held again if that run finished. */
-  private runHeldPairSlowly(loop: FastLoop, first: Value, second: Value): RunOutcome | null {
-    // A nested run (busy) goes runLoopPair's road, which sends it to castFast: the held fiber is the outer run's.
-    if (loop.holding && !loop.busy) this.releaseLoop(loop);
-    const out = this.runLoopPair(loop, first, second);
-    if (out === null) {
-      const fiber = loop.fiber!;
-      if (fiber.result !== null) fiber.result = null;
-      // A spell on the interpreter has no loop entry: no hold to try.
-      if (loop.closure!.fn.compiled !== null) this.holdLoop(loop);
-    }
-    return out;
-  }
-
-  /** A held run that did not end through its entry's return: the hold is over; a run the interpreter finished is held again. */
-  private heldRunEnded(loop: FastLoop, fiber: Fiber): RunOutcome | null {
-    loop.holding = false;
-    if (fiber.state !== 'done') return this.loopOutcome(loop, fiber);
-    if (fiber.result !== null) fiber.result = null;
-    this.holdLoop(loop);
-    return null;
-  }
-
-  /**
-   * Hold a loop's fiber open for the next runs of a batch (runHeldPair), when
-   * the spell takes two arguments and has a loop entry (made now if the spell
-   * is compiled): what runLoopFiber and run() set for a run, set once — the
-   * fiber running and marked live (the VM counts it only while it runs),
-   * frame 0 in place.
-   */
-  private holdLoop(loop: FastLoop): void {
-    const fiber = loop.fiber;
-    if (fiber === null || loop.busy || loop.arity !== 2 || this.handler !== null) return;
-    const closure = loop.closure!;
-    if (closure.fn.loopEntry === null && !this.makeLoopEntry(closure.fn)) return;
-    fiber.state = 'running';
-    fiber.live = true;
-    if (fiber.stack[0] !== closure) fiber.stack[0] = closure;
-    fiber.frameIps[0] = 0;
-    fiber.frameCount = 1;
-    fiber.sp = 3;
-    loop.holding = true;
-  }
-
-  /** Let go of a held loop's fiber (not during a run): what vm.finish leaves of a loop's fiber that finished (its RETURN closed its upvalues; no result kept; not counted live between runs). */
-  private releaseLoop(loop: FastLoop): void {
-    const fiber = loop.fiber!;
-    loop.holding = false;
-    fiber.state = 'done';
-    fiber.live = false;
-    fiber.frameCount = 0;
-    fiber.sp = 0;
-  }
-
-  /** Make `fn`'s loop entry (vm/compiled/compile.ts, compileEntry) once it is compiled; false when it is not, or cannot be. */
-  private makeLoopEntry(fn: ObjFunction): boolean {
-    if (fn.compiled === null || this.noLoopEntry.has(fn)) return false;
-    let entry: LoopEntry | null = null;
-    try {
-      entry = this.compiler.compileEntry(fn);
-    } catch (error) {
-      this.compileFailures.push(`${fn.name} (loop entry): ${error instanceof Error ? error.message : String(error)}`);
-    }
-    if (entry === null) {
-      this.noLoopEntry.add(fn);
-      return false;
-    }
-    fn.loopEntry = entry;
-    return true;
-  }
-
-  /** Functions whose loop entry could not be made (not tried again). */
-  private readonly noLoopEntry = new WeakSet<ObjFunction>();
-
-  /** Whether a loop that has a fiber (and so a closure: runLoopSlowly makes the fiber only then) can run on it now: loopCanEnter, written out. */
-  private loopCanContinue(loop: FastLoop, argc: number): boolean {
-    return !loop.busy && this.handler === null && argc === loop.arity && this.liveFibers < loop.maxFibers;
-  }
-
-  /** Run the loop's fiber, its arguments in place (stack[1 ..= argc]): what a finished run changed is set again first. */
-  private runLoopFiber(loop: FastLoop, fiber: Fiber, argc: number): RunOutcome | null {
-    const closure = loop.closure!;
-    // What a finished run changed; the rest (spell, budgets, frame budget, storage) is the loop's.
-    // (run() sets the state to 'running' as it starts.)
-    fiber.fuel = loop.startFuel;
-    if (fiber.heapUsed !== 0) fiber.heapUsed = 0;
-    if (fiber.outputUsed !== 0) fiber.outputUsed = 0;
-    fiber.live = true;
-    this.liveFibers++;
-    const stack = fiber.stack;
-    if (stack[0] !== closure) stack[0] = closure;
-    // Frame 0's closure and base are the loop's for as long as it owns the fiber (set when it was made: runLoopSlowly).
-    fiber.frameIps[0] = 0;
-    fiber.frameCount = 1;
-    fiber.sp = 1 + argc;
-    // run() catches whatever the spell throws: nothing escapes between these two lines.
-    loop.busy = true;
-    const ended = (closure.fn.compiled !== null ? runCompiledFromStart(this.interpreterView, fiber, closure) : this.run(fiber)).state;
-    loop.busy = false;
-    return ended === 'done' ? null : this.loopOutcome(loop, fiber);
-  }
-
-  /** runLoop's first run (the loop's fiber is made) and its general road (castFast: see vm/fast-loop.ts). */
-  private runLoopSlowly(loop: FastLoop, args: readonly Value[]): RunOutcome {
-    if (!this.scriptRan) {
-      const before = this.ensureScript();
-      if (before) return this.report(before, false);
-    }
-    if (!this.loopCanEnter(loop, args)) return this.castFast(loop.spell, args, loop.overrides);
-    // A spare fiber object of the pool (closeLoop gives it back): one made now would be young while the loop runs
-    // (a World makes its loops anew every step), and every host call's store of the fiber into the (old) host
-    // context took the write barrier's slow road.
-    const fiber = this.storage.fiber(loop.budgets, loop.spell, 'cast');
-    fiber.poolOwned = false;
-    // No trampoline frame: the spell's own frames are the budget.
-    fiber.frameBudget = loop.budgets.maxFrames;
-    fiber.loopOwned = true;
-    fiber.retainedRoots = this.retainedRoots;
-    this.storage.lend(fiber, 1 + loop.closure!.fn.maxStack);
-    // Frame 0 is the spell, entered directly, for every run on this fiber (runLoop sets only what a run changes).
-    enterFrameZero(fiber, loop.closure!, 0);
-    loop.fiber = fiber;
-    return this.runLoop(loop, args);
-  }
-
-  /** Whether a loop run can take the short road (the script has run; see vm/fast-loop.ts for the rest). */
-  private loopCanEnter(loop: FastLoop, args: readonly Value[]): boolean {
-    return loop.closure !== null && this.loopCanContinue(loop, args.length);
-  }
-
-  /** How a loop run that did not finish ended: failed (the loop keeps its fiber), or waiting or paused (the cast takes it). */
-  private loopOutcome(loop: FastLoop, fiber: Fiber): RunOutcome {
-    const out = this.outcome;
-    const state = fiber.state;
-    out.result = fiber.result;
-    out.error = fiber.error;
-    if (state === 'suspended' || state === 'paused') {
-      // The cast goes on with this fiber: it is the embedder's now, and the loop makes a new one next run.
-      out.state = state;
-      out.fiber = fiber;
-      fiber.loopOwned = false;
-      loop.fiber = null;
-      enterThroughTrampoline(fiber, this.trampoline(loop.arity));
-    } else {
-      out.state = 'failed';
-      out.fiber = null;
-      fiber.result = null;
-      fiber.error = null;
-    }
-    return out;
-  }
-
-  /** FastLoop.close: the loop's fiber gives its storage back to the pool, cleared. */
-  private closeLoop(loop: FastLoop): void {
-    const fiber = loop.fiber;
-    if (fiber === null || loop.busy) return;
-    loop.fiber = null;
-    fiber.loopOwned = false;
-    // Back to the pool as a spare fiber object (runLoopSlowly took it from there), its storage cleared.
-    fiber.poolOwned = true;
-    this.storage.reclaim(fiber);
-    this.storage.recycle(fiber);
   }
 
   /** Copy how `fiber` ended into the outcome; a finished fiber goes back to the pool when `recycle`. */
@@ -867,43 +638,4 @@ function bindHostImports(module: Module, hosts: readonly HostFunction[]): ObjHos
 
 function arityRange(host: ObjHostFunction): string {
   return host.minArity === host.maxArity ? `${host.maxArity}` : `${host.minArity} to ${host.maxArity}`;
-}
-
-/** A fresh run's only frame: `entry` from its first instruction, its slots from stack slot 0 up to `sp`. */
-function enterFrameZero(fiber: Fiber, entry: ObjClosure, sp: number): void {
-  fiber.sp = sp;
-  fiber.frameClosures[0] = entry;
-  fiber.frameIps[0] = 0;
-  fiber.frameBases[0] = 0;
-  fiber.frameCount = 1;
-}
-
-/**
- * Give a fiber a FastLoop entered directly (frame 0 the spell, stack[0] its
- * closure) the shape every other fiber has: the entry trampoline in frame 0
- * and stack slot 0, everything else one slot and one frame up — so resuming,
- * debugging and snapshots (vm/fiber-snapshot.ts) see one kind of fiber.
- */
-function enterThroughTrampoline(fiber: Fiber, trampoline: ObjClosure): void {
-  const sp = fiber.sp;
-  fiber.growStack(sp + 1);
-  const stack = fiber.stack;
-  for (let i = sp; i > 0; i--) stack[i] = stack[i - 1]!;
-  stack[0] = trampoline;
-  fiber.sp = sp + 1;
-  for (let u = fiber.openUpvalues; u !== null; u = u.next) u.index++;
-  const fc = fiber.frameCount;
-  fiber.growFrames(fc + 1);
-  const { frameClosures, frameIps, frameBases } = fiber;
-  for (let k = fc; k > 0; k--) {
-    frameClosures[k] = frameClosures[k - 1]!;
-    frameIps[k] = frameIps[k - 1]!;
-    frameBases[k] = frameBases[k - 1]! + 1;
-  }
-  frameClosures[0] = trampoline;
-  // Just after the trampoline's CALL: the spell returns into its RETURN.
-  frameIps[0] = 2;
-  frameBases[0] = 0;
-  fiber.frameCount = fc + 1;
-  fiber.frameBudget++;
 }

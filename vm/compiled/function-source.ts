@@ -404,7 +404,7 @@ export function compiledFunctionSource(module: Module, fn: ObjFunction, header?:
  * stack[0]). It writes its arguments into their slots itself, and its
  * return ends the run without `finishRun`: it stores the fuel left, drops
  * the result and returns FINISHED, the fiber still running and live — the
- * loop, which owns the fiber, ends it (vm/vm.ts, runHeldPair). Anything
+ * loop, which owns the fiber, ends it (vm/cast-loops.ts, runHeldPair). Anything
  * else (a wait, a failure, the rest left to the interpreter) is what the
  * function's compiled code does. Null when the function cannot be compiled.
  */

@@ -28,7 +28,7 @@ export function runCompiledFromStart(vm: InterpreterVM, fiber: Fiber, closure: O
 
 /**
  * Run a held cast loop's fiber (frame 0 is `closure`'s, at base 0, the fiber
- * running and live: vm/vm.ts, runHeldPair) through the spell's loop entry
+ * running and live: vm/cast-loops.ts, runHeldPair) through the spell's loop entry
  * (ObjFunction.loopEntry) with its two arguments. Null when the run finished
  * (the fiber still running and live: the loop ends it or runs it again);
  * otherwise the fiber after it failed, waits, or the interpreter went on
