@@ -18,19 +18,22 @@ import type { FiberStoragePool } from './fiber-pool.js';
 import type { ObjClosure, ObjFunction } from './objects.js';
 import type { RunOutcome } from './run-outcome.js';
 import type { Value } from './value.js';
+import type { VmRunState } from './vm-run-state.js';
 import { interpret } from './generated/interpreter.js';
-import type { BreakHandler, InterpreterVM } from './interpreter/interpreter-vm.js';
+import type { InterpreterVM } from './interpreter/interpreter-vm.js';
 import type { FunctionCompiler, LoopEntry } from './compiled/compile.js';
 import { runCompiledFromStart, runLoopEntry } from './compiled/run-compiled.js';
 
 /** What a CastLoopRunner reads and changes of the VM it runs for (vm/vm.ts builds it once per VM). */
 export interface CastLoopVM {
+  /**
+   * The fibers alive (a loop's fiber counts while it runs) and the break
+   * handler (set by the debugger while attached: every loop run then takes
+   * castFast's road), which the VM changes too.
+   */
+  readonly runState: VmRunState;
   /** Stacks and frame arrays lent to running fibers, and spare fiber objects: a loop's fiber is one of them. */
   readonly storage: FiberStoragePool;
-  /** Fibers alive (running, suspended or paused): a loop's fiber counts while it runs. */
-  liveFibers: number;
-  /** Set by the debugger while attached: every loop run then takes castFast's road. */
-  readonly breakHandler: BreakHandler | null;
   /** What the interpreter (and compiled code) reads of the VM: a loop's fiber runs on it. */
   readonly interpreter: InterpreterVM;
   /** The VM's one reused RunOutcome, which loop runs report in as castFast does. */
@@ -62,7 +65,16 @@ export interface CastLoopVM {
  * call site polymorphic, then megamorphic).
  */
 export class CastLoopRunner implements LoopRunner {
-  constructor(private readonly vm: CastLoopVM) {}
+  // What every run reads, held here (one load away, on the object the runs' code already reads): the VM's.
+  private readonly runState: VmRunState;
+  private readonly interpreter: InterpreterVM;
+  private readonly outcome: RunOutcome;
+
+  constructor(private readonly vm: CastLoopVM) {
+    this.runState = vm.runState;
+    this.interpreter = vm.interpreter;
+    this.outcome = vm.outcome;
+  }
 
   /**
    * A loop that casts `spell` (the function `fn`, undefined when the module
@@ -88,7 +100,7 @@ export class CastLoopRunner implements LoopRunner {
     if (ended !== null) return ended;
     // Finished on the loop's own fiber (a run that finished keeps it: see runUnlessDone).
     const fiber = loop.fiber!;
-    const out = this.vm.outcome;
+    const out = this.outcome;
     out.state = 'done';
     out.result = fiber.result;
     out.error = null;
@@ -149,21 +161,21 @@ export class CastLoopRunner implements LoopRunner {
    */
   runHeldPair(loop: FastLoop, first: Value, second: Value): RunOutcome | null {
     const entry = loop.holding ? loop.closure!.fn.loopEntry : null;
-    const vm = this.vm;
+    const state = this.runState;
     // Kept small, for V8 to inline into the host's loop: the other roads are out of line.
-    if (entry === null || loop.busy || vm.breakHandler !== null || vm.liveFibers >= loop.maxFibers) return this.runHeldPairSlowly(loop, first, second);
+    if (entry === null || loop.busy || state.breakHandler !== null || state.liveFibers >= loop.maxFibers) return this.runHeldPairSlowly(loop, first, second);
     const fiber = loop.fiber!;
     fiber.fuel = loop.startFuel;
     if (fiber.heapUsed !== 0) fiber.heapUsed = 0;
     if (fiber.outputUsed !== 0) fiber.outputUsed = 0;
     fiber.sp = 3;
-    vm.liveFibers++;
+    state.liveFibers++;
     loop.busy = true;
-    const ended = runLoopEntry(vm.interpreter, fiber, loop.closure!, entry, first === undefined ? null : first, second === undefined ? null : second);
+    const ended = runLoopEntry(this.interpreter, fiber, loop.closure!, entry, first === undefined ? null : first, second === undefined ? null : second);
     loop.busy = false;
     if (ended !== null) return this.heldRunEnded(loop, ended);
     // Finished through the entry's return: uncounted again, still marked live for the next run.
-    vm.liveFibers--;
+    state.liveFibers--;
     return null;
   }
 
@@ -199,7 +211,7 @@ export class CastLoopRunner implements LoopRunner {
    */
   private hold(loop: FastLoop): void {
     const fiber = loop.fiber;
-    if (fiber === null || loop.busy || loop.arity !== 2 || this.vm.breakHandler !== null) return;
+    if (fiber === null || loop.busy || loop.arity !== 2 || this.runState.breakHandler !== null) return;
     const closure = loop.closure!;
     if (closure.fn.loopEntry === null && !this.makeLoopEntry(closure.fn)) return;
     fiber.state = 'running';
@@ -243,21 +255,20 @@ export class CastLoopRunner implements LoopRunner {
 
   /** Whether a loop that has a fiber (and so a closure: runSlowly makes the fiber only then) can run on it now: loopCanEnter, written out. */
   private loopCanContinue(loop: FastLoop, argc: number): boolean {
-    const vm = this.vm;
-    return !loop.busy && vm.breakHandler === null && argc === loop.arity && vm.liveFibers < loop.maxFibers;
+    const state = this.runState;
+    return !loop.busy && state.breakHandler === null && argc === loop.arity && state.liveFibers < loop.maxFibers;
   }
 
   /** Run the loop's fiber, its arguments in place (stack[1 ..= argc]): what a finished run changed is set again first. */
   private runFiber(loop: FastLoop, fiber: Fiber, argc: number): RunOutcome | null {
     const closure = loop.closure!;
-    const vm = this.vm;
     // What a finished run changed; the rest (spell, budgets, frame budget, storage) is the loop's.
     // (The interpreter sets the state to 'running' as it starts.)
     fiber.fuel = loop.startFuel;
     if (fiber.heapUsed !== 0) fiber.heapUsed = 0;
     if (fiber.outputUsed !== 0) fiber.outputUsed = 0;
     fiber.live = true;
-    vm.liveFibers++;
+    this.runState.liveFibers++;
     const stack = fiber.stack;
     if (stack[0] !== closure) stack[0] = closure;
     // Frame 0's closure and base are the loop's for as long as it owns the fiber (set when it was made: runSlowly).
@@ -266,7 +277,7 @@ export class CastLoopRunner implements LoopRunner {
     fiber.sp = 1 + argc;
     // The interpreter catches whatever the spell throws: nothing escapes between these two lines.
     loop.busy = true;
-    const ended = (closure.fn.compiled !== null ? runCompiledFromStart(vm.interpreter, fiber, closure) : interpret(vm.interpreter, fiber)).state;
+    const ended = (closure.fn.compiled !== null ? runCompiledFromStart(this.interpreter, fiber, closure) : interpret(this.interpreter, fiber)).state;
     loop.busy = false;
     return ended === 'done' ? null : this.loopOutcome(loop, fiber);
   }
@@ -300,7 +311,7 @@ export class CastLoopRunner implements LoopRunner {
 
   /** How a loop run that did not finish ended: failed (the loop keeps its fiber), or waiting or paused (the cast takes it). */
   private loopOutcome(loop: FastLoop, fiber: Fiber): RunOutcome {
-    const out = this.vm.outcome;
+    const out = this.outcome;
     const state = fiber.state;
     out.result = fiber.result;
     out.error = fiber.error;

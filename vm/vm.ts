@@ -36,6 +36,7 @@ import { ObjClosure, ObjFunction, ObjHostFunction } from './objects.js';
 import { OPCODES, Op, instructionSize } from './opcodes.js';
 import { nameArgumentProblem } from './name-argument.js';
 import { RunOutcome } from './run-outcome.js';
+import { VmRunState } from './vm-run-state.js';
 import type { Tier, VMOptions } from './vm-options.js';
 import { measureRestored } from './retained-heap.js';
 import type { Value, VmObject } from './value.js';
@@ -134,10 +135,9 @@ export class VM {
   private readonly outcome = new RunOutcome();
   private lastFastSpell: string | null = null;
   private lastFastClosure: ObjClosure | null = null;
-  private liveFibers = 0;
+  /** The fiber count and the break handler, which the cast-loop runner reads and changes too (vm/vm-run-state.ts). */
+  private readonly runState = new VmRunState();
   private scriptRan = false;
-  /** Set by the debugger while attached; BREAK opcodes only exist in code while it is. */
-  private handler: BreakHandler | null = null;
   private readonly tier: Tier;
   private readonly compiler: FunctionCompiler;
   /** Every fiber's `retainedRoots`: the globals when the heap budget counts what is retained, else null. */
@@ -162,6 +162,24 @@ export class VM {
     this.tier = options.tier ?? 'auto';
     this.compiler = new FunctionCompiler(module);
     if (this.tier === 'compiled') this.compileAll();
+  }
+
+  /** Fibers alive (running, suspended or paused): kept in runState. */
+  private get liveFibers(): number {
+    return this.runState.liveFibers;
+  }
+
+  private set liveFibers(count: number) {
+    this.runState.liveFibers = count;
+  }
+
+  /** Set by the debugger while attached; BREAK opcodes only exist in code while it is: kept in runState. */
+  private get handler(): BreakHandler | null {
+    return this.runState.breakHandler;
+  }
+
+  private set handler(handler: BreakHandler | null) {
+    this.runState.breakHandler = handler;
   }
 
   /** Set by the debugger while attached; BREAK opcodes only exist in code while it is, and every function runs on the interpreter. */
@@ -356,9 +374,12 @@ export class VM {
   /**
    * What the cast-loop runner reads and changes of a VM (vm/cast-loops.ts).
    * One class for every VM, as View is: the runner's reads through it then
-   * have one shape however many VMs a game runs.
+   * have one shape however many VMs a game runs. What every run reads and
+   * changes (the fiber count, the break handler) is not read through it but
+   * in runState, which the runner holds itself.
    */
   private static readonly LoopView = class implements CastLoopVM {
+    readonly runState: VmRunState;
     readonly storage: FiberStoragePool;
     readonly interpreter: InterpreterVM;
     readonly outcome: RunOutcome;
@@ -368,6 +389,7 @@ export class VM {
     readonly compileFailures: string[];
 
     constructor(private readonly owner: VM) {
+      this.runState = owner.runState;
       this.storage = owner.storage;
       this.interpreter = owner.interpreterView;
       this.outcome = owner.outcome;
@@ -375,18 +397,6 @@ export class VM {
       this.retainedRoots = owner.retainedRoots;
       this.compiler = owner.compiler;
       this.compileFailures = owner.compileFailures;
-    }
-
-    get liveFibers(): number {
-      return this.owner.liveFibers;
-    }
-
-    set liveFibers(count: number) {
-      this.owner.liveFibers = count;
-    }
-
-    get breakHandler(): BreakHandler | null {
-      return this.owner.handler;
     }
 
     ensureScript(): Fiber | null {
