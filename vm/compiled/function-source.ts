@@ -389,7 +389,14 @@ function loopBlocks(code: Int32Array, starts: readonly number[], leaders: Readon
  * rest of the function to the interpreter. `counted.words` grows by the words
  * compiled.
  */
-export function compiledFunctionSource(module: Module, fn: ObjFunction, header?: number, counted?: { words: number }): string | null {
+export function compiledFunctionSource(
+  module: Module,
+  fn: ObjFunction,
+  header?: number,
+  counted?: { words: number },
+  /** Only a source written before (for the same code and depths): null rather than write one (FunctionCompiler.compileRemembered). */
+  rememberedOnly = false,
+): string | null {
   const code = fn.original;
   // The verifier's facts: the stack depth at every instruction (it throws on code it does not accept).
   // Verified for this module every time; the source written from them is remembered.
@@ -398,6 +405,7 @@ export function compiledFunctionSource(module: Module, fn: ObjFunction, header?:
   const key = `${fn.index} ${header ?? ''} ${code.join(',')} ${depths?.join(',') ?? ''}`;
   let written = SOURCES.get(key);
   if (written === undefined) {
+    if (rememberedOnly) return null;
     const wordsBefore = counted?.words ?? 0;
     const source = depths === null ? null : writeFunctionSource(fn.index, code, depths, header, counted);
     written = { source, words: (counted?.words ?? 0) - wordsBefore };
