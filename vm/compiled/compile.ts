@@ -54,7 +54,8 @@ export class FunctionCompiler {
    * compileRemembered decides). Tier `auto` runs such a function compiled from its first call.
    */
   wasCompiled(fn: ObjFunction): boolean {
-    return COMPILED_CODE.has(codeKey(fn));
+    // (The first VM of a process, as `cantrip run`'s, hashes nothing.)
+    return COMPILED_CODE.size > 0 && COMPILED_CODE.has(codeKey(fn));
   }
 
   /**
