@@ -34,7 +34,6 @@ import {
   callHost,
   callHostWithMany,
   captureUpvalues,
-  chargeHeap,
   chargeOutput,
   checkHostResult,
   checkIndex,
@@ -52,6 +51,8 @@ import {
   getOtherProperty,
   growFrames,
   growStackCharged,
+  heapOver,
+  heapOverflow,
   hostArityMessage,
   hostEquals,
   hostFailed,
@@ -264,7 +265,9 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               if (object instanceof ObjInstance && object.shape === fn.icShape[(ip - 1)]) value = object.values[fn.icSlot[(ip - 1)]!]!;
               else {
                 value = object instanceof ObjInstance ? getInstanceProperty(fn, (ip - 1), object, constants[code[ip - 1]!] as string) : getOtherProperty(object, constants[code[ip - 1]!] as string);
-                if (value instanceof ObjBoundMethod) fuel -= chargeHeap(fiber, HEAP_COST.boundMethod, fuel);
+                if (value instanceof ObjBoundMethod) { if (heapOver(fiber, HEAP_COST.boundMethod)) {
+                    fuel -= heapOverflow(fiber, fuel, sp, fc);
+                  } };
               }
               stack[sp - 1] = value;
             }
@@ -283,14 +286,18 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                 else {
                   object.addField(fn.icSlot[(ip - 1)]!, value);
                   object.shape = next;
-                  fuel -= chargeHeap(fiber, HEAP_COST.field, fuel);
+                  { if (heapOver(fiber, HEAP_COST.field)) {
+                      fuel -= heapOverflow(fiber, fuel, sp, fc);
+                    } };
                 }
               } else {
                 // A new field, a new shape or a switch to dictionary mode is work and memory: charge both.
                 const cost = setProperty(fn, (ip - 1), object, constants[code[ip - 1]!] as string, value);
                 if (cost > 0) {
                   { fuel -= cost; if (fuel < 0) throw fuelFault(fiber); };
-                  fuel -= chargeHeap(fiber, cost, fuel);
+                  { if (heapOver(fiber, cost)) {
+                      fuel -= heapOverflow(fiber, fuel, sp, fc);
+                    } };
                 }
               }
               stack[sp - 2] = value;
@@ -307,7 +314,9 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               if (!(superclass instanceof ObjClass)) throw new Fault('Superclass must be a class.');
               const method = superclass.methods.get(constants[code[ip - 1]!] as string);
               if (method === undefined) throw new Fault(`Undefined property ${quoted(constants[code[ip - 1]!] as string)}.`);
-              fuel -= chargeHeap(fiber, HEAP_COST.boundMethod, fuel);
+              { if (heapOver(fiber, HEAP_COST.boundMethod)) {
+                  fuel -= heapOverflow(fiber, fuel, sp, fc);
+                } };
               bound = new ObjBoundMethod(instance, method);
               stack[sp - 2] = bound;
               sp -= 1;
@@ -338,8 +347,12 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               if (list instanceof ObjList) list.items[checkIndex(list, index)] = value;
               else if (list instanceof ObjMap && (typeof index === 'string' || (typeof index === 'number' && index === index && (index !== 0 || 1 / index > 0)))) {
                 // A string or number key (not nan, which is refused, nor -0, whose sign the map keeps) is stored as itself.
-                if (list.store(index, value)) fuel -= chargeHeap(fiber, HEAP_COST.mapEntry, fuel);
-              } else if (setMapEntry(list, index, value)) fuel -= chargeHeap(fiber, HEAP_COST.mapEntry, fuel);
+                if (list.store(index, value)) { if (heapOver(fiber, HEAP_COST.mapEntry)) {
+                    fuel -= heapOverflow(fiber, fuel, sp, fc);
+                  } };
+              } else if (setMapEntry(list, index, value)) { if (heapOver(fiber, HEAP_COST.mapEntry)) {
+                  fuel -= heapOverflow(fiber, fuel, sp, fc);
+                } };
               stack[sp - 3] = value;
               sp -= 2;
             }
@@ -390,7 +403,9 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               let result: Value;
               if (typeof a === 'number' && typeof b === 'number') result = a + b;
               else if (typeof a === 'string' && typeof b === 'string') {
-                fuel -= chargeHeap(fiber, a.length + b.length, fuel);
+                { if (heapOver(fiber, a.length + b.length)) {
+                    fuel -= heapOverflow(fiber, fuel, sp, fc);
+                  } };
                 result = concatStrings(a, b);
               } else throw new Fault('Operands must be two numbers or two strings.');
               stack[sp - 2] = result;
@@ -607,6 +622,8 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                 callTarget = method;
                 { op = -1; continue dispatch; };
               }
+              fiber.sp = sp;
+              fiber.frameCount = fc;
               {
                 fiber.fuel = fuel;
                 ctx.fn = fn;
@@ -658,6 +675,8 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               ctx.fn = fn;
               ctx.ip = ip;
               const savedFiber = enterHost(ctx, fiber, hostFn, argBase, argc);
+              fiber.sp = sp;
+              fiber.frameCount = fc;
               const impl = hostFn.impl;
               let returned;
               try {
@@ -706,11 +725,15 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               const target = functions[code[ip - 1]!]!;
               const count = target.proto.upvalues.length;
               // Charged by the upvalues captured, the new upvalue objects and the open-upvalue entries walked (captureUpvalues).
-              fuel -= chargeHeap(fiber, HEAP_COST.closure + count, fuel);
+              { if (heapOver(fiber, HEAP_COST.closure + count)) {
+                  fuel -= heapOverflow(fiber, fuel, sp, fc);
+                } };
               let upvalues = NO_UPVALUES;
               if (count > 0) {
                 upvalues = captureUpvalues(fiber, target, closure, base);
-                fuel -= chargeHeap(fiber, HEAP_COST.upvalue * lastCapture.created, fuel);
+                { if (heapOver(fiber, HEAP_COST.upvalue * lastCapture.created)) {
+                    fuel -= heapOverflow(fiber, fuel, sp, fc);
+                  } };
                 { fuel -= count + lastCapture.walked; if (fuel < 0) throw fuelFault(fiber); };
               }
               made = new ObjClosure(target, upvalues);
@@ -752,7 +775,9 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               ip += 1;
               let klass: Value;
               { fuel -= HEAP_COST.class; if (fuel < 0) throw fuelFault(fiber); };
-              fuel -= chargeHeap(fiber, HEAP_COST.class, fuel);
+              { if (heapOver(fiber, HEAP_COST.class)) {
+                  fuel -= heapOverflow(fiber, fuel, sp, fc);
+                } };
               klass = new ObjClass(constants[code[ip - 1]!] as string);
               stack[sp] = klass;
               sp += 1;
@@ -768,7 +793,9 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                 // Copying the method table is work and memory in proportion to its size: charged before copying.
                 const copied = superclass.methods.size;
                 { fuel -= copied; if (fuel < 0) throw fuelFault(fiber); };
-                fuel -= chargeHeap(fiber, copied * HEAP_COST.method, fuel);
+                { if (heapOver(fiber, copied * HEAP_COST.method)) {
+                    fuel -= heapOverflow(fiber, fuel, sp, fc);
+                  } };
                 inherit(subclass, superclass);
               }
               sp -= 1;
@@ -782,7 +809,9 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               const method = stack[sp - 1]!;
               if (klass instanceof ObjClass && method instanceof ObjClosure) {
                 const name = constants[code[ip - 1]!] as string;
-                fuel -= chargeHeap(fiber, HEAP_COST.method, fuel);
+                { if (heapOver(fiber, HEAP_COST.method)) {
+                    fuel -= heapOverflow(fiber, fuel, sp, fc);
+                  } };
                 klass.methods.set(name, method);
                 methodsChanged();
                 if (name === 'init') klass.initializer = method;
@@ -794,7 +823,9 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
           case 44 /* BUILD_LIST */: {
             ip += 1;
             {
-              fuel -= chargeHeap(fiber, HEAP_COST.list + code[ip - 1]!, fuel);
+              { if (heapOver(fiber, HEAP_COST.list + code[ip - 1]!)) {
+                  fuel -= heapOverflow(fiber, fuel, sp, fc);
+                } };
               const items = stack.slice(sp - code[ip - 1]!, sp);
               sp -= code[ip - 1]!;
               stack[sp++] = new ObjList(items);
@@ -813,7 +844,9 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                 // A map is iterated over a snapshot of its keys taken as the loop starts: the body may
                 // add or remove entries and the loop stays deterministic. The snapshot is a list on the heap.
                 if (!(iterable instanceof ObjMap)) throw new Fault('Can only iterate over a list or a map.');
-                fuel -= chargeHeap(fiber, HEAP_COST.list + iterable.size, fuel);
+                { if (heapOver(fiber, HEAP_COST.list + iterable.size)) {
+                    fuel -= heapOverflow(fiber, fuel, sp, fc);
+                  } };
                 { fuel -= iterable.size; if (fuel < 0) throw fuelFault(fiber); };
                 stack[slot] = list = new ObjList(iterable.keys());
               }
@@ -846,7 +879,9 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               const first = sp - 2 * code[ip - 1]!;
               const map = new ObjMap();
               for (let i = first; i < sp; i += 2) setMapEntry(map, stack[i]!, stack[i + 1]!);
-              fuel -= chargeHeap(fiber, HEAP_COST.map + HEAP_COST.mapEntry * map.size, fuel);
+              { if (heapOver(fiber, HEAP_COST.map + HEAP_COST.mapEntry * map.size)) {
+                  fuel -= heapOverflow(fiber, fuel, sp, fc);
+                } };
               sp = first;
               stack[sp++] = map;
             }
@@ -860,7 +895,9 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               const text = templateText(stack, first, code[ip - 1]!, fuel);
               if (text === null) throw fuelFault(fiber);
               { fuel -= code[ip - 1]! + text.length; if (fuel < 0) throw fuelFault(fiber); };
-              fuel -= chargeHeap(fiber, text.length, fuel);
+              { if (heapOver(fiber, text.length)) {
+                  fuel -= heapOverflow(fiber, fuel, sp, fc);
+                } };
               sp = first;
               stack[sp++] = text;
             }
@@ -980,6 +1017,8 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                   base = newBase;
                   continue next;
                 };
+                fiber.sp = sp;
+                fiber.frameCount = fc;
                 {
                   fiber.fuel = fuel;
                   ctx.fn = fn;
@@ -994,7 +1033,9 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                   stack[sp++] = callResult;
                 };
               } else if (callee instanceof ObjClass) {
-                fuel -= chargeHeap(fiber, HEAP_COST.instance, fuel);
+                { if (heapOver(fiber, HEAP_COST.instance)) {
+                    fuel -= heapOverflow(fiber, fuel, sp, fc);
+                  } };
                 stack[calleeSlot] = new ObjInstance(callee);
                 if (callee.initializer !== null) {
                   const enterClosure = callee.initializer;
@@ -1033,6 +1074,8 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                 if (argc !== 0) throw new Fault(`Expected 0 arguments but got ${argc}.`);
               } else if (callee instanceof ObjHostFunction) {
                 if (argc < callee.minArity || argc > callee.maxArity) throw new Fault(hostArityMessage(callee.host, argc));
+                fiber.sp = sp;
+                fiber.frameCount = fc;
                 {
                   fiber.fuel = fuel;
                   ctx.fn = fn;
@@ -1090,7 +1133,11 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               let result: Value;
               if (typeof a === 'number' && typeof b === 'number') result = a + b;
               else if (typeof a === 'string' && typeof b === 'string') {
-                fuel -= chargeHeap(fiber, a.length + b.length, fuel);
+                { if (heapOver(fiber, a.length + b.length)) {
+                    stack[sp] = t0;
+                    stack[sp + 1] = t1;
+                    fuel -= heapOverflow(fiber, fuel, sp + 2, fc);
+                  } };
                 result = concatStrings(a, b);
               } else throw new Fault('Operands must be two numbers or two strings.');
               t2 = result;
@@ -1156,7 +1203,11 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               let result: Value;
               if (typeof a === 'number' && typeof b === 'number') result = a + b;
               else if (typeof a === 'string' && typeof b === 'string') {
-                fuel -= chargeHeap(fiber, a.length + b.length, fuel);
+                { if (heapOver(fiber, a.length + b.length)) {
+                    stack[sp] = t0;
+                    stack[sp + 1] = t1;
+                    fuel -= heapOverflow(fiber, fuel, sp + 2, fc);
+                  } };
                 result = concatStrings(a, b);
               } else throw new Fault('Operands must be two numbers or two strings.');
               t2 = result;
@@ -1204,7 +1255,11 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               let result: Value;
               if (typeof a === 'number' && typeof b === 'number') result = a + b;
               else if (typeof a === 'string' && typeof b === 'string') {
-                fuel -= chargeHeap(fiber, a.length + b.length, fuel);
+                { if (heapOver(fiber, a.length + b.length)) {
+                    stack[sp] = t0;
+                    stack[sp + 1] = t1;
+                    fuel -= heapOverflow(fiber, fuel, sp + 2, fc);
+                  } };
                 result = concatStrings(a, b);
               } else throw new Fault('Operands must be two numbers or two strings.');
               t2 = result;
@@ -1252,7 +1307,11 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               if (object instanceof ObjInstance && object.shape === fn.icShape[(ip - 1)]) value = object.values[fn.icSlot[(ip - 1)]!]!;
               else {
                 value = object instanceof ObjInstance ? getInstanceProperty(fn, (ip - 1), object, constants[code[ip - 1]!] as string) : getOtherProperty(object, constants[code[ip - 1]!] as string);
-                if (value instanceof ObjBoundMethod) fuel -= chargeHeap(fiber, HEAP_COST.boundMethod, fuel);
+                if (value instanceof ObjBoundMethod) { if (heapOver(fiber, HEAP_COST.boundMethod)) {
+                    stack[sp] = t0;
+                    stack[sp + 1] = t1;
+                    fuel -= heapOverflow(fiber, fuel, sp + 2, fc);
+                  } };
               }
               t2 = value;
             }
@@ -1268,7 +1327,12 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               let result: Value;
               if (typeof a === 'number' && typeof b === 'number') result = a + b;
               else if (typeof a === 'string' && typeof b === 'string') {
-                fuel -= chargeHeap(fiber, a.length + b.length, fuel);
+                { if (heapOver(fiber, a.length + b.length)) {
+                    stack[sp] = t0;
+                    stack[sp + 1] = t2;
+                    stack[sp + 2] = t3;
+                    fuel -= heapOverflow(fiber, fuel, sp + 3, fc);
+                  } };
                 result = concatStrings(a, b);
               } else throw new Fault('Operands must be two numbers or two strings.');
               t4 = result;
@@ -1285,14 +1349,22 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                 else {
                   object.addField(fn.icSlot[(ip - 1)]!, value);
                   object.shape = next;
-                  fuel -= chargeHeap(fiber, HEAP_COST.field, fuel);
+                  { if (heapOver(fiber, HEAP_COST.field)) {
+                      stack[sp] = t0;
+                      stack[sp + 1] = t4;
+                      fuel -= heapOverflow(fiber, fuel, sp + 2, fc);
+                    } };
                 }
               } else {
                 // A new field, a new shape or a switch to dictionary mode is work and memory: charge both.
                 const cost = setProperty(fn, (ip - 1), object, constants[code[ip - 1]!] as string, value);
                 if (cost > 0) {
                   { fuel -= cost; if (fuel < 0) throw fuelFault(fiber); };
-                  fuel -= chargeHeap(fiber, cost, fuel);
+                  { if (heapOver(fiber, cost)) {
+                      stack[sp] = t0;
+                      stack[sp + 1] = t4;
+                      fuel -= heapOverflow(fiber, fuel, sp + 2, fc);
+                    } };
                 }
               }
               t5 = value;
@@ -1319,7 +1391,11 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               let result: Value;
               if (typeof a === 'number' && typeof b === 'number') result = a + b;
               else if (typeof a === 'string' && typeof b === 'string') {
-                fuel -= chargeHeap(fiber, a.length + b.length, fuel);
+                { if (heapOver(fiber, a.length + b.length)) {
+                    stack[sp] = t0;
+                    stack[sp + 1] = t1;
+                    fuel -= heapOverflow(fiber, fuel, sp + 2, fc);
+                  } };
                 result = concatStrings(a, b);
               } else throw new Fault('Operands must be two numbers or two strings.');
               t2 = result;
@@ -1540,7 +1616,11 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               let result: Value;
               if (typeof a === 'number' && typeof b === 'number') result = a + b;
               else if (typeof a === 'string' && typeof b === 'string') {
-                fuel -= chargeHeap(fiber, a.length + b.length, fuel);
+                { if (heapOver(fiber, a.length + b.length)) {
+                    stack[sp] = t0;
+                    stack[sp + 1] = t1;
+                    fuel -= heapOverflow(fiber, fuel, sp + 2, fc);
+                  } };
                 result = concatStrings(a, b);
               } else throw new Fault('Operands must be two numbers or two strings.');
               t2 = result;
@@ -1573,7 +1653,11 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               let result: Value;
               if (typeof a === 'number' && typeof b === 'number') result = a + b;
               else if (typeof a === 'string' && typeof b === 'string') {
-                fuel -= chargeHeap(fiber, a.length + b.length, fuel);
+                { if (heapOver(fiber, a.length + b.length)) {
+                    stack[sp] = t0;
+                    stack[sp + 1] = t1;
+                    fuel -= heapOverflow(fiber, fuel, sp + 2, fc);
+                  } };
                 result = concatStrings(a, b);
               } else throw new Fault('Operands must be two numbers or two strings.');
               t2 = result;
@@ -1694,14 +1778,22 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                 else {
                   object.addField(fn.icSlot[(ip - 1)]!, value);
                   object.shape = next;
-                  fuel -= chargeHeap(fiber, HEAP_COST.field, fuel);
+                  { if (heapOver(fiber, HEAP_COST.field)) {
+                      stack[sp] = t0;
+                      stack[sp + 1] = t1;
+                      fuel -= heapOverflow(fiber, fuel, sp + 2, fc);
+                    } };
                 }
               } else {
                 // A new field, a new shape or a switch to dictionary mode is work and memory: charge both.
                 const cost = setProperty(fn, (ip - 1), object, constants[code[ip - 1]!] as string, value);
                 if (cost > 0) {
                   { fuel -= cost; if (fuel < 0) throw fuelFault(fiber); };
-                  fuel -= chargeHeap(fiber, cost, fuel);
+                  { if (heapOver(fiber, cost)) {
+                      stack[sp] = t0;
+                      stack[sp + 1] = t1;
+                      fuel -= heapOverflow(fiber, fuel, sp + 2, fc);
+                    } };
                 }
               }
               t2 = value;
@@ -1733,14 +1825,22 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                 else {
                   object.addField(fn.icSlot[(ip - 1)]!, value);
                   object.shape = next;
-                  fuel -= chargeHeap(fiber, HEAP_COST.field, fuel);
+                  { if (heapOver(fiber, HEAP_COST.field)) {
+                      stack[sp] = t0;
+                      stack[sp + 1] = t1;
+                      fuel -= heapOverflow(fiber, fuel, sp + 2, fc);
+                    } };
                 }
               } else {
                 // A new field, a new shape or a switch to dictionary mode is work and memory: charge both.
                 const cost = setProperty(fn, (ip - 1), object, constants[code[ip - 1]!] as string, value);
                 if (cost > 0) {
                   { fuel -= cost; if (fuel < 0) throw fuelFault(fiber); };
-                  fuel -= chargeHeap(fiber, cost, fuel);
+                  { if (heapOver(fiber, cost)) {
+                      stack[sp] = t0;
+                      stack[sp + 1] = t1;
+                      fuel -= heapOverflow(fiber, fuel, sp + 2, fc);
+                    } };
                 }
               }
               t2 = value;
@@ -1972,7 +2072,11 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               if (object instanceof ObjInstance && object.shape === fn.icShape[(ip - 1)]) value = object.values[fn.icSlot[(ip - 1)]!]!;
               else {
                 value = object instanceof ObjInstance ? getInstanceProperty(fn, (ip - 1), object, constants[code[ip - 1]!] as string) : getOtherProperty(object, constants[code[ip - 1]!] as string);
-                if (value instanceof ObjBoundMethod) fuel -= chargeHeap(fiber, HEAP_COST.boundMethod, fuel);
+                if (value instanceof ObjBoundMethod) { if (heapOver(fiber, HEAP_COST.boundMethod)) {
+                    stack[sp] = t0;
+                    stack[sp + 1] = t1;
+                    fuel -= heapOverflow(fiber, fuel, sp + 2, fc);
+                  } };
               }
               t2 = value;
             }
@@ -1995,7 +2099,10 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               if (object instanceof ObjInstance && object.shape === fn.icShape[(ip - 1)]) value = object.values[fn.icSlot[(ip - 1)]!]!;
               else {
                 value = object instanceof ObjInstance ? getInstanceProperty(fn, (ip - 1), object, constants[code[ip - 1]!] as string) : getOtherProperty(object, constants[code[ip - 1]!] as string);
-                if (value instanceof ObjBoundMethod) fuel -= chargeHeap(fiber, HEAP_COST.boundMethod, fuel);
+                if (value instanceof ObjBoundMethod) { if (heapOver(fiber, HEAP_COST.boundMethod)) {
+                    stack[sp] = t0;
+                    fuel -= heapOverflow(fiber, fuel, sp + 1, fc);
+                  } };
               }
               t1 = value;
             }
@@ -2036,7 +2143,10 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               if (object instanceof ObjInstance && object.shape === fn.icShape[(ip - 1)]) value = object.values[fn.icSlot[(ip - 1)]!]!;
               else {
                 value = object instanceof ObjInstance ? getInstanceProperty(fn, (ip - 1), object, constants[code[ip - 1]!] as string) : getOtherProperty(object, constants[code[ip - 1]!] as string);
-                if (value instanceof ObjBoundMethod) fuel -= chargeHeap(fiber, HEAP_COST.boundMethod, fuel);
+                if (value instanceof ObjBoundMethod) { if (heapOver(fiber, HEAP_COST.boundMethod)) {
+                    stack[sp] = t0;
+                    fuel -= heapOverflow(fiber, fuel, sp + 1, fc);
+                  } };
               }
               t1 = value;
             }
@@ -2083,6 +2193,8 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                 callTarget = method;
                 { op = -1; continue dispatch; };
               }
+              fiber.sp = sp;
+              fiber.frameCount = fc;
               {
                 fiber.fuel = fuel;
                 ctx.fn = fn;
@@ -2113,7 +2225,10 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               if (object instanceof ObjInstance && object.shape === fn.icShape[(ip - 1)]) value = object.values[fn.icSlot[(ip - 1)]!]!;
               else {
                 value = object instanceof ObjInstance ? getInstanceProperty(fn, (ip - 1), object, constants[code[ip - 1]!] as string) : getOtherProperty(object, constants[code[ip - 1]!] as string);
-                if (value instanceof ObjBoundMethod) fuel -= chargeHeap(fiber, HEAP_COST.boundMethod, fuel);
+                if (value instanceof ObjBoundMethod) { if (heapOver(fiber, HEAP_COST.boundMethod)) {
+                    stack[sp] = t0;
+                    fuel -= heapOverflow(fiber, fuel, sp + 1, fc);
+                  } };
               }
               t1 = value;
             }
@@ -2125,7 +2240,10 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               let result: Value;
               if (typeof a === 'number' && typeof b === 'number') result = a + b;
               else if (typeof a === 'string' && typeof b === 'string') {
-                fuel -= chargeHeap(fiber, a.length + b.length, fuel);
+                { if (heapOver(fiber, a.length + b.length)) {
+                    stack[sp + 1] = t1;
+                    fuel -= heapOverflow(fiber, fuel, sp + 1 + 1, fc);
+                  } };
                 result = concatStrings(a, b);
               } else throw new Fault('Operands must be two numbers or two strings.');
               t2 = result;
@@ -2153,7 +2271,11 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               let result: Value;
               if (typeof a === 'number' && typeof b === 'number') result = a + b;
               else if (typeof a === 'string' && typeof b === 'string') {
-                fuel -= chargeHeap(fiber, a.length + b.length, fuel);
+                { if (heapOver(fiber, a.length + b.length)) {
+                    stack[sp] = t0;
+                    stack[sp + 1] = t1;
+                    fuel -= heapOverflow(fiber, fuel, sp + 2, fc);
+                  } };
                 result = concatStrings(a, b);
               } else throw new Fault('Operands must be two numbers or two strings.');
               t2 = result;
@@ -2231,7 +2353,11 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               let result: Value;
               if (typeof a === 'number' && typeof b === 'number') result = a + b;
               else if (typeof a === 'string' && typeof b === 'string') {
-                fuel -= chargeHeap(fiber, a.length + b.length, fuel);
+                { if (heapOver(fiber, a.length + b.length)) {
+                    stack[sp] = t0;
+                    stack[sp + 1] = t1;
+                    fuel -= heapOverflow(fiber, fuel, sp + 2, fc);
+                  } };
                 result = concatStrings(a, b);
               } else throw new Fault('Operands must be two numbers or two strings.');
               t2 = result;
@@ -2249,7 +2375,9 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               let result: Value;
               if (typeof a === 'number' && typeof b === 'number') result = a + b;
               else if (typeof a === 'string' && typeof b === 'string') {
-                fuel -= chargeHeap(fiber, a.length + b.length, fuel);
+                { if (heapOver(fiber, a.length + b.length)) {
+                    fuel -= heapOverflow(fiber, fuel, sp + 2, fc);
+                  } };
                 result = concatStrings(a, b);
               } else throw new Fault('Operands must be two numbers or two strings.');
               t0 = result;
@@ -2271,7 +2399,9 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               let result: Value;
               if (typeof a === 'number' && typeof b === 'number') result = a + b;
               else if (typeof a === 'string' && typeof b === 'string') {
-                fuel -= chargeHeap(fiber, a.length + b.length, fuel);
+                { if (heapOver(fiber, a.length + b.length)) {
+                    fuel -= heapOverflow(fiber, fuel, sp + 2, fc);
+                  } };
                 result = concatStrings(a, b);
               } else throw new Fault('Operands must be two numbers or two strings.');
               t0 = result;
@@ -2288,7 +2418,11 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               let result: Value;
               if (typeof a === 'number' && typeof b === 'number') result = a + b;
               else if (typeof a === 'string' && typeof b === 'string') {
-                fuel -= chargeHeap(fiber, a.length + b.length, fuel);
+                { if (heapOver(fiber, a.length + b.length)) {
+                    stack[sp] = t0;
+                    stack[sp + 1] = t1;
+                    fuel -= heapOverflow(fiber, fuel, sp + 2, fc);
+                  } };
                 result = concatStrings(a, b);
               } else throw new Fault('Operands must be two numbers or two strings.');
               t2 = result;
@@ -2306,7 +2440,9 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               let result: Value;
               if (typeof a === 'number' && typeof b === 'number') result = a + b;
               else if (typeof a === 'string' && typeof b === 'string') {
-                fuel -= chargeHeap(fiber, a.length + b.length, fuel);
+                { if (heapOver(fiber, a.length + b.length)) {
+                    fuel -= heapOverflow(fiber, fuel, sp + 2, fc);
+                  } };
                 result = concatStrings(a, b);
               } else throw new Fault('Operands must be two numbers or two strings.');
               t0 = result;
@@ -2324,14 +2460,20 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                 else {
                   object.addField(fn.icSlot[(ip - 1)]!, value);
                   object.shape = next;
-                  fuel -= chargeHeap(fiber, HEAP_COST.field, fuel);
+                  { if (heapOver(fiber, HEAP_COST.field)) {
+                      stack[sp + 1] = t0;
+                      fuel -= heapOverflow(fiber, fuel, sp + 1 + 1, fc);
+                    } };
                 }
               } else {
                 // A new field, a new shape or a switch to dictionary mode is work and memory: charge both.
                 const cost = setProperty(fn, (ip - 1), object, constants[code[ip - 1]!] as string, value);
                 if (cost > 0) {
                   { fuel -= cost; if (fuel < 0) throw fuelFault(fiber); };
-                  fuel -= chargeHeap(fiber, cost, fuel);
+                  { if (heapOver(fiber, cost)) {
+                      stack[sp + 1] = t0;
+                      fuel -= heapOverflow(fiber, fuel, sp + 1 + 1, fc);
+                    } };
                 }
               }
               t1 = value;
@@ -2430,14 +2572,18 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                 else {
                   object.addField(fn.icSlot[(ip - 1)]!, value);
                   object.shape = next;
-                  fuel -= chargeHeap(fiber, HEAP_COST.field, fuel);
+                  { if (heapOver(fiber, HEAP_COST.field)) {
+                      fuel -= heapOverflow(fiber, fuel, sp + 2, fc);
+                    } };
                 }
               } else {
                 // A new field, a new shape or a switch to dictionary mode is work and memory: charge both.
                 const cost = setProperty(fn, (ip - 1), object, constants[code[ip - 1]!] as string, value);
                 if (cost > 0) {
                   { fuel -= cost; if (fuel < 0) throw fuelFault(fiber); };
-                  fuel -= chargeHeap(fiber, cost, fuel);
+                  { if (heapOver(fiber, cost)) {
+                      fuel -= heapOverflow(fiber, fuel, sp + 2, fc);
+                    } };
                 }
               }
               t0 = value;
@@ -2459,7 +2605,10 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               if (object instanceof ObjInstance && object.shape === fn.icShape[(ip - 1)]) value = object.values[fn.icSlot[(ip - 1)]!]!;
               else {
                 value = object instanceof ObjInstance ? getInstanceProperty(fn, (ip - 1), object, constants[code[ip - 1]!] as string) : getOtherProperty(object, constants[code[ip - 1]!] as string);
-                if (value instanceof ObjBoundMethod) fuel -= chargeHeap(fiber, HEAP_COST.boundMethod, fuel);
+                if (value instanceof ObjBoundMethod) { if (heapOver(fiber, HEAP_COST.boundMethod)) {
+                    stack[sp] = t0;
+                    fuel -= heapOverflow(fiber, fuel, sp + 1, fc);
+                  } };
               }
               t1 = value;
             }
@@ -2578,6 +2727,8 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                 callTarget = method;
                 { op = -1; continue dispatch; };
               }
+              fiber.sp = sp;
+              fiber.frameCount = fc;
               {
                 fiber.fuel = fuel;
                 ctx.fn = fn;
@@ -2609,7 +2760,10 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               let result: Value;
               if (typeof a === 'number' && typeof b === 'number') result = a + b;
               else if (typeof a === 'string' && typeof b === 'string') {
-                fuel -= chargeHeap(fiber, a.length + b.length, fuel);
+                { if (heapOver(fiber, a.length + b.length)) {
+                    stack[sp + 1] = t0;
+                    fuel -= heapOverflow(fiber, fuel, sp + 1 + 1, fc);
+                  } };
                 result = concatStrings(a, b);
               } else throw new Fault('Operands must be two numbers or two strings.');
               t1 = result;
@@ -2696,7 +2850,10 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               let result: Value;
               if (typeof a === 'number' && typeof b === 'number') result = a + b;
               else if (typeof a === 'string' && typeof b === 'string') {
-                fuel -= chargeHeap(fiber, a.length + b.length, fuel);
+                { if (heapOver(fiber, a.length + b.length)) {
+                    stack[sp + 1] = t0;
+                    fuel -= heapOverflow(fiber, fuel, sp + 1 + 1, fc);
+                  } };
                 result = concatStrings(a, b);
               } else throw new Fault('Operands must be two numbers or two strings.');
               t1 = result;
