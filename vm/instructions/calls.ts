@@ -55,7 +55,9 @@ export const CALL_INSTRUCTIONS = [
       // A map's get / has / remove with a string or number key needs no call out (vm/map-methods.ts).
       inlinePath: `const quickArgc = $1;
         const mapReceiver = stack[sp - 1 - quickArgc]!;
-        if (mapReceiver instanceof ObjMap && quickArgc > 0) {
+        // The count first: compiled code has it as a literal, so at a call without arguments V8 drops
+        // the whole test (the instanceof was done at every such INVOKE: invocation's 30 sites a loop).
+        if (quickArgc > 0 && mapReceiver instanceof ObjMap) {
           const quick = quickMapMethod(mapReceiver, constants[$0] as string, quickArgc, stack[sp - quickArgc], quickArgc > 1 ? stack[sp + 1 - quickArgc] : undefined);
           if (quick !== undefined) {
             sp -= quickArgc;
