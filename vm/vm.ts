@@ -181,24 +181,6 @@ export class VM {
     }
   }
 
-  /** Fibers alive (running, suspended or paused): kept in runState. */
-  private get liveFibers(): number {
-    return this.runState.liveFibers;
-  }
-
-  private set liveFibers(count: number) {
-    this.runState.liveFibers = count;
-  }
-
-  /** Set by the debugger while attached; BREAK opcodes only exist in code while it is: kept in runState. */
-  private get handler(): BreakHandler | null {
-    return this.runState.breakHandler;
-  }
-
-  private set handler(handler: BreakHandler | null) {
-    this.runState.breakHandler = handler;
-  }
-
   /** Set by the debugger while attached; BREAK opcodes only exist in code while it is, and every function runs on the interpreter. */
   get breakHandler(): BreakHandler | null {
     return this.handler;
@@ -310,6 +292,24 @@ export class VM {
   /** Fibers alive (running, suspended or paused). */
   get liveFiberCount(): number {
     return this.liveFibers;
+  }
+
+  /** Fibers alive (running, suspended or paused): kept in runState. */
+  private get liveFibers(): number {
+    return this.runState.liveFibers;
+  }
+
+  private set liveFibers(count: number) {
+    this.runState.liveFibers = count;
+  }
+
+  /** Set by the debugger while attached; BREAK opcodes only exist in code while it is: kept in runState. */
+  private get handler(): BreakHandler | null {
+    return this.runState.breakHandler;
+  }
+
+  private set handler(handler: BreakHandler | null) {
+    this.runState.breakHandler = handler;
   }
 
   /** Run the top-level script (defining the globals). */
