@@ -575,14 +575,10 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                 { op = -1; continue dispatch; };
               }
               const quickArgc = code[ip - 1]!;
-              const mapReceiver = stack[sp - 1 - quickArgc]!;
+              const mapReceiver = stack[sp - (quickArgc + 1) + 0]!;
               if (mapReceiver instanceof ObjMap && quickArgc > 0) {
-                const quick = quickMapMethod(mapReceiver, constants[code[ip - 2]!] as string, quickArgc, stack[sp - quickArgc], quickArgc > 1 ? stack[sp + 1 - quickArgc] : undefined);
-                if (quick !== undefined) {
-                  sp -= quickArgc;
-                  stack[sp - 1] = quick;
-                  continue next;
-                }
+                const quick = quickMapMethod(mapReceiver, constants[code[ip - 2]!] as string, quickArgc, stack[sp - (quickArgc + 1) + 1]!, quickArgc > 1 ? stack[sp - (quickArgc + 1) + 2]! : undefined);
+                if (quick !== undefined) { sp -= (quickArgc + 1) - 1; stack[sp - 1] = quick; continue next; };
               }
               const name = constants[code[ip - 2]!] as string;
               const argc = code[ip - 1]!;
@@ -2049,14 +2045,10 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                 { op = -1; continue dispatch; };
               }
               const quickArgc = code[ip - 1]!;
-              const mapReceiver = stack[sp - 1 - quickArgc]!;
+              const mapReceiver = stack[sp - (quickArgc + 1) + 0]!;
               if (mapReceiver instanceof ObjMap && quickArgc > 0) {
-                const quick = quickMapMethod(mapReceiver, constants[code[ip - 2]!] as string, quickArgc, stack[sp - quickArgc], quickArgc > 1 ? stack[sp + 1 - quickArgc] : undefined);
-                if (quick !== undefined) {
-                  sp -= quickArgc;
-                  stack[sp - 1] = quick;
-                  continue next;
-                }
+                const quick = quickMapMethod(mapReceiver, constants[code[ip - 2]!] as string, quickArgc, stack[sp - (quickArgc + 1) + 1]!, quickArgc > 1 ? stack[sp - (quickArgc + 1) + 2]! : undefined);
+                if (quick !== undefined) { sp -= (quickArgc + 1) - 1; stack[sp - 1] = quick; continue next; };
               }
               const name = constants[code[ip - 2]!] as string;
               const argc = code[ip - 1]!;
@@ -2542,14 +2534,10 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                 { op = -1; continue dispatch; };
               }
               const quickArgc = code[ip - 1]!;
-              const mapReceiver = stack[sp - 1 - quickArgc]!;
+              const mapReceiver = stack[sp - (quickArgc + 1) + 0]!;
               if (mapReceiver instanceof ObjMap && quickArgc > 0) {
-                const quick = quickMapMethod(mapReceiver, constants[code[ip - 2]!] as string, quickArgc, stack[sp - quickArgc], quickArgc > 1 ? stack[sp + 1 - quickArgc] : undefined);
-                if (quick !== undefined) {
-                  sp -= quickArgc;
-                  stack[sp - 1] = quick;
-                  continue next;
-                }
+                const quick = quickMapMethod(mapReceiver, constants[code[ip - 2]!] as string, quickArgc, stack[sp - (quickArgc + 1) + 1]!, quickArgc > 1 ? stack[sp - (quickArgc + 1) + 2]! : undefined);
+                if (quick !== undefined) { sp -= (quickArgc + 1) - 1; stack[sp - 1] = quick; continue next; };
               }
               const name = constants[code[ip - 2]!] as string;
               const argc = code[ip - 1]!;
