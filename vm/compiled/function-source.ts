@@ -79,15 +79,19 @@ function jumpTarget(target: string): number {
  * `nextCase` is the case that follows this block's case in the switch, whose label is `chain`: a jump
  * there breaks out of this case, to it, without the switch.
  */
-function compiledTier(code: Int32Array, leader: number, depths: Int32Array | null = null, nextCase = -1, loopCode = false, chain = ''): Tier {
+function compiledTier(code: Int32Array, leader: number, depths: Int32Array | null = null, nextCase = -1, loopCode = false, chain = '', promotion = NO_PROMOTION): Tier {
   return {
     localHolder: (part, k, pending, inputs) => {
       const depth = depths?.[leader + part.pos] ?? -1;
       const slot = Number(k);
+      // A slot a compiled loop holds in a local (promotedSlots) is there, wherever the stack's depth.
+      if (promotion.slots.has(slot)) return `L${slot}`;
       if (depth < 0 || !Number.isInteger(slot)) return undefined;
       const firstPending = depth - inputs - pending.length;
       return slot < firstPending ? `stack[base + ${slot}]` : pending[slot - firstPending];
     },
+    // What a frame part calls may read the frame's slots (a callee's wait, a retained-heap measurement): the ones held in locals go back first.
+    beforeFrame: (part) => (NO_WRITE_BACK.has(part.def.name) ? '' : promotion.writeBack),
     word: (offset) => String(code[leader + offset]!),
     position: (offset) => String(leader + offset),
     moveIp: (_cur, to) => `ip = ${leader + to};`,
@@ -152,12 +156,80 @@ function compiledTier(code: Int32Array, leader: number, depths: Int32Array | nul
       // and V8 boxes it there (a new heap number per call when the fuel is not a small integer, as
       // cantrip run's unlimited fuel, Infinity, is not).
       CHARGE: ([n]) => `{ fuel -= ${n}; fiber.fuel = fuel; if (fuel < 0) throw fuelFault(fiber); }`,
-      HEAP: ([n]) => `{ fuel -= chargeHeap(fiber, ${n}, fuel); fiber.fuel = fuel; }`,
+      HEAP: ([n]) => `{ ${promotion.writeBack}fuel -= chargeHeap(fiber, ${n}, fuel); fiber.fuel = fuel; }`,
       OUT_OF_FUEL: () => `{ fiber.fuel = fuel; throw fuelFault(fiber); }`,
       // A compiled loop's back edge: every LOOP_PAUSE-th leaves through the loop's way out, to be called again at the header (AGAIN).
       TIER_UP_AT: ([target]) => (loopCode ? `if (--untilPause === 0) { ip = ${target}; break next; }` : ''),
     }),
   };
+}
+
+/**
+ * Frame slots a compiled loop holds in JavaScript locals (`L3`…), not in the
+ * fiber's stack: its reads and writes of them (GET_LOCAL, SET_LOCAL) stay in
+ * V8's registers, where a slot in the stack array was loaded again after
+ * every store to the array. `load` declares them (read from the stack as
+ * the loop's code is entered); `writeBack` puts those the loop writes back
+ * on the stack, before anything that could read them there: every frame
+ * part but a few (beforeFrame: calls, waits, builders, host calls), every
+ * heap charge (a retained-heap measurement reads the stack), the loop's way
+ * out, and an error. Between those nothing else reads the frame's slots.
+ */
+interface Promotion {
+  readonly slots: ReadonlySet<number>;
+  readonly load: string;
+  readonly writeBack: string;
+}
+
+const NO_PROMOTION: Promotion = { slots: new Set(), load: '', writeBack: '' };
+
+/** Frame parts that read nothing of the frame's slots below the operands (RETURN leaves the frame). */
+const NO_WRITE_BACK = new Set(['JUMP_IF_FALSE', 'CLOSE_UPVALUE', 'RETURN']);
+
+/**
+ * The slots of a loop's code held in locals: slot 0 (the callee or `this`)
+ * and slots a closure of the function captures (their upvalue reads the
+ * stack) or another instruction than GET_LOCAL / SET_LOCAL names (FOR_ITER's
+ * list and index) never; otherwise each slot the loop reads or writes that
+ * lies below the lowest the stack goes in the loop (so it is a local of the
+ * enclosing scope all the loop long, never an operand).
+ */
+function promotedSlots(code: Int32Array, depths: Int32Array, loop: ReadonlyMap<number, { parts: Part[] }>, excluded: ReadonlySet<number>): Promotion {
+  let lowest = Infinity;
+  const used = new Set<number>();
+  const written = new Set<number>();
+  for (const [leader, { parts }] of loop) {
+    for (const part of parts) {
+      const pc = leader + part.pos;
+      const depth = depths[pc]!;
+      if (depth < 0) continue;
+      const pops = popsOf(part.def);
+      lowest = Math.min(lowest, depth - (typeof pops === 'number' ? pops : pops(part.def.operands.map((_, k) => code[pc + 1 + k]!))));
+      if (part.def.name === 'GET_LOCAL' || part.def.name === 'SET_LOCAL') used.add(code[pc + 1]!);
+      if (part.def.name === 'SET_LOCAL') written.add(code[pc + 1]!);
+    }
+  }
+  const slots = [...used].filter((k) => k >= 1 && k < lowest && !excluded.has(k)).sort((a, b) => a - b);
+  if (slots.length === 0) return NO_PROMOTION;
+  return {
+    slots: new Set(slots),
+    load: slots.map((k) => `L${k} = stack[base + ${k}]`).join(', '),
+    writeBack: slots.filter((k) => written.has(k)).map((k) => `stack[base + ${k}] = L${k}; `).join(''),
+  };
+}
+
+/** Slots no loop of this function may hold in a local: 0, those its closures capture, those an instruction but GET_LOCAL / SET_LOCAL names (and the next, FOR_ITER's index). */
+function unpromotable(module: Module, code: Int32Array, starts: readonly number[]): Set<number> {
+  const excluded = new Set<number>([0]);
+  for (const pc of starts) {
+    const op = code[pc]!;
+    if (op === Op.CLOSURE) for (const up of module.functions[code[pc + 1]!]?.upvalues ?? []) if (up.isLocal) excluded.add(up.index);
+    if (op === Op.GET_LOCAL || op === Op.SET_LOCAL) continue;
+    OPCODES[op]!.operands.forEach((kind, k) => {
+      if (kind === 'local') excluded.add(code[pc + 1 + k]!).add(code[pc + 2 + k]!);
+    });
+  }
+  return excluded;
 }
 
 /**
@@ -394,12 +466,15 @@ export function compiledFunctionSource(module: Module, fn: ObjFunction, header?:
   // The verifier's facts: the stack depth at every instruction (it throws on code it does not accept).
   // Verified for this module every time; the source written from them is remembered.
   let depths: Int32Array | null = null;
-  if (analyse(code) !== null) depths = stackDepths(module, fn.index);
-  const key = `${fn.index} ${header ?? ''} ${code.join(',')} ${depths?.join(',') ?? ''}`;
+  const analysis = analyse(code);
+  if (analysis !== null) depths = stackDepths(module, fn.index);
+  // A loop's code holds some slots in locals, not those the module's closures capture (promotedSlots).
+  const excluded = header !== undefined && analysis !== null ? unpromotable(module, code, analysis.starts) : new Set<number>();
+  const key = `${fn.index} ${header ?? ''} ${code.join(',')} ${depths?.join(',') ?? ''} ${[...excluded].join(',')}`;
   let written = SOURCES.get(key);
   if (written === undefined) {
     const wordsBefore = counted?.words ?? 0;
-    const source = depths === null ? null : writeFunctionSource(fn.index, code, depths, header, counted);
+    const source = depths === null ? null : writeFunctionSource(fn.index, code, depths, header, counted, excluded);
     written = { source, words: (counted?.words ?? 0) - wordsBefore };
     SOURCES.set(key, written);
     sourceChars += key.length + (source?.length ?? 0);
@@ -424,7 +499,7 @@ const MAX_SOURCE_CHARS = 16_000_000;
 let sourceChars = 0;
 
 /** compiledFunctionSource's work: the source of a function (or of its loop at `header`) from its code and verified depths. */
-function writeFunctionSource(index: number, code: Int32Array, depths: Int32Array, header: number | undefined, counted?: { words: number }): string | null {
+function writeFunctionSource(index: number, code: Int32Array, depths: Int32Array, header: number | undefined, counted: { words: number } | undefined, excluded: ReadonlySet<number>): string | null {
   const analysis = analyse(code)!;
   const { starts, leaders, fused } = analysis;
   // A whole function: the blocks reachable from its start (the interpreter enters compiled code only
@@ -448,6 +523,7 @@ function writeFunctionSource(index: number, code: Int32Array, depths: Int32Array
     const jumps = last.def.name === 'JUMP' || last.def.name === 'LOOP';
     blocks.set(pc, { parts, fallsTo: last.def.terminal === true ? -1 : end + last.words, jumpsTo: jumps ? code[end + 1]! : -1 });
   });
+  const promotion = header === undefined ? NO_PROMOTION : promotedSlots(code, depths, blocks, excluded);
   const order: number[] = [];
   const placed = new Set<number>();
   for (const leader of blocks.keys()) {
@@ -475,7 +551,7 @@ function writeFunctionSource(index: number, code: Int32Array, depths: Int32Array
     const label = `s${chain[0]}`;
     const bodies = chain.map((pc, k) => {
       const { parts, fallsTo } = blocks.get(pc)!;
-      const tier = compiledTier(code, pc, depths, nextCase, header !== undefined, label);
+      const tier = compiledTier(code, pc, depths, nextCase, header !== undefined, label, promotion);
       const { body, temps: used, localSlot: usesLocalSlot } = new CaseWriter(tier, parts, `b${pc}_`).writeBody();
       temps = Math.max(temps, used);
       localSlot ||= usesLocalSlot;
@@ -497,6 +573,7 @@ function writeFunctionSource(index: number, code: Int32Array, depths: Int32Array
     'callArgc = 0',
     ...Array.from({ length: temps }, (_, i) => `t${i}`),
     ...(localSlot ? ['localSlot = 0'] : []),
+    ...(promotion.load !== '' ? [promotion.load] : []),
   ];
   // One block that never jumps (a function without branches): no dispatch.
   const straight = header === undefined && chains.length === 1 && wanted.size === 1 && !/\b(continue next|break s\d+)\b/.test(all);
@@ -511,7 +588,7 @@ default:
 ${header === undefined ? 'return toInterpreter(fiber, fc, ip, sp, fuel);' : 'break next;'}
 }
 }
-${header === undefined ? '' : `// The loop's way out, which its pauses take too (AGAIN: called again at the header).\ntoInterpreter(fiber, fc, ip, sp, fuel);\nreturn untilPause === 0 ? AGAIN : UNWOUND;`}`;
+${header === undefined ? '' : `// The loop's way out, which its pauses take too (AGAIN: called again at the header).\n${promotion.writeBack}toInterpreter(fiber, fc, ip, sp, fuel);\nreturn untilPause === 0 ? AGAIN : UNWOUND;`}`;
   return stripTypes(formatCode(
     `function ${name}(vm, fiber, closure, base, ip, sp) {
 ${vmTables(all)}
@@ -523,7 +600,7 @@ ${locals.length > 0 ? `let ${locals.join(', ')};` : ''}
 try {
 ${body}
 } catch (error) {
-throw unwound(error, fiber, fc, ip, sp, fiber.fuel);
+${promotion.writeBack}throw unwound(error, fiber, fc, ip, sp, fiber.fuel);
 }
 }`,
     0,

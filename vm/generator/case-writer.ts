@@ -135,6 +135,8 @@ export class CaseWriter {
     // locals unless the call ends the sequence (its result then goes on the stack, above them).
     if (held === null || last) this.flush();
     this.moveIp(part.pos + part.words);
+    const before = this.tier.beforeFrame?.(part) ?? '';
+    if (before !== '') this.lines.push(before);
     if (shared !== null) {
       const inline = part.def.inlinePath;
       if (inline === undefined) {
@@ -193,7 +195,7 @@ export class CaseWriter {
     const result = `t${this.temps++}`;
     const quick = this.expandBody({ ...part, def: { ...part.def, body: part.def.inlinePath! } }, label, null, { held, result });
     const spill = [...below, ...held].map((t, i) => `stack[${i === 0 ? 'sp' : `sp + ${i}`}] = ${t};`);
-    const slow = [...spill, `sp += ${spill.length};`, shared, `${result} = stack[sp - 1];`, `sp -= ${below.length + 1};`];
+    const slow = [this.tier.beforeFrame?.(part) ?? '', ...spill, `sp += ${spill.length};`, shared, `${result} = stack[sp - 1];`, `sp -= ${below.length + 1};`];
     this.lines.push(`${label}: {\n${quick.trim()}\n${slow.join('\n')}\n}`);
     this.pending.push(result);
     return true;
