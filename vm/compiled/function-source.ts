@@ -80,18 +80,31 @@ function jumpTarget(target: string): number {
  * there breaks out of this case, to it, without the switch.
  */
 function compiledTier(code: Int32Array, leader: number, depths: Int32Array | null = null, nextCase = -1, loopCode = false, chain = '', promotion = NO_PROMOTION): Tier {
+  // The promoted slots this block wrote since it last wrote them back on its straight-line path (at its
+  // entry, all the loop writes: the block may be entered from anywhere).
+  const dirty = new Set(promotion.written);
+  const writeBack = () => [...dirty].map((k) => `stack[base + ${k}] = L${k}; `).join('');
   return {
     localHolder: (part, k, pending, inputs) => {
       const depth = depths?.[leader + part.pos] ?? -1;
       const slot = Number(k);
       // A slot a compiled loop holds in a local (promotedSlots) is there, wherever the stack's depth.
-      if (promotion.slots.has(slot)) return `L${slot}`;
+      if (promotion.slots.has(slot)) {
+        if (part.def.name === 'SET_LOCAL') dirty.add(slot);
+        return `L${slot}`;
+      }
       if (depth < 0 || !Number.isInteger(slot)) return undefined;
       const firstPending = depth - inputs - pending.length;
       return slot < firstPending ? `stack[base + ${slot}]` : pending[slot - firstPending];
     },
     // What a frame part calls may read the frame's slots (a callee's wait, a retained-heap measurement): the ones held in locals go back first.
-    beforeFrame: (part) => (NO_WRITE_BACK.has(part.def.name) ? '' : promotion.writeBack),
+    // Written on the block's straight-line path: the slots are clean after it (a HEAP's write-back, on a branch, leaves them dirty).
+    beforeFrame: (part) => {
+      if (NO_WRITE_BACK.has(part.def.name)) return '';
+      const text = writeBack();
+      dirty.clear();
+      return text;
+    },
     word: (offset) => String(code[leader + offset]!),
     position: (offset) => String(leader + offset),
     moveIp: (_cur, to) => `ip = ${leader + to};`,
@@ -156,7 +169,7 @@ function compiledTier(code: Int32Array, leader: number, depths: Int32Array | nul
       // and V8 boxes it there (a new heap number per call when the fuel is not a small integer, as
       // cantrip run's unlimited fuel, Infinity, is not).
       CHARGE: ([n]) => `{ fuel -= ${n}; fiber.fuel = fuel; if (fuel < 0) throw fuelFault(fiber); }`,
-      HEAP: ([n]) => `{ ${promotion.writeBack}fuel -= chargeHeap(fiber, ${n}, fuel); fiber.fuel = fuel; }`,
+      HEAP: ([n]) => `{ ${writeBack()}fuel -= chargeHeap(fiber, ${n}, fuel); fiber.fuel = fuel; }`,
       OUT_OF_FUEL: () => `{ fiber.fuel = fuel; throw fuelFault(fiber); }`,
       // A compiled loop's back edge: every LOOP_PAUSE-th leaves through the loop's way out, to be called again at the header (AGAIN).
       TIER_UP_AT: ([target]) => (loopCode ? `if (--untilPause === 0) { ip = ${target}; break next; }` : ''),
@@ -179,9 +192,11 @@ interface Promotion {
   readonly slots: ReadonlySet<number>;
   readonly load: string;
   readonly writeBack: string;
+  /** The promoted slots the loop writes (SET_LOCAL). */
+  readonly written: readonly number[];
 }
 
-const NO_PROMOTION: Promotion = { slots: new Set(), load: '', writeBack: '' };
+const NO_PROMOTION: Promotion = { slots: new Set(), load: '', writeBack: '', written: [] };
 
 /** Frame parts that read nothing of the frame's slots below the operands (RETURN leaves the frame). */
 const NO_WRITE_BACK = new Set(['JUMP_IF_FALSE', 'CLOSE_UPVALUE', 'RETURN']);
@@ -215,6 +230,7 @@ function promotedSlots(code: Int32Array, depths: Int32Array, loop: ReadonlyMap<n
     slots: new Set(slots),
     load: slots.map((k) => `L${k} = stack[base + ${k}]`).join(', '),
     writeBack: slots.filter((k) => written.has(k)).map((k) => `stack[base + ${k}] = L${k}; `).join(''),
+    written: slots.filter((k) => written.has(k)),
   };
 }
 

@@ -191,11 +191,13 @@ export class CaseWriter {
     const held = this.pending.splice(this.pending.length - count, count);
     const below = [...this.pending];
     this.moveIp(part.pos + part.words);
+    const before = this.tier.beforeFrame?.(part) ?? '';
+    if (before !== '') this.lines.push(before);
     const label = `${this.labelPrefix}${this.labels++}`;
     const result = `t${this.temps++}`;
     const quick = this.expandBody({ ...part, def: { ...part.def, body: part.def.inlinePath! } }, label, null, { held, result });
     const spill = [...below, ...held].map((t, i) => `stack[${i === 0 ? 'sp' : `sp + ${i}`}] = ${t};`);
-    const slow = [this.tier.beforeFrame?.(part) ?? '', ...spill, `sp += ${spill.length};`, shared, `${result} = stack[sp - 1];`, `sp -= ${below.length + 1};`];
+    const slow = [...spill, `sp += ${spill.length};`, shared, `${result} = stack[sp - 1];`, `sp -= ${below.length + 1};`];
     this.lines.push(`${label}: {\n${quick.trim()}\n${slow.join('\n')}\n}`);
     this.pending.push(result);
     return true;

@@ -21,8 +21,7 @@ export interface Tier {
    */
   localHolder?(part: Part, k: string, pending: readonly string[], inputs: number): string | undefined;
   /**
-   * Statements written before a frame part (and before an inline path's way
-   * to the shared function): the compiled tier's loop code puts the frame
+   * Statements written before a frame part (an inline path's too): the compiled tier's loop code puts the frame
    * slots it holds in locals back on the stack there (function-source.ts,
    * promotedSlots), for whatever the part calls to see.
    */
