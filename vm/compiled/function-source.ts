@@ -242,7 +242,7 @@ function unpromotable(module: Module, code: Int32Array, starts: readonly number[
     if (op === Op.CLOSURE) for (const up of module.functions[code[pc + 1]!]?.upvalues ?? []) if (up.isLocal) excluded.add(up.index);
     if (op === Op.GET_LOCAL || op === Op.SET_LOCAL) continue;
     OPCODES[op]!.operands.forEach((kind, k) => {
-      if (kind === 'local') excluded.add(code[pc + 1 + k]!).add(code[pc + 2 + k]!);
+      if (kind === 'local') excluded.add(code[pc + 1 + k]!).add(code[pc + 1 + k]! + 1);
     });
   }
   return excluded;
