@@ -2,14 +2,15 @@
  * The core host functions every spell can call (Lox's `clock()` plus the
  * extensions' helpers). Each is one row: name, typed parameters, return type,
  * one line of docs, implementation. Builtins charge fuel / heap for work that
- * grows with their input, so none lets a cast run past its budgets.
+ * grows with their input, so none lets a cast run past its budgets; those
+ * that never charge the heap are marked `heapFree` (vm/objects.ts).
  */
 
 import { displayBounded } from './display.js';
 import { HostError } from './errors.js';
 import type { HostFunction } from './host.js';
 import { ObjMap } from './map-object.js';
-import { ObjList } from './objects.js';
+import { ObjList, heapFree } from './objects.js';
 import type { Value } from './value.js';
 
 const started = typeof performance !== 'undefined' ? performance.now() : Date.now();
@@ -24,12 +25,12 @@ function num(v: Value): number {
 
 /** A one-number function of the math library. */
 function unary(name: string, doc: string, fn: (n: number) => number, param = 'n'): HostFunction {
-  return { name, params: [{ name: param, type: 'number' }], returns: 'number', doc, impl: (_ctx, n) => fn(num(n)) };
+  return heapFree({ name, params: [{ name: param, type: 'number' }], returns: 'number', doc, impl: (_ctx, n) => fn(num(n)) });
 }
 
 /** A two-number function: `name(a, b)`. */
 function binary(name: string, [a, b]: readonly [string, string], doc: string, fn: (a: number, b: number) => number): HostFunction {
-  return {
+  return heapFree({
     name,
     params: [
       { name: a, type: 'number' },
@@ -38,7 +39,7 @@ function binary(name: string, [a, b]: readonly [string, string], doc: string, fn
     returns: 'number',
     doc,
     impl: (_ctx, x, y) => fn(num(x), num(y)),
-  };
+  });
 }
 
 /** Luau's and GDScript's round: halves go away from zero (JavaScript's Math.round sends -2.5 to -2). */
@@ -99,24 +100,24 @@ const GAME_MATH: readonly HostFunction[] = [
   },
   unary('deg', 'An angle in radians, in degrees.', (r) => (r * 180) / Math.PI, 'radians'),
   unary('rad', 'An angle in degrees, in radians.', (d) => (d * Math.PI) / 180, 'degrees'),
-  {
+  heapFree({
     name: 'pi',
     params: [],
     returns: 'number',
     doc: 'π, half a turn in radians (3.14159…).',
     impl: () => Math.PI,
-  },
+  }),
 ];
 
 export const CORE_HOST_FUNCTIONS: readonly HostFunction[] = [
-  {
+  heapFree({
     name: 'clock',
     params: [],
     returns: 'number',
     doc: 'Seconds since the program started (Lox’s native clock).',
     impl: () => (now() - started) / 1000,
-  },
-  {
+  }),
+  heapFree({
     name: 'len',
     params: [{ name: 'x', type: 'any', doc: 'a list, a map or a string' }],
     returns: 'number',
@@ -127,7 +128,7 @@ export const CORE_HOST_FUNCTIONS: readonly HostFunction[] = [
       if (x instanceof ObjMap) return x.size;
       throw new HostError('Argument 1 of len() must be a list, a map or a string.');
     },
-  },
+  }),
   {
     name: 'str',
     params: [{ name: 'x', type: 'any' }],

@@ -32,14 +32,26 @@ export interface LoopRunner {
   run(loop: FastLoop, args: readonly Value[]): RunOutcome;
   runUnlessDone(loop: FastLoop, args: readonly Value[]): RunOutcome | null;
   runPair(loop: FastLoop, first: Value, second: Value): RunOutcome | null;
+  runHeldPair(loop: FastLoop, first: Value, second: Value): RunOutcome | null;
+  release(loop: FastLoop): void;
   close(loop: FastLoop): void;
 }
 
 export class FastLoop {
-  /** The loop's own fiber between runs (null before the first run, after close(), and after a cast took it). */
+  /**
+   * The loop's own fiber between runs (null before the first run, after close(), and after a cast took it).
+   * A spare fiber object of the VM's pool: close() gives it back, and it may then serve another run.
+   */
   fiber: Fiber | null = null;
   /** True while a run is on the JS stack (a nested run through the same loop takes the general road). */
   busy = false;
+  /**
+   * True while the loop holds its fiber open between runs of a batch (runPairInBatch): the fiber
+   * stays running and marked live (the VM counts it among its live fibers only while it runs), so
+   * a run sets only its fuel and budgets and enters the spell. Any other kind of run, and close(),
+   * let go of it first.
+   */
+  holding = false;
 
   constructor(
     private readonly runner: LoopRunner,
@@ -66,6 +78,7 @@ export class FastLoop {
 
   /** Cast the spell with `args` (copied onto the fiber's stack: the array may be reused at once). */
   run(args: readonly Value[]): RunOutcome {
+    if (this.holding && !this.busy) this.runner.release(this);
     return this.runner.run(this, args);
   }
 
@@ -77,12 +90,31 @@ export class FastLoop {
    * every cast that finishes; the result is dropped.
    */
   runUnlessDone(args: readonly Value[]): RunOutcome | null {
+    if (this.holding && !this.busy) this.runner.release(this);
     return this.dropResultIfDone(this.runner.runUnlessDone(this, args));
   }
 
   /** `runUnlessDone([first, second])` without the array: for a spell of two parameters (a tick spell's `self, dt`). */
   runPairUnlessDone(first: Value, second: Value): RunOutcome | null {
+    if (this.holding && !this.busy) this.runner.release(this);
     return this.dropResultIfDone(this.runner.runPair(this, first, second));
+  }
+
+  /**
+   * `runPairUnlessDone` for one run of a batch of runs in a row (a world's
+   * tick phase), which `close()` ends: every run reports exactly as
+   * runPairUnlessDone does, but between two runs of the batch the loop
+   * holds its fiber open (`holding`) — running, marked live, its frame 0
+   * in place — so a run that follows one that finished resets
+   * only the fuel and the budgets a run spends and enters the compiled
+   * spell through its loop entry (ObjFunction.loopEntry), which takes the
+   * arguments as JavaScript parameters. The checks a run may not skip are
+   * made on every run: a debugger attached, the fiber budget, a nested run.
+   * A run that does not finish, a spell not compiled (yet), and any other
+   * kind of run end the hold; a later finished run takes it again.
+   */
+  runPairInBatch(first: Value, second: Value): RunOutcome | null {
+    return this.runner.runHeldPair(this, first, second);
   }
 
   /** A run that finished on the loop's fiber (null) lets go of its result (stored only when there is one to drop). */
@@ -96,6 +128,7 @@ export class FastLoop {
 
   /** Clear the loop's stack and give its storage back to the VM's pool. The loop can run again after. */
   close(): void {
+    if (this.holding && !this.busy) this.runner.release(this);
     this.runner.close(this);
   }
 }

@@ -50,7 +50,8 @@ export class VmHostContext implements HostContext {
     const fiber = this.fiber;
     if (fiber === null || !(amount > 0)) return;
     fiber.heapUsed += amount;
-    if (fiber.heapUsed > fiber.budgets.maxHeap) fiber.fuel -= heapOverflow(fiber, fiber.fuel);
+    // The stack top and frame count are the calling instruction's: every call out writes them first (MEASURABLE, vm/instructions/define.ts).
+    if (fiber.heapUsed > fiber.budgets.maxHeap) heapOverflow(fiber, fiber.fuel, fiber.sp, fiber.frameCount);
   }
 
   chargeOutput(chars: number): void {

@@ -109,7 +109,7 @@ describe('measuring retained memory', () => {
     const noFiber = { stack: [], sp: 0, frameCount: 0, frameClosures: [] } as unknown as Fiber;
     const measure = (root: ObjInstance): RetainedCount => {
       const out: RetainedCount = { units: 0, visits: 0, objects: 0 };
-      expect(measureRetained(noFiber, [root], Infinity, Infinity, out)).toBe('complete');
+      expect(measureRetained(noFiber, 0, 0, [root], Infinity, Infinity, out)).toBe('complete');
       return out;
     };
     const classUnits = HEAP_COST.class + HEAP_COST.shapeField * klass.shapeFields;

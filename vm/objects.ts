@@ -51,6 +51,12 @@ export class ObjFunction implements VmObject {
    * process that runs the same code: vm/compiled/compile.ts), it returns a status (vm/compiled/statuses.ts).
    */
   compiled: ((vm: object, fiber: object, closure: ObjClosure, base: number, ip: number, sp: number) => number) | null = null;
+  /**
+   * Its frame-0 entry for a cast loop's runs of two arguments (vm/compiled/function-source.ts,
+   * compiledEntrySource): `loopEntry(vm, fiber, closure, a0, a1)`, made by the VM once `compiled`
+   * is set, and dropped with it (the debugger attaching); null until then, or when it cannot be made.
+   */
+  loopEntry: ((vm: object, fiber: object, closure: ObjClosure, a0: Value, a1: Value) => number) | null = null;
   /** Fuel it may still spend on the interpreter before it is compiled (vm/compiled/statuses.ts); Infinity: never. */
   untilCompiled: number;
   /**
@@ -439,6 +445,19 @@ export function paramCheckOf(type: ValueType): ParamCheck {
 }
 
 /** A host function as a first-class spell value, with its checks precomputed. */
+/**
+ * Host functions whose implementations never charge the heap (the core builtins of plain numbers:
+ * vm/builtins.ts marks them; vm/retained-heap-tiers.test.ts calls each with a context whose heap
+ * charges throw). By identity: another host of the same name is not one of them.
+ */
+const HEAP_FREE_HOSTS = new WeakSet<HostFunction>();
+
+/** Mark a host function as never charging the heap (see HEAP_FREE_HOSTS); returns it. */
+export function heapFree<T extends HostFunction>(host: T): T {
+  HEAP_FREE_HOSTS.add(host);
+  return host;
+}
+
 export class ObjHostFunction implements VmObject {
   readonly objectType = 'host function';
   readonly name: string;
@@ -455,9 +474,17 @@ export class ObjHostFunction implements VmObject {
   readonly chargesBefore: boolean;
   /** The implementation (host.impl, read once: the VM calls it on every call). */
   readonly impl: HostFunction['impl'];
+  /**
+   * Whether the implementation may charge the heap (ctx.chargeHeap, ctx.makeList): every host
+   * function but the core builtins marked heap-free. A charge past a retained heap budget measures
+   * the fiber during the call, so compiled code holding the call's values in locals writes them to
+   * the stack first (MEASURABLE, vm/generator/case-writer.ts) — not for a call that cannot charge.
+   */
+  readonly chargesHeap: boolean;
   constructor(readonly host: HostFunction) {
     this.name = host.name;
     this.impl = host.impl;
+    this.chargesHeap = !HEAP_FREE_HOSTS.has(host);
     const { min, max } = hostArity(host);
     this.minArity = min;
     this.maxArity = max;

@@ -20,6 +20,23 @@
  *   `cantrip run`: `fiber.retainedRoots` set) reaches `maxHeap`: its roots and
  *   the module's globals are measured, charged as fuel, and only more than
  *   `maxHeap` retained ends it (`heapOverflow`).
+ *
+ * The roots a measurement reads are the same in both tiers, exactly:
+ * - at a wait, the fiber's stack below `fiber.sp` and its `fiber.frameCount`
+ *   frames' closures (`suspend` writes both first);
+ * - at a heap charge past `maxHeap`, the globals, the closures of the frames
+ *   the run is in, and the stack as the plain interpreter (one instruction a
+ *   dispatch) holds it when the charging instruction starts: its inputs
+ *   included, nothing above them. The HEAP macro's slow road passes that top
+ *   and the frame count (`heapOverflow(fiber, fuel, top, fc)`), after writing
+ *   there the values a superinstruction or compiled block holds in locals
+ *   (vm/generator/case-writer.ts); a frame body charges before it moves sp;
+ * - at a charge a host function or built-in method makes (`ctx.chargeHeap`),
+ *   the same at the calling instruction's start (its receiver and arguments
+ *   included): MEASURABLE writes `fiber.sp` and `fiber.frameCount` before
+ *   each call out, and compiled code holding a host call's values in locals
+ *   writes them to the stack first when `fiber.retainedRoots` is set and the
+ *   host may charge the heap (`ObjHostFunction.chargesHeap`).
  */
 
 import { BudgetExceeded, budgetMessage } from './budgets.js';
@@ -59,18 +76,19 @@ let visits = 0;
 let objects = 0;
 
 /**
- * Measure what `fiber` keeps alive (and `extraRoots`, when given) into
+ * Measure what `fiber` keeps alive — its stack below `top` and the closures
+ * of its first `frames` frames — (and `extraRoots`, when given) into
  * `out`. Stops early — `'fuel'` — once the walk would cost more than
  * `fuel`, or — `'limit'` — once it counted more than `limit` units, so a
  * measurement never costs more than the fuel left nor much more than
  * `limit` pays for.
  */
-export function measureRetained(fiber: Fiber, extraRoots: readonly Value[] | null, fuel: number, limit: number, out: RetainedCount): MeasureEnd {
+export function measureRetained(fiber: Fiber, top: number, frames: number, extraRoots: readonly Value[] | null, fuel: number, limit: number, out: RetainedCount): MeasureEnd {
   visits = 0;
   objects = 0;
   epoch++;
-  let units = valuesUnits(fiber.stack, fiber.sp);
-  for (let i = 0; i < fiber.frameCount; i++) units += valueUnits(fiber.frameClosures[i]!);
+  let units = valuesUnits(fiber.stack, top);
+  for (let i = 0; i < frames; i++) units += valueUnits(fiber.frameClosures[i]!);
   if (extraRoots !== null) units += valuesUnits(extraRoots, extraRoots.length);
   let end: MeasureEnd = 'complete';
   for (;;) {
@@ -161,8 +179,8 @@ const count: RetainedCount = { units: 0, visits: 0, objects: 0 };
  * than maxHeap. When the walk would cost more than the fuel left, the fuel
  * is spent (fiber.fuel -1) and the error is `unpaid`'s.
  */
-function measureCharged(fiber: Fiber, extraRoots: readonly Value[] | null, fuel: number, unpaid: (fiber: Fiber) => BudgetExceeded): number {
-  const end = measureRetained(fiber, extraRoots, fuel, fiber.budgets.maxHeap, count);
+function measureCharged(fiber: Fiber, top: number, frames: number, extraRoots: readonly Value[] | null, fuel: number, unpaid: (fiber: Fiber) => BudgetExceeded): number {
+  const end = measureRetained(fiber, top, frames, extraRoots, fuel, fiber.budgets.maxHeap, count);
   if (end === 'fuel') {
     fiber.fuel = -1;
     throw unpaid(fiber);
@@ -189,7 +207,7 @@ function keepsMoreThan(fiber: Fiber, what: string): string {
  * can pay to measure: past either, the memory error.
  */
 export function measureAtWait(fiber: Fiber, fuel: number): number {
-  const cost = measureCharged(fiber, null, fuel, keepsMoreThanFuelMeasures);
+  const cost = measureCharged(fiber, fiber.sp, fiber.frameCount, null, fuel, keepsMoreThanFuelMeasures);
   fiber.retained = count.units;
   return fuel - cost;
 }
@@ -204,22 +222,27 @@ function outOfFuel(fiber: Fiber): BudgetExceeded {
 
 /** What a restored fiber keeps (the host restoring it pays: no budget), for its `retained`. */
 export function measureRestored(fiber: Fiber): number {
-  measureRetained(fiber, null, Infinity, Infinity, count);
+  measureRetained(fiber, fiber.sp, fiber.frameCount, null, Infinity, Infinity, count);
   return count.units;
 }
 
 /**
  * The fiber's heap count (`heapUsed`) passed `maxHeap`. Counted by
  * allocation (the default): the heap budget error. Counted by what is
- * retained (`fiber.retainedRoots` set): measure what it keeps now, paid
- * from `fuel` (the fuel left) — more than `maxHeap` is the heap error, else
- * the count restarts from what it keeps. Returns the fuel the measuring cost,
- * for the caller to take from what is left.
+ * retained (`fiber.retainedRoots` set): measure what it keeps now — its
+ * stack below `top`, its first `frames` frames' closures and the roots
+ * (see the header for which top and frames a charge passes) — paid from
+ * `fuel` (the fuel left): more than `maxHeap` is the heap error, else the
+ * count restarts from what it keeps. Returns the fuel the measuring cost,
+ * for the caller to take from what is left; `fiber.fuel` is left at what
+ * remains (compiled code keeps it there; the interpreter's own `fuel` is
+ * the same number).
  */
-export function heapOverflow(fiber: Fiber, fuel: number): number {
+export function heapOverflow(fiber: Fiber, fuel: number, top: number, frames: number): number {
   const roots = fiber.retainedRoots;
   if (roots === null) throw new BudgetExceeded('heap', allocatedTooMuch(fiber));
-  const cost = measureCharged(fiber, roots, fuel, outOfFuel);
+  const cost = measureCharged(fiber, top, frames, roots, fuel, outOfFuel);
   fiber.heapUsed = count.units;
+  fiber.fuel = fuel - cost;
   return cost;
 }

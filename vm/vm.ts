@@ -41,9 +41,9 @@ import { interpret } from './generated/interpreter.js';
 import type { BreakHandler, InterpreterVM } from './interpreter/interpreter-vm.js';
 import { closeUpvalues } from './interpreter/upvalues.js';
 import { UNDEFINED, flatConstants } from './interpreter/value-ops.js';
-import { FunctionCompiler, canCompile, type CompiledFunction } from './compiled/compile.js';
+import { FunctionCompiler, canCompile, type CompiledFunction, type LoopEntry } from './compiled/compile.js';
 import { fuelBeforeCompiling } from './compiled/statuses.js';
-import { runCompiledFromStart } from './compiled/run-compiled.js';
+import { runCompiledFromStart, runLoopEntry } from './compiled/run-compiled.js';
 
 export type { Budgets } from './budgets.js';
 export type { Tier, VMOptions } from './vm-options.js';
@@ -174,6 +174,7 @@ export class VM {
       this.compiler.forgetLoops();
       for (const fn of this.functions) {
         fn.compiled = null;
+        fn.loopEntry = null;
         fn.untilCompiled = fuelBeforeCompiling(fn.original.length);
       }
     } else if (this.tier === 'compiled') this.compileAll();
@@ -371,6 +372,14 @@ export class VM {
       return this.owner.runLoopPair(loop, first, second);
     }
 
+    runHeldPair(loop: FastLoop, first: Value, second: Value): RunOutcome | null {
+      return this.owner.runHeldPair(loop, first, second);
+    }
+
+    release(loop: FastLoop): void {
+      this.owner.releaseLoop(loop);
+    }
+
     close(loop: FastLoop): void {
       this.owner.closeLoop(loop);
     }
@@ -531,6 +540,110 @@ export class VM {
     return this.runLoopFiber(loop, fiber, 2);
   }
 
+  /**
+   * FastLoop.runPairInBatch: while the loop holds its fiber open (`holding`:
+   * running and marked live, frame 0 in place, since the batch's last run
+   * finished), a run resets what a finished run spent and enters the
+   * spell's loop entry with its arguments; the checks made on every run
+   * (loopCanContinue) are made here too. The VM counts the fiber among its
+   * live fibers only while it runs, as for any run (a held fiber between
+   * runs counts against no one's fiber budget, and liveFiberCount is what it
+   * would be without batches). Any other case lets go of the fiber and takes
+   * runLoopPair's road, then holds the fiber again if that run finished.
+   */
+  private runHeldPair(loop: FastLoop, first: Value, second: Value): RunOutcome | null {
+    const entry = loop.holding ? loop.closure!.fn.loopEntry : null;
+    // Kept small, for V8 to inline into the host's loop: the other roads are out of line.
+    if (entry === null || loop.busy || this.handler !== null || this.liveFibers >= loop.maxFibers) return this.runHeldPairSlowly(loop, first, second);
+    const fiber = loop.fiber!;
+    fiber.fuel = loop.startFuel;
+    if (fiber.heapUsed !== 0) fiber.heapUsed = 0;
+    if (fiber.outputUsed !== 0) fiber.outputUsed = 0;
+    fiber.sp = 3;
+    this.liveFibers++;
+    loop.busy = true;
+    const ended = runLoopEntry(this.interpreterView, fiber, loop.closure!, entry, first === undefined ? null : first, second === undefined ? null : second);
+    loop.busy = false;
+    if (ended !== null) return this.heldRunEnded(loop, ended);
+    // Finished through the entry's return: uncounted again, still marked live for the next run.
+    this.liveFibers--;
+    return null;
+  }
+
+  /** runHeldPair when the held road is closed: the hold (if any, and not a nested run's: busy) let go, runLoopPair's road, then the fiber held again if that run finished. */
+  private runHeldPairSlowly(loop: FastLoop, first: Value, second: Value): RunOutcome | null {
+    // A nested run (busy) goes runLoopPair's road, which sends it to castFast: the held fiber is the outer run's.
+    if (loop.holding && !loop.busy) this.releaseLoop(loop);
+    const out = this.runLoopPair(loop, first, second);
+    if (out === null) {
+      const fiber = loop.fiber!;
+      if (fiber.result !== null) fiber.result = null;
+      // A spell on the interpreter has no loop entry: no hold to try.
+      if (loop.closure!.fn.compiled !== null) this.holdLoop(loop);
+    }
+    return out;
+  }
+
+  /** A held run that did not end through its entry's return: the hold is over; a run the interpreter finished is held again. */
+  private heldRunEnded(loop: FastLoop, fiber: Fiber): RunOutcome | null {
+    loop.holding = false;
+    if (fiber.state !== 'done') return this.loopOutcome(loop, fiber);
+    if (fiber.result !== null) fiber.result = null;
+    this.holdLoop(loop);
+    return null;
+  }
+
+  /**
+   * Hold a loop's fiber open for the next runs of a batch (runHeldPair), when
+   * the spell takes two arguments and has a loop entry (made now if the spell
+   * is compiled): what runLoopFiber and run() set for a run, set once — the
+   * fiber running and marked live (the VM counts it only while it runs),
+   * frame 0 in place.
+   */
+  private holdLoop(loop: FastLoop): void {
+    const fiber = loop.fiber;
+    if (fiber === null || loop.busy || loop.arity !== 2 || this.handler !== null) return;
+    const closure = loop.closure!;
+    if (closure.fn.loopEntry === null && !this.makeLoopEntry(closure.fn)) return;
+    fiber.state = 'running';
+    fiber.live = true;
+    if (fiber.stack[0] !== closure) fiber.stack[0] = closure;
+    fiber.frameIps[0] = 0;
+    fiber.frameCount = 1;
+    fiber.sp = 3;
+    loop.holding = true;
+  }
+
+  /** Let go of a held loop's fiber (not during a run): what vm.finish leaves of a loop's fiber that finished (its RETURN closed its upvalues; no result kept; not counted live between runs). */
+  private releaseLoop(loop: FastLoop): void {
+    const fiber = loop.fiber!;
+    loop.holding = false;
+    fiber.state = 'done';
+    fiber.live = false;
+    fiber.frameCount = 0;
+    fiber.sp = 0;
+  }
+
+  /** Make `fn`'s loop entry (vm/compiled/compile.ts, compileEntry) once it is compiled; false when it is not, or cannot be. */
+  private makeLoopEntry(fn: ObjFunction): boolean {
+    if (fn.compiled === null || this.noLoopEntry.has(fn)) return false;
+    let entry: LoopEntry | null = null;
+    try {
+      entry = this.compiler.compileEntry(fn);
+    } catch (error) {
+      this.compileFailures.push(`${fn.name} (loop entry): ${error instanceof Error ? error.message : String(error)}`);
+    }
+    if (entry === null) {
+      this.noLoopEntry.add(fn);
+      return false;
+    }
+    fn.loopEntry = entry;
+    return true;
+  }
+
+  /** Functions whose loop entry could not be made (not tried again). */
+  private readonly noLoopEntry = new WeakSet<ObjFunction>();
+
   /** Whether a loop that has a fiber (and so a closure: runLoopSlowly makes the fiber only then) can run on it now: loopCanEnter, written out. */
   private loopCanContinue(loop: FastLoop, argc: number): boolean {
     return !loop.busy && this.handler === null && argc === loop.arity && this.liveFibers < loop.maxFibers;
@@ -566,7 +679,11 @@ export class VM {
       if (before) return this.report(before, false);
     }
     if (!this.loopCanEnter(loop, args)) return this.castFast(loop.spell, args, loop.overrides);
-    const fiber = new Fiber(loop.budgets, loop.spell, 'cast');
+    // A spare fiber object of the pool (closeLoop gives it back): one made now would be young while the loop runs
+    // (a World makes its loops anew every step), and every host call's store of the fiber into the (old) host
+    // context took the write barrier's slow road.
+    const fiber = this.storage.fiber(loop.budgets, loop.spell, 'cast');
+    fiber.poolOwned = false;
     // No trampoline frame: the spell's own frames are the budget.
     fiber.frameBudget = loop.budgets.maxFrames;
     fiber.loopOwned = true;
@@ -611,7 +728,10 @@ export class VM {
     if (fiber === null || loop.busy) return;
     loop.fiber = null;
     fiber.loopOwned = false;
+    // Back to the pool as a spare fiber object (runLoopSlowly took it from there), its storage cleared.
+    fiber.poolOwned = true;
     this.storage.reclaim(fiber);
+    this.storage.recycle(fiber);
   }
 
   /** Copy how `fiber` ended into the outcome; a finished fiber goes back to the pool when `recycle`. */

@@ -403,8 +403,9 @@ export class WorldCasting {
     cast.caster = selfId;
     // A cast that finished left it 0 (one that waits set it, and took this context with it).
     if (cast.wakeAt !== 0) cast.wakeAt = 0;
-    // Null when the cast finished: the tick phase reads no results. A tick spell's usual (self, dt) goes without the array.
-    const outcome = target.arity === 2 ? loop.runPairUnlessDone(self, this.phaseSecond) : this.runWithArguments(target, loop, self);
+    // Null when the cast finished: the tick phase reads no results. A tick spell's usual (self, dt) goes without the array,
+    // as one run of the phase's batch (the loop holds its fiber open between runs; endPhase closes it).
+    const outcome = target.arity === 2 ? loop.runPairInBatch(self, this.phaseSecond) : this.runWithArguments(target, loop, self);
     if (outcome !== null) this.afterPhaseCast(outcome, target, cast);
   }
 

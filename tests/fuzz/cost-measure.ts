@@ -189,7 +189,7 @@ export function prepareMeasuring(source: string): () => { ns: number; fuel: numb
   const globals = vm.snapshotAccess().globals;
   const roots = new Fiber(DEFAULT_BUDGETS, null); // no stack, no frames: the globals are all it reaches
   const out = { units: 0, visits: 0, objects: 0 };
-  for (let i = 0; i < 3; i++) measureRetained(roots, globals, Infinity, Infinity, out); // warm the walk, as a long-running world has
+  for (let i = 0; i < 3; i++) measureRetained(roots, 0, 0, globals, Infinity, Infinity, out); // warm the walk, as a long-running world has
   // Measured again for half a millisecond, five times over; the quickest window counts (on a shared
   // machine the others are the same work plus time the process was not running).
   const window = (): { ns: number; fuel: number } => {
@@ -197,7 +197,7 @@ export function prepareMeasuring(source: string): () => { ns: number; fuel: numb
     let fuel = 0;
     let ns = 0;
     do {
-      measureRetained(roots, globals, Infinity, Infinity, out);
+      measureRetained(roots, 0, 0, globals, Infinity, Infinity, out);
       fuel += measureFuel(out.visits, out.objects);
       ns = Number(process.hrtime.bigint() - started);
     } while (ns < 500_000);

@@ -10,10 +10,13 @@
 import * as HELPERS from '../interpreter/helpers.js';
 import type { Module } from '../module.js';
 import type { ObjFunction } from '../objects.js';
-import { SHARED_HELPERS, compiledFunctionSource, fastPathSource, helperSource } from './function-source.js';
+import { SHARED_HELPERS, compiledEntrySource, compiledFunctionSource, fastPathSource, helperSource } from './function-source.js';
 
 /** A function's compiled code: `(vm, fiber, closure, base, ip, sp) => status`. */
 export type CompiledFunction = NonNullable<ObjFunction['compiled']>;
+
+/** A spell's frame-0 entry for a cast loop: `(vm, fiber, closure, a0, a1) => status`. */
+export type LoopEntry = NonNullable<ObjFunction['loopEntry']>;
 
 let evalAllowed: boolean | null = null;
 
@@ -45,6 +48,16 @@ export class FunctionCompiler {
   /** `fn`'s compiled code, or null when it cannot be compiled here. */
   compile(fn: ObjFunction): CompiledFunction | null {
     return this.compileSource({ words: fn.original.length }, () => compiledFunctionSource(this.module, fn));
+  }
+
+  /**
+   * `fn`'s frame-0 entry for a cast loop (ObjFunction.loopEntry; see
+   * compiledEntrySource), or null when it cannot be compiled. Made for a
+   * spell a loop casts once the spell is compiled: a second compile of the
+   * same words, counted in the figures as such.
+   */
+  compileEntry(fn: ObjFunction): LoopEntry | null {
+    return this.compileSource({ words: fn.original.length }, () => compiledEntrySource(this.module, fn)) as LoopEntry | null;
   }
 
   /**

@@ -79,7 +79,7 @@ function jumpTarget(target: string): number {
  * `nextCase` is the case that follows this block's case in the switch, whose label is `chain`: a jump
  * there breaks out of this case, to it, without the switch.
  */
-function compiledTier(code: Int32Array, leader: number, depths: Int32Array | null = null, nextCase = -1, loopCode = false, chain = '', promotion = NO_PROMOTION): Tier {
+function compiledTier(code: Int32Array, leader: number, depths: Int32Array | null = null, nextCase = -1, loopCode = false, chain = '', entry = false, promotion = NO_PROMOTION): Tier {
   // The promoted slots this block wrote since it last wrote them back on its straight-line path (at its
   // entry, all the loop writes: the block may be entered from anywhere).
   const dirty = new Set(promotion.written);
@@ -98,6 +98,8 @@ function compiledTier(code: Int32Array, leader: number, depths: Int32Array | nul
       return slot < firstPending ? `stack[base + ${slot}]` : pending[slot - firstPending];
     },
     // What a frame part calls may read the frame's slots (a callee's wait, a retained-heap measurement): the ones held in locals go back first.
+    // A heap charge past maxHeap measures the stack: the slots this block changed go there first (on that road only: they stay dirty).
+    beforeMeasure: () => writeBack(),
     // Written on the block's straight-line path: the slots are clean after it (a HEAP's write-back, on a branch, leaves them dirty).
     beforeFrame: (part) => {
       if (NO_WRITE_BACK.has(part.def.name)) return '';
@@ -140,10 +142,11 @@ function compiledTier(code: Int32Array, leader: number, depths: Int32Array | nul
     controlMacros: (_part, label, continuation) => ({
       // A jump to the next case goes there by leaving this one, without the switch.
       JUMP: ([target]) => (jumpTarget(target!) === nextCase ? `{ ip = ${target}; break ${chain}; }` : `{ ip = ${target}; continue next; }`),
-      // The first frame's return ends the run (out of line: it happens once).
+      // The first frame's return ends the run (out of line: it happens once). A cast loop's entry
+      // (compiledEntrySource) leaves the fiber's end to the loop, which owns it, and drops the result.
       LEAVE: ([result]) => `{
         const leaveResult = ${result};
-        if (fc === 1) return finishRun(vm, fiber, leaveResult, fuel);
+        ${entry ? 'if (fc === 1) { fiber.fuel = fuel; return FINISHED; }' : 'if (fc === 1) return finishRun(vm, fiber, leaveResult, fuel);'}
         stack[base] = leaveResult;
         fiber.fuel = fuel;
         fiber.frameCount = fc - 1;
@@ -169,7 +172,9 @@ function compiledTier(code: Int32Array, leader: number, depths: Int32Array | nul
       // and V8 boxes it there (a new heap number per call when the fuel is not a small integer, as
       // cantrip run's unlimited fuel, Infinity, is not).
       CHARGE: ([n]) => `{ fuel -= ${n}; fiber.fuel = fuel; if (fuel < 0) throw fuelFault(fiber); }`,
-      HEAP: ([n]) => `{ ${writeBack()}fuel -= chargeHeap(fiber, ${n}, fuel); fiber.fuel = fuel; }`,
+      // HEAP is the CaseWriter's: its slow road (heapOverflow) leaves fiber.fuel at the fuel left.
+      // The stack top a call out's callee may measure (fiber.frameCount is fc throughout compiled code).
+      MEASURABLE: () => 'fiber.sp = sp',
       OUT_OF_FUEL: () => `{ fiber.fuel = fuel; throw fuelFault(fiber); }`,
       // A compiled loop's back edge: every LOOP_PAUSE-th leaves through the loop's way out, to be called again at the header (AGAIN).
       TIER_UP_AT: ([target]) => (loopCode ? `if (--untilPause === 0) { ip = ${target}; break next; }` : ''),
@@ -184,9 +189,10 @@ function compiledTier(code: Int32Array, leader: number, depths: Int32Array | nul
  * every store to the array. `load` declares them (read from the stack as
  * the loop's code is entered); `writeBack` puts those the loop writes back
  * on the stack, before anything that could read them there: every frame
- * part but a few (beforeFrame: calls, waits, builders, host calls), every
- * heap charge (a retained-heap measurement reads the stack), the loop's way
- * out, and an error. Between those nothing else reads the frame's slots.
+ * part but a few (beforeFrame: calls, waits, builders, host calls), a heap
+ * charge's slow road (beforeMeasure: a retained-heap measurement reads the
+ * stack), the loop's way out, and an error. Between those nothing else
+ * reads the frame's slots.
  */
 interface Promotion {
   readonly slots: ReadonlySet<number>;
@@ -478,6 +484,27 @@ function loopBlocks(code: Int32Array, starts: readonly number[], leaders: Readon
  * compiled.
  */
 export function compiledFunctionSource(module: Module, fn: ObjFunction, header?: number, counted?: { words: number }): string | null {
+  return functionSource(module, fn, header, counted, false);
+}
+
+/**
+ * The source of `fn`'s frame-0 entry for a cast loop (ObjFunction.loopEntry,
+ * a function of at most 2 parameters): `(vm, fiber, closure, a0, a1) =>
+ * status`, the whole function's code entered at its start as the first and
+ * only frame of a loop's fiber (frame 0 at base 0, its closure already in
+ * stack[0]). It writes its arguments into their slots itself, and its
+ * return ends the run without `finishRun`: it stores the fuel left, drops
+ * the result and returns FINISHED, the fiber still running and live — the
+ * loop, which owns the fiber, ends it (vm/vm.ts, runHeldPair). Anything
+ * else (a wait, a failure, the rest left to the interpreter) is what the
+ * function's compiled code does. Null when the function cannot be compiled.
+ */
+export function compiledEntrySource(module: Module, fn: ObjFunction, counted?: { words: number }): string | null {
+  if (fn.arity > 2) return null;
+  return functionSource(module, fn, undefined, counted, true);
+}
+
+function functionSource(module: Module, fn: ObjFunction, header: number | undefined, counted: { words: number } | undefined, entry: boolean): string | null {
   const code = fn.original;
   // The verifier's facts: the stack depth at every instruction (it throws on code it does not accept).
   // Verified for this module every time; the source written from them is remembered.
@@ -486,11 +513,11 @@ export function compiledFunctionSource(module: Module, fn: ObjFunction, header?:
   if (analysis !== null) depths = stackDepths(module, fn.index);
   // A loop's code holds some slots in locals, not those the module's closures capture (promotedSlots).
   const excluded = header !== undefined && analysis !== null ? unpromotable(module, code, analysis.starts) : new Set<number>();
-  const key = `${fn.index} ${header ?? ''} ${code.join(',')} ${depths?.join(',') ?? ''} ${[...excluded].join(',')}`;
+  const key = `${fn.index} ${header ?? ''}${entry ? ` entry ${fn.arity}` : ''} ${code.join(',')} ${depths?.join(',') ?? ''} ${[...excluded].join(',')}`;
   let written = SOURCES.get(key);
   if (written === undefined) {
     const wordsBefore = counted?.words ?? 0;
-    const source = depths === null ? null : writeFunctionSource(fn.index, code, depths, header, counted, excluded);
+    const source = depths === null ? null : writeFunctionSource(fn.index, code, depths, header, counted, entry ? fn.arity : -1, excluded);
     written = { source, words: (counted?.words ?? 0) - wordsBefore };
     SOURCES.set(key, written);
     sourceChars += key.length + (source?.length ?? 0);
@@ -515,7 +542,8 @@ const MAX_SOURCE_CHARS = 16_000_000;
 let sourceChars = 0;
 
 /** compiledFunctionSource's work: the source of a function (or of its loop at `header`) from its code and verified depths. */
-function writeFunctionSource(index: number, code: Int32Array, depths: Int32Array, header: number | undefined, counted: { words: number } | undefined, excluded: ReadonlySet<number>): string | null {
+function writeFunctionSource(index: number, code: Int32Array, depths: Int32Array, header: number | undefined, counted: { words: number } | undefined, entryArity: number, excluded: ReadonlySet<number>): string | null {
+  const entry = entryArity >= 0;
   const analysis = analyse(code)!;
   const { starts, leaders, fused } = analysis;
   // A whole function: the blocks reachable from its start (the interpreter enters compiled code only
@@ -567,7 +595,7 @@ function writeFunctionSource(index: number, code: Int32Array, depths: Int32Array
     const label = `s${chain[0]}`;
     const bodies = chain.map((pc, k) => {
       const { parts, fallsTo } = blocks.get(pc)!;
-      const tier = compiledTier(code, pc, depths, nextCase, header !== undefined, label, promotion);
+      const tier = compiledTier(code, pc, depths, nextCase, header !== undefined, label, entry, promotion);
       const { body, temps: used, localSlot: usesLocalSlot } = new CaseWriter(tier, parts, `b${pc}_`).writeBody();
       temps = Math.max(temps, used);
       localSlot ||= usesLocalSlot;
@@ -580,7 +608,7 @@ function writeFunctionSource(index: number, code: Int32Array, depths: Int32Array
     chainBodies.push(bodies.join('\n'));
     cases.push(`case ${chain[0]}: ${label}: {\n${chainBodies[c]}\n}`);
   });
-  const name = header === undefined ? `compiled_${index}` : `compiled_${index}_loop_${header}`;
+  const name = entry ? `entry_${index}` : header === undefined ? `compiled_${index}` : `compiled_${index}_loop_${header}`;
   const all = cases.join('\n');
   // Every function declares the same locals: declaring only those used made small functions' bytecode
   // smaller, so V8 inlined other callees into a loop of 30 calls, and that loop ran ~15% slower.
@@ -605,13 +633,16 @@ ${header === undefined ? 'return toInterpreter(fiber, fc, ip, sp, fuel);' : 'bre
 }
 }
 ${header === undefined ? '' : `// The loop's way out, which its pauses take too (AGAIN: called again at the header).\n${promotion.writeBack}toInterpreter(fiber, fc, ip, sp, fuel);\nreturn untilPause === 0 ? AGAIN : UNWOUND;`}`;
+  // A loop's entry (compiledEntrySource): frame 0 at base 0, from its start, the arguments stored where the interpreter has them.
+  const args = Array.from({ length: Math.max(0, entryArity) }, (_, i) => `a${i}`);
+  const registers = entry
+    ? `const base = 0;\nlet ip = 0;\nlet sp = ${1 + entryArity};\nconst stack = fiber.stack;\n${args.map((a, i) => `stack[${1 + i}] = ${a};`).join('\n')}\nlet fuel = fiber.fuel;\nlet fc = 1;`
+    : 'const stack = fiber.stack;\nlet fuel = fiber.fuel;\nlet fc = fiber.frameCount;';
   return stripTypes(formatCode(
-    `function ${name}(vm, fiber, closure, base, ip, sp) {
+    `function ${name}(${entry ? ['vm', 'fiber', 'closure', ...args].join(', ') : 'vm, fiber, closure, base, ip, sp'}) {
 ${vmTables(all)}
 const fn = closure.fn;
-const stack = fiber.stack;
-let fuel = fiber.fuel;
-let fc = fiber.frameCount;
+${registers}
 ${locals.length > 0 ? `let ${locals.join(', ')};` : ''}
 try {
 ${body}

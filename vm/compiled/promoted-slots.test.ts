@@ -11,11 +11,11 @@ import { compile } from '../../compiler/index.js';
 import { CORE_HOST_FUNCTIONS } from '../builtins.js';
 import { VM, type Tier } from '../vm.js';
 
-function run(source: string, tier: Tier, fuel: number, maxHeap: number): string[] {
+function run(source: string, tier: Tier, fuel: number, maxHeap: number, heapCounts: 'allocated' | 'retained' = 'allocated'): string[] {
   const { module, diagnostics } = compile(source, { hosts: CORE_HOST_FUNCTIONS });
   if (module === null) throw new Error(diagnostics.map((d) => d.message).join('\n'));
   const lines: string[] = [];
-  const vm = new VM(module, { hosts: CORE_HOST_FUNCTIONS, print: (text) => lines.push(text), tier, fuel, maxHeap });
+  const vm = new VM(module, { hosts: CORE_HOST_FUNCTIONS, print: (text) => lines.push(text), tier, fuel, maxHeap, heapCounts });
   const fiber = vm.runScript();
   lines.push(JSON.stringify({ state: fiber.state, error: fiber.error?.format() ?? null, fuel: fiber.fuel, heap: fiber.heapUsed }));
   expect(vm.compileFailures).toEqual([]);
@@ -95,6 +95,26 @@ describe('frame slots a compiled loop holds in locals', () => {
        print e(20000);`,
     );
     expect(lines[0]).toBe(`${(19999 * 20000) / 2 + 6} 20000`);
+  });
+
+  it('are on the stack when a retained-heap measurement reads it', () => {
+    // \`big\` is held in a local and grows (no call in the loop writes it back); a measurement past maxHeap
+    // at the next concatenation must count its current value.
+    const source = `fun f(n) {
+         var big = "";
+         var small = "";
+         for (var i = 0; i < n; i = i + 1) {
+           big = big + "abcdefghij";
+           small = small + "x";
+           if (i % 300 == 0) { big = ""; small = ""; }
+         }
+         return len(big) + len(small);
+       }
+       print f(20000);`;
+    for (const [fuel, maxHeap] of [[1e9, 6_000], [1e9, 9_000], [400_003, 7_000], [1e9, 1e9]] as const) {
+      const interpreted = run(source, 'interpreter', fuel, maxHeap, 'retained');
+      expect(run(source, 'auto', fuel, maxHeap, 'retained')).toEqual(interpreted);
+    }
   });
 
   it('are on the stack when an error stops the loop', () => {

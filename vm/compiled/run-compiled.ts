@@ -5,6 +5,8 @@ import { interpret } from '../generated/interpreter.js';
 import { fail, waits } from '../interpreter/frames.js';
 import type { InterpreterVM } from '../interpreter/interpreter-vm.js';
 import type { ObjClosure } from '../objects.js';
+import type { Value } from '../value.js';
+import type { LoopEntry } from './compile.js';
 import { FINISHED, UNWOUND, type CompiledStatus } from './statuses.js';
 
 /**
@@ -22,6 +24,24 @@ export function runCompiledFromStart(vm: InterpreterVM, fiber: Fiber, closure: O
   }
   // The rest out of line: V8 inlines this into a cast loop's run, and what it inlines counts against one budget.
   return status === FINISHED ? fiber : notFinished(vm, fiber, status);
+}
+
+/**
+ * Run a held cast loop's fiber (frame 0 is `closure`'s, at base 0, the fiber
+ * running and live: vm/vm.ts, runHeldPair) through the spell's loop entry
+ * (ObjFunction.loopEntry) with its two arguments. Null when the run finished
+ * (the fiber still running and live: the loop ends it or runs it again);
+ * otherwise the fiber after it failed, waits, or the interpreter went on
+ * with it, as runCompiledFromStart gives it.
+ */
+export function runLoopEntry(vm: InterpreterVM, fiber: Fiber, closure: ObjClosure, entry: LoopEntry, first: Value, second: Value): Fiber | null {
+  let status: CompiledStatus;
+  try {
+    status = entry(vm, fiber, closure, first, second) as CompiledStatus;
+  } catch (error) {
+    return failed(vm, fiber, error);
+  }
+  return status === FINISHED ? null : notFinished(vm, fiber, status);
 }
 
 /** The compiled run threw: the fiber fails as the interpreter's would, at its innermost frame. */

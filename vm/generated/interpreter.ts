@@ -34,7 +34,6 @@ import {
   callHost,
   callHostWithMany,
   captureUpvalues,
-  chargeHeap,
   chargeOutput,
   checkHostResult,
   checkIndex,
@@ -52,6 +51,8 @@ import {
   getOtherProperty,
   growFrames,
   growStackCharged,
+  heapOver,
+  heapOverflow,
   hostArityMessage,
   hostEquals,
   hostFailed,
@@ -264,7 +265,9 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               if (object instanceof ObjInstance && object.shape === fn.icShape[(ip - 1)]) value = object.values[fn.icSlot[(ip - 1)]!]!;
               else {
                 value = object instanceof ObjInstance ? getInstanceProperty(fn, (ip - 1), object, constants[code[ip - 1]!] as string) : getOtherProperty(object, constants[code[ip - 1]!] as string);
-                if (value instanceof ObjBoundMethod) fuel -= chargeHeap(fiber, HEAP_COST.boundMethod, fuel);
+                if (value instanceof ObjBoundMethod) { if (heapOver(fiber, HEAP_COST.boundMethod)) {
+                    fuel -= heapOverflow(fiber, fuel, sp, fc);
+                  } };
               }
               stack[sp - 1] = value;
             }
@@ -283,14 +286,18 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                 else {
                   object.addField(fn.icSlot[(ip - 1)]!, value);
                   object.shape = next;
-                  fuel -= chargeHeap(fiber, HEAP_COST.field, fuel);
+                  { if (heapOver(fiber, HEAP_COST.field)) {
+                      fuel -= heapOverflow(fiber, fuel, sp, fc);
+                    } };
                 }
               } else {
                 // A new field, a new shape or a switch to dictionary mode is work and memory: charge both.
                 const cost = setProperty(fn, (ip - 1), object, constants[code[ip - 1]!] as string, value);
                 if (cost > 0) {
                   { fuel -= cost; if (fuel < 0) throw fuelFault(fiber); };
-                  fuel -= chargeHeap(fiber, cost, fuel);
+                  { if (heapOver(fiber, cost)) {
+                      fuel -= heapOverflow(fiber, fuel, sp, fc);
+                    } };
                 }
               }
               stack[sp - 2] = value;
@@ -307,7 +314,9 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               if (!(superclass instanceof ObjClass)) throw new Fault('Superclass must be a class.');
               const method = superclass.methods.get(constants[code[ip - 1]!] as string);
               if (method === undefined) throw new Fault(`Undefined property ${quoted(constants[code[ip - 1]!] as string)}.`);
-              fuel -= chargeHeap(fiber, HEAP_COST.boundMethod, fuel);
+              { if (heapOver(fiber, HEAP_COST.boundMethod)) {
+                  fuel -= heapOverflow(fiber, fuel, sp, fc);
+                } };
               bound = new ObjBoundMethod(instance, method);
               stack[sp - 2] = bound;
               sp -= 1;
@@ -338,8 +347,12 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               if (list instanceof ObjList) list.items[checkIndex(list, index)] = value;
               else if (list instanceof ObjMap && (typeof index === 'string' || (typeof index === 'number' && index === index && (index !== 0 || 1 / index > 0)))) {
                 // A string or number key (not nan, which is refused, nor -0, whose sign the map keeps) is stored as itself.
-                if (list.store(index, value)) fuel -= chargeHeap(fiber, HEAP_COST.mapEntry, fuel);
-              } else if (setMapEntry(list, index, value)) fuel -= chargeHeap(fiber, HEAP_COST.mapEntry, fuel);
+                if (list.store(index, value)) { if (heapOver(fiber, HEAP_COST.mapEntry)) {
+                    fuel -= heapOverflow(fiber, fuel, sp, fc);
+                  } };
+              } else if (setMapEntry(list, index, value)) { if (heapOver(fiber, HEAP_COST.mapEntry)) {
+                  fuel -= heapOverflow(fiber, fuel, sp, fc);
+                } };
               stack[sp - 3] = value;
               sp -= 2;
             }
@@ -390,7 +403,9 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               let result: Value;
               if (typeof a === 'number' && typeof b === 'number') result = a + b;
               else if (typeof a === 'string' && typeof b === 'string') {
-                fuel -= chargeHeap(fiber, a.length + b.length, fuel);
+                { if (heapOver(fiber, a.length + b.length)) {
+                    fuel -= heapOverflow(fiber, fuel, sp, fc);
+                  } };
                 result = concatStrings(a, b);
               } else throw new Fault('Operands must be two numbers or two strings.');
               stack[sp - 2] = result;
@@ -601,6 +616,8 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                 callTarget = method;
                 { op = -1; continue dispatch; };
               }
+              fiber.sp = sp;
+              fiber.frameCount = fc;
               {
                 fiber.fuel = fuel;
                 ctx.fn = fn;
@@ -652,6 +669,8 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               ctx.fn = fn;
               ctx.ip = ip;
               const savedFiber = enterHost(ctx, fiber, hostFn, argBase, argc);
+              fiber.sp = sp;
+              fiber.frameCount = fc;
               const impl = hostFn.impl;
               let returned;
               try {
@@ -700,11 +719,15 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               const target = functions[code[ip - 1]!]!;
               const count = target.proto.upvalues.length;
               // Charged by the upvalues captured, the new upvalue objects and the open-upvalue entries walked (captureUpvalues).
-              fuel -= chargeHeap(fiber, HEAP_COST.closure + count, fuel);
+              { if (heapOver(fiber, HEAP_COST.closure + count)) {
+                  fuel -= heapOverflow(fiber, fuel, sp, fc);
+                } };
               let upvalues = NO_UPVALUES;
               if (count > 0) {
                 upvalues = captureUpvalues(fiber, target, closure, base);
-                fuel -= chargeHeap(fiber, HEAP_COST.upvalue * lastCapture.created, fuel);
+                { if (heapOver(fiber, HEAP_COST.upvalue * lastCapture.created)) {
+                    fuel -= heapOverflow(fiber, fuel, sp, fc);
+                  } };
                 { fuel -= count + lastCapture.walked; if (fuel < 0) throw fuelFault(fiber); };
               }
               made = new ObjClosure(target, upvalues);
@@ -746,7 +769,9 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               ip += 1;
               let klass: Value;
               { fuel -= HEAP_COST.class; if (fuel < 0) throw fuelFault(fiber); };
-              fuel -= chargeHeap(fiber, HEAP_COST.class, fuel);
+              { if (heapOver(fiber, HEAP_COST.class)) {
+                  fuel -= heapOverflow(fiber, fuel, sp, fc);
+                } };
               klass = new ObjClass(constants[code[ip - 1]!] as string);
               stack[sp] = klass;
               sp += 1;
@@ -762,7 +787,9 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                 // Copying the method table is work and memory in proportion to its size: charged before copying.
                 const copied = superclass.methods.size;
                 { fuel -= copied; if (fuel < 0) throw fuelFault(fiber); };
-                fuel -= chargeHeap(fiber, copied * HEAP_COST.method, fuel);
+                { if (heapOver(fiber, copied * HEAP_COST.method)) {
+                    fuel -= heapOverflow(fiber, fuel, sp, fc);
+                  } };
                 inherit(subclass, superclass);
               }
               sp -= 1;
@@ -776,7 +803,9 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               const method = stack[sp - 1]!;
               if (klass instanceof ObjClass && method instanceof ObjClosure) {
                 const name = constants[code[ip - 1]!] as string;
-                fuel -= chargeHeap(fiber, HEAP_COST.method, fuel);
+                { if (heapOver(fiber, HEAP_COST.method)) {
+                    fuel -= heapOverflow(fiber, fuel, sp, fc);
+                  } };
                 klass.methods.set(name, method);
                 methodsChanged();
                 if (name === 'init') klass.initializer = method;
@@ -788,7 +817,9 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
           case 44 /* BUILD_LIST */: {
             ip += 1;
             {
-              fuel -= chargeHeap(fiber, HEAP_COST.list + code[ip - 1]!, fuel);
+              { if (heapOver(fiber, HEAP_COST.list + code[ip - 1]!)) {
+                  fuel -= heapOverflow(fiber, fuel, sp, fc);
+                } };
               const items = stack.slice(sp - code[ip - 1]!, sp);
               sp -= code[ip - 1]!;
               stack[sp++] = new ObjList(items);
@@ -807,7 +838,9 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                 // A map is iterated over a snapshot of its keys taken as the loop starts: the body may
                 // add or remove entries and the loop stays deterministic. The snapshot is a list on the heap.
                 if (!(iterable instanceof ObjMap)) throw new Fault('Can only iterate over a list or a map.');
-                fuel -= chargeHeap(fiber, HEAP_COST.list + iterable.size, fuel);
+                { if (heapOver(fiber, HEAP_COST.list + iterable.size)) {
+                    fuel -= heapOverflow(fiber, fuel, sp, fc);
+                  } };
                 { fuel -= iterable.size; if (fuel < 0) throw fuelFault(fiber); };
                 stack[slot] = list = new ObjList(iterable.keys());
               }
@@ -840,7 +873,9 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               const first = sp - 2 * code[ip - 1]!;
               const map = new ObjMap();
               for (let i = first; i < sp; i += 2) setMapEntry(map, stack[i]!, stack[i + 1]!);
-              fuel -= chargeHeap(fiber, HEAP_COST.map + HEAP_COST.mapEntry * map.size, fuel);
+              { if (heapOver(fiber, HEAP_COST.map + HEAP_COST.mapEntry * map.size)) {
+                  fuel -= heapOverflow(fiber, fuel, sp, fc);
+                } };
               sp = first;
               stack[sp++] = map;
             }
@@ -854,7 +889,9 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               const text = templateText(stack, first, code[ip - 1]!, fuel);
               if (text === null) throw fuelFault(fiber);
               { fuel -= code[ip - 1]! + text.length; if (fuel < 0) throw fuelFault(fiber); };
-              fuel -= chargeHeap(fiber, text.length, fuel);
+              { if (heapOver(fiber, text.length)) {
+                  fuel -= heapOverflow(fiber, fuel, sp, fc);
+                } };
               sp = first;
               stack[sp++] = text;
             }
@@ -974,6 +1011,8 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                   base = newBase;
                   continue next;
                 };
+                fiber.sp = sp;
+                fiber.frameCount = fc;
                 {
                   fiber.fuel = fuel;
                   ctx.fn = fn;
@@ -988,7 +1027,9 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                   stack[sp++] = callResult;
                 };
               } else if (callee instanceof ObjClass) {
-                fuel -= chargeHeap(fiber, HEAP_COST.instance, fuel);
+                { if (heapOver(fiber, HEAP_COST.instance)) {
+                    fuel -= heapOverflow(fiber, fuel, sp, fc);
+                  } };
                 stack[calleeSlot] = new ObjInstance(callee);
                 if (callee.initializer !== null) {
                   const enterClosure = callee.initializer;
@@ -1027,6 +1068,8 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                 if (argc !== 0) throw new Fault(`Expected 0 arguments but got ${argc}.`);
               } else if (callee instanceof ObjHostFunction) {
                 if (argc < callee.minArity || argc > callee.maxArity) throw new Fault(hostArityMessage(callee.host, argc));
+                fiber.sp = sp;
+                fiber.frameCount = fc;
                 {
                   fiber.fuel = fuel;
                   ctx.fn = fn;
@@ -1084,7 +1127,11 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               let result: Value;
               if (typeof a === 'number' && typeof b === 'number') result = a + b;
               else if (typeof a === 'string' && typeof b === 'string') {
-                fuel -= chargeHeap(fiber, a.length + b.length, fuel);
+                { if (heapOver(fiber, a.length + b.length)) {
+                    stack[sp] = t0;
+                    stack[sp + 1] = t1;
+                    fuel -= heapOverflow(fiber, fuel, sp + 2, fc);
+                  } };
                 result = concatStrings(a, b);
               } else throw new Fault('Operands must be two numbers or two strings.');
               t2 = result;
@@ -1150,7 +1197,11 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               let result: Value;
               if (typeof a === 'number' && typeof b === 'number') result = a + b;
               else if (typeof a === 'string' && typeof b === 'string') {
-                fuel -= chargeHeap(fiber, a.length + b.length, fuel);
+                { if (heapOver(fiber, a.length + b.length)) {
+                    stack[sp] = t0;
+                    stack[sp + 1] = t1;
+                    fuel -= heapOverflow(fiber, fuel, sp + 2, fc);
+                  } };
                 result = concatStrings(a, b);
               } else throw new Fault('Operands must be two numbers or two strings.');
               t2 = result;
@@ -1198,7 +1249,11 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               let result: Value;
               if (typeof a === 'number' && typeof b === 'number') result = a + b;
               else if (typeof a === 'string' && typeof b === 'string') {
-                fuel -= chargeHeap(fiber, a.length + b.length, fuel);
+                { if (heapOver(fiber, a.length + b.length)) {
+                    stack[sp] = t0;
+                    stack[sp + 1] = t1;
+                    fuel -= heapOverflow(fiber, fuel, sp + 2, fc);
+                  } };
                 result = concatStrings(a, b);
               } else throw new Fault('Operands must be two numbers or two strings.');
               t2 = result;
@@ -1246,7 +1301,11 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               if (object instanceof ObjInstance && object.shape === fn.icShape[(ip - 1)]) value = object.values[fn.icSlot[(ip - 1)]!]!;
               else {
                 value = object instanceof ObjInstance ? getInstanceProperty(fn, (ip - 1), object, constants[code[ip - 1]!] as string) : getOtherProperty(object, constants[code[ip - 1]!] as string);
-                if (value instanceof ObjBoundMethod) fuel -= chargeHeap(fiber, HEAP_COST.boundMethod, fuel);
+                if (value instanceof ObjBoundMethod) { if (heapOver(fiber, HEAP_COST.boundMethod)) {
+                    stack[sp] = t0;
+                    stack[sp + 1] = t1;
+                    fuel -= heapOverflow(fiber, fuel, sp + 2, fc);
+                  } };
               }
               t2 = value;
             }
@@ -1262,7 +1321,12 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               let result: Value;
               if (typeof a === 'number' && typeof b === 'number') result = a + b;
               else if (typeof a === 'string' && typeof b === 'string') {
-                fuel -= chargeHeap(fiber, a.length + b.length, fuel);
+                { if (heapOver(fiber, a.length + b.length)) {
+                    stack[sp] = t0;
+                    stack[sp + 1] = t2;
+                    stack[sp + 2] = t3;
+                    fuel -= heapOverflow(fiber, fuel, sp + 3, fc);
+                  } };
                 result = concatStrings(a, b);
               } else throw new Fault('Operands must be two numbers or two strings.');
               t4 = result;
@@ -1279,14 +1343,22 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                 else {
                   object.addField(fn.icSlot[(ip - 1)]!, value);
                   object.shape = next;
-                  fuel -= chargeHeap(fiber, HEAP_COST.field, fuel);
+                  { if (heapOver(fiber, HEAP_COST.field)) {
+                      stack[sp] = t0;
+                      stack[sp + 1] = t4;
+                      fuel -= heapOverflow(fiber, fuel, sp + 2, fc);
+                    } };
                 }
               } else {
                 // A new field, a new shape or a switch to dictionary mode is work and memory: charge both.
                 const cost = setProperty(fn, (ip - 1), object, constants[code[ip - 1]!] as string, value);
                 if (cost > 0) {
                   { fuel -= cost; if (fuel < 0) throw fuelFault(fiber); };
-                  fuel -= chargeHeap(fiber, cost, fuel);
+                  { if (heapOver(fiber, cost)) {
+                      stack[sp] = t0;
+                      stack[sp + 1] = t4;
+                      fuel -= heapOverflow(fiber, fuel, sp + 2, fc);
+                    } };
                 }
               }
               t5 = value;
@@ -1313,7 +1385,11 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               let result: Value;
               if (typeof a === 'number' && typeof b === 'number') result = a + b;
               else if (typeof a === 'string' && typeof b === 'string') {
-                fuel -= chargeHeap(fiber, a.length + b.length, fuel);
+                { if (heapOver(fiber, a.length + b.length)) {
+                    stack[sp] = t0;
+                    stack[sp + 1] = t1;
+                    fuel -= heapOverflow(fiber, fuel, sp + 2, fc);
+                  } };
                 result = concatStrings(a, b);
               } else throw new Fault('Operands must be two numbers or two strings.');
               t2 = result;
@@ -1534,7 +1610,11 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               let result: Value;
               if (typeof a === 'number' && typeof b === 'number') result = a + b;
               else if (typeof a === 'string' && typeof b === 'string') {
-                fuel -= chargeHeap(fiber, a.length + b.length, fuel);
+                { if (heapOver(fiber, a.length + b.length)) {
+                    stack[sp] = t0;
+                    stack[sp + 1] = t1;
+                    fuel -= heapOverflow(fiber, fuel, sp + 2, fc);
+                  } };
                 result = concatStrings(a, b);
               } else throw new Fault('Operands must be two numbers or two strings.');
               t2 = result;
@@ -1567,7 +1647,11 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               let result: Value;
               if (typeof a === 'number' && typeof b === 'number') result = a + b;
               else if (typeof a === 'string' && typeof b === 'string') {
-                fuel -= chargeHeap(fiber, a.length + b.length, fuel);
+                { if (heapOver(fiber, a.length + b.length)) {
+                    stack[sp] = t0;
+                    stack[sp + 1] = t1;
+                    fuel -= heapOverflow(fiber, fuel, sp + 2, fc);
+                  } };
                 result = concatStrings(a, b);
               } else throw new Fault('Operands must be two numbers or two strings.');
               t2 = result;
@@ -1688,14 +1772,22 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                 else {
                   object.addField(fn.icSlot[(ip - 1)]!, value);
                   object.shape = next;
-                  fuel -= chargeHeap(fiber, HEAP_COST.field, fuel);
+                  { if (heapOver(fiber, HEAP_COST.field)) {
+                      stack[sp] = t0;
+                      stack[sp + 1] = t1;
+                      fuel -= heapOverflow(fiber, fuel, sp + 2, fc);
+                    } };
                 }
               } else {
                 // A new field, a new shape or a switch to dictionary mode is work and memory: charge both.
                 const cost = setProperty(fn, (ip - 1), object, constants[code[ip - 1]!] as string, value);
                 if (cost > 0) {
                   { fuel -= cost; if (fuel < 0) throw fuelFault(fiber); };
-                  fuel -= chargeHeap(fiber, cost, fuel);
+                  { if (heapOver(fiber, cost)) {
+                      stack[sp] = t0;
+                      stack[sp + 1] = t1;
+                      fuel -= heapOverflow(fiber, fuel, sp + 2, fc);
+                    } };
                 }
               }
               t2 = value;
@@ -1727,14 +1819,22 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                 else {
                   object.addField(fn.icSlot[(ip - 1)]!, value);
                   object.shape = next;
-                  fuel -= chargeHeap(fiber, HEAP_COST.field, fuel);
+                  { if (heapOver(fiber, HEAP_COST.field)) {
+                      stack[sp] = t0;
+                      stack[sp + 1] = t1;
+                      fuel -= heapOverflow(fiber, fuel, sp + 2, fc);
+                    } };
                 }
               } else {
                 // A new field, a new shape or a switch to dictionary mode is work and memory: charge both.
                 const cost = setProperty(fn, (ip - 1), object, constants[code[ip - 1]!] as string, value);
                 if (cost > 0) {
                   { fuel -= cost; if (fuel < 0) throw fuelFault(fiber); };
-                  fuel -= chargeHeap(fiber, cost, fuel);
+                  { if (heapOver(fiber, cost)) {
+                      stack[sp] = t0;
+                      stack[sp + 1] = t1;
+                      fuel -= heapOverflow(fiber, fuel, sp + 2, fc);
+                    } };
                 }
               }
               t2 = value;
@@ -1966,7 +2066,11 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               if (object instanceof ObjInstance && object.shape === fn.icShape[(ip - 1)]) value = object.values[fn.icSlot[(ip - 1)]!]!;
               else {
                 value = object instanceof ObjInstance ? getInstanceProperty(fn, (ip - 1), object, constants[code[ip - 1]!] as string) : getOtherProperty(object, constants[code[ip - 1]!] as string);
-                if (value instanceof ObjBoundMethod) fuel -= chargeHeap(fiber, HEAP_COST.boundMethod, fuel);
+                if (value instanceof ObjBoundMethod) { if (heapOver(fiber, HEAP_COST.boundMethod)) {
+                    stack[sp] = t0;
+                    stack[sp + 1] = t1;
+                    fuel -= heapOverflow(fiber, fuel, sp + 2, fc);
+                  } };
               }
               t2 = value;
             }
@@ -1989,7 +2093,10 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               if (object instanceof ObjInstance && object.shape === fn.icShape[(ip - 1)]) value = object.values[fn.icSlot[(ip - 1)]!]!;
               else {
                 value = object instanceof ObjInstance ? getInstanceProperty(fn, (ip - 1), object, constants[code[ip - 1]!] as string) : getOtherProperty(object, constants[code[ip - 1]!] as string);
-                if (value instanceof ObjBoundMethod) fuel -= chargeHeap(fiber, HEAP_COST.boundMethod, fuel);
+                if (value instanceof ObjBoundMethod) { if (heapOver(fiber, HEAP_COST.boundMethod)) {
+                    stack[sp] = t0;
+                    fuel -= heapOverflow(fiber, fuel, sp + 1, fc);
+                  } };
               }
               t1 = value;
             }
@@ -2030,7 +2137,10 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               if (object instanceof ObjInstance && object.shape === fn.icShape[(ip - 1)]) value = object.values[fn.icSlot[(ip - 1)]!]!;
               else {
                 value = object instanceof ObjInstance ? getInstanceProperty(fn, (ip - 1), object, constants[code[ip - 1]!] as string) : getOtherProperty(object, constants[code[ip - 1]!] as string);
-                if (value instanceof ObjBoundMethod) fuel -= chargeHeap(fiber, HEAP_COST.boundMethod, fuel);
+                if (value instanceof ObjBoundMethod) { if (heapOver(fiber, HEAP_COST.boundMethod)) {
+                    stack[sp] = t0;
+                    fuel -= heapOverflow(fiber, fuel, sp + 1, fc);
+                  } };
               }
               t1 = value;
             }
@@ -2071,6 +2181,8 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                 callTarget = method;
                 { op = -1; continue dispatch; };
               }
+              fiber.sp = sp;
+              fiber.frameCount = fc;
               {
                 fiber.fuel = fuel;
                 ctx.fn = fn;
@@ -2101,7 +2213,10 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               if (object instanceof ObjInstance && object.shape === fn.icShape[(ip - 1)]) value = object.values[fn.icSlot[(ip - 1)]!]!;
               else {
                 value = object instanceof ObjInstance ? getInstanceProperty(fn, (ip - 1), object, constants[code[ip - 1]!] as string) : getOtherProperty(object, constants[code[ip - 1]!] as string);
-                if (value instanceof ObjBoundMethod) fuel -= chargeHeap(fiber, HEAP_COST.boundMethod, fuel);
+                if (value instanceof ObjBoundMethod) { if (heapOver(fiber, HEAP_COST.boundMethod)) {
+                    stack[sp] = t0;
+                    fuel -= heapOverflow(fiber, fuel, sp + 1, fc);
+                  } };
               }
               t1 = value;
             }
@@ -2113,7 +2228,10 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               let result: Value;
               if (typeof a === 'number' && typeof b === 'number') result = a + b;
               else if (typeof a === 'string' && typeof b === 'string') {
-                fuel -= chargeHeap(fiber, a.length + b.length, fuel);
+                { if (heapOver(fiber, a.length + b.length)) {
+                    stack[sp + 1] = t1;
+                    fuel -= heapOverflow(fiber, fuel, sp + 1 + 1, fc);
+                  } };
                 result = concatStrings(a, b);
               } else throw new Fault('Operands must be two numbers or two strings.');
               t2 = result;
@@ -2141,7 +2259,11 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               let result: Value;
               if (typeof a === 'number' && typeof b === 'number') result = a + b;
               else if (typeof a === 'string' && typeof b === 'string') {
-                fuel -= chargeHeap(fiber, a.length + b.length, fuel);
+                { if (heapOver(fiber, a.length + b.length)) {
+                    stack[sp] = t0;
+                    stack[sp + 1] = t1;
+                    fuel -= heapOverflow(fiber, fuel, sp + 2, fc);
+                  } };
                 result = concatStrings(a, b);
               } else throw new Fault('Operands must be two numbers or two strings.');
               t2 = result;
@@ -2219,7 +2341,11 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               let result: Value;
               if (typeof a === 'number' && typeof b === 'number') result = a + b;
               else if (typeof a === 'string' && typeof b === 'string') {
-                fuel -= chargeHeap(fiber, a.length + b.length, fuel);
+                { if (heapOver(fiber, a.length + b.length)) {
+                    stack[sp] = t0;
+                    stack[sp + 1] = t1;
+                    fuel -= heapOverflow(fiber, fuel, sp + 2, fc);
+                  } };
                 result = concatStrings(a, b);
               } else throw new Fault('Operands must be two numbers or two strings.');
               t2 = result;
@@ -2237,7 +2363,9 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               let result: Value;
               if (typeof a === 'number' && typeof b === 'number') result = a + b;
               else if (typeof a === 'string' && typeof b === 'string') {
-                fuel -= chargeHeap(fiber, a.length + b.length, fuel);
+                { if (heapOver(fiber, a.length + b.length)) {
+                    fuel -= heapOverflow(fiber, fuel, sp + 2, fc);
+                  } };
                 result = concatStrings(a, b);
               } else throw new Fault('Operands must be two numbers or two strings.');
               t0 = result;
@@ -2259,7 +2387,9 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               let result: Value;
               if (typeof a === 'number' && typeof b === 'number') result = a + b;
               else if (typeof a === 'string' && typeof b === 'string') {
-                fuel -= chargeHeap(fiber, a.length + b.length, fuel);
+                { if (heapOver(fiber, a.length + b.length)) {
+                    fuel -= heapOverflow(fiber, fuel, sp + 2, fc);
+                  } };
                 result = concatStrings(a, b);
               } else throw new Fault('Operands must be two numbers or two strings.');
               t0 = result;
@@ -2276,7 +2406,11 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               let result: Value;
               if (typeof a === 'number' && typeof b === 'number') result = a + b;
               else if (typeof a === 'string' && typeof b === 'string') {
-                fuel -= chargeHeap(fiber, a.length + b.length, fuel);
+                { if (heapOver(fiber, a.length + b.length)) {
+                    stack[sp] = t0;
+                    stack[sp + 1] = t1;
+                    fuel -= heapOverflow(fiber, fuel, sp + 2, fc);
+                  } };
                 result = concatStrings(a, b);
               } else throw new Fault('Operands must be two numbers or two strings.');
               t2 = result;
@@ -2294,7 +2428,9 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               let result: Value;
               if (typeof a === 'number' && typeof b === 'number') result = a + b;
               else if (typeof a === 'string' && typeof b === 'string') {
-                fuel -= chargeHeap(fiber, a.length + b.length, fuel);
+                { if (heapOver(fiber, a.length + b.length)) {
+                    fuel -= heapOverflow(fiber, fuel, sp + 2, fc);
+                  } };
                 result = concatStrings(a, b);
               } else throw new Fault('Operands must be two numbers or two strings.');
               t0 = result;
@@ -2312,14 +2448,20 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                 else {
                   object.addField(fn.icSlot[(ip - 1)]!, value);
                   object.shape = next;
-                  fuel -= chargeHeap(fiber, HEAP_COST.field, fuel);
+                  { if (heapOver(fiber, HEAP_COST.field)) {
+                      stack[sp + 1] = t0;
+                      fuel -= heapOverflow(fiber, fuel, sp + 1 + 1, fc);
+                    } };
                 }
               } else {
                 // A new field, a new shape or a switch to dictionary mode is work and memory: charge both.
                 const cost = setProperty(fn, (ip - 1), object, constants[code[ip - 1]!] as string, value);
                 if (cost > 0) {
                   { fuel -= cost; if (fuel < 0) throw fuelFault(fiber); };
-                  fuel -= chargeHeap(fiber, cost, fuel);
+                  { if (heapOver(fiber, cost)) {
+                      stack[sp + 1] = t0;
+                      fuel -= heapOverflow(fiber, fuel, sp + 1 + 1, fc);
+                    } };
                 }
               }
               t1 = value;
@@ -2418,14 +2560,18 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                 else {
                   object.addField(fn.icSlot[(ip - 1)]!, value);
                   object.shape = next;
-                  fuel -= chargeHeap(fiber, HEAP_COST.field, fuel);
+                  { if (heapOver(fiber, HEAP_COST.field)) {
+                      fuel -= heapOverflow(fiber, fuel, sp + 2, fc);
+                    } };
                 }
               } else {
                 // A new field, a new shape or a switch to dictionary mode is work and memory: charge both.
                 const cost = setProperty(fn, (ip - 1), object, constants[code[ip - 1]!] as string, value);
                 if (cost > 0) {
                   { fuel -= cost; if (fuel < 0) throw fuelFault(fiber); };
-                  fuel -= chargeHeap(fiber, cost, fuel);
+                  { if (heapOver(fiber, cost)) {
+                      fuel -= heapOverflow(fiber, fuel, sp + 2, fc);
+                    } };
                 }
               }
               t0 = value;
@@ -2447,7 +2593,10 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               if (object instanceof ObjInstance && object.shape === fn.icShape[(ip - 1)]) value = object.values[fn.icSlot[(ip - 1)]!]!;
               else {
                 value = object instanceof ObjInstance ? getInstanceProperty(fn, (ip - 1), object, constants[code[ip - 1]!] as string) : getOtherProperty(object, constants[code[ip - 1]!] as string);
-                if (value instanceof ObjBoundMethod) fuel -= chargeHeap(fiber, HEAP_COST.boundMethod, fuel);
+                if (value instanceof ObjBoundMethod) { if (heapOver(fiber, HEAP_COST.boundMethod)) {
+                    stack[sp] = t0;
+                    fuel -= heapOverflow(fiber, fuel, sp + 1, fc);
+                  } };
               }
               t1 = value;
             }
@@ -2560,6 +2709,8 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                 callTarget = method;
                 { op = -1; continue dispatch; };
               }
+              fiber.sp = sp;
+              fiber.frameCount = fc;
               {
                 fiber.fuel = fuel;
                 ctx.fn = fn;
@@ -2591,7 +2742,10 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               let result: Value;
               if (typeof a === 'number' && typeof b === 'number') result = a + b;
               else if (typeof a === 'string' && typeof b === 'string') {
-                fuel -= chargeHeap(fiber, a.length + b.length, fuel);
+                { if (heapOver(fiber, a.length + b.length)) {
+                    stack[sp + 1] = t0;
+                    fuel -= heapOverflow(fiber, fuel, sp + 1 + 1, fc);
+                  } };
                 result = concatStrings(a, b);
               } else throw new Fault('Operands must be two numbers or two strings.');
               t1 = result;
@@ -2678,7 +2832,10 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               let result: Value;
               if (typeof a === 'number' && typeof b === 'number') result = a + b;
               else if (typeof a === 'string' && typeof b === 'string') {
-                fuel -= chargeHeap(fiber, a.length + b.length, fuel);
+                { if (heapOver(fiber, a.length + b.length)) {
+                    stack[sp + 1] = t0;
+                    fuel -= heapOverflow(fiber, fuel, sp + 1 + 1, fc);
+                  } };
                 result = concatStrings(a, b);
               } else throw new Fault('Operands must be two numbers or two strings.');
               t1 = result;

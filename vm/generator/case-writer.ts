@@ -12,6 +12,7 @@
 
 import { CLEAR_SUSPEND, PUSH_CALL_RESULT, expandCalls, localRead, localWrite } from './macros.js';
 import { definition, type Part } from './parts.js';
+import type { Instruction } from '../instructions/define.js';
 import type { Tier } from './tier.js';
 
 export class CaseWriter {
@@ -149,6 +150,7 @@ export class CaseWriter {
       this.lines.push(`${label}: {\n${quick.trim()}\n${shared}\n}`);
       return;
     }
+    checkHeapCharges(part.def, held !== null);
     const label = `${this.labelPrefix}${this.labels++}`;
     let text = this.expandBody(part, label, held);
     if (held !== null && this.pending.length > 0) {
@@ -195,7 +197,7 @@ export class CaseWriter {
     if (before !== '') this.lines.push(before);
     const label = `${this.labelPrefix}${this.labels++}`;
     const result = `t${this.temps++}`;
-    const quick = this.expandBody({ ...part, def: { ...part.def, body: part.def.inlinePath! } }, label, null, { held, result });
+    const quick = this.expandBody({ ...part, def: { ...part.def, body: part.def.inlinePath! } }, label, null, ON_STACK, { held, result });
     const spill = [...below, ...held].map((t, i) => `stack[${i === 0 ? 'sp' : `sp + ${i}`}] = ${t};`);
     const slow = [...spill, `sp += ${spill.length};`, shared, `${result} = stack[sp - 1];`, `sp -= ${below.length + 1};`];
     this.lines.push(`${label}: {\n${quick.trim()}\n${slow.join('\n')}\n}`);
@@ -225,7 +227,10 @@ export class CaseWriter {
     }
     if (def.mayFail) body.unshift(...this.divert(() => this.moveIp(part.pos + part.words)));
     for (const name of new Set(def.outputs)) if (!inputs.includes(name)) body.push(`let ${name}: Value;`);
-    const text = this.expandBody(part, `${this.labelPrefix}${this.labels++}`).trim();
+    // A heap charge's measurement sees the stack as the plain interpreter has it at this part's start: the
+    // inputs taken from the stack are still in place above sp; the values held in locals go above them.
+    const roots = { top: fromStack > 0 ? `sp + ${fromStack}` : 'sp', held: [...this.pending, ...taken] };
+    const text = this.expandBody(part, `${this.labelPrefix}${this.labels++}`, null, roots).trim();
     if (/localSlot/.test(text)) this.usesLocalSlot = true;
     if (text !== '') body.push(text);
     for (const name of def.outputs) {
@@ -249,8 +254,19 @@ export class CaseWriter {
     return this.tier.localHolder?.(part, k, this.pending, inputs);
   }
 
-  /** A part's body with its macros expanded (`held`: a host call's arguments in locals, see heldArguments). */
-  private expandBody(part: Part, label: string, held: readonly string[] | null = null, inline: { readonly held: readonly string[]; readonly result: string } | null = null): string {
+  /**
+   * A part's body with its macros expanded (`held`: a host call's arguments in locals, see heldArguments;
+   * `roots`: where the stack as the plain interpreter has it at the part's start ends, `top`, and the
+   * values held in locals that lie above it, in order — what a heap charge's measurement reads;
+   * `inline`: an inline path's inputs held in locals and the local for its result, see heldInline).
+   */
+  private expandBody(
+    part: Part,
+    label: string,
+    held: readonly string[] | null = null,
+    roots: HeapRoots = ON_STACK,
+    inline: { readonly held: readonly string[]; readonly result: string } | null = null,
+  ): string {
     const { def, pos } = part;
     const cur = this.cur;
     const pending = this.pending;
@@ -265,7 +281,9 @@ export class CaseWriter {
     return expandCalls(text, {
       FAULT: ([message]) => `throw new Fault(${message})`,
       CHARGE: ([n]) => `{ fuel -= ${n}; if (fuel < 0) throw fuelFault(fiber); }`,
-      HEAP: ([n]) => `fuel -= chargeHeap(fiber, ${n}, fuel)`,
+      // The fast road an add and a compare; past maxHeap, the held values written where the plain
+      // interpreter has them and the measurement told where the stack ends (vm/retained-heap.ts).
+      HEAP: ([n]) => `{ if (heapOver(fiber, ${n})) {\n${tier.beforeMeasure?.() ?? ''}${spill(roots.top, roots.held)}fuel -= heapOverflow(fiber, fuel, ${above(roots.top, roots.held.length)}, fc);\n} }`,
       OUT_OF_FUEL: () => 'throw fuelFault(fiber)',
       DONE: () => done,
       // An inline path's k-th input of n (the receiver, then the arguments) and its result (see heldInline).
@@ -283,8 +301,51 @@ export class CaseWriter {
           ? `enterHostHolding(ctx, fiber, ${host}, ${argBase}, ${argc}, ${[0, 1, 2].map((i) => held[i] ?? 'null').join(', ')})`
           : `enterHost(ctx, fiber, ${host}, ${argBase}, ${argc})`,
       ...tier.controlMacros(part, label, continuation),
+      // A host call holding values in locals (see frame), to a host that may charge the heap
+      // (MEASURABLE(host)), for a fiber whose heap counts what it retains: they are written where the
+      // plain interpreter has them (the values below the arguments, then the arguments) and sp is told,
+      // so that a charge past maxHeap measures them. Otherwise such a charge is the error at once (or
+      // never happens), and nothing is written: a math builtin's call costs a compare more. A number is
+      // written as 0 (it counts no units either way; a double written to the stack is boxed).
+      ...(held !== null
+        ? {
+            MEASURABLE: ([host]) =>
+              `if (fiber.retainedRoots !== null && ${host}.chargesHeap) {\n${spill('sp', [...pending, ...held].map((t) => `typeof ${t} === 'number' ? 0 : ${t}`))}fiber.sp = ${above('sp', pending.length + held.length)};\n}`,
+          }
+        : {}),
     });
   }
+}
+
+/** Where a heap charge's measurement reads the stack (see expandBody). */
+interface HeapRoots {
+  readonly top: string;
+  readonly held: readonly string[];
+}
+
+/** Everything on the stack below sp: a single instruction's case, a frame part (its pending values flushed). */
+const ON_STACK: HeapRoots = { top: 'sp', held: [] };
+
+/** `top + count`, written plainly. */
+function above(top: string, count: number): string {
+  return count === 0 ? top : `${top} + ${count}`;
+}
+
+/** The statements writing `values` to the stack from `top` up. */
+function spill(top: string, values: readonly string[]): string {
+  return values.map((t, i) => `stack[${above(top, i)}] = ${t};\n`).join('');
+}
+
+/**
+ * A frame body's heap charges measure the stack below sp (ON_STACK): it charges before it moves sp, and
+ * not while a host call's values are held in locals (the body that holds them charges through the
+ * host's context, after MEASURABLE).
+ */
+function checkHeapCharges(def: Instruction, holding: boolean): void {
+  const at = def.body.search(/\bHEAP\(/);
+  if (at < 0) return;
+  if (holding) throw new Error(`${def.name}: a heap charge while a host call's values are held in locals.`);
+  if (/\bsp\s*(=[^=]|\+=|-=|\+\+|--)|(\+\+|--)sp\b/.test(def.body.slice(0, at))) throw new Error(`${def.name}: a frame body charges the heap before it moves sp.`);
 }
 
 /** Whether a frame body's only way on is one CALL_OUT (no frame entered, no jump, no return): its result can be held in a local. */

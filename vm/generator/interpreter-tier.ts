@@ -92,6 +92,8 @@ export const INTERPRETER_TIER: Tier = {
       continue next;
     }`,
     CALL_OUT: ([slot, call]) => callOut(slot!, call!, `return suspend(fiber, 'suspended', fc, ip, sp, fuel);`),
+    // The registers a call out's callee may measure (a heap charge: vm/retained-heap.ts), which the interpreter keeps in locals.
+    MEASURABLE: () => 'fiber.sp = sp;\nfiber.frameCount = fc',
     TIER_UP_AT: ([target, charge]) =>
       // Sampled: one back edge in BACK_EDGE_SAMPLE is counted (for all of them), so a tight loop pays a
       // decrement of a local, not a store to its function (that cost loops ~25%). A hot loop of a

@@ -10,7 +10,7 @@ export interface Tier {
   position(offset: number, cur: number): string;
   /** The statement moving ip from base + `cur` to base + `to`. */
   moveIp(cur: number, to: number): string;
-  /** The macros that move control: JUMP, LEAVE, GOTO, DISPATCH, ENTER, CALL_OUT, TIER_UP_AT. */
+  /** The macros that move control: JUMP, LEAVE, GOTO, DISPATCH, ENTER, CALL_OUT, TIER_UP_AT; and MEASURABLE (the registers a call out's callee may measure). */
   controlMacros(part: Part, label: string, expandContinuation: (name: string) => string): Record<string, Macro>;
   /** ip's offset from the sequence's base when it starts (-1: not known, every move is written). */
   readonly startsAt: number;
@@ -26,6 +26,11 @@ export interface Tier {
    * promotedSlots), for whatever the part calls to see.
    */
   beforeFrame?(part: Part): string;
+  /**
+   * Statements on a heap charge's slow road, before the measurement reads
+   * the stack (the loop code's frame slots held in locals go back there).
+   */
+  beforeMeasure?(): string;
   /** A frame part's code as a call to a shared function, or null to paste its body. */
   sharedPart?(part: Part): string | null;
   /** Whether a frame part is a labelled block its macros may break out of. */

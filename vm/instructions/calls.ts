@@ -42,6 +42,7 @@ export const CALL_INSTRUCTIONS = [
        callTarget = method;
        GOTO(PUSH_FRAME);
      }
+     MEASURABLE();
      CALL_OUT(receiverSlot, invokeOther(ctx, fiber, receiver, name, receiverSlot + 1, argc));`,
     {
       // Inline cache hit: this shape has no field of that name, and its class has the method.
@@ -106,6 +107,7 @@ export const CALL_INSTRUCTIONS = [
      ctx.fn = fn;
      ctx.ip = ip;
      const savedFiber = ENTER_HOST(hostFn, argBase, argc);
+     MEASURABLE(hostFn);
      const impl = hostFn.impl;
      let returned;
      try {
@@ -189,6 +191,7 @@ export const CALL_CONTINUATIONS = [
      if (callee instanceof ObjBoundMethod) {
        stack[calleeSlot] = callee.receiver;
        if (callee.method instanceof ObjClosure) ENTER(callee.method, argc);
+       MEASURABLE();
        CALL_OUT(calleeSlot, callBuiltinMethod(ctx, fiber, callee.method, callee.receiver, calleeSlot + 1, argc));
      } else if (callee instanceof ObjClass) {
        HEAP(HEAP_COST.instance);
@@ -197,6 +200,7 @@ export const CALL_CONTINUATIONS = [
        if (argc !== 0) FAULT(\`Expected 0 arguments but got \${argc}.\`);
      } else if (callee instanceof ObjHostFunction) {
        if (argc < callee.minArity || argc > callee.maxArity) FAULT(hostArityMessage(callee.host, argc));
+       MEASURABLE();
        CALL_OUT(calleeSlot, callHost(ctx, fiber, callee, calleeSlot + 1, argc));
      } else FAULT('Can only call functions and classes.');`,
   ),

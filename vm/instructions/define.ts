@@ -15,7 +15,9 @@
  *   IC              the inline-cache index of the instruction (AT + 1)
  *   FAULT(message)  fail the run with a runtime error (at this instruction's line)
  *   CHARGE(n)       spend n fuel; out of fuel fails the run here
- *   HEAP(n)         charge n heap units (may spend fuel to measure what is retained)
+ *   HEAP(n)         charge n heap units (may spend fuel to measure what is retained: the stack
+ *                   as the plain interpreter holds it when the instruction starts, its inputs
+ *                   included, vm/retained-heap.ts; a frame body charges before it moves sp)
  *   OUT_OF_FUEL()   fail the run: out of fuel
  *   JUMP(target)    continue at offset `target` (branching instructions only)
  *   LEAVE(result)   return `result` to the caller (the frame's upvalues already closed)
@@ -25,6 +27,12 @@
  *   CALL_OUT(slot, call)
  *                   call out of the VM (host function, built-in method): the result replaces
  *                   the stack from `slot` up, or the fiber waits if the callee asked it to
+ *   MEASURABLE(host?)
+ *                   before calling out: the fiber's sp and frame count as the plain interpreter
+ *                   has them at this instruction's start, for a heap charge the callee makes
+ *                   (compiled code holding a host call's values in locals writes them to the
+ *                   stack first, for a fiber whose heap counts what it retains, unless `host`,
+ *                   the ObjHostFunction called, never charges the heap)
  *   ARG_BASE(argc), ARG(i), ENTER_HOST(host, argBase, argc)
  *                   a host call's arguments (CALL_HOST only): where they start on the stack, the
  *                   i-th, and enterHost on them. Compiled code whose arguments (at most 3) are

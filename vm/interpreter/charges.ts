@@ -3,20 +3,20 @@
 import { budgetMessage } from '../budgets.js';
 import type { Fiber } from '../fiber.js';
 import type { ObjHostFunction } from '../objects.js';
-import { heapOverflow } from '../retained-heap.js';
 import type { Value } from '../value.js';
 import { Fault, fuelFault } from './fault.js';
 
 /**
- * Charge the heap budget for an allocation the interpreter makes. Returns the fuel a
- * retained-heap budget spent measuring (0 but in that rare case), for the caller to take
- * from its `fuel` — subtracted, never assigned from the call: a `fuel` local merged with a
- * call's result at every allocation lost its unboxed form, and programs that allocate
- * ran ~10% slower.
+ * Charge the heap budget for an allocation an instruction makes (the HEAP
+ * macro: vm/generator/case-writer.ts): true when the fiber's count passed its
+ * maxHeap, and the caller then takes the slow road, heapOverflow
+ * (vm/retained-heap.ts: the error, or the measurement of what the fiber retains). Small, so
+ * that V8 inlines it: the fast road is an add and a compare, and leaves the
+ * `fuel` local alone (a `fuel` local merged with a call's result at every
+ * allocation lost its unboxed form, and programs that allocate ran ~10% slower).
  */
-export function chargeHeap(fiber: Fiber, units: number, fuel: number): number {
-  fiber.heapUsed += units;
-  return fiber.heapUsed > fiber.budgets.maxHeap ? heapOverflow(fiber, fuel) : 0;
+export function heapOver(fiber: Fiber, units: number): boolean {
+  return (fiber.heapUsed += units) > fiber.budgets.maxHeap;
 }
 
 /** Charge the output budget for text sent out (print). */
