@@ -97,10 +97,10 @@ function compiledTier(code: Int32Array, leader: number, depths: Int32Array | nul
       const firstPending = depth - inputs - pending.length;
       return slot < firstPending ? `stack[base + ${slot}]` : pending[slot - firstPending];
     },
-    // What a frame part calls may read the frame's slots (a callee's wait, a retained-heap measurement): the ones held in locals go back first.
     // A heap charge past maxHeap measures the stack: the slots this block changed go there first (on that road only: they stay dirty).
     beforeMeasure: () => writeBack(),
-    // Written on the block's straight-line path: the slots are clean after it (a HEAP's write-back, on a branch, leaves them dirty).
+    // What a frame part calls may read the frame's slots (a callee's wait, a retained-heap measurement): the ones held in
+    // locals go back first. Written on the block's straight-line path, so the slots are clean after it.
     beforeFrame: (part) => {
       if (NO_WRITE_BACK.has(part.def.name)) return '';
       const text = writeBack();

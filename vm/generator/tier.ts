@@ -21,9 +21,10 @@ export interface Tier {
    */
   localHolder?(part: Part, k: string, pending: readonly string[], inputs: number): string | undefined;
   /**
-   * Statements written before a frame part (an inline path's too): the compiled tier's loop code puts the frame
-   * slots it holds in locals back on the stack there (function-source.ts,
-   * promotedSlots), for whatever the part calls to see.
+   * Statements written before a frame part (an inline path's too): the
+   * compiled tier's loop code puts the frame slots it holds in locals back
+   * on the stack there (function-source.ts, promotedSlots), for whatever the
+   * part calls to see.
    */
   beforeFrame?(part: Part): string;
   /**
