@@ -17,6 +17,7 @@ import type { Fiber } from './fiber.js';
 import type { Value } from './value.js';
 import { RUN_HOSTS, reentry, resetReentry } from './test-support/run-hosts.js';
 import { VM, type Tier } from './vm.js';
+import { forgetCompiledCode } from './compiled/compile.js';
 
 const SOURCE = `
   spell plain(a, b) { var xs = [a, b]; return xs[0] * 2 + xs[1]; }
@@ -165,6 +166,8 @@ describe('a cast loop batch', () => {
     expect(compiled.compileFailures).toEqual([]);
 
     // Under auto the spell runs on the interpreter until it is hot, then the batch holds its fiber.
+    // (The process forgets the code compiled above first: a new VM would run it compiled from its first call.)
+    forgetCompiledCode();
     const auto = load('auto');
     const warming = auto.castLoop('spend', BUDGETS.spend);
     const heldAt: number[] = [];

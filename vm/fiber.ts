@@ -130,6 +130,15 @@ export class Fiber {
     this.runKind = runKind;
     this.fuel = budgets.fuel;
     this.frameBudget = budgets.maxFrames + 1;
+    // Every per-run field stored a second time, now. V8 treats a field stored only once (its
+    // initializer) as constant and optimized code relies on that; the first store after it (the
+    // first run's end: `release` clearing openUpvalues, `finish` setting result and live, the
+    // first print's outputUsed) made the field mutable for every Fiber of the process and threw
+    // away the code that had relied on it, the interpreter's and every compiled function's (fib's
+    // was optimized during the first run of the language suite, deoptimized at its end, and its
+    // next run waited for TurboFan again). Stored twice here, they are mutable before any of it is
+    // optimized.
+    this.reset(budgets, spell, runKind);
   }
 
   /**

@@ -161,6 +161,23 @@ export class VM {
     this.tier = options.tier ?? 'auto';
     this.compiler = new FunctionCompiler(module);
     if (this.tier === 'compiled') this.compileAll();
+    else if (this.tier === 'auto') this.markRemembered();
+  }
+
+  /**
+   * Functions whose code the process compiled before, in another VM: they are compiled (from the
+   * remembered source and function: compileRemembered) at their first call or loop back edge
+   * rather than after paying for a compile in fuel on the interpreter. Fuel, results and every
+   * budget are the same on either tier; only where the tiers switch moves.
+   */
+  private readonly remembered = new Set<ObjFunction>();
+
+  private markRemembered(): void {
+    for (const fn of this.functions) {
+      if (!this.compiler.wasCompiled(fn)) continue;
+      this.remembered.add(fn);
+      fn.untilCompiled = 0; // the next count (a call, a sampled back edge) asks tierUp
+    }
   }
 
   /** Set by the debugger while attached; BREAK opcodes only exist in code while it is, and every function runs on the interpreter. */
@@ -172,6 +189,7 @@ export class VM {
     this.handler = handler;
     if (handler !== null) {
       this.compiler.forgetLoops();
+      this.remembered.clear();
       for (const fn of this.functions) {
         fn.compiled = null;
         fn.loopEntry = null;
@@ -198,8 +216,20 @@ export class VM {
       return false;
     }
     let compiled: CompiledFunction | null = null;
+    if (this.remembered.delete(fn)) {
+      try {
+        compiled = this.compiler.compileRemembered(fn);
+      } catch {
+        // compile() below reports it, once the function has paid for it.
+      }
+      if (compiled === null) {
+        // Not remembered after all (another code with the same hash, or dropped from the caches): count as usual.
+        fn.untilCompiled = fuelBeforeCompiling(fn.original.length);
+        return false;
+      }
+    }
     try {
-      compiled = this.compiler.compile(fn);
+      compiled ??= this.compiler.compile(fn);
     } catch (error) {
       this.compileFailures.push(`${fn.name}: ${error instanceof Error ? error.message : String(error)}`);
     }
@@ -215,6 +245,8 @@ export class VM {
 
   /** A hot loop of `fn`, which runs on the interpreter: its compiled code (vm/compiled/compile.ts), or the whole function's. */
   private loopCode(fn: ObjFunction, header: number): CompiledFunction | null {
+    // A function compiled whole before, in another VM, is entered whole at the loop's header.
+    if (this.remembered.has(fn)) return this.tierUp(fn) ? fn.compiled : null;
     if (fn.compiled === null && this.tier !== 'interpreter' && this.handler === null) {
       let loop: CompiledFunction | null = null;
       try {

@@ -47,7 +47,30 @@ export class FunctionCompiler {
 
   /** `fn`'s compiled code, or null when it cannot be compiled here. */
   compile(fn: ObjFunction): CompiledFunction | null {
-    return this.compileSource({ words: fn.original.length }, () => compiledFunctionSource(this.module, fn));
+    const compiled = this.compileSource({ words: fn.original.length }, () => compiledFunctionSource(this.module, fn));
+    if (compiled !== null) rememberCode(fn);
+    return compiled;
+  }
+
+  /**
+   * Whether the process compiled a function with `fn`'s index and code before (a hint, by a hash:
+   * compileRemembered decides). Tier `auto` runs such a function compiled from its first call.
+   */
+  wasCompiled(fn: ObjFunction): boolean {
+    // (The first VM of a process, as `cantrip run`'s, hashes nothing.)
+    return COMPILED_CODE.size > 0 && COMPILED_CODE.has(codeKey(fn));
+  }
+
+  /**
+   * `fn`'s compiled code when the process still holds both the source written for its code (and
+   * verified depths) and the function made of it: nothing is written or evaluated, the verifier's
+   * pass is all it costs. Null otherwise (the caller then counts fuel towards compiling as usual).
+   */
+  compileRemembered(fn: ObjFunction): CompiledFunction | null {
+    return this.compileSource({ words: fn.original.length }, () => {
+      const text = compiledFunctionSource(this.module, fn, undefined, undefined, true);
+      return text !== null && COMPILED.has(text) ? text : null;
+    });
   }
 
   /**
@@ -148,6 +171,36 @@ function evaluate(source: string): unknown {
 }
 
 const COMPILED = new Map<string, unknown>();
+
+/**
+ * The functions compiled whole in this process (FunctionCompiler.compile), by codeKey. A new VM
+ * of the same program (the language suite's next run, the playground's next edit, a reloaded
+ * module, another room) would otherwise run each of them on the interpreter again until it has
+ * paid for a compile that is now a cache hit; V8 then kept optimizing and deoptimizing the
+ * interpreter for those few calls in every run (fib: ~780 calls a run, the interpreter compiled
+ * by TurboFan 5-6 times in the first runs of a process, 30-200 ms of CPU each).
+ */
+const COMPILED_CODE = new Set<string>();
+/** At most this many keys (the oldest go first); a key is ~20 characters. */
+const MAX_COMPILED_CODE = 100_000;
+
+/** A function's index, its code's length and an FNV-1a hash of its code words: numbers only. */
+function codeKey(fn: ObjFunction): string {
+  const code = fn.original;
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < code.length; i++) hash = Math.imul(hash ^ code[i]!, 0x01000193);
+  return `${fn.index}:${code.length}:${hash >>> 0}`;
+}
+
+/** Forget which code the process compiled (tests of when a function is compiled the first time). */
+export function forgetCompiledCode(): void {
+  COMPILED_CODE.clear();
+}
+
+function rememberCode(fn: ObjFunction): void {
+  COMPILED_CODE.add(codeKey(fn));
+  if (COMPILED_CODE.size > MAX_COMPILED_CODE) COMPILED_CODE.delete(COMPILED_CODE.values().next().value!);
+}
 /** At most this much source text cached (characters; V8 holds each cached function's source). */
 const MAX_CACHED_CHARS = 16_000_000;
 let cachedChars = 0;

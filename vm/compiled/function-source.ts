@@ -483,8 +483,15 @@ function loopBlocks(code: Int32Array, starts: readonly number[], leaders: Readon
  * rest of the function to the interpreter. `counted.words` grows by the words
  * compiled.
  */
-export function compiledFunctionSource(module: Module, fn: ObjFunction, header?: number, counted?: { words: number }): string | null {
-  return functionSource(module, fn, header, counted, false);
+export function compiledFunctionSource(
+  module: Module,
+  fn: ObjFunction,
+  header?: number,
+  counted?: { words: number },
+  /** Only a source written before (for the same code and depths): null rather than write one (FunctionCompiler.compileRemembered). */
+  rememberedOnly = false,
+): string | null {
+  return functionSource(module, fn, header, counted, false, rememberedOnly);
 }
 
 /**
@@ -504,7 +511,14 @@ export function compiledEntrySource(module: Module, fn: ObjFunction, counted?: {
   return functionSource(module, fn, undefined, counted, true);
 }
 
-function functionSource(module: Module, fn: ObjFunction, header: number | undefined, counted: { words: number } | undefined, entry: boolean): string | null {
+function functionSource(
+  module: Module,
+  fn: ObjFunction,
+  header: number | undefined,
+  counted: { words: number } | undefined,
+  entry: boolean,
+  rememberedOnly = false,
+): string | null {
   const code = fn.original;
   // The verifier's facts: the stack depth at every instruction (it throws on code it does not accept).
   // Verified for this module every time; the source written from them is remembered.
@@ -516,6 +530,7 @@ function functionSource(module: Module, fn: ObjFunction, header: number | undefi
   const key = `${fn.index} ${header ?? ''}${entry ? ` entry ${fn.arity}` : ''} ${code.join(',')} ${depths?.join(',') ?? ''} ${[...excluded].join(',')}`;
   let written = SOURCES.get(key);
   if (written === undefined) {
+    if (rememberedOnly) return null;
     const wordsBefore = counted?.words ?? 0;
     const source = depths === null ? null : writeFunctionSource(fn.index, code, depths, header, counted, entry ? fn.arity : -1, excluded);
     written = { source, words: (counted?.words ?? 0) - wordsBefore };

@@ -20,7 +20,7 @@ import { verifyModule } from '../verifier.js';
 import { readSpb, writeSpb } from '../spb.js';
 import { VerifyError } from '../errors.js';
 import { VM, type Tier } from '../vm.js';
-import { canCompile, compiledSource, forgetCompileCheck } from './compile.js';
+import { canCompile, compiledSource, forgetCompileCheck, forgetCompiledCode } from './compile.js';
 import { saveVm } from '../fiber-snapshot.js';
 import { RUN_HOSTS } from '../test-support/run-hosts.js';
 
@@ -426,6 +426,7 @@ describe('the compiled tier', () => {
     const { module } = compile('fun f(n) { return n + 1; } fun g() { var s = 0; for (var i = 0; i < 10; i = i + 1) s = f(s); return s; }', {
       hosts: CORE_HOST_FUNCTIONS,
     });
+    forgetCompiledCode(); // an earlier test may have compiled the same code (a new VM would run it compiled at once)
     const vm = new VM(module!, { hosts: CORE_HOST_FUNCTIONS, print: () => {} });
     vm.runScript();
     const f = vm.runtimeFunctions.find((fn) => fn.name === 'f')!;
@@ -435,5 +436,52 @@ describe('the compiled tier', () => {
     for (let i = 0; i < 1_000; i++) expect(vm.call('g', []).result).toBe(10);
     expect(f.compiled).not.toBeNull();
     expect(vm.call('g', []).result).toBe(10);
+  });
+
+  it('runs code the process compiled before compiled from its first call in a new VM, with the same fuel and results', () => {
+    forgetCompiledCode();
+    const source = `fun f(n) { var s = 0; for (var i = 0; i < n; i = i + 1) s = s + i; return s; }
+      fun fib(n) { if (n < 2) return n; return fib(n - 2) + fib(n - 1); }
+      fun g(n) { return f(n) + fib(12); }`;
+    const hosts = CORE_HOST_FUNCTIONS;
+    const fresh = (tier: Tier, text = source): VM => {
+      const vm = new VM(compile(text, { hosts }).module!, { hosts, print: () => {}, tier, fuel: 1e7 });
+      vm.runScript();
+      return vm;
+    };
+    const named = (vm: VM, name: string) => vm.runtimeFunctions.find((fn) => fn.name === name)!;
+    const outcome = (fiber: Fiber): string => describeFiber(fiber);
+    // A first VM: nothing compiled before; f, fib and g are compiled once hot.
+    const first = fresh('auto');
+    expect(outcome(first.call('g', [3]))).toEqual(outcome(fresh('interpreter').call('g', [3])));
+    expect(named(first, 'f').compiled).toBeNull();
+    for (let i = 0; i < 3_000; i++) first.call('g', [50]);
+    expect(['f', 'fib', 'g'].map((name) => named(first, name).compiled !== null)).toEqual([true, true, true]);
+    // A new VM of the same program (compiled again: another Module): compiled at the first call, and the same outcome.
+    for (const n of [3, 400, 0]) {
+      const again = fresh('auto');
+      const interpreted = fresh('interpreter');
+      expect(outcome(again.call('g', [n]))).toEqual(outcome(interpreted.call('g', [n])));
+      expect(['f', 'fib', 'g'].map((name) => named(again, name).compiled !== null)).toEqual([true, true, true]);
+    }
+    // Under a fuel budget that runs out inside: the same instruction, on the first call.
+    for (const fuel of [50, 777, 2_000]) {
+      const run = (tier: Tier): string => {
+        const vm = new VM(compile(source, { hosts }).module!, { hosts, print: () => {}, tier, fuel });
+        vm.runScript();
+        return outcome(vm.call('g', [40]));
+      };
+      expect(run('auto')).toEqual(run('interpreter'));
+    }
+    // Other code (f adds one more): counted as usual.
+    const other = fresh('auto', source.replace('s = s + i;', 's = s + i + 1;'));
+    other.call('g', [3]);
+    expect(named(other, 'f').compiled).toBeNull();
+    expect(named(other, 'fib').compiled).not.toBeNull();
+    // A debugger attached: every function on the interpreter, remembered or not.
+    const debugged = fresh('auto');
+    debugged.breakHandler = { shouldPause: () => false };
+    debugged.call('g', [3]);
+    expect(debugged.runtimeFunctions.every((fn) => fn.compiled === null)).toBe(true);
   });
 });
