@@ -182,12 +182,14 @@ export class CaseWriter {
    * function runs as usual, and its result is taken back off the stack into
    * that local (the values below it are still in theirs, unchanged: nothing
    * called can write the caller's operand stack). False, having written
-   * nothing, when the argument count is not a literal or a value is not
-   * pending.
+   * nothing, when the argument count is not a literal or 0, or a value is
+   * not pending.
    */
   private heldInline(part: Part, shared: string): boolean {
     const word = this.tier.word(part.pos + 1 + part.def.operands.indexOf('count'), this.cur);
-    if (!/^\d+$/.test(word)) return false;
+    // Without arguments an inline path has nothing to act on (INVOKE's is a map method's key): the call goes the plain way,
+    // its result left on the stack for the next call on it (`toggle.activate().value()`), not taken off and put back.
+    if (!/^\d+$/.test(word) || Number(word) === 0) return false;
     const count = Number(word) + 1;
     if (this.pending.length < count) return false;
     const held = this.pending.splice(this.pending.length - count, count);
