@@ -79,14 +79,33 @@ function jumpTarget(target: string): number {
  * `nextCase` is the case that follows this block's case in the switch, whose label is `chain`: a jump
  * there breaks out of this case, to it, without the switch.
  */
-function compiledTier(code: Int32Array, leader: number, depths: Int32Array | null = null, nextCase = -1, loopCode = false, chain = '', entry = false): Tier {
+function compiledTier(code: Int32Array, leader: number, depths: Int32Array | null = null, nextCase = -1, loopCode = false, chain = '', entry = false, promotion = NO_PROMOTION): Tier {
+  // The promoted slots this block wrote since it last wrote them back on its straight-line path (at its
+  // entry, all the loop writes: the block may be entered from anywhere).
+  const dirty = new Set(promotion.written);
+  const writeBack = () => [...dirty].map((k) => `stack[base + ${k}] = L${k}; `).join('');
   return {
     localHolder: (part, k, pending, inputs) => {
       const depth = depths?.[leader + part.pos] ?? -1;
       const slot = Number(k);
+      // A slot a compiled loop holds in a local (promotedSlots) is there, wherever the stack's depth.
+      if (promotion.slots.has(slot)) {
+        if (part.def.name === 'SET_LOCAL') dirty.add(slot);
+        return `L${slot}`;
+      }
       if (depth < 0 || !Number.isInteger(slot)) return undefined;
       const firstPending = depth - inputs - pending.length;
       return slot < firstPending ? `stack[base + ${slot}]` : pending[slot - firstPending];
+    },
+    // A heap charge past maxHeap measures the stack: the slots this block changed go there first (on that road only: they stay dirty).
+    beforeMeasure: () => writeBack(),
+    // What a frame part calls may read the frame's slots (a callee's wait, a retained-heap measurement): the ones held in
+    // locals go back first. Written on the block's straight-line path, so the slots are clean after it.
+    beforeFrame: (part) => {
+      if (NO_WRITE_BACK.has(part.def.name)) return '';
+      const text = writeBack();
+      dirty.clear();
+      return text;
     },
     word: (offset) => String(code[leader + offset]!),
     position: (offset) => String(leader + offset),
@@ -161,6 +180,78 @@ function compiledTier(code: Int32Array, leader: number, depths: Int32Array | nul
       TIER_UP_AT: ([target]) => (loopCode ? `if (--untilPause === 0) { ip = ${target}; break next; }` : ''),
     }),
   };
+}
+
+/**
+ * Frame slots a compiled loop holds in JavaScript locals (`L3`…), not in the
+ * fiber's stack: its reads and writes of them (GET_LOCAL, SET_LOCAL) stay in
+ * V8's registers, where a slot in the stack array was loaded again after
+ * every store to the array. `load` declares them (read from the stack as
+ * the loop's code is entered); `writeBack` puts those the loop writes back
+ * on the stack, before anything that could read them there: every frame
+ * part but a few (beforeFrame: calls, waits, builders, host calls), a heap
+ * charge's slow road (beforeMeasure: a retained-heap measurement reads the
+ * stack), the loop's way out, and an error. Between those nothing else
+ * reads the frame's slots.
+ */
+interface Promotion {
+  readonly slots: ReadonlySet<number>;
+  readonly load: string;
+  readonly writeBack: string;
+  /** The promoted slots the loop writes (SET_LOCAL). */
+  readonly written: readonly number[];
+}
+
+const NO_PROMOTION: Promotion = { slots: new Set(), load: '', writeBack: '', written: [] };
+
+/** Frame parts that read nothing of the frame's slots below the operands (RETURN leaves the frame). */
+const NO_WRITE_BACK = new Set(['JUMP_IF_FALSE', 'CLOSE_UPVALUE', 'RETURN']);
+
+/**
+ * The slots of a loop's code held in locals: slot 0 (the callee or `this`)
+ * and slots a closure of the function captures (their upvalue reads the
+ * stack) or another instruction than GET_LOCAL / SET_LOCAL names (FOR_ITER's
+ * list and index) never; otherwise each slot the loop reads or writes that
+ * lies below the lowest the stack goes in the loop (so it is a local of the
+ * enclosing scope all the loop long, never an operand).
+ */
+function promotedSlots(code: Int32Array, depths: Int32Array, loop: ReadonlyMap<number, { parts: Part[] }>, excluded: ReadonlySet<number>): Promotion {
+  let lowest = Infinity;
+  const used = new Set<number>();
+  const written = new Set<number>();
+  for (const [leader, { parts }] of loop) {
+    for (const part of parts) {
+      const pc = leader + part.pos;
+      const depth = depths[pc]!;
+      if (depth < 0) continue;
+      const pops = popsOf(part.def);
+      lowest = Math.min(lowest, depth - (typeof pops === 'number' ? pops : pops(part.def.operands.map((_, k) => code[pc + 1 + k]!))));
+      if (part.def.name === 'GET_LOCAL' || part.def.name === 'SET_LOCAL') used.add(code[pc + 1]!);
+      if (part.def.name === 'SET_LOCAL') written.add(code[pc + 1]!);
+    }
+  }
+  const slots = [...used].filter((k) => k >= 1 && k < lowest && !excluded.has(k)).sort((a, b) => a - b);
+  if (slots.length === 0) return NO_PROMOTION;
+  return {
+    slots: new Set(slots),
+    load: slots.map((k) => `L${k} = stack[base + ${k}]`).join(', '),
+    writeBack: slots.filter((k) => written.has(k)).map((k) => `stack[base + ${k}] = L${k}; `).join(''),
+    written: slots.filter((k) => written.has(k)),
+  };
+}
+
+/** Slots no loop of this function may hold in a local: 0, those its closures capture, those an instruction but GET_LOCAL / SET_LOCAL names (and the next, FOR_ITER's index). */
+function unpromotable(module: Module, code: Int32Array, starts: readonly number[]): Set<number> {
+  const excluded = new Set<number>([0]);
+  for (const pc of starts) {
+    const op = code[pc]!;
+    if (op === Op.CLOSURE) for (const up of module.functions[code[pc + 1]!]?.upvalues ?? []) if (up.isLocal) excluded.add(up.index);
+    if (op === Op.GET_LOCAL || op === Op.SET_LOCAL) continue;
+    OPCODES[op]!.operands.forEach((kind, k) => {
+      if (kind === 'local') excluded.add(code[pc + 1 + k]!).add(code[pc + 1 + k]! + 1);
+    });
+  }
+  return excluded;
 }
 
 /**
@@ -432,13 +523,16 @@ function functionSource(
   // The verifier's facts: the stack depth at every instruction (it throws on code it does not accept).
   // Verified for this module every time; the source written from them is remembered.
   let depths: Int32Array | null = null;
-  if (analyse(code) !== null) depths = stackDepths(module, fn.index);
-  const key = `${fn.index} ${header ?? ''}${entry ? ` entry ${fn.arity}` : ''} ${code.join(',')} ${depths?.join(',') ?? ''}`;
+  const analysis = analyse(code);
+  if (analysis !== null) depths = stackDepths(module, fn.index);
+  // A loop's code holds some slots in locals, not those the module's closures capture (promotedSlots).
+  const excluded = header !== undefined && analysis !== null ? unpromotable(module, code, analysis.starts) : new Set<number>();
+  const key = `${fn.index} ${header ?? ''}${entry ? ` entry ${fn.arity}` : ''} ${code.join(',')} ${depths?.join(',') ?? ''} ${[...excluded].join(',')}`;
   let written = SOURCES.get(key);
   if (written === undefined) {
     if (rememberedOnly) return null;
     const wordsBefore = counted?.words ?? 0;
-    const source = depths === null ? null : writeFunctionSource(fn.index, code, depths, header, counted, entry ? fn.arity : -1);
+    const source = depths === null ? null : writeFunctionSource(fn.index, code, depths, header, counted, entry ? fn.arity : -1, excluded);
     written = { source, words: (counted?.words ?? 0) - wordsBefore };
     SOURCES.set(key, written);
     sourceChars += key.length + (source?.length ?? 0);
@@ -463,7 +557,7 @@ const MAX_SOURCE_CHARS = 16_000_000;
 let sourceChars = 0;
 
 /** compiledFunctionSource's work: the source of a function (or of its loop at `header`) from its code and verified depths. */
-function writeFunctionSource(index: number, code: Int32Array, depths: Int32Array, header: number | undefined, counted: { words: number } | undefined, entryArity: number): string | null {
+function writeFunctionSource(index: number, code: Int32Array, depths: Int32Array, header: number | undefined, counted: { words: number } | undefined, entryArity: number, excluded: ReadonlySet<number>): string | null {
   const entry = entryArity >= 0;
   const analysis = analyse(code)!;
   const { starts, leaders, fused } = analysis;
@@ -488,6 +582,7 @@ function writeFunctionSource(index: number, code: Int32Array, depths: Int32Array
     const jumps = last.def.name === 'JUMP' || last.def.name === 'LOOP';
     blocks.set(pc, { parts, fallsTo: last.def.terminal === true ? -1 : end + last.words, jumpsTo: jumps ? code[end + 1]! : -1 });
   });
+  const promotion = header === undefined ? NO_PROMOTION : promotedSlots(code, depths, blocks, excluded);
   const order: number[] = [];
   const placed = new Set<number>();
   for (const leader of blocks.keys()) {
@@ -515,7 +610,7 @@ function writeFunctionSource(index: number, code: Int32Array, depths: Int32Array
     const label = `s${chain[0]}`;
     const bodies = chain.map((pc, k) => {
       const { parts, fallsTo } = blocks.get(pc)!;
-      const tier = compiledTier(code, pc, depths, nextCase, header !== undefined, label, entry);
+      const tier = compiledTier(code, pc, depths, nextCase, header !== undefined, label, entry, promotion);
       const { body, temps: used, localSlot: usesLocalSlot } = new CaseWriter(tier, parts, `b${pc}_`).writeBody();
       temps = Math.max(temps, used);
       localSlot ||= usesLocalSlot;
@@ -537,6 +632,7 @@ function writeFunctionSource(index: number, code: Int32Array, depths: Int32Array
     'callArgc = 0',
     ...Array.from({ length: temps }, (_, i) => `t${i}`),
     ...(localSlot ? ['localSlot = 0'] : []),
+    ...(promotion.load !== '' ? [promotion.load] : []),
   ];
   // One block that never jumps (a function without branches): no dispatch.
   const straight = header === undefined && chains.length === 1 && wanted.size === 1 && !/\b(continue next|break s\d+)\b/.test(all);
@@ -551,7 +647,7 @@ default:
 ${header === undefined ? 'return toInterpreter(fiber, fc, ip, sp, fuel);' : 'break next;'}
 }
 }
-${header === undefined ? '' : `// The loop's way out, which its pauses take too (AGAIN: called again at the header).\ntoInterpreter(fiber, fc, ip, sp, fuel);\nreturn untilPause === 0 ? AGAIN : UNWOUND;`}`;
+${header === undefined ? '' : `// The loop's way out, which its pauses take too (AGAIN: called again at the header).\n${promotion.writeBack}toInterpreter(fiber, fc, ip, sp, fuel);\nreturn untilPause === 0 ? AGAIN : UNWOUND;`}`;
   // A loop's entry (compiledEntrySource): frame 0 at base 0, from its start, the arguments stored where the interpreter has them.
   const args = Array.from({ length: Math.max(0, entryArity) }, (_, i) => `a${i}`);
   const registers = entry
@@ -566,7 +662,7 @@ ${locals.length > 0 ? `let ${locals.join(', ')};` : ''}
 try {
 ${body}
 } catch (error) {
-throw unwound(error, fiber, fc, ip, sp, fiber.fuel);
+${promotion.writeBack}throw unwound(error, fiber, fc, ip, sp, fiber.fuel);
 }
 }`,
     0,

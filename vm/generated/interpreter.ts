@@ -590,16 +590,12 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                 { op = -1; continue dispatch; };
               }
               const quickArgc = code[ip - 1]!;
-              const mapReceiver = stack[sp - 1 - quickArgc]!;
+              const mapReceiver = stack[sp - (quickArgc + 1) + 0]!;
               // The count first: compiled code has it as a literal, so at a call without arguments V8 drops
               // the whole test (the instanceof was done at every such INVOKE: invocation's 30 sites a loop).
               if (quickArgc > 0 && mapReceiver instanceof ObjMap) {
-                const quick = quickMapMethod(mapReceiver, constants[code[ip - 2]!] as string, quickArgc, stack[sp - quickArgc], quickArgc > 1 ? stack[sp + 1 - quickArgc] : undefined);
-                if (quick !== undefined) {
-                  sp -= quickArgc;
-                  stack[sp - 1] = quick;
-                  continue next;
-                }
+                const quick = quickMapMethod(mapReceiver, constants[code[ip - 2]!] as string, quickArgc, stack[sp - (quickArgc + 1) + 1]!, quickArgc > 1 ? stack[sp - (quickArgc + 1) + 2]! : undefined);
+                if (quick !== undefined) { sp -= (quickArgc + 1) - 1; stack[sp - 1] = quick; continue next; };
               }
               const name = constants[code[ip - 2]!] as string;
               const argc = code[ip - 1]!;
@@ -2161,16 +2157,12 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                 { op = -1; continue dispatch; };
               }
               const quickArgc = code[ip - 1]!;
-              const mapReceiver = stack[sp - 1 - quickArgc]!;
+              const mapReceiver = stack[sp - (quickArgc + 1) + 0]!;
               // The count first: compiled code has it as a literal, so at a call without arguments V8 drops
               // the whole test (the instanceof was done at every such INVOKE: invocation's 30 sites a loop).
               if (quickArgc > 0 && mapReceiver instanceof ObjMap) {
-                const quick = quickMapMethod(mapReceiver, constants[code[ip - 2]!] as string, quickArgc, stack[sp - quickArgc], quickArgc > 1 ? stack[sp + 1 - quickArgc] : undefined);
-                if (quick !== undefined) {
-                  sp -= quickArgc;
-                  stack[sp - 1] = quick;
-                  continue next;
-                }
+                const quick = quickMapMethod(mapReceiver, constants[code[ip - 2]!] as string, quickArgc, stack[sp - (quickArgc + 1) + 1]!, quickArgc > 1 ? stack[sp - (quickArgc + 1) + 2]! : undefined);
+                if (quick !== undefined) { sp -= (quickArgc + 1) - 1; stack[sp - 1] = quick; continue next; };
               }
               const name = constants[code[ip - 2]!] as string;
               const argc = code[ip - 1]!;
@@ -2695,16 +2687,12 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
                 { op = -1; continue dispatch; };
               }
               const quickArgc = code[ip - 1]!;
-              const mapReceiver = stack[sp - 1 - quickArgc]!;
+              const mapReceiver = stack[sp - (quickArgc + 1) + 0]!;
               // The count first: compiled code has it as a literal, so at a call without arguments V8 drops
               // the whole test (the instanceof was done at every such INVOKE: invocation's 30 sites a loop).
               if (quickArgc > 0 && mapReceiver instanceof ObjMap) {
-                const quick = quickMapMethod(mapReceiver, constants[code[ip - 2]!] as string, quickArgc, stack[sp - quickArgc], quickArgc > 1 ? stack[sp + 1 - quickArgc] : undefined);
-                if (quick !== undefined) {
-                  sp -= quickArgc;
-                  stack[sp - 1] = quick;
-                  continue next;
-                }
+                const quick = quickMapMethod(mapReceiver, constants[code[ip - 2]!] as string, quickArgc, stack[sp - (quickArgc + 1) + 1]!, quickArgc > 1 ? stack[sp - (quickArgc + 1) + 2]! : undefined);
+                if (quick !== undefined) { sp -= (quickArgc + 1) - 1; stack[sp - 1] = quick; continue next; };
               }
               const name = constants[code[ip - 2]!] as string;
               const argc = code[ip - 1]!;

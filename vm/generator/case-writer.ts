@@ -129,12 +129,15 @@ export class CaseWriter {
 
   private frame(part: Part): void {
     const shared = this.tier.sharedPart?.(part) ?? null;
+    if (shared !== null && part.def.inlinePath !== undefined && this.heldInline(part, shared)) return;
     const last = part === this.parts[this.parts.length - 1];
     const held = shared === null ? this.heldArguments(part) : null;
     // Without held arguments everything goes to the stack first; with them, the values below stay in
     // locals unless the call ends the sequence (its result then goes on the stack, above them).
     if (held === null || last) this.flush();
     this.moveIp(part.pos + part.words);
+    const before = this.tier.beforeFrame?.(part) ?? '';
+    if (before !== '') this.lines.push(before);
     if (shared !== null) {
       const inline = part.def.inlinePath;
       if (inline === undefined) {
@@ -168,6 +171,40 @@ export class CaseWriter {
     const body = block(text);
     this.lines.push(this.tier.labelsFrameParts ? `${label}: ${body}` : body);
     if (result !== null) this.pending.push(result);
+  }
+
+  /**
+   * A frame part with an inline path (INVOKE's map methods) whose receiver
+   * and arguments are all pending values: the inline path reads them in
+   * their locals (INPUT) and holds its result in a new one (FINISH), so the
+   * quick case (m.get(k), m.has(k)…) writes nothing to the stack. When it
+   * falls through, every pending value goes to the stack, the shared
+   * function runs as usual, and its result is taken back off the stack into
+   * that local (the values below it are still in theirs, unchanged: nothing
+   * called can write the caller's operand stack). False, having written
+   * nothing, when the argument count is not a literal or 0, or a value is
+   * not pending.
+   */
+  private heldInline(part: Part, shared: string): boolean {
+    const word = this.tier.word(part.pos + 1 + part.def.operands.indexOf('count'), this.cur);
+    // Without arguments an inline path has nothing to act on (INVOKE's is a map method's key): the call goes the plain way,
+    // its result left on the stack for the next call on it (`toggle.activate().value()`), not taken off and put back.
+    if (!/^\d+$/.test(word) || Number(word) === 0) return false;
+    const count = Number(word) + 1;
+    if (this.pending.length < count) return false;
+    const held = this.pending.splice(this.pending.length - count, count);
+    const below = [...this.pending];
+    this.moveIp(part.pos + part.words);
+    const before = this.tier.beforeFrame?.(part) ?? '';
+    if (before !== '') this.lines.push(before);
+    const label = `${this.labelPrefix}${this.labels++}`;
+    const result = `t${this.temps++}`;
+    const quick = this.expandBody({ ...part, def: { ...part.def, body: part.def.inlinePath! } }, label, null, ON_STACK, { held, result });
+    const spill = [...below, ...held].map((t, i) => `stack[${i === 0 ? 'sp' : `sp + ${i}`}] = ${t};`);
+    const slow = [...spill, `sp += ${spill.length};`, shared, `${result} = stack[sp - 1];`, `sp -= ${below.length + 1};`];
+    this.lines.push(`${label}: {\n${quick.trim()}\n${slow.join('\n')}\n}`);
+    this.pending.push(result);
+    return true;
   }
 
   private stackPart(part: Part): void {
@@ -222,9 +259,16 @@ export class CaseWriter {
   /**
    * A part's body with its macros expanded (`held`: a host call's arguments in locals, see heldArguments;
    * `roots`: where the stack as the plain interpreter has it at the part's start ends, `top`, and the
-   * values held in locals that lie above it, in order — what a heap charge's measurement reads).
+   * values held in locals that lie above it, in order — what a heap charge's measurement reads;
+   * `inline`: an inline path's inputs held in locals and the local for its result, see heldInline).
    */
-  private expandBody(part: Part, label: string, held: readonly string[] | null = null, roots: HeapRoots = ON_STACK): string {
+  private expandBody(
+    part: Part,
+    label: string,
+    held: readonly string[] | null = null,
+    roots: HeapRoots = ON_STACK,
+    inline: { readonly held: readonly string[]; readonly result: string } | null = null,
+  ): string {
     const { def, pos } = part;
     const cur = this.cur;
     const pending = this.pending;
@@ -235,14 +279,18 @@ export class CaseWriter {
       .replace(/\bNEXT\b/g, tier.position(pos + 1 + def.operands.length, cur))
       .replace(/\bIC\b/g, tier.position(pos + 1, cur));
     const continuation = (name: string): string => this.expandBody({ def: definition(name), pos, words: part.words, follows: false }, label);
+    const done = tier.labelsFrameParts ? `break ${label}` : tier.fallThrough.replace(/;$/, '');
     return expandCalls(text, {
       FAULT: ([message]) => `throw new Fault(${message})`,
       CHARGE: ([n]) => `{ fuel -= ${n}; if (fuel < 0) throw fuelFault(fiber); }`,
       // The fast road an add and a compare; past maxHeap, the held values written where the plain
       // interpreter has them and the measurement told where the stack ends (vm/retained-heap.ts).
-      HEAP: ([n]) => `{ if (heapOver(fiber, ${n})) {\n${spill(roots.top, roots.held)}fuel -= heapOverflow(fiber, fuel, ${above(roots.top, roots.held.length)}, fc);\n} }`,
+      HEAP: ([n]) => `{ if (heapOver(fiber, ${n})) {\n${tier.beforeMeasure?.() ?? ''}${spill(roots.top, roots.held)}fuel -= heapOverflow(fiber, fuel, ${above(roots.top, roots.held.length)}, fc);\n} }`,
       OUT_OF_FUEL: () => 'throw fuelFault(fiber)',
-      DONE: () => (tier.labelsFrameParts ? `break ${label}` : tier.fallThrough.replace(/;$/, '')),
+      DONE: () => done,
+      // An inline path's k-th input of n (the receiver, then the arguments) and its result (see heldInline).
+      INPUT: ([k, n]) => (inline !== null ? (inline.held[Number(k)] ?? 'undefined') : `stack[sp - (${n}) + ${k}]!`),
+      FINISH: ([value, n]) => (inline !== null ? `{ ${inline.result} = ${value}; ${done}; }` : `{ sp -= (${n}) - 1; stack[sp - 1] = ${value}; ${done}; }`),
       LOCAL: ([k]) => this.holder(part, k!) ?? localRead(`base + ${k}`, pending),
       STORE_LOCAL: ([k, value]) => {
         const holder = this.holder(part, k!);

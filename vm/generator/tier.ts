@@ -20,6 +20,18 @@ export interface Tier {
    * stack element, when the tier knows the stack's depth; undefined otherwise.
    */
   localHolder?(part: Part, k: string, pending: readonly string[], inputs: number): string | undefined;
+  /**
+   * Statements written before a frame part (an inline path's too): the
+   * compiled tier's loop code puts the frame slots it holds in locals back
+   * on the stack there (function-source.ts, promotedSlots), for whatever the
+   * part calls to see.
+   */
+  beforeFrame?(part: Part): string;
+  /**
+   * Statements on a heap charge's slow road, before the measurement reads
+   * the stack (the loop code's frame slots held in locals go back there).
+   */
+  beforeMeasure?(): string;
   /** A frame part's code as a call to a shared function, or null to paste its body. */
   sharedPart?(part: Part): string | null;
   /** Whether a frame part is a labelled block its macros may break out of. */

@@ -53,17 +53,15 @@ export const CALL_INSTRUCTIONS = [
           GOTO(PUSH_FRAME);
         }`,
       // A map's get / has / remove with a string or number key needs no call out (vm/map-methods.ts).
+      // INPUT(k, n): the receiver (0) and the arguments; FINISH: the result in place of all n (compiled
+      // code may hold them in locals: CaseWriter.heldInline).
       inlinePath: `const quickArgc = $1;
-        const mapReceiver = stack[sp - 1 - quickArgc]!;
+        const mapReceiver = INPUT(0, quickArgc + 1);
         // The count first: compiled code has it as a literal, so at a call without arguments V8 drops
         // the whole test (the instanceof was done at every such INVOKE: invocation's 30 sites a loop).
         if (quickArgc > 0 && mapReceiver instanceof ObjMap) {
-          const quick = quickMapMethod(mapReceiver, constants[$0] as string, quickArgc, stack[sp - quickArgc], quickArgc > 1 ? stack[sp + 1 - quickArgc] : undefined);
-          if (quick !== undefined) {
-            sp -= quickArgc;
-            stack[sp - 1] = quick;
-            DONE();
-          }
+          const quick = quickMapMethod(mapReceiver, constants[$0] as string, quickArgc, INPUT(1, quickArgc + 1), quickArgc > 1 ? INPUT(2, quickArgc + 1) : undefined);
+          if (quick !== undefined) FINISH(quick, quickArgc + 1);
         }`,
     },
   ),

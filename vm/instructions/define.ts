@@ -42,6 +42,10 @@
  *                   a loop's back edge (charged `fuel`): a hot function goes on in its compiled code at `target`
  *   DISPATCH(opcode) run another instruction at this one's place (BREAK only)
  *   DONE()          the instruction is finished: go on with the next one (a frame body's inline path)
+ *   INPUT(k, n), FINISH(value, n)
+ *                   an inline path's k-th of its n stack inputs (the deepest is 0), and its end with
+ *                   `value` in place of all n. Compiled code that still holds the n values in locals
+ *                   reads them there and holds the result in one (CaseWriter.heldInline)
  *   LOCAL(k), STORE_LOCAL(k, value)
  *                   read / write frame slot k (a stack body's only way to the stack's memory:
  *                   in a superinstruction the slot may still be in a local)
@@ -96,7 +100,7 @@ interface Common<N extends string> {
   readonly fastPath?: string;
   /**
    * A frame instruction's inline path: a quick case that finishes the
-   * instruction in place (pushing its result, then DONE()) with no call, no
+   * instruction in place (FINISH(result, n), or pushing its result, then DONE()) with no call, no
    * frame and nothing charged, or falls through to the rest. The interpreter
    * runs it after the fast path; compiled code pastes it at each use, before
    * the shared functions (a map's \`m.get(k)\`, in INVOKE: the shared
