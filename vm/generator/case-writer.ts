@@ -300,8 +300,8 @@ export class CaseWriter {
       ARG: ([i]) => (held !== null ? (held[Number(i)] ?? 'null') : `stack[argBase + ${i}]!`),
       ENTER_HOST: ([host, argBase, argc]) =>
         held !== null
-          ? `enterHostHolding(ctx, fiber, ${host}, ${argBase}, ${argc}, ${[0, 1, 2].map((i) => held[i] ?? 'null').join(', ')})`
-          : `enterHost(ctx, fiber, ${host}, ${argBase}, ${argc})`,
+          ? `checkHostHolding(fiber, ${host}, ${argBase}, ${argc}, ${[0, 1, 2].map((i) => held[i] ?? 'null').join(', ')})`
+          : `checkHost(fiber, ${host}, ${argBase}, ${argc})`,
       ...tier.controlMacros(part, label, continuation),
       // A host call holding values in locals (see frame), to a host that may charge the heap
       // (MEASURABLE(host)), for a fiber whose heap counts what it retains: they are written where the
