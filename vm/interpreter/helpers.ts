@@ -20,7 +20,7 @@ export { chargeOutput, checkBudgetsAfterHost, heapOver } from './charges.js';
 export { heapOverflow } from '../retained-heap.js';
 export { Fault, fuelFault } from './fault.js';
 export { fail, growFrames, growStackCharged, suspend, waits } from './frames.js';
-export { callBuiltinMethod, callHost, callHostWithMany, checkHost, checkHostHolding, hostFailed, invokeOther, leaveHost } from './host-calls.js';
+export { callBuiltinMethod, callHost, callHostWithMany, checkHost, checkHostSpilled, hostFailed, invokeOther, leaveHost } from './host-calls.js';
 export { NO_UPVALUES, captureUpvalues, closeUpvalues, lastCapture } from './upvalues.js';
 export {
   UNDEFINED,

@@ -41,39 +41,12 @@ export function checkHost(fiber: Fiber, host: ObjHostFunction, argBase: number, 
 }
 
 /**
- * checkHost for compiled code that holds a host call's arguments (at most
- * 3: `a0` … beyond `argc` are ignored) in locals rather than on the stack.
- * When nothing is charged before the call and each argument passes its
- * parameter's check as written here (numbers, entities, any), the stack is
- * not touched; otherwise the arguments are written where checkHost reads
- * them (stack[argBase …], room the verifier counted for them) and checkHost
- * checks them — failing with its message — and charges. Small, so that V8
- * inlines it at each call site, where it sees the one host function called
- * there.
+ * For compiled code holding a host call's arguments (at most 3: `a0` …
+ * beyond `argc` are ignored) in locals, when they need more than the quick
+ * checks made at the call site (vm/generator/case-writer.ts, heldHostCheck):
+ * written where checkHost reads them, then checkHost.
  */
-export function checkHostHolding(fiber: Fiber, host: ObjHostFunction, argBase: number, argc: number, a0: Value, a1: Value, a2: Value): void {
-  if (host.chargesBefore || !(host.unchecked || heldArgumentsPass(host.checks, argc, a0, a1, a2))) checkHostSpilled(fiber, host, argBase, argc, a0, a1, a2);
-}
-
-/** Whether held arguments pass their checks by the quick tests (a parameter of another type takes checkHost's road). */
-function heldArgumentsPass(checks: Int32Array, argc: number, a0: Value, a1: Value, a2: Value): boolean {
-  return (argc < 1 || passes(checks[0]!, a0)) && (argc < 2 || passes(checks[1]!, a1)) && (argc < 3 || passes(checks[2]!, a2));
-}
-
-/**
- * matchesParam for the usual parameter types (any, number, entity); false for the others, which
- * checkHost checks. Not matchesParam itself: with its whole switch inlined at every host call
- * site, cast-cost measured setv(self, 1, 2) at 44–46 ns over an empty cast against 19–30 with
- * this, and random() (no arguments) 14–16 against 8–9.
- */
-function passes(check: number, value: Value): boolean {
-  if (check === ParamCheck.Number) return typeof value === 'number';
-  if (check === ParamCheck.Entity) return typeof value === 'object' && value !== null && value.objectType === 'host';
-  return check === ParamCheck.Any;
-}
-
-/** checkHostHolding's other road: the held arguments written to the stack, then checkHost. */
-function checkHostSpilled(fiber: Fiber, host: ObjHostFunction, argBase: number, argc: number, a0: Value, a1: Value, a2: Value): void {
+export function checkHostSpilled(fiber: Fiber, host: ObjHostFunction, argBase: number, argc: number, a0: Value, a1: Value, a2: Value): void {
   const stack = fiber.stack;
   if (argc > 0) stack[argBase] = a0;
   if (argc > 1) stack[argBase + 1] = a1;
