@@ -203,7 +203,7 @@ describe('host calls on both tiers', () => {
     expect(text).toContain("Host function 'bad' returned a value spells cannot use.");
     expect(text).toMatch(/swallowed\(0\): failed \| null \| Out of fuel/);
     expect(text).toContain('napping(2): suspended | null | resumed | done | 25');
-    // Arguments compiled code holds in locals (vm/interpreter/host-calls.ts, enterHostHolding): checked as on the stack.
+    // Arguments compiled code holds in locals (vm/generator/case-writer.ts, heldHostCheck): checked as on the stack.
     expect(text).toContain('entities(2): done | 11');
     expect(text).toContain('wrongEntity(0): failed | null | Argument 1 of poke() must be an entity.');
     expect(text).toContain('wrongBool(0): failed | null | Argument 1 of mixed() must be a boolean.');

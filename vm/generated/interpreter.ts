@@ -35,14 +35,15 @@ import {
   callHostWithMany,
   captureUpvalues,
   chargeOutput,
+  checkBudgetsAfterHost,
+  checkHost,
   checkHostResult,
+  checkHostSpilled,
   checkIndex,
   closeUpvalues,
   concatStrings,
   displayBounded,
   displayValue,
-  enterHost,
-  enterHostHolding,
   fail,
   finishRun,
   fuelFault,
@@ -66,7 +67,6 @@ import {
   pushFrame,
   quickMapMethod,
   quoted,
-  restoreAfterHost,
   runCompiledFrame,
   setMapEntry,
   setProperty,
@@ -670,7 +670,9 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               fiber.fuel = fuel;
               ctx.fn = fn;
               ctx.ip = ip;
-              const savedFiber = enterHost(ctx, fiber, hostFn, argBase, argc);
+              const savedFiber = ctx.fiber;
+              if (hostFn.chargesBefore || !hostFn.unchecked) checkHost(fiber, hostFn, argBase, argc);
+              ctx.suspendRequested = false, ctx.fiber = fiber;
               fiber.sp = sp;
               fiber.frameCount = fc;
               const impl = hostFn.impl;
@@ -685,7 +687,10 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               } catch (error) {
                 throw hostFailed(ctx, savedFiber, fn, ip, hostFn, error);
               }
-              restoreAfterHost(ctx, fiber, savedFiber, fn, ip);
+              ctx.fiber = savedFiber;
+              ctx.fn = fn;
+              ctx.ip = ip;
+              if (fiber.fuel < 0 || fiber.heapUsed > fiber.budgets.maxHeap || fiber.outputUsed > fiber.budgets.maxOutput) checkBudgetsAfterHost(fiber);
               const hostResult = typeof returned === 'number' || returned === null ? returned : checkHostResult(returned, hostFn.name);
               fuel = fiber.fuel;
               {

@@ -13,6 +13,7 @@
 import { CLEAR_SUSPEND, PUSH_CALL_RESULT, expandCalls, localRead, localWrite } from './macros.js';
 import { definition, type Part } from './parts.js';
 import type { Instruction } from '../instructions/define.js';
+import { ParamCheck } from '../objects.js';
 import type { Tier } from './tier.js';
 
 export class CaseWriter {
@@ -300,8 +301,8 @@ export class CaseWriter {
       ARG: ([i]) => (held !== null ? (held[Number(i)] ?? 'null') : `stack[argBase + ${i}]!`),
       ENTER_HOST: ([host, argBase, argc]) =>
         held !== null
-          ? `enterHostHolding(ctx, fiber, ${host}, ${argBase}, ${argc}, ${[0, 1, 2].map((i) => held[i] ?? 'null').join(', ')})`
-          : `enterHost(ctx, fiber, ${host}, ${argBase}, ${argc})`,
+          ? heldHostCheck(host!, argBase!, argc!, held)
+          : `checkHost(fiber, ${host}, ${argBase}, ${argc})`,
       ...tier.controlMacros(part, label, continuation),
       // A host call holding values in locals (see frame), to a host that may charge the heap
       // (MEASURABLE(host)), for a fiber whose heap counts what it retains: they are written where the
@@ -329,6 +330,28 @@ interface HeapRoots {
 const ON_STACK: HeapRoots = { top: 'sp', held: [] };
 
 /** `top + count`, written plainly. */
+/**
+ * ENTER_HOST for a host call whose arguments (at most 3) compiled code holds
+ * in locals: each checked here against its parameter by the quick tests
+ * (numbers, entities, any), so that each call site's feedback sees only the
+ * values passed there; for a parameter of another type, a check that fails
+ * or a host that charges before the call, checkHostSpilled writes them where
+ * checkHost reads them (stack[argBase …], room the verifier counted) and
+ * checks and charges as for any call, failing with its message. (Checked
+ * through one shared function, checkHostHolding's, V8 left it a call in
+ * `drift` once the function's inlining budget was spent, and its property
+ * read saw every host object type of the process.)
+ */
+function heldHostCheck(host: string, argBase: string, argc: string, held: readonly string[]): string {
+  const passes = held.map(
+    (t, i) =>
+      `(hostChecks[${i}] === ${ParamCheck.Number} ? typeof ${t} === 'number' : hostChecks[${i}] === ${ParamCheck.Entity} ? typeof ${t} === 'object' && ${t} !== null && ${t}.objectType === 'host' : hostChecks[${i}] === ${ParamCheck.Any})`,
+  );
+  const quick = passes.length === 0 ? '' : ` || (${passes.join(' && ')})`;
+  const args = [0, 1, 2].map((i) => held[i] ?? 'null').join(', ');
+  return `{\nconst hostChecks = ${host}.checks;\nif (${host}.chargesBefore || !(${host}.unchecked${quick})) checkHostSpilled(fiber, ${host}, ${argBase}, ${argc}, ${args});\n}`;
+}
+
 function above(top: string, count: number): string {
   return count === 0 ? top : `${top} + ${count}`;
 }

@@ -102,13 +102,20 @@ export const CALL_INSTRUCTIONS = [
     // sees the one host function it calls (vm/interpreter/host-calls.ts, enterHost).
     // The arguments are ARG(0) … (on the stack from ARG_BASE, or, in compiled code, up to 3 held in locals:
     // ENTER_HOST then checks them there, and writes them to the stack only for a check that fails or a charge).
+    // enterHost's and restoreAfterHost's work is written out here (V8 would inline them, spending its inlining
+    // budget for the whole compiled function on them at every call site); only the checks and charges are a call
+    // (ENTER_HOST: checkHost), made when the host has a typed parameter or a charge. The wait is cleared and the
+    // context pointed at the fiber in one statement: the generator finds CALL_OUT's wait by its text
+    // (CLEAR_SUSPEND, vm/generator/macros.ts).
     `const argc = $1;
      const argBase = ARG_BASE(argc);
      const hostFn = hostImports[$0]!;
      fiber.fuel = fuel;
      ctx.fn = fn;
      ctx.ip = ip;
-     const savedFiber = ENTER_HOST(hostFn, argBase, argc);
+     const savedFiber = ctx.fiber;
+     if (hostFn.chargesBefore || !hostFn.unchecked) ENTER_HOST(hostFn, argBase, argc);
+     ctx.suspendRequested = false, ctx.fiber = fiber;
      MEASURABLE(hostFn);
      const impl = hostFn.impl;
      let returned;
@@ -122,7 +129,10 @@ export const CALL_INSTRUCTIONS = [
      } catch (error) {
        throw hostFailed(ctx, savedFiber, fn, ip, hostFn, error);
      }
-     restoreAfterHost(ctx, fiber, savedFiber, fn, ip);
+     ctx.fiber = savedFiber;
+     ctx.fn = fn;
+     ctx.ip = ip;
+     if (fiber.fuel < 0 || fiber.heapUsed > fiber.budgets.maxHeap || fiber.outputUsed > fiber.budgets.maxOutput) checkBudgetsAfterHost(fiber);
      const hostResult = typeof returned === 'number' || returned === null ? returned : checkHostResult(returned, hostFn.name);
      fuel = fiber.fuel;
      CALL_OUT(argBase, hostResult);`,

@@ -35,9 +35,10 @@
  *                   the ObjHostFunction called, never charges the heap)
  *   ARG_BASE(argc), ARG(i), ENTER_HOST(host, argBase, argc)
  *                   a host call's arguments (CALL_HOST only): where they start on the stack, the
- *                   i-th, and enterHost on them. Compiled code whose arguments (at most 3) are
- *                   still in locals keeps them there: ARG_BASE is sp, ARG(i) the local, and
- *                   ENTER_HOST checks them in place (enterHostHolding)
+ *                   i-th, and checkHost on them (enterHost's checks and charges). Compiled code whose
+ *                   arguments (at most 3) are still in locals keeps them there: ARG_BASE is sp, ARG(i)
+ *                   the local, and ENTER_HOST checks them in place (heldHostCheck in
+ *                   vm/generator/case-writer.ts)
  *   TIER_UP_AT(target, fuel)
  *                   a loop's back edge (charged `fuel`): a hot function goes on in its compiled code at `target`
  *   DISPATCH(opcode) run another instruction at this one's place (BREAK only)

@@ -16,11 +16,11 @@ export { templateText } from '../template.js';
 export { AGAIN, BACK_EDGE_SAMPLE, COMPILED_DEPTH_LIMIT, FINISHED, RETURNED, UNWOUND } from '../compiled/statuses.js';
 export { unwound } from '../compiled/unwind.js';
 export { runCompiledFrame } from '../compiled/compiled-frame.js';
-export { chargeOutput, heapOver } from './charges.js';
+export { chargeOutput, checkBudgetsAfterHost, heapOver } from './charges.js';
 export { heapOverflow } from '../retained-heap.js';
 export { Fault, fuelFault } from './fault.js';
 export { fail, growFrames, growStackCharged, suspend, waits } from './frames.js';
-export { callBuiltinMethod, callHost, callHostWithMany, enterHost, enterHostHolding, hostFailed, invokeOther, leaveHost, restoreAfterHost } from './host-calls.js';
+export { callBuiltinMethod, callHost, callHostWithMany, checkHost, checkHostSpilled, hostFailed, invokeOther, leaveHost } from './host-calls.js';
 export { NO_UPVALUES, captureUpvalues, closeUpvalues, lastCapture } from './upvalues.js';
 export {
   UNDEFINED,

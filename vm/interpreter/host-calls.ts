@@ -22,57 +22,36 @@ import { checkHostResult, noSuchMethod } from './value-ops.js';
  * has set ctx.fn and ctx.ip (CALL_OUT's order), which both put back too.
  */
 export function enterHost(ctx: VmHostContext, fiber: Fiber, host: ObjHostFunction, argBase: number, argc: number): Fiber | null {
+  checkHost(fiber, host, argBase, argc);
+  const saved = ctx.fiber;
+  ctx.fiber = fiber;
+  ctx.suspendRequested = false;
+  return saved;
+}
+
+/**
+ * The checks and charges enterHost makes before a host call, for CALL_HOST,
+ * which points the context at the fiber itself (ENTER_HOST: the rare road
+ * of a host with typed parameters or a charge; a host taking any values
+ * and charging nothing calls none of this).
+ */
+export function checkHost(fiber: Fiber, host: ObjHostFunction, argBase: number, argc: number): void {
   if (!host.unchecked) checkHostArguments(fiber, host, argBase, argc);
   if (host.chargesBefore) chargeBeforeHost(fiber, host, fiber.stack, argBase, argc);
-  const saved = ctx.fiber;
-  ctx.fiber = fiber;
-  ctx.suspendRequested = false;
-  return saved;
 }
 
 /**
- * enterHost for compiled code that holds a host call's arguments (at most
- * 3: `a0` … beyond `argc` are ignored) in locals rather than on the stack.
- * When nothing is charged before the call and each argument passes its
- * parameter's check as written here (numbers, entities, any), the context
- * is pointed at the fiber and the stack is not touched; otherwise the
- * arguments are written where enterHost reads them (stack[argBase …], room
- * the verifier counted for them) and enterHost checks them — failing with
- * its message — and charges. Small, so that V8 inlines it at each call site,
- * where it sees the one host function called there.
+ * For compiled code holding a host call's arguments (at most 3: `a0` …
+ * beyond `argc` are ignored) in locals, when they need more than the quick
+ * checks made at the call site (vm/generator/case-writer.ts, heldHostCheck):
+ * written where checkHost reads them, then checkHost.
  */
-export function enterHostHolding(ctx: VmHostContext, fiber: Fiber, host: ObjHostFunction, argBase: number, argc: number, a0: Value, a1: Value, a2: Value): Fiber | null {
-  if (host.chargesBefore || !(host.unchecked || heldArgumentsPass(host.checks, argc, a0, a1, a2))) return enterHostSpilled(ctx, fiber, host, argBase, argc, a0, a1, a2);
-  const saved = ctx.fiber;
-  ctx.fiber = fiber;
-  ctx.suspendRequested = false;
-  return saved;
-}
-
-/** Whether held arguments pass their checks by the quick tests (a parameter of another type takes enterHost's road). */
-function heldArgumentsPass(checks: Int32Array, argc: number, a0: Value, a1: Value, a2: Value): boolean {
-  return (argc < 1 || passes(checks[0]!, a0)) && (argc < 2 || passes(checks[1]!, a1)) && (argc < 3 || passes(checks[2]!, a2));
-}
-
-/**
- * matchesParam for the usual parameter types (any, number, entity); false for the others, which
- * enterHost checks. Not matchesParam itself: with its whole switch inlined at every host call
- * site, cast-cost measured setv(self, 1, 2) at 44–46 ns over an empty cast against 19–30 with
- * this, and random() (no arguments) 14–16 against 8–9.
- */
-function passes(check: number, value: Value): boolean {
-  if (check === ParamCheck.Number) return typeof value === 'number';
-  if (check === ParamCheck.Entity) return typeof value === 'object' && value !== null && value.objectType === 'host';
-  return check === ParamCheck.Any;
-}
-
-/** enterHostHolding's other road: the held arguments written to the stack, then enterHost. */
-function enterHostSpilled(ctx: VmHostContext, fiber: Fiber, host: ObjHostFunction, argBase: number, argc: number, a0: Value, a1: Value, a2: Value): Fiber | null {
+export function checkHostSpilled(fiber: Fiber, host: ObjHostFunction, argBase: number, argc: number, a0: Value, a1: Value, a2: Value): void {
   const stack = fiber.stack;
   if (argc > 0) stack[argBase] = a0;
   if (argc > 1) stack[argBase + 1] = a1;
   if (argc > 2) stack[argBase + 2] = a2;
-  return enterHost(ctx, fiber, host, argBase, argc);
+  checkHost(fiber, host, argBase, argc);
 }
 
 /** After the implementation returned (see enterHost): the context put back, the budgets and the result checked. */
