@@ -175,9 +175,16 @@ export class VM {
 
   private markRemembered(): void {
     for (const fn of this.functions) {
-      if (!this.compiler.wasCompiled(fn)) continue;
-      this.remembered.add(fn);
-      fn.untilCompiled = 0; // the next count (a call, a sampled back edge) asks tierUp
+      const before = this.compiler.compiledBefore(fn);
+      if (before === 'whole') {
+        this.remembered.add(fn);
+        fn.untilCompiled = 0; // the next count (a call, a sampled back edge) asks tierUp
+      } else if (before === 'loop') {
+        // Only a loop was compiled (a script's top level, a function called once: compileLoop): its first sampled
+        // back edge asks for that loop's code (the source and function the process holds) where it waited for
+        // ~900 iterations on the interpreter; its first call (or two) still does not compile the whole function.
+        fn.untilCompiled = Math.min(fn.untilCompiled, 2 * fn.callFuel + 1);
+      }
     }
   }
 
