@@ -103,14 +103,18 @@ export class FunctionCompiler {
    * loops cost at most two compiles of it): the caller then compiles the
    * whole function.
    */
-  compileLoop(fn: ObjFunction, header: number): CompiledFunction | null {
+  compileLoop(fn: ObjFunction, header: number, rememberedOnly = false): CompiledFunction | null {
     let loops = this.loops.get(fn);
     if (loops === undefined) this.loops.set(fn, (loops = { words: 0, code: new Map() }));
     const known = loops.code.get(header);
     if (known !== undefined) return known;
     if (loops.words >= fn.original.length) return null;
     const counted = { words: 0 };
-    const compiled = this.compileSource(counted, () => compiledFunctionSource(this.module, fn, header, counted));
+    const compiled = this.compileSource(counted, () => {
+      // rememberedOnly: the source and function the process holds, or null (nothing written or evaluated; see compileRemembered).
+      const text = compiledFunctionSource(this.module, fn, header, counted, rememberedOnly);
+      return !rememberedOnly || (text !== null && COMPILED.has(text)) ? text : null;
+    });
     loops.words += counted.words;
     if (compiled !== null) {
       loops.code.set(header, compiled);
