@@ -83,16 +83,37 @@ export const MAP_METHOD_TABLE = methodTable(MAP_METHODS);
  * missing key to remove): the table then gives the result or the error.
  */
 export function quickMapMethod(map: ObjMap, name: string, argc: number, key: Value | undefined, fallback: Value | undefined): Value | undefined {
-  if (typeof key !== 'string' && (typeof key !== 'number' || key !== key)) return undefined;
   switch (name) {
     case 'get':
-      if (argc > 2) return undefined;
-      return map.lookup(key) ?? (argc === 2 ? fallback! : null);
+      return quickMapGet(map, argc, key, fallback);
     case 'has':
-      return argc === 1 ? map.lookup(key) !== undefined : undefined;
+      return quickMapHas(map, argc, key);
     case 'remove':
-      return argc === 1 ? map.delete(key) : undefined;
+      return quickMapRemove(map, argc, key);
     default:
       return undefined;
   }
+}
+
+/**
+ * The quick methods one by one, for a call site whose method is known when its
+ * code is written (compiled code: the name's constant picks the helper,
+ * vm/compiled/function-source.ts, quickMapMethods), so the name is not
+ * tested at run time; quickMapMethod's results exactly.
+ */
+export const QUICK_MAP_METHODS = ['get', 'has', 'remove'] as const;
+
+export function quickMapGet(map: ObjMap, argc: number, key: Value | undefined, fallback: Value | undefined): Value | undefined {
+  if (argc > 2 || (typeof key !== 'string' && (typeof key !== 'number' || key !== key))) return undefined;
+  return map.lookup(key) ?? (argc === 2 ? fallback! : null);
+}
+
+export function quickMapHas(map: ObjMap, argc: number, key: Value | undefined): Value | undefined {
+  if (argc !== 1 || (typeof key !== 'string' && (typeof key !== 'number' || key !== key))) return undefined;
+  return map.lookup(key) !== undefined;
+}
+
+export function quickMapRemove(map: ObjMap, argc: number, key: Value | undefined): Value | undefined {
+  if (argc !== 1 || (typeof key !== 'string' && (typeof key !== 'number' || key !== key))) return undefined;
+  return map.delete(key);
 }

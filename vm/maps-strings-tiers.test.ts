@@ -130,5 +130,23 @@ describe('maps and strings in both tiers', () => {
     expect(lines[0]).toBe('[-0, -2, 0, -1, 1, 2, 1, 3, 2, 4]');
     expect(lines.at(-1)).toContain('A map key cannot be nan.');
   });
-});
 
+  it('the same code calling other method names: each picks its own map method (or none) in compiled code', () => {
+    // These spells compile to the same bytecode but for their method-name constants; compiled code picks the map
+    // method from the name's constant, so the source each gets must differ (the remembered source's key).
+    const program = (name: string) => `fun f(n) {
+         var m = {0: 1, 1: 2};
+         var total = "";
+         for (var i = 0; i < n; i = i + 1) total = total + str(m.${name}(i % 3)) + " ";
+         print total;
+       }
+       f(4);`;
+    const printed = ['get', 'has', 'remove', 'keys'].map((name) => sameInBothTiers(program(name), [[1e9, 1e9], [600, 1e9]])[0]);
+    expect(printed).toEqual([
+      '1 2 nil 1 ',
+      'true true false true ',
+      expect.stringContaining('Undefined key 2.'),
+      expect.stringContaining('Expected 0 arguments but got 1.'),
+    ]);
+  });
+});

@@ -173,11 +173,23 @@ export class VM {
    */
   private readonly remembered = new Set<ObjFunction>();
 
+  /** Functions a loop of which the process compiled alone before, in another VM (markRemembered, loopCode). */
+  private readonly rememberedLoops = new Set<ObjFunction>();
+
   private markRemembered(): void {
     for (const fn of this.functions) {
-      if (!this.compiler.wasCompiled(fn)) continue;
-      this.remembered.add(fn);
-      fn.untilCompiled = 0; // the next count (a call, a sampled back edge) asks tierUp
+      const before = this.compiler.compiledBefore(fn);
+      if (before === 'whole') {
+        this.remembered.add(fn);
+        fn.untilCompiled = 0; // the next count (a call, a sampled back edge) asks tierUp
+      } else if (before === 'loop') {
+        // Only a loop was compiled (a script's top level, a function called once: compileLoop): its first sampled
+        // back edge asks for that loop's code (the source and function the process holds) where it waited for
+        // ~900 iterations on the interpreter; its first call (or two) still does not compile the whole function.
+        // Only what the process holds is taken then (loopCode): a spell gets no compile it did not pay for.
+        this.rememberedLoops.add(fn);
+        fn.untilCompiled = Math.min(fn.untilCompiled, 2 * fn.callFuel + 1);
+      }
     }
   }
 
@@ -191,6 +203,7 @@ export class VM {
     if (handler !== null) {
       this.compiler.forgetLoops();
       this.remembered.clear();
+      this.rememberedLoops.clear();
       for (const fn of this.functions) {
         fn.compiled = null;
         fn.loopEntry = null;
@@ -250,12 +263,18 @@ export class VM {
     if (this.remembered.has(fn)) return this.tierUp(fn) ? fn.compiled : null;
     if (fn.compiled === null && this.tier !== 'interpreter' && this.handler === null) {
       let loop: CompiledFunction | null = null;
+      const remembered = this.rememberedLoops.delete(fn);
       try {
-        loop = this.compiler.compileLoop(fn, header);
+        loop = this.compiler.compileLoop(fn, header, remembered);
       } catch {
         // tierUp reports why (compileFailures).
       }
       if (loop !== null) return loop;
+      if (remembered) {
+        // Not held after all (another loop's header, another code with the same hash, dropped from the caches): count as usual.
+        fn.untilCompiled = fuelBeforeCompiling(fn.original.length);
+        return null;
+      }
     }
     return this.tierUp(fn) ? fn.compiled : null;
   }

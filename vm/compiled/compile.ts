@@ -62,6 +62,17 @@ export class FunctionCompiler {
   }
 
   /**
+   * What the process compiled of a function with `fn`'s index and code before (a hint, by a hash):
+   * `whole` (see wasCompiled), `loop` (only a loop of it, compileLoop: a script's top level, a function
+   * called once), or null.
+   */
+  compiledBefore(fn: ObjFunction): 'whole' | 'loop' | null {
+    if (COMPILED_CODE.size === 0 && COMPILED_LOOP_CODE.size === 0) return null;
+    const key = codeKey(fn);
+    return COMPILED_CODE.has(key) ? 'whole' : COMPILED_LOOP_CODE.has(key) ? 'loop' : null;
+  }
+
+  /**
    * `fn`'s compiled code when the process still holds both the source written for its code (and
    * verified depths) and the function made of it: nothing is written or evaluated, the verifier's
    * pass is all it costs. Null otherwise (the caller then counts fuel towards compiling as usual).
@@ -92,16 +103,23 @@ export class FunctionCompiler {
    * loops cost at most two compiles of it): the caller then compiles the
    * whole function.
    */
-  compileLoop(fn: ObjFunction, header: number): CompiledFunction | null {
+  compileLoop(fn: ObjFunction, header: number, rememberedOnly = false): CompiledFunction | null {
     let loops = this.loops.get(fn);
     if (loops === undefined) this.loops.set(fn, (loops = { words: 0, code: new Map() }));
     const known = loops.code.get(header);
     if (known !== undefined) return known;
     if (loops.words >= fn.original.length) return null;
     const counted = { words: 0 };
-    const compiled = this.compileSource(counted, () => compiledFunctionSource(this.module, fn, header, counted));
+    const compiled = this.compileSource(counted, () => {
+      // rememberedOnly: the source and function the process holds, or null (nothing written or evaluated; see compileRemembered).
+      const text = compiledFunctionSource(this.module, fn, header, counted, rememberedOnly);
+      return !rememberedOnly || (text !== null && COMPILED.has(text)) ? text : null;
+    });
     loops.words += counted.words;
-    if (compiled !== null) loops.code.set(header, compiled);
+    if (compiled !== null) {
+      loops.code.set(header, compiled);
+      remember(COMPILED_LOOP_CODE, fn);
+    }
     return compiled;
   }
 
@@ -195,11 +213,19 @@ function codeKey(fn: ObjFunction): string {
 /** Forget which code the process compiled (tests of when a function is compiled the first time). */
 export function forgetCompiledCode(): void {
   COMPILED_CODE.clear();
+  COMPILED_LOOP_CODE.clear();
 }
 
+/** The code keys of functions a loop of which was compiled alone (compileLoop), bounded as COMPILED_CODE. */
+const COMPILED_LOOP_CODE = new Set<string>();
+
 function rememberCode(fn: ObjFunction): void {
-  COMPILED_CODE.add(codeKey(fn));
-  if (COMPILED_CODE.size > MAX_COMPILED_CODE) COMPILED_CODE.delete(COMPILED_CODE.values().next().value!);
+  remember(COMPILED_CODE, fn);
+}
+
+function remember(keys: Set<string>, fn: ObjFunction): void {
+  keys.add(codeKey(fn));
+  if (keys.size > MAX_COMPILED_CODE) keys.delete(keys.values().next().value!);
 }
 /** At most this much source text cached (characters; V8 holds each cached function's source). */
 const MAX_CACHED_CHARS = 16_000_000;

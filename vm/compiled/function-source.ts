@@ -34,6 +34,7 @@ import { popsOf, type Instruction } from '../instructions/define.js';
 import { INSTRUCTIONS, INTERNAL_INSTRUCTIONS } from '../instructions/index.js';
 import type { Tier } from '../generator/tier.js';
 import { stripTypes } from './strip-types.js';
+import { QUICK_MAP_METHODS } from '../map-methods.js';
 
 /**
  * The instructions of `code`, the block leaders, and the JUMP_IF_FALSE
@@ -79,7 +80,17 @@ function jumpTarget(target: string): number {
  * `nextCase` is the case that follows this block's case in the switch, whose label is `chain`: a jump
  * there breaks out of this case, to it, without the switch.
  */
-function compiledTier(code: Int32Array, leader: number, depths: Int32Array | null = null, nextCase = -1, loopCode = false, chain = '', entry = false, promotion = NO_PROMOTION): Tier {
+function compiledTier(
+  code: Int32Array,
+  leader: number,
+  depths: Int32Array | null = null,
+  nextCase = -1,
+  loopCode = false,
+  chain = '',
+  entry = false,
+  promotion = NO_PROMOTION,
+  mapMethods: ReadonlyMap<number, number> | null = null,
+): Tier {
   // The promoted slots this block wrote since it last wrote them back on its straight-line path (at its
   // entry, all the loop writes: the block may be entered from anywhere).
   const dirty = new Set(promotion.written);
@@ -107,6 +118,8 @@ function compiledTier(code: Int32Array, leader: number, depths: Int32Array | nul
       dirty.clear();
       return text;
     },
+    // The map method an INVOKE's name constant picks (quickMapMethods): a number in the source, never the name.
+    ...(mapMethods !== null ? { quickMapMethod: (constant: string) => mapMethods.get(Number(constant)) } : {}),
     word: (offset) => String(code[leader + offset]!),
     position: (offset) => String(leader + offset),
     moveIp: (_cur, to) => `ip = ${leader + to};`,
@@ -527,12 +540,13 @@ function functionSource(
   if (analysis !== null) depths = stackDepths(module, fn.index);
   // A loop's code holds some slots in locals, not those the module's closures capture (promotedSlots).
   const excluded = header !== undefined && analysis !== null ? unpromotable(module, code, analysis.starts) : new Set<number>();
-  const key = `${fn.index} ${header ?? ''}${entry ? ` entry ${fn.arity}` : ''} ${code.join(',')} ${depths?.join(',') ?? ''} ${[...excluded].join(',')}`;
+  const mapMethods = analysis !== null ? quickMapMethods(module, code, analysis.starts) : new Map<number, number>();
+  const key = `${fn.index} ${header ?? ''}${entry ? ` entry ${fn.arity}` : ''} ${code.join(',')} ${depths?.join(',') ?? ''} ${[...excluded].join(',')} ${[...mapMethods].join(';')}`;
   let written = SOURCES.get(key);
   if (written === undefined) {
     if (rememberedOnly) return null;
     const wordsBefore = counted?.words ?? 0;
-    const source = depths === null ? null : writeFunctionSource(fn.index, code, depths, header, counted, entry ? fn.arity : -1, excluded);
+    const source = depths === null ? null : writeFunctionSource(fn.index, code, depths, header, counted, entry ? fn.arity : -1, excluded, mapMethods);
     written = { source, words: (counted?.words ?? 0) - wordsBefore };
     SOURCES.set(key, written);
     sourceChars += key.length + (source?.length ?? 0);
@@ -547,6 +561,25 @@ function functionSource(
 }
 
 /**
+ * For each method-name constant the code's INVOKEs use, the quick map method
+ * it names (an index in QUICK_MAP_METHODS; -1: none). Compiled code then calls
+ * that method's helper, or, for any other name, writes no inline path at all
+ * (CaseWriter, QUICK_MAP): the name is not tested at run time. A module's
+ * constants are fixed, and the choice is part of the remembered source's key,
+ * so the same code with other names gets its own source.
+ */
+function quickMapMethods(module: Module, code: Int32Array, starts: readonly number[]): Map<number, number> {
+  const methods = new Map<number, number>();
+  for (const pc of starts) {
+    if (code[pc] !== Op.INVOKE) continue;
+    const constant = code[pc + 1]!;
+    const name = module.constants[constant];
+    methods.set(constant, QUICK_MAP_METHODS.indexOf(name as (typeof QUICK_MAP_METHODS)[number]));
+  }
+  return methods;
+}
+
+/**
  * The source written for a function's code, its verified stack depths and a
  * loop header, by all of these (and the function's index, in its name): it
  * holds nothing else. Every VM of the same program compiles the same code,
@@ -557,7 +590,16 @@ const MAX_SOURCE_CHARS = 16_000_000;
 let sourceChars = 0;
 
 /** compiledFunctionSource's work: the source of a function (or of its loop at `header`) from its code and verified depths. */
-function writeFunctionSource(index: number, code: Int32Array, depths: Int32Array, header: number | undefined, counted: { words: number } | undefined, entryArity: number, excluded: ReadonlySet<number>): string | null {
+function writeFunctionSource(
+  index: number,
+  code: Int32Array,
+  depths: Int32Array,
+  header: number | undefined,
+  counted: { words: number } | undefined,
+  entryArity: number,
+  excluded: ReadonlySet<number>,
+  mapMethods: ReadonlyMap<number, number>,
+): string | null {
   const entry = entryArity >= 0;
   const analysis = analyse(code)!;
   const { starts, leaders, fused } = analysis;
@@ -610,7 +652,7 @@ function writeFunctionSource(index: number, code: Int32Array, depths: Int32Array
     const label = `s${chain[0]}`;
     const bodies = chain.map((pc, k) => {
       const { parts, fallsTo } = blocks.get(pc)!;
-      const tier = compiledTier(code, pc, depths, nextCase, header !== undefined, label, entry, promotion);
+      const tier = compiledTier(code, pc, depths, nextCase, header !== undefined, label, entry, promotion, mapMethods);
       const { body, temps: used, localSlot: usesLocalSlot } = new CaseWriter(tier, parts, `b${pc}_`).writeBody();
       temps = Math.max(temps, used);
       localSlot ||= usesLocalSlot;

@@ -438,6 +438,30 @@ describe('the compiled tier', () => {
     expect(vm.call('g', []).result).toBe(10);
   });
 
+  it('asks for a loop compiled alone before at its first sampled back edge in a new VM, with the same output and fuel', () => {
+    forgetCompiledCode();
+    const hosts = CORE_HOST_FUNCTIONS;
+    // A script's loop (compiled alone: the top level is never called again); the count is a constant, so each
+    // program has the same code.
+    const program = (n: number) => `var s = 0; for (var i = 0; i < ${n}; i = i + 1) s = s + i % 7; print s;`;
+    const runOn = (tier: Tier, n: number, fuel = 1e7) => {
+      const lines: string[] = [];
+      const vm = new VM(compile(program(n), { hosts }).module!, { hosts, print: (text) => lines.push(text), tier, fuel });
+      const fiber = vm.runScript();
+      return { words: vm.compileStats.words, text: `${lines.join(' ')} ${describeFiber(fiber)}` };
+    };
+    // Nothing compiled before: 150 iterations stay on the interpreter; a longer run compiles the loop.
+    expect(runOn('auto', 150).words).toBe(0);
+    expect(runOn('auto', 5_000).words).toBeGreaterThan(0);
+    // A new VM: the loop's code is asked for at the first sampled back edge, and everything else is the same.
+    for (const fuel of [1e7, 700, 1_500, 3_000]) {
+      const again = runOn('auto', 150, fuel);
+      // (700 and 1,500 fuel run out before the first sampled back edge: 128 iterations.)
+      if (fuel >= 3_000) expect(again.words).toBeGreaterThan(0);
+      expect(again.text).toBe(runOn('interpreter', 150, fuel).text);
+    }
+  });
+
   it('runs code the process compiled before compiled from its first call in a new VM, with the same fuel and results', () => {
     forgetCompiledCode();
     const source = `fun f(n) { var s = 0; for (var i = 0; i < n; i = i + 1) s = s + i; return s; }

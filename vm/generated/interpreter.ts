@@ -65,7 +65,10 @@ import {
   methodTables,
   methodsChanged,
   pushFrame,
+  quickMapGet,
+  quickMapHas,
   quickMapMethod,
+  quickMapRemove,
   quoted,
   runCompiledFrame,
   setMapEntry,
@@ -594,6 +597,7 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               // The count first: compiled code has it as a literal, so at a call without arguments V8 drops
               // the whole test (the instanceof was done at every such INVOKE: invocation's 30 sites a loop).
               if (quickArgc > 0 && mapReceiver instanceof ObjMap) {
+                // QUICK_MAP: quickMapMethod, or in compiled code the one method the name's constant picks (CaseWriter).
                 const quick = quickMapMethod(mapReceiver, constants[code[ip - 2]!] as string, quickArgc, stack[sp - (quickArgc + 1) + 1]!, quickArgc > 1 ? stack[sp - (quickArgc + 1) + 2]! : undefined);
                 if (quick !== undefined) { sp -= (quickArgc + 1) - 1; stack[sp - 1] = quick; continue next; };
               }
@@ -2166,6 +2170,7 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               // The count first: compiled code has it as a literal, so at a call without arguments V8 drops
               // the whole test (the instanceof was done at every such INVOKE: invocation's 30 sites a loop).
               if (quickArgc > 0 && mapReceiver instanceof ObjMap) {
+                // QUICK_MAP: quickMapMethod, or in compiled code the one method the name's constant picks (CaseWriter).
                 const quick = quickMapMethod(mapReceiver, constants[code[ip - 2]!] as string, quickArgc, stack[sp - (quickArgc + 1) + 1]!, quickArgc > 1 ? stack[sp - (quickArgc + 1) + 2]! : undefined);
                 if (quick !== undefined) { sp -= (quickArgc + 1) - 1; stack[sp - 1] = quick; continue next; };
               }
@@ -2696,6 +2701,7 @@ export function interpret(vm: InterpreterVM, fiber: Fiber): Fiber {
               // The count first: compiled code has it as a literal, so at a call without arguments V8 drops
               // the whole test (the instanceof was done at every such INVOKE: invocation's 30 sites a loop).
               if (quickArgc > 0 && mapReceiver instanceof ObjMap) {
+                // QUICK_MAP: quickMapMethod, or in compiled code the one method the name's constant picks (CaseWriter).
                 const quick = quickMapMethod(mapReceiver, constants[code[ip - 2]!] as string, quickArgc, stack[sp - (quickArgc + 1) + 1]!, quickArgc > 1 ? stack[sp - (quickArgc + 1) + 2]! : undefined);
                 if (quick !== undefined) { sp -= (quickArgc + 1) - 1; stack[sp - 1] = quick; continue next; };
               }

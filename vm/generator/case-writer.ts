@@ -15,6 +15,7 @@ import { definition, type Part } from './parts.js';
 import type { Instruction } from '../instructions/define.js';
 import { ParamCheck } from '../objects.js';
 import type { Tier } from './tier.js';
+import { QUICK_MAP_METHODS } from '../map-methods.js';
 
 export class CaseWriter {
   private readonly lines: string[] = [];
@@ -130,7 +131,7 @@ export class CaseWriter {
 
   private frame(part: Part): void {
     const shared = this.tier.sharedPart?.(part) ?? null;
-    if (shared !== null && part.def.inlinePath !== undefined && this.heldInline(part, shared)) return;
+    if (shared !== null && this.inlinePath(part) !== undefined && this.heldInline(part, shared)) return;
     const last = part === this.parts[this.parts.length - 1];
     const held = shared === null ? this.heldArguments(part) : null;
     // Without held arguments everything goes to the stack first; with them, the values below stay in
@@ -140,7 +141,7 @@ export class CaseWriter {
     const before = this.tier.beforeFrame?.(part) ?? '';
     if (before !== '') this.lines.push(before);
     if (shared !== null) {
-      const inline = part.def.inlinePath;
+      const inline = this.inlinePath(part);
       if (inline === undefined) {
         this.lines.push(shared);
         return;
@@ -172,6 +173,17 @@ export class CaseWriter {
     const body = block(text);
     this.lines.push(this.tier.labelsFrameParts ? `${label}: ${body}` : body);
     if (result !== null) this.pending.push(result);
+  }
+
+  /**
+   * A frame part's inline path, or undefined when it has none or the tier knows it would do nothing
+   * (INVOKE of a method name that is none of the quick map methods: not even the receiver's test is written).
+   */
+  private inlinePath(part: Part): string | undefined {
+    const inline = part.def.inlinePath;
+    const name = part.def.operands.indexOf('name');
+    if (inline === undefined || name < 0 || this.tier.quickMapMethod === undefined) return inline;
+    return this.tier.quickMapMethod(this.tier.word(part.pos + 1 + name, this.cur)) === -1 ? undefined : inline;
   }
 
   /**
@@ -291,6 +303,21 @@ export class CaseWriter {
       DONE: () => done,
       // An inline path's k-th input of n (the receiver, then the arguments) and its result (see heldInline).
       INPUT: ([k, n]) => (inline !== null ? (inline.held[Number(k)] ?? 'undefined') : `stack[sp - (${n}) + ${k}]!`),
+      // A quick map method (INVOKE's inline path): the run-time test of the name, or the method the tier knows the name's constant picks.
+      QUICK_MAP: ([map, constant, argc, key, fallback]) => {
+        const method = tier.quickMapMethod?.(constant!);
+        if (method === undefined) return `quickMapMethod(${map}, constants[${constant}] as string, ${argc}, ${key}, ${fallback})`;
+        switch (QUICK_MAP_METHODS[method]) {
+          case 'get':
+            return `quickMapGet(${map}, ${argc}, ${key}, ${fallback})`;
+          case 'has':
+            return `quickMapHas(${map}, ${argc}, ${key})`;
+          case 'remove':
+            return `quickMapRemove(${map}, ${argc}, ${key})`;
+          default:
+            return 'undefined';
+        }
+      },
       FINISH: ([value, n]) => (inline !== null ? `{ ${inline.result} = ${value}; ${done}; }` : `{ sp -= (${n}) - 1; stack[sp - 1] = ${value}; ${done}; }`),
       LOCAL: ([k]) => this.holder(part, k!) ?? localRead(`base + ${k}`, pending),
       STORE_LOCAL: ([k, value]) => {

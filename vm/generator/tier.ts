@@ -32,6 +32,13 @@ export interface Tier {
    * the stack (the loop code's frame slots held in locals go back there).
    */
   beforeMeasure?(): string;
+  /**
+   * The map method (an index in QUICK_MAP_METHODS, vm/map-methods.ts; -1: none of them) that the
+   * method-name constant `constant` (an operand word) names, when the tier knows its constants
+   * (compiled code); undefined otherwise (the interpreter: quickMapMethod tests the name at run time).
+   * Only the index reaches the source, never the name.
+   */
+  quickMapMethod?(constant: string): number | undefined;
   /** A frame part's code as a call to a shared function, or null to paste its body. */
   sharedPart?(part: Part): string | null;
   /** Whether a frame part is a labelled block its macros may break out of. */

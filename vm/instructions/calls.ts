@@ -60,7 +60,8 @@ export const CALL_INSTRUCTIONS = [
         // The count first: compiled code has it as a literal, so at a call without arguments V8 drops
         // the whole test (the instanceof was done at every such INVOKE: invocation's 30 sites a loop).
         if (quickArgc > 0 && mapReceiver instanceof ObjMap) {
-          const quick = quickMapMethod(mapReceiver, constants[$0] as string, quickArgc, INPUT(1, quickArgc + 1), quickArgc > 1 ? INPUT(2, quickArgc + 1) : undefined);
+          // QUICK_MAP: quickMapMethod, or in compiled code the one method the name's constant picks (CaseWriter).
+          const quick = QUICK_MAP(mapReceiver, $0, quickArgc, INPUT(1, quickArgc + 1), quickArgc > 1 ? INPUT(2, quickArgc + 1) : undefined);
           if (quick !== undefined) FINISH(quick, quickArgc + 1);
         }`,
     },

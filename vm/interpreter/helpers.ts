@@ -10,7 +10,7 @@ export { HEAP_COST } from '../costs.js';
 export { displayBounded, displayValue } from '../display.js';
 export { hostArityMessage } from '../host.js';
 export { ObjMap } from '../map-object.js';
-export { quickMapMethod } from '../map-methods.js';
+export { quickMapGet, quickMapHas, quickMapMethod, quickMapRemove } from '../map-methods.js';
 export { ObjBoundMethod, ObjClass, ObjClosure, ObjHostFunction, ObjInstance, ObjList, isHostObject } from '../objects.js';
 export { templateText } from '../template.js';
 export { AGAIN, BACK_EDGE_SAMPLE, COMPILED_DEPTH_LIMIT, FINISHED, RETURNED, UNWOUND } from '../compiled/statuses.js';
