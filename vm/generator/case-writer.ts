@@ -356,7 +356,6 @@ interface HeapRoots {
 /** Everything on the stack below sp: a single instruction's case, a frame part (its pending values flushed). */
 const ON_STACK: HeapRoots = { top: 'sp', held: [] };
 
-/** `top + count`, written plainly. */
 /**
  * ENTER_HOST for a host call whose arguments (at most 3) compiled code holds
  * in locals: each checked here against its parameter by the quick tests
@@ -379,6 +378,7 @@ function heldHostCheck(host: string, argBase: string, argc: string, held: readon
   return `{\nconst hostChecks = ${host}.checks;\nif (${host}.chargesBefore || !(${host}.unchecked${quick})) checkHostSpilled(fiber, ${host}, ${argBase}, ${argc}, ${args});\n}`;
 }
 
+/** `top + count`, written plainly. */
 function above(top: string, count: number): string {
   return count === 0 ? top : `${top} + ${count}`;
 }
