@@ -53,18 +53,10 @@ export class FunctionCompiler {
   }
 
   /**
-   * Whether the process compiled a function with `fn`'s index and code before (a hint, by a hash:
-   * compileRemembered decides). Tier `auto` runs such a function compiled from its first call.
-   */
-  wasCompiled(fn: ObjFunction): boolean {
-    // (The first VM of a process, as `cantrip run`'s, hashes nothing.)
-    return COMPILED_CODE.size > 0 && COMPILED_CODE.has(codeKey(fn));
-  }
-
-  /**
-   * What the process compiled of a function with `fn`'s index and code before (a hint, by a hash):
-   * `whole` (see wasCompiled), `loop` (only a loop of it, compileLoop: a script's top level, a function
-   * called once), or null.
+   * What the process compiled of a function with `fn`'s index and code before (a hint, by a hash:
+   * compileRemembered and compileLoop's rememberedOnly decide): `whole` (tier `auto` runs such a
+   * function compiled from its first call), `loop` (only a loop of it, compileLoop: a script's top
+   * level, a function called once), or null. The first VM of a process, as `cantrip run`'s, hashes nothing.
    */
   compiledBefore(fn: ObjFunction): 'whole' | 'loop' | null {
     if (COMPILED_CODE.size === 0 && COMPILED_LOOP_CODE.size === 0) return null;
