@@ -103,17 +103,22 @@ export function quickMapMethod(map: ObjMap, name: string, argc: number, key: Val
  */
 export const QUICK_MAP_METHODS = ['get', 'has', 'remove'] as const;
 
+/** A key the quick methods take: a string, or a number but nan (the map's own methods refuse nan, with their message). */
+function isQuickKey(key: Value | undefined): key is string | number {
+  return typeof key === 'string' || (typeof key === 'number' && key === key);
+}
+
 export function quickMapGet(map: ObjMap, argc: number, key: Value | undefined, fallback: Value | undefined): Value | undefined {
-  if (argc > 2 || (typeof key !== 'string' && (typeof key !== 'number' || key !== key))) return undefined;
+  if (argc > 2 || !isQuickKey(key)) return undefined;
   return map.lookup(key) ?? (argc === 2 ? fallback! : null);
 }
 
 export function quickMapHas(map: ObjMap, argc: number, key: Value | undefined): Value | undefined {
-  if (argc !== 1 || (typeof key !== 'string' && (typeof key !== 'number' || key !== key))) return undefined;
+  if (argc !== 1 || !isQuickKey(key)) return undefined;
   return map.lookup(key) !== undefined;
 }
 
 export function quickMapRemove(map: ObjMap, argc: number, key: Value | undefined): Value | undefined {
-  if (argc !== 1 || (typeof key !== 'string' && (typeof key !== 'number' || key !== key))) return undefined;
+  if (argc !== 1 || !isQuickKey(key)) return undefined;
   return map.delete(key);
 }

@@ -103,7 +103,7 @@ export const CALL_INSTRUCTIONS = [
     // sees the one host function it calls (vm/interpreter/host-calls.ts, enterHost).
     // The arguments are ARG(0) … (on the stack from ARG_BASE, or, in compiled code, up to 3 held in locals:
     // ENTER_HOST then checks them there, and writes them to the stack only for a check that fails or a charge).
-    // enterHost's and restoreAfterHost's work is written out here (V8 would inline them, spending its inlining
+    // enterHost's and leaveHost's work is written out here (V8 would inline them, spending its inlining
     // budget for the whole compiled function on them at every call site); only the checks and charges are a call
     // (ENTER_HOST: checkHost), made when the host has a typed parameter or a charge. The wait is cleared and the
     // context pointed at the fiber in one statement: the generator finds CALL_OUT's wait by its text

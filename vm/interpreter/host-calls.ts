@@ -54,25 +54,17 @@ export function checkHostSpilled(fiber: Fiber, host: ObjHostFunction, argBase: n
   checkHost(fiber, host, argBase, argc);
 }
 
-/** After the implementation returned (see enterHost): the context put back, the budgets and the result checked. */
-export function leaveHost(ctx: VmHostContext, fiber: Fiber, saved: Fiber | null, fn: ObjFunction | null, ip: number, host: ObjHostFunction, result: Value | undefined): Value {
-  restoreAfterHost(ctx, fiber, saved, fn, ip);
-  return typeof result === 'number' || result === null ? result : checkHostResult(result, host.name);
-}
-
 /**
- * leaveHost without the result: CALL_HOST checks the result itself
- * (`typeof returned === 'number' || returned === null ? returned : checkHostResult(…)`), so that in
- * compiled code a number a host returns goes on to the next instruction as
- * the double it is (a call that never returned anything else never compiles
- * the other branch), not boxed where it meets the other kinds of values.
+ * After the implementation returned (see enterHost): the context put back, the budgets and the result
+ * checked. (CALL_HOST writes the same out in the instruction: vm/instructions/calls.ts.)
  */
-export function restoreAfterHost(ctx: VmHostContext, fiber: Fiber, saved: Fiber | null, fn: ObjFunction | null, ip: number): void {
+export function leaveHost(ctx: VmHostContext, fiber: Fiber, saved: Fiber | null, fn: ObjFunction | null, ip: number, host: ObjHostFunction, result: Value | undefined): Value {
   // Restored on both exits (here and in hostFailed) rather than in a `finally` (cheaper in V8's optimized code).
   ctx.fiber = saved;
   ctx.fn = fn;
   ctx.ip = ip;
   if (overBudget(fiber)) checkBudgetsAfterHost(fiber);
+  return typeof result === 'number' || result === null ? result : checkHostResult(result, host.name);
 }
 
 /**
