@@ -15,7 +15,7 @@ import type { MethodRow } from './builtin-method.js';
 import { ObjMap } from './map-object.js';
 import { HEAP_COST } from './costs.js';
 import type { HostObject, Value, VmObject, ValueType } from './value.js';
-import { Op } from './opcodes.js';
+import { Op, instructionSize } from './opcodes.js';
 
 /**
  * The VM's runtime view of a FunctionProto. `code` is what the interpreter
@@ -117,8 +117,10 @@ export const INLINE_GETTER = 2;
 export const INLINE_NIL = 3;
 /** ObjFunction.inline: the function stores into fields of its slot 0, then returns it or nil (ObjFunction.inlineStores). */
 export const INLINE_STORES = 4;
+/** Where the instruction after a function's first `GET_LOCAL 0` starts (offsets from the instructions' sizes, vm/opcodes.ts). */
+const AFTER_SELF = instructionSize(Op.GET_LOCAL);
 /** Where a getter's GET_PROPERTY keeps its inline cache (the offset of its operand, after `GET_LOCAL 0`). */
-export const GETTER_IC = 3;
+export const GETTER_IC = AFTER_SELF + 1;
 /** Most field stores a call may skip the frame of. */
 const MAX_INLINE_STORES = 8;
 
@@ -129,24 +131,29 @@ const MAX_INLINE_STORES = 8;
  */
 function fieldStores(code: Int32Array, arity: number): { stores: number[]; returnsSelf: boolean } | null {
   const stores: number[] = [];
-  for (let pc = 0; ; pc += 7) {
+  for (let pc = 0; ; ) {
     if (stores.length > 0 && code[pc] === Op.NIL && code[pc + 1] === Op.RETURN) return { stores, returnsSelf: false };
     if (code[pc] !== Op.GET_LOCAL || code[pc + 1] !== 0) return null;
-    const source = code[pc + 2];
-    const operand = code[pc + 3]!;
+    const at = pc + AFTER_SELF;
+    const source = code[at];
     if (source === Op.RETURN) return stores.length > 0 ? { stores, returnsSelf: true } : null;
-    if (stores.length === 2 * MAX_INLINE_STORES || code[pc + 4] !== Op.SET_PROPERTY || code[pc + 6] !== Op.POP) return null;
-    if (source === Op.GET_LOCAL && operand >= 1 && operand <= arity) stores.push(pc + 5, operand);
-    else if (source === Op.CONSTANT) stores.push(pc + 5, -1 - operand);
+    if (source !== Op.GET_LOCAL && source !== Op.CONSTANT) return null;
+    const operand = code[at + 1]!;
+    const set = at + instructionSize(source);
+    if (stores.length === 2 * MAX_INLINE_STORES || code[set] !== Op.SET_PROPERTY || code[set + instructionSize(Op.SET_PROPERTY)] !== Op.POP) return null;
+    if (source === Op.CONSTANT) stores.push(set + 1, -1 - operand);
+    else if (operand >= 1 && operand <= arity) stores.push(set + 1, operand);
     else return null;
+    pc = set + instructionSize(Op.SET_PROPERTY) + instructionSize(Op.POP);
   }
 }
 
 function inlineKind(code: Int32Array): number {
   if (code.length >= 2 && code[0] === Op.NIL && code[1] === Op.RETURN) return INLINE_NIL;
-  if (code.length < 3 || code[0] !== Op.GET_LOCAL || code[1] !== 0) return INLINE_NONE;
-  if (code[2] === Op.RETURN) return INLINE_SELF;
-  if (code.length >= 5 && code[2] === Op.GET_PROPERTY && code[4] === Op.RETURN) return INLINE_GETTER;
+  if (code.length <= AFTER_SELF || code[0] !== Op.GET_LOCAL || code[1] !== 0) return INLINE_NONE;
+  if (code[AFTER_SELF] === Op.RETURN) return INLINE_SELF;
+  const afterGet = AFTER_SELF + instructionSize(Op.GET_PROPERTY);
+  if (code.length > afterGet && code[AFTER_SELF] === Op.GET_PROPERTY && code[afterGet] === Op.RETURN) return INLINE_GETTER;
   return INLINE_NONE;
 }
 
