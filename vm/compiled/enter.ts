@@ -100,7 +100,7 @@ function skipFrame(vm: InterpreterVM, fiber: Fiber, fn: ObjFunction, newBase: nu
  * INLINE_STORES: the callee's SET_PROPERTYs as their cache hits run them, when every one hits
  * (each store's cache holds the shape the instance has by then) and the fields added stay within
  * the heap budget (so the charges, HEAP_COST.field per field added, measure nothing and fail
- * nowhere, as chargeHeap's under the budget); then its result. False, with nothing done, otherwise.
+ * nowhere, as the HEAP macro's under the budget); then its result. False, with nothing done, otherwise.
  */
 function storeFields(vm: InterpreterVM, fiber: Fiber, fn: ObjFunction, stack: Value[], newBase: number): boolean {
   const self = stack[newBase]!;
