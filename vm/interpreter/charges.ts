@@ -25,13 +25,16 @@ export function chargeOutput(fiber: Fiber, chars: number): void {
   if (fiber.outputUsed > fiber.budgets.maxOutput) throw new Fault(budgetMessage('output', fiber.budgets, fiber.runKind), 'output');
 }
 
-/** A host function may swallow the budget error it caused; the budget is still spent. */
-/** Whether a host call left the fiber over a budget (then checkBudgetsAfterHost says which); small, so V8 inlines it. */
+/**
+ * Whether a host call left the fiber over a budget (then checkBudgetsAfterHost says which); small, so V8 inlines it.
+ * CALL_HOST writes the same test out (vm/instructions/calls.ts, where the reason is measured): change both together.
+ */
 export function overBudget(fiber: Fiber): boolean {
   const budgets = fiber.budgets;
   return fiber.fuel < 0 || fiber.heapUsed > budgets.maxHeap || fiber.outputUsed > budgets.maxOutput;
 }
 
+/** A host function may swallow the budget error it caused; the budget is still spent: the error of the first budget passed. */
 export function checkBudgetsAfterHost(fiber: Fiber): void {
   if (fiber.fuel < 0) throw fuelFault(fiber);
   if (fiber.heapUsed > fiber.budgets.maxHeap) throw new Fault(budgetMessage('heap', fiber.budgets, fiber.runKind), 'heap');
