@@ -108,14 +108,21 @@ function isQuickKey(key: Value | undefined): key is string | number {
   return typeof key === 'string' || (typeof key === 'number' && key === key);
 }
 
+// get and has read the entry first: a found value is the answer whatever the key's type (a JS Map holds
+// string, number and boolean keys as themselves; never nan, which every way in refuses, nor an entity,
+// which is under its token), so a hit costs no test of the key. Only a miss asks whether the key was one
+// the quick road may answer for.
 export function quickMapGet(map: ObjMap, argc: number, key: Value | undefined, fallback: Value | undefined): Value | undefined {
-  if (argc > 2 || !isQuickKey(key)) return undefined;
-  return map.lookup(key) ?? (argc === 2 ? fallback! : null);
+  if (argc > 2) return undefined;
+  const found = map.lookup(key!);
+  if (found !== undefined) return found;
+  return isQuickKey(key) ? (argc === 2 ? fallback! : null) : undefined;
 }
 
 export function quickMapHas(map: ObjMap, argc: number, key: Value | undefined): Value | undefined {
-  if (argc !== 1 || !isQuickKey(key)) return undefined;
-  return map.lookup(key) !== undefined;
+  if (argc !== 1) return undefined;
+  if (map.lookup(key!) !== undefined) return true;
+  return isQuickKey(key) ? false : undefined;
 }
 
 export function quickMapRemove(map: ObjMap, argc: number, key: Value | undefined): Value | undefined {

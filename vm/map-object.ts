@@ -50,7 +50,9 @@ export class ObjMap implements VmObject {
   /**
    * The value under a string, number or boolean key as it is stored — the
    * instructions' fast path (\`m[k]\`, \`m.get(k)\`): undefined when absent and for
-   * any other key (an entity's entry is under its token: ask get()).
+   * any other key (an entity's entry is under its token: ask get()). Never
+   * nan's entry: every way in (setMapEntry, a map literal, a snapshot) refuses
+   * nan as a key, so a value found is the answer for any key asked.
    */
   lookup(key: Value): Value | undefined {
     return this.entries.get(key as StoredKey);

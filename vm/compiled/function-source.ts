@@ -30,7 +30,7 @@ import { CaseWriter } from '../generator/case-writer.js';
 import { callOut, formatCode } from '../generator/macros.js';
 import { COMPILED_DEPTH_LIMIT, LOOP_PAUSE } from './statuses.js';
 import { definition, single, type Part } from '../generator/parts.js';
-import { popsOf, type Instruction } from '../instructions/define.js';
+import { popsOf, stackOf, type Instruction } from '../instructions/define.js';
 import { INSTRUCTIONS, INTERNAL_INSTRUCTIONS } from '../instructions/index.js';
 import type { Tier } from '../generator/tier.js';
 import { stripTypes } from './strip-types.js';
@@ -90,6 +90,10 @@ function compiledTier(
   entry = false,
   promotion = NO_PROMOTION,
   mapMethods: ReadonlyMap<number, number> | null = null,
+  /** A loop's code: the constants it reads, each held in a local \`C<k>\` read where the loop is entered (hoistedConstants). */
+  constants: Set<number> | null = null,
+  /** A loop's code: the frame slots mirrored in locals \`S<k>\` (shadowSlots). */
+  shadows: ReadonlySet<number> = NO_SHADOWS,
 ): Tier {
   // The promoted slots this block wrote since it last wrote them back on its straight-line path (at its
   // entry, all the loop writes: the block may be entered from anywhere).
@@ -106,18 +110,50 @@ function compiledTier(
       }
       if (depth < 0 || !Number.isInteger(slot)) return undefined;
       const firstPending = depth - inputs - pending.length;
-      return slot < firstPending ? `stack[base + ${slot}]` : pending[slot - firstPending];
+      if (slot >= firstPending) return pending[slot - firstPending];
+      // A mirrored slot is read in its local, and written on the stack and in the local (the stack stays the truth).
+      if (shadows.has(slot)) return part.def.name === 'SET_LOCAL' ? `stack[base + ${slot}] = S${slot}` : `S${slot}`;
+      return `stack[base + ${slot}]`;
     },
+    depthAt: (offset) => depths?.[leader + offset] ?? -1,
+    ...(shadows.size > 0
+      ? {
+          shadow: (slot: number) => (shadows.has(slot) ? `S${slot}` : undefined),
+          // The outputs a frame part wrote on the stack (from where its inputs began to the depth after it,
+          // but those held in locals): each mirrored slot among them read again.
+          afterFrame: (part: Part, pendingAfter: number) => {
+            const pc = leader + part.pos;
+            const operands = part.def.operands.map((_, k) => code[pc + 1 + k]!);
+            const pops = popsOf(part.def);
+            const net = stackOf(part.def);
+            const depth = depths![pc]!;
+            const from = depth - (typeof pops === 'number' ? pops : pops(operands));
+            const to = depth + (typeof net === 'number' ? net : net(operands)) - pendingAfter;
+            const reread: string[] = [];
+            for (let slot = from; slot < to; slot++) if (shadows.has(slot)) reread.push(`S${slot} = stack[base + ${slot}];`);
+            return reread.join('\n');
+          },
+        }
+      : {}),
     // A heap charge past maxHeap measures the stack: the slots this block changed go there first (on that road only: they stay dirty).
     beforeMeasure: () => writeBack(),
     // What a frame part calls may read the frame's slots (a callee's wait, a retained-heap measurement): the ones held in
-    // locals go back first. Written on the block's straight-line path, so the slots are clean after it.
-    beforeFrame: (part) => {
+    // locals go back first. Written on the block's straight-line path, the slots are clean after it
+    // (not when written on one road of the part: an inline path's slow road).
+    beforeFrame: (part, oneRoad = false) => {
       if (NO_WRITE_BACK.has(part.def.name)) return '';
       const text = writeBack();
-      dirty.clear();
+      if (!oneRoad) dirty.clear();
       return text;
     },
+    ...(constants !== null
+      ? {
+          constant: (k: string) => {
+            constants.add(Number(k));
+            return `C${k}`;
+          },
+        }
+      : {}),
     // The map method an INVOKE's name constant picks (quickMapMethods): a number in the source, never the name.
     ...(mapMethods !== null ? { quickMapMethod: (constant: string) => mapMethods.get(Number(constant)) } : {}),
     word: (offset) => String(code[leader + offset]!),
@@ -217,6 +253,38 @@ interface Promotion {
 
 const NO_PROMOTION: Promotion = { slots: new Set(), load: '', writeBack: '', written: [] };
 
+const NO_SHADOWS: ReadonlySet<number> = new Set();
+
+/**
+ * The frame slots a loop's code mirrors in locals (\`S7\`): a block-scoped
+ * variable of the loop's body (\`var k = i % 1000;\` inside it), which lies
+ * above the lowest the stack goes in the loop, so it is not promoted
+ * (promotedSlots): it is pushed and popped every time round. Its reads
+ * (GET_LOCAL where it is on the stack, not in a pending local) take the
+ * local; every write the code makes to its place on the stack — a flush of
+ * pending values, SET_LOCAL, a lone instruction's output — writes the local
+ * too, and after a frame part whose outputs cover it (a call's result) the
+ * local is read again; where the loop is entered it is read from the stack.
+ * So the stack stays the truth (nothing to write back, whatever leaves the
+ * code). Never mirrored: a slot a closure of the function captures (its
+ * upvalue writes the stack), or one an instruction of the loop other than
+ * GET_LOCAL / SET_LOCAL names (FOR_ITER's; one of another loop of the
+ * function is written only there). A read from the stack array was loaded
+ * again after every store to the array and call, and its type checked again.
+ */
+function shadowSlots(code: Int32Array, loop: ReadonlyMap<number, { parts: Part[] }>, promotion: Promotion, captured: ReadonlySet<number>): Set<number> {
+  const read = new Set<number>();
+  const pcs: number[] = [];
+  for (const [leader, { parts }] of loop) {
+    for (const part of parts) {
+      pcs.push(leader + part.pos);
+      if (part.def.name === 'GET_LOCAL') read.add(code[leader + part.pos + 1]!);
+    }
+  }
+  const named = namedSlots(code, pcs);
+  return new Set([...read].filter((k) => !promotion.slots.has(k) && !named.has(k) && !captured.has(k)));
+}
+
 /** Frame parts that read nothing of the frame's slots below the operands (RETURN leaves the frame). */
 const NO_WRITE_BACK = new Set(['JUMP_IF_FALSE', 'CLOSE_UPVALUE', 'RETURN']);
 
@@ -253,18 +321,26 @@ function promotedSlots(code: Int32Array, depths: Int32Array, loop: ReadonlyMap<n
   };
 }
 
-/** Slots no loop of this function may hold in a local: 0, those its closures capture, those an instruction but GET_LOCAL / SET_LOCAL names (and the next, FOR_ITER's index). */
-function unpromotable(module: Module, code: Int32Array, starts: readonly number[]): Set<number> {
-  const excluded = new Set<number>([0]);
+/** The slots the function's closures capture (their upvalues read and write the stack). */
+function capturedSlots(module: Module, code: Int32Array, starts: readonly number[]): Set<number> {
+  const captured = new Set<number>();
+  for (const pc of starts) {
+    if (code[pc] === Op.CLOSURE) for (const up of module.functions[code[pc + 1]!]?.upvalues ?? []) if (up.isLocal) captured.add(up.index);
+  }
+  return captured;
+}
+
+/** Slot 0, and the slots an instruction at one of `starts` but GET_LOCAL / SET_LOCAL names (and the next: FOR_ITER's index). */
+function namedSlots(code: Int32Array, starts: Iterable<number>): Set<number> {
+  const named = new Set<number>([0]);
   for (const pc of starts) {
     const op = code[pc]!;
-    if (op === Op.CLOSURE) for (const up of module.functions[code[pc + 1]!]?.upvalues ?? []) if (up.isLocal) excluded.add(up.index);
     if (op === Op.GET_LOCAL || op === Op.SET_LOCAL) continue;
     OPCODES[op]!.operands.forEach((kind, k) => {
-      if (kind === 'local') excluded.add(code[pc + 1 + k]!).add(code[pc + 1 + k]! + 1);
+      if (kind === 'local') named.add(code[pc + 1 + k]!).add(code[pc + 1 + k]! + 1);
     });
   }
-  return excluded;
+  return named;
 }
 
 /**
@@ -538,15 +614,16 @@ function functionSource(
   let depths: Int32Array | null = null;
   const analysis = analyse(code);
   if (analysis !== null) depths = stackDepths(module, fn.index);
-  // A loop's code holds some slots in locals, not those the module's closures capture (promotedSlots).
-  const excluded = header !== undefined && analysis !== null ? unpromotable(module, code, analysis.starts) : new Set<number>();
+  // A loop's code holds some slots in locals, not those the module's closures capture (promotedSlots, shadowSlots).
+  const captured = header !== undefined && analysis !== null ? capturedSlots(module, code, analysis.starts) : new Set<number>();
+  const excluded = header !== undefined && analysis !== null ? new Set([...namedSlots(code, analysis.starts), ...captured]) : new Set<number>();
   const mapMethods = analysis !== null ? quickMapMethods(module, code, analysis.starts) : new Map<number, number>();
-  const key = `${fn.index} ${header ?? ''}${entry ? ` entry ${fn.arity}` : ''} ${code.join(',')} ${depths?.join(',') ?? ''} ${[...excluded].join(',')} ${[...mapMethods].join(';')}`;
+  const key = `${fn.index} ${header ?? ''}${entry ? ` entry ${fn.arity}` : ''} ${code.join(',')} ${depths?.join(',') ?? ''} ${[...excluded].join(',')} ${[...captured].join(',')} ${[...mapMethods].join(';')}`;
   let written = SOURCES.get(key);
   if (written === undefined) {
     if (rememberedOnly) return null;
     const wordsBefore = counted?.words ?? 0;
-    const source = depths === null ? null : writeFunctionSource(fn.index, code, depths, header, counted, entry ? fn.arity : -1, excluded, mapMethods);
+    const source = depths === null ? null : writeFunctionSource(fn.index, code, depths, header, counted, entry ? fn.arity : -1, excluded, captured, mapMethods);
     written = { source, words: (counted?.words ?? 0) - wordsBefore };
     SOURCES.set(key, written);
     sourceChars += key.length + (source?.length ?? 0);
@@ -598,6 +675,7 @@ function writeFunctionSource(
   counted: { words: number } | undefined,
   entryArity: number,
   excluded: ReadonlySet<number>,
+  captured: ReadonlySet<number>,
   mapMethods: ReadonlyMap<number, number>,
 ): string | null {
   const entry = entryArity >= 0;
@@ -625,6 +703,9 @@ function writeFunctionSource(
     blocks.set(pc, { parts, fallsTo: last.def.terminal === true ? -1 : end + last.words, jumpsTo: jumps ? code[end + 1]! : -1 });
   });
   const promotion = header === undefined ? NO_PROMOTION : promotedSlots(code, depths, blocks, excluded);
+  const shadows = header === undefined ? NO_SHADOWS : shadowSlots(code, blocks, promotion, captured);
+  const calls = [...blocks.values()].some(({ parts }) => parts.some((part) => part.def.kind === 'frame' && !NO_WRITE_BACK.has(part.def.name)));
+  const constants = header === undefined || !calls ? null : new Set<number>();
   const order: number[] = [];
   const placed = new Set<number>();
   for (const leader of blocks.keys()) {
@@ -652,7 +733,7 @@ function writeFunctionSource(
     const label = `s${chain[0]}`;
     const bodies = chain.map((pc, k) => {
       const { parts, fallsTo } = blocks.get(pc)!;
-      const tier = compiledTier(code, pc, depths, nextCase, header !== undefined, label, entry, promotion, mapMethods);
+      const tier = compiledTier(code, pc, depths, nextCase, header !== undefined, label, entry, promotion, mapMethods, constants, shadows);
       const { body, temps: used, localSlot: usesLocalSlot } = new CaseWriter(tier, parts, `b${pc}_`).writeBody();
       temps = Math.max(temps, used);
       localSlot ||= usesLocalSlot;
@@ -667,6 +748,7 @@ function writeFunctionSource(
   });
   const name = entry ? `entry_${index}` : header === undefined ? `compiled_${index}` : `compiled_${index}_loop_${header}`;
   const all = cases.join('\n');
+  const hoisted = hoistedConstants(constants);
   // Every function declares the same locals: declaring only those used made small functions' bytecode
   // smaller, so V8 inlined other callees into a loop of 30 calls, and that loop ran ~15% slower.
   const locals = [
@@ -675,6 +757,7 @@ function writeFunctionSource(
     ...Array.from({ length: temps }, (_, i) => `t${i}`),
     ...(localSlot ? ['localSlot = 0'] : []),
     ...(promotion.load !== '' ? [promotion.load] : []),
+    ...[...shadows].sort((a, b) => a - b).map((k) => `S${k} = stack[base + ${k}]`),
   ];
   // One block that never jumps (a function without branches): no dispatch.
   const straight = header === undefined && chains.length === 1 && wanted.size === 1 && !/\b(continue next|break s\d+)\b/.test(all);
@@ -697,8 +780,8 @@ ${header === undefined ? '' : `// The loop's way out, which its pauses take too 
     : 'const stack = fiber.stack;\nlet fuel = fiber.fuel;\nlet fc = fiber.frameCount;';
   return stripTypes(formatCode(
     `function ${name}(${entry ? ['vm', 'fiber', 'closure', ...args].join(', ') : 'vm, fiber, closure, base, ip, sp'}) {
-${vmTables(all)}
-const fn = closure.fn;
+${vmTables(hoisted + all)}
+${hoisted}const fn = closure.fn;
 ${registers}
 ${locals.length > 0 ? `let ${locals.join(', ')};` : ''}
 try {
@@ -709,6 +792,18 @@ ${promotion.writeBack}throw unwound(error, fiber, fc, ip, sp, fiber.fuel);
 }`,
     0,
   ));
+}
+
+/**
+ * A loop's constants, each read once where the loop's code is entered: V8
+ * reloaded \`constants[k]\` at each use after any call or store in the loop
+ * (it cannot tell the table does not change), and checked its type again.
+ * A whole function reads them where it uses them (most run once per call).
+ * Only the indices reach the source.
+ */
+function hoistedConstants(constants: ReadonlySet<number> | null): string {
+  if (constants === null || constants.size === 0) return '';
+  return `const ${[...constants].sort((a, b) => a - b).map((k) => `C${k} = constants[${k}]`).join(', ')};\n`;
 }
 
 /**

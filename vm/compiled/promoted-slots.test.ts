@@ -133,3 +133,70 @@ describe('frame slots a compiled loop holds in locals', () => {
     expect(lines.at(-1)).toContain('out of range');
   });
 });
+
+describe('block-scoped variables a compiled loop mirrors in locals', () => {
+  it('follow every write: a call result, an assignment, a branch, a method of a map', () => {
+    const lines = sameInBothTiers(
+      `fun twice(x) { return x * 2; }
+       fun f(n) {
+         var total = 0;
+         var m = {};
+         for (var i = 0; i < n; i = i + 1) {
+           var a = twice(i % 13);
+           var b = i % 5;
+           if (b == 3) b = a + 1;
+           else a = a - b;
+           var c = m.get(b, 0);
+           m[b] = c + a;
+           var d = str(a);
+           total = total + a + b + c % 7 + len(d);
+           if (i % 100 == 0) { var e = twice(b); total = total + e; }
+         }
+         print len(m);
+         return total;
+       }
+       print f(6000);`,
+    );
+    expect(lines.length).toBeGreaterThan(2);
+  });
+
+  it('are not mirrored when a closure captures them, and a nested for-in keeps its own', () => {
+    const lines = sameInBothTiers(
+      `fun g(n) {
+         var fns = [];
+         var total = 0;
+         for (var i = 0; i < n; i = i + 1) {
+           var k = i % 10;
+           fun add(x) { k = k + x; return k; }
+           total = total + add(1) + k;
+           var row = [k, k + 1];
+           for (v in row) total = total + v;
+           if (i % 1000 == 0) fns.append(add);
+         }
+         for (h in fns) total = total + h(0);
+         return total;
+       }
+       print g(5000);`,
+    );
+    expect(lines.length).toBeGreaterThan(1);
+  });
+
+  it('are on the stack for a retained-heap measurement and an error', () => {
+    const source = `fun f(n) {
+         var kept = "";
+         for (var i = 0; i < n; i = i + 1) {
+           var piece = "abcdefghij" + str(i % 10);
+           var again = piece + piece;
+           kept = kept + again;
+           if (i % 200 == 0) kept = "";
+           if (i == n - 1) { var broken = [1][again]; }
+         }
+         return len(kept);
+       }
+       print f(9000);`;
+    for (const [fuel, maxHeap] of [[1e9, 6_000], [1e9, 9_000], [400_003, 7_000], [1e9, 1e9]] as const) {
+      const interpreted = run(source, 'interpreter', fuel, maxHeap, 'retained');
+      expect(run(source, 'auto', fuel, maxHeap, 'retained')).toEqual(interpreted);
+    }
+  });
+});

@@ -59,7 +59,7 @@ export class CaseWriter {
     }
     const last = this.parts[this.parts.length - 1]!;
     if (!last.def.terminal) {
-      this.flush();
+      this.flush(this.depthAt(last.pos + last.words));
       this.moveIp(last.pos + last.words);
       if (this.tier.fallThrough !== '') this.lines.push(this.tier.fallThrough);
     }
@@ -87,10 +87,11 @@ export class CaseWriter {
     if (/localSlot/.test(text)) throw new Error(`${def.name}: alone, a frame slot is never held in a local.`);
     if (text !== '') body.push(text);
     // Output k goes where the stack's (inputs - k)th value from the top was; an input pushed back unchanged in its own slot is not written.
+    const depth = this.depthAt(part.pos);
     outputs.forEach((name, k) => {
       const offset = k - inputs.length;
       const slot = offset === 0 ? 'sp' : offset < 0 ? `sp - ${-offset}` : `sp + ${offset}`;
-      if (inputs[k] !== name) body.push(`stack[${slot}] = ${name};`);
+      if (inputs[k] !== name) body.push(`stack[${slot}] = ${this.mirror(depth, depth + offset)}${name};`);
     });
     const delta = outputs.length - inputs.length;
     if (delta !== 0) body.push(delta > 0 ? `sp += ${delta};` : `sp -= ${-delta};`);
@@ -121,35 +122,60 @@ export class CaseWriter {
     return this.pending.splice(this.pending.length - argc, argc);
   }
 
-  /** Put the values held in temporaries on the stack. */
-  private flush(): void {
+  /** The stack's depth before the part at `offset`, or -1 when the tier does not know it. */
+  private depthAt(offset: number): number {
+    return this.tier.depthAt?.(offset) ?? -1;
+  }
+
+  /**
+   * `S7 = ` when the tier mirrors the frame slot at `position` (`depth`: the stack's depth where
+   * the write is, -1 when not known; see Tier.shadow), otherwise nothing.
+   */
+  private mirror(depth: number, position: number): string {
+    if (this.tier.shadow === undefined) return '';
+    if (depth < 0) throw new Error('A mirrored frame slot written where the stack depth is not known.');
+    const shadow = this.tier.shadow(position);
+    return shadow === undefined ? '' : `${shadow} = `;
+  }
+
+  /** Put the values held in temporaries on the stack (`depth`: the stack's depth with them on it, -1 when not known). */
+  private flush(depth: number): void {
     if (this.pending.length === 0) return;
-    this.pending.forEach((t, i) => this.lines.push(`stack[${i === 0 ? 'sp' : `sp + ${i}`}] = ${t};`));
+    const bottom = depth - this.pending.length;
+    this.pending.forEach((t, i) => this.lines.push(`stack[${i === 0 ? 'sp' : `sp + ${i}`}] = ${this.mirror(depth, bottom + i)}${t};`));
     this.lines.push(`sp += ${this.pending.length};`);
     this.pending.length = 0;
   }
 
+  /** A frame part, then the mirrors of the slots its outputs wrote on the stack reread (Tier.afterFrame). */
   private frame(part: Part): void {
+    this.framePart(part);
+    const after = this.tier.afterFrame?.(part, this.pending.length) ?? '';
+    if (after !== '') this.lines.push(after);
+  }
+
+  private framePart(part: Part): void {
     const shared = this.tier.sharedPart?.(part) ?? null;
     if (shared !== null && this.inlinePath(part) !== undefined && this.heldInline(part, shared)) return;
     const last = part === this.parts[this.parts.length - 1];
     const held = shared === null ? this.heldArguments(part) : null;
     // Without held arguments everything goes to the stack first; with them, the values below stay in
     // locals unless the call ends the sequence (its result then goes on the stack, above them).
-    if (held === null || last) this.flush();
+    if (held === null || last) this.flush(this.depthAt(part.pos));
     this.moveIp(part.pos + part.words);
+    const inline = shared !== null ? this.inlinePath(part) : undefined;
+    if (shared !== null && inline !== undefined) {
+      // The inline path pasted here, the shared function called when it falls through (what goes
+      // before a frame part goes on that road only: the inline path calls nothing that reads the frame).
+      const label = `${this.labelPrefix}${this.labels++}`;
+      const quick = this.expandBody({ ...part, def: { ...part.def, body: inline } }, label);
+      this.lines.push(`${label}: {\n${quick.trim()}\n${this.tier.beforeFrame?.(part, true) ?? ''}${shared}\n}`);
+      return;
+    }
     const before = this.tier.beforeFrame?.(part) ?? '';
     if (before !== '') this.lines.push(before);
     if (shared !== null) {
-      const inline = this.inlinePath(part);
-      if (inline === undefined) {
-        this.lines.push(shared);
-        return;
-      }
-      // The inline path pasted here, the shared function called when it falls through.
-      const label = `${this.labelPrefix}${this.labels++}`;
-      const quick = this.expandBody({ ...part, def: { ...part.def, body: inline } }, label);
-      this.lines.push(`${label}: {\n${quick.trim()}\n${shared}\n}`);
+      this.lines.push(shared);
       return;
     }
     checkHeapCharges(part.def, held !== null);
@@ -208,13 +234,13 @@ export class CaseWriter {
     const held = this.pending.splice(this.pending.length - count, count);
     const below = [...this.pending];
     this.moveIp(part.pos + part.words);
-    const before = this.tier.beforeFrame?.(part) ?? '';
-    if (before !== '') this.lines.push(before);
     const label = `${this.labelPrefix}${this.labels++}`;
     const result = `t${this.temps++}`;
     const quick = this.expandBody({ ...part, def: { ...part.def, body: part.def.inlinePath! } }, label, null, ON_STACK, { held, result });
     const spill = [...below, ...held].map((t, i) => `stack[${i === 0 ? 'sp' : `sp + ${i}`}] = ${t};`);
-    const slow = [...spill, `sp += ${spill.length};`, shared, `${result} = stack[sp - 1];`, `sp -= ${below.length + 1};`];
+    // What goes before a frame part goes on the slow road only (the quick one calls nothing that reads the frame).
+    const before = this.tier.beforeFrame?.(part, true) ?? '';
+    const slow = [...spill, `sp += ${spill.length};`, ...(before !== '' ? [before] : []), shared, `${result} = stack[sp - 1];`, `sp -= ${below.length + 1};`];
     this.lines.push(`${label}: {\n${quick.trim()}\n${slow.join('\n')}\n}`);
     this.pending.push(result);
     return true;
@@ -238,7 +264,7 @@ export class CaseWriter {
     // A part that jumps leaves the sequence with the stack as the plain code has it.
     if (/\bJUMP\(/.test(def.body)) {
       if (def.outputs.length > 0) throw new Error(`${def.name}: a jumping stack instruction cannot push.`);
-      body.unshift(...this.divert(() => this.flush()));
+      body.unshift(...this.divert(() => this.flush(this.depthAt(part.pos) - inputs.length)));
     }
     if (def.mayFail) body.unshift(...this.divert(() => this.moveIp(part.pos + part.words)));
     for (const name of new Set(def.outputs)) if (!inputs.includes(name)) body.push(`let ${name}: Value;`);
@@ -319,6 +345,7 @@ export class CaseWriter {
         }
       },
       FINISH: ([value, n]) => (inline !== null ? `{ ${inline.result} = ${value}; ${done}; }` : `{ sp -= (${n}) - 1; stack[sp - 1] = ${value}; ${done}; }`),
+      CONST: ([k]) => tier.constant?.(k!) ?? `constants[${k}]`,
       LOCAL: ([k]) => this.holder(part, k!) ?? localRead(`base + ${k}`, pending),
       STORE_LOCAL: ([k, value]) => {
         const holder = this.holder(part, k!);

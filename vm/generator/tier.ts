@@ -21,12 +21,29 @@ export interface Tier {
    */
   localHolder?(part: Part, k: string, pending: readonly string[], inputs: number): string | undefined;
   /**
+   * The stack's depth (from the frame's base) before the instruction at `offset` from the sequence's
+   * base, when the tier knows it (compiled code: the verifier's), else -1.
+   */
+  depthAt?(offset: number): number;
+  /**
+   * The local that mirrors frame slot `slot` (compiled loop code: a block-scoped variable's slot,
+   * read in a local rather than from the stack; see function-source.ts, shadowSlots), or undefined.
+   * The stack stays the truth: every write the sequence makes to that slot writes the local too.
+   */
+  shadow?(slot: number): string | undefined;
+  /**
+   * Statements after a frame part whose outputs were written to the stack (its result, or what
+   * it replaced), `pendingAfter` of them held in locals: the mirrors of the slots written reread.
+   */
+  afterFrame?(part: Part, pendingAfter: number): string;
+  /**
    * Statements written before a frame part (an inline path's too): the
    * compiled tier's loop code puts the frame slots it holds in locals back
    * on the stack there (function-source.ts, promotedSlots), for whatever the
-   * part calls to see.
+   * part calls to see. `oneRoad`: they go on one road of the part's (an
+   * inline path's slow road), so the code after it cannot count on them.
    */
-  beforeFrame?(part: Part): string;
+  beforeFrame?(part: Part, oneRoad?: boolean): string;
   /**
    * Statements on a heap charge's slow road, before the measurement reads
    * the stack (the loop code's frame slots held in locals go back there).
@@ -39,6 +56,12 @@ export interface Tier {
    * Only the index reaches the source, never the name.
    */
   quickMapMethod?(constant: string): number | undefined;
+  /**
+   * The expression for the module's constant `k` (an operand word): undefined for `constants[k]`. The
+   * compiled tier's loop code reads each constant it uses once, where it is entered, into a local
+   * (function-source.ts): V8 then knows it does not change across the loop's calls and stores.
+   */
+  constant?(k: string): string | undefined;
   /** A frame part's code as a call to a shared function, or null to paste its body. */
   sharedPart?(part: Part): string | null;
   /** Whether a frame part is a labelled block its macros may break out of. */

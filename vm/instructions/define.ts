@@ -50,6 +50,8 @@
  *   LOCAL(k), STORE_LOCAL(k, value)
  *                   read / write frame slot k (a stack body's only way to the stack's memory:
  *                   in a superinstruction the slot may still be in a local)
+ *   CONST(k)        the module's constant k (`constants[k]`; a compiled loop reads each of its
+ *                   constants once, where it is entered, into a local: Tier.constant)
  *
  * A body of kind `'stack'` names its stack inputs (deepest first) and outputs:
  * the generator binds the inputs as constants and takes the outputs from

@@ -5,7 +5,7 @@ import { stackInstruction as inst } from './define.js';
 const pure = { mayFail: false } as const;
 
 export const VALUE_INSTRUCTIONS = [
-  inst('CONSTANT', ['constant'], { inputs: [], outputs: ['value'] }, 'push constants[k]', 'value = constants[$0]!;', pure),
+  inst('CONSTANT', ['constant'], { inputs: [], outputs: ['value'] }, 'push constants[k]', 'value = CONST($0)!;', pure),
   inst('NIL', [], { inputs: [], outputs: ['value'] }, 'push nil', 'value = null;', pure),
   inst('TRUE', [], { inputs: [], outputs: ['value'] }, 'push true', 'value = true;', pure),
   inst('FALSE', [], { inputs: [], outputs: ['value'] }, 'push false', 'value = false;', pure),
