@@ -1,6 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ObjMap } from './map-object.js';
-import type { HostObject } from './value.js';
+import type { HostObject, Value } from './value.js';
 
 /** A handle to entity `id`: two handles to one entity are different objects with one mapKey. */
 function handle(id: number, withMapKey = true): HostObject {
@@ -74,5 +75,115 @@ describe('ObjMap', () => {
     expect(map.get(null)).toBeUndefined();
     expect(map.has(null)).toBe(false);
     expect(map.delete(null)).toBeUndefined();
+  });
+});
+
+/**
+ * The map as a spell sees it, written plainly: entries in insertion order,
+ * keys compared as \`==\` compares them (0 and -0 one key, which keeps the
+ * sign it was first added with until removed).
+ */
+class ReferenceMap {
+  readonly entries: [Value, Value][] = [];
+  private find(key: Value): number {
+    return this.entries.findIndex(([k]) => k === key);
+  }
+  get(key: Value): Value | undefined {
+    const i = this.find(key);
+    return i < 0 ? undefined : this.entries[i]![1];
+  }
+  set(key: Value, value: Value): boolean {
+    const i = this.find(key);
+    if (i >= 0) this.entries[i]![1] = value;
+    else this.entries.push([key, value]);
+    return i < 0;
+  }
+  delete(key: Value): Value | undefined {
+    const i = this.find(key);
+    if (i < 0) return undefined;
+    return this.entries.splice(i, 1)[0]![1];
+  }
+}
+
+type MapOp = { op: 'set' | 'store' | 'delete' | 'get' | 'has' | 'lookup'; key: Value; value: number };
+
+describe('ObjMap slots (the integer keys kept in an array)', () => {
+  it('keep the insertion order across slot keys and other keys, and move keys in as they grow', () => {
+    const map = new ObjMap();
+    map.set('a', 1);
+    map.set(30, 2); // beyond what the slots may cover with two entries: a hash entry
+    for (let k = 0; k < 20; k++) map.store(k, k * 10); // the slots grow past 30 on the way
+    map.set(true, 3);
+    expect(map.keys().slice(0, 4)).toEqual(['a', 30, 0, 1]);
+    expect(map.get(30)).toBe(2);
+    expect(map.lookup(19)).toBe(190);
+    expect(map.delete(30)).toBe(2);
+    expect(map.set(30, 4)).toBe(true); // back, now last
+    expect(map.keys().at(-1)).toBe(30);
+    expect(map.values().at(-1)).toBe(4);
+    expect(map.size).toBe(23);
+    expect(map.store(5, 51)).toBe(false);
+    expect([...map.pairs()][6]).toEqual([5, 51]); // after "a" and 0 … 4 (30 went last)
+  });
+
+  it('move in a key that was a hash entry when the slots grow to cover it, keeping its place', () => {
+    const map = new ObjMap();
+    for (let k = 0; k < 10; k++) map.store(k, k); // slots 0 … 15 by now
+    for (let k = 0; k < 8; k++) map.delete(k); // two entries left: 8 and 9
+    map.store(16, 'sixteen'); // too sparse for the slots to grow: a hash entry
+    for (let k = 10; k < 14; k++) map.store(k, k);
+    map.store(17, 'seventeen'); // dense enough again: the slots grow past 17, and 16 moves in
+    expect(map.lookup(16)).toBe('sixteen');
+    expect(map.store(16, 'again')).toBe(false);
+    expect(map.keys()).toEqual([8, 9, 16, 10, 11, 12, 13, 17]);
+    expect(map.values()).toEqual([8, 9, 'again', 10, 11, 12, 13, 'seventeen']);
+    expect(map.delete(16)).toBe('again');
+    expect(map.has(16)).toBe(false);
+  });
+
+  it('behave as the plain ordered map under any sequence of operations (fixed seed)', () => {
+    const key = fc.oneof(
+      fc.integer({ min: 0, max: 70 }),
+      fc.integer({ min: -3, max: 5000 }),
+      fc.constantFrom(-0, 0.5, 2 ** 32, 2 ** 32 - 1, 1e21, -1),
+      fc.constantFrom('0', '1', 'a', 'b'),
+      fc.boolean(),
+    );
+    const op = fc.record({ op: fc.constantFrom('set', 'store', 'delete', 'get', 'has', 'lookup'), key, value: fc.integer() }) as fc.Arbitrary<MapOp>;
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 300 }), (ops) => {
+        const map = new ObjMap();
+        const reference = new ReferenceMap();
+        for (const { op: name, key: k, value } of ops) {
+          switch (name) {
+            case 'set':
+              expect(map.set(k, value)).toBe(reference.set(k, value));
+              break;
+            case 'store':
+              // The instructions' fast path takes strings and numbers but -0 (set keeps its sign).
+              if (typeof k === 'boolean' || Object.is(k, -0)) continue;
+              expect(map.store(k as string | number, value)).toBe(reference.set(k, value));
+              break;
+            case 'delete':
+              expect(map.delete(k)).toBe(reference.delete(k));
+              break;
+            case 'get':
+              expect(map.get(k)).toBe(reference.get(k));
+              break;
+            case 'has':
+              expect(map.has(k)).toBe(reference.get(k) !== undefined);
+              break;
+            case 'lookup':
+              expect(map.lookup(k)).toBe(reference.get(k));
+              break;
+          }
+        }
+        expect(map.size).toBe(reference.entries.length);
+        expect(map.keys()).toEqual(reference.entries.map(([k]) => k));
+        expect(map.values()).toEqual(reference.entries.map(([, v]) => v));
+        expect([...map.pairs()]).toEqual(reference.entries);
+      }),
+      { seed: 20261126, numRuns: 400 },
+    );
   });
 });

@@ -27,6 +27,16 @@ class HostKeyToken {
   ) {}
 }
 
+/**
+ * Stands in `entries` for a value kept in the map's slots (ObjMap.slots): the
+ * key's place in the order is in `entries`, its value in the array.
+ */
+const IN_SLOTS: unique symbol = Symbol('in slots');
+
+/** The slots grow to cover a new integer key below this many keys per entry (twice the entries, and 8 more). */
+const SLOTS_PER_ENTRY = 2;
+const SLOTS_SPARE = 8;
+
 export class ObjMap implements VmObject {
   readonly objectType = 'map';
   /** The last measurement of retained memory that counted this object (vm/retained-heap.ts). */
@@ -34,10 +44,22 @@ export class ObjMap implements VmObject {
   /** Set while print shows this map (a map inside itself shows `{...}`); see vm/display.ts. */
   displaying = false;
   /**
-   * Stored key → value. A string, number or boolean key is stored as itself
-   * (one hash lookup per access, no entry object); an entity key as its token.
+   * Every key in insertion order, as it is stored → its value. A string,
+   * number or boolean key is stored as itself (one hash lookup per access, no
+   * entry object); an entity key as its token. A key below `slots.length`
+   * has its value in the slots and IN_SLOTS here.
    */
-  private readonly entries = new Map<StoredKey, Value>();
+  private readonly entries = new Map<StoredKey, Value | typeof IN_SLOTS>();
+  /**
+   * The values of the integer keys 0 … slots.length - 1 (undefined: no such
+   * entry), as Lua keeps an array part beside a table's hash part: reading,
+   * testing or updating such a key is an array access, no hash lookup (only
+   * adding or removing one touches `entries`, for the order). The slots grow
+   * (by doubling) to cover a new key only while they stay dense — at most
+   * twice the entries, and 8 more — so they never hold much more memory than
+   * the entries they serve; the keys they come to cover move over then.
+   */
+  private slots: (Value | undefined)[] = NO_SLOTS;
   /** Host-object identity → its token, for maps that hold entity keys. */
   private hostTokens: Map<unknown, HostKeyToken> | null = null;
   /** The entry under 0 was added as -0 (a JS Map stores -0 as 0; `keys()` gives the key back as it was added). */
@@ -55,11 +77,14 @@ export class ObjMap implements VmObject {
    * nan as a key, so a value found is the answer for any key asked.
    */
   lookup(key: Value): Value | undefined {
-    return this.entries.get(key as StoredKey);
+    // (k >>> 0) === k: an integer from 0 to 2^32 - 1 (-0 too: slot 0).
+    if (typeof key === 'number' && (key >>> 0) === key && key < this.slots.length) return this.slots[key];
+    return this.entries.get(key as StoredKey) as Value | undefined;
   }
 
   /** Store under a string key, or a number key but -0 and nan (the fast path of \`m[k] = v\`). Returns true when the key is new. */
   store(key: string | number, value: Value): boolean {
+    if (typeof key === 'number' && (key >>> 0) === key) return this.storeIndex(key, value);
     const entries = this.entries;
     const size = entries.size;
     entries.set(key, value);
@@ -68,13 +93,13 @@ export class ObjMap implements VmObject {
 
   /** The entry's value, or undefined when the key is absent (or cannot be a key). */
   get(key: Value): Value | undefined {
-    if (typeof key === 'string' || typeof key === 'number' || typeof key === 'boolean') return this.entries.get(key);
+    if (typeof key === 'string' || typeof key === 'number' || typeof key === 'boolean') return this.lookup(key);
     const token = this.tokenOf(key, false);
-    return token === undefined ? undefined : this.entries.get(token);
+    return token === undefined ? undefined : (this.entries.get(token) as Value | undefined);
   }
 
   has(key: Value): boolean {
-    if (typeof key === 'string' || typeof key === 'number' || typeof key === 'boolean') return this.entries.has(key);
+    if (typeof key === 'string' || typeof key === 'number' || typeof key === 'boolean') return this.lookup(key) !== undefined;
     const token = this.tokenOf(key, false);
     return token !== undefined && this.entries.has(token);
   }
@@ -82,12 +107,15 @@ export class ObjMap implements VmObject {
   /** Store an entry (a new key goes last; an existing one keeps its place). Returns true when the key is new. */
   set(key: Value, value: Value): boolean {
     const entries = this.entries;
+    if (typeof key === 'number' && (key >>> 0) === key) {
+      if (!this.storeIndex(key, value)) return false;
+      if (key === 0 && Object.is(key, -0)) this.zeroWasNegative = true;
+      return true;
+    }
     const size = entries.size;
     if (typeof key === 'string' || typeof key === 'number' || typeof key === 'boolean') {
       entries.set(key, value);
-      if (entries.size === size) return false;
-      if (key === 0 && Object.is(key, -0)) this.zeroWasNegative = true;
-      return true;
+      return entries.size !== size;
     }
     entries.set(this.tokenOf(key, true)!, value);
     return entries.size !== size;
@@ -97,8 +125,15 @@ export class ObjMap implements VmObject {
   delete(key: Value): Value | undefined {
     const stored = typeof key === 'string' || typeof key === 'number' || typeof key === 'boolean' ? key : this.tokenOf(key, false);
     if (stored === undefined) return undefined;
-    const value = this.entries.get(stored);
-    if (value === undefined) return undefined;
+    let value: Value | undefined;
+    if (typeof stored === 'number' && (stored >>> 0) === stored && stored < this.slots.length) {
+      value = this.slots[stored];
+      if (value === undefined) return undefined;
+      this.slots[stored] = undefined;
+    } else {
+      value = this.entries.get(stored) as Value | undefined;
+      if (value === undefined) return undefined;
+    }
     this.entries.delete(stored);
     if (stored === 0) this.zeroWasNegative = false;
     else if (stored instanceof HostKeyToken) this.hostTokens!.delete(stored.identity);
@@ -115,12 +150,57 @@ export class ObjMap implements VmObject {
 
   /** Values in key insertion order. */
   values(): Value[] {
-    return Array.from(this.entries.values());
+    const out: Value[] = [];
+    for (const [stored, value] of this.entries) out.push(value === IN_SLOTS ? this.slots[stored as number]! : value);
+    return out;
   }
 
   /** [key, value] pairs in insertion order. */
   *pairs(): IterableIterator<readonly [Value, Value]> {
-    for (const [stored, value] of this.entries) yield [this.keyOf(stored), value];
+    for (const [stored, value] of this.entries) yield [this.keyOf(stored), value === IN_SLOTS ? this.slots[stored as number]! : value];
+  }
+
+  /** Store under an integer key from 0 to 2^32 - 1 (in the slots when they cover it or grow to). Returns true when the key is new. */
+  private storeIndex(key: number, value: Value): boolean {
+    if (key >= this.slots.length && !this.growSlots(key)) {
+      const entries = this.entries;
+      const size = entries.size;
+      entries.set(key, value);
+      return entries.size !== size;
+    }
+    const slots = this.slots;
+    const old = slots[key];
+    slots[key] = value;
+    if (old !== undefined) return false;
+    this.entries.set(key, IN_SLOTS);
+    return true;
+  }
+
+  /**
+   * Grow the slots to cover `key` if they stay dense (at most SLOTS_PER_ENTRY
+   * per entry the map will have, and SLOTS_SPARE more), moving the entries
+   * of the keys they come to cover into them. False when they do not grow.
+   */
+  private growSlots(key: number): boolean {
+    const limit = SLOTS_PER_ENTRY * (this.entries.size + 1) + SLOTS_SPARE;
+    if (key >= limit) return false;
+    const old = this.slots;
+    let length = Math.max(SLOTS_SPARE, old.length);
+    while (length <= key) length *= 2;
+    length = Math.min(length, limit);
+    const slots: (Value | undefined)[] = new Array(length);
+    for (let k = 0; k < old.length; k++) slots[k] = old[k];
+    // The keys from the old length up that are in the entries now go to the slots (in place in the order).
+    if (this.entries.size > 0) {
+      for (const [stored, value] of this.entries) {
+        if (typeof stored === 'number' && (stored >>> 0) === stored && stored >= old.length && stored < length && value !== IN_SLOTS) {
+          slots[stored] = value;
+          this.entries.set(stored, IN_SLOTS);
+        }
+      }
+    }
+    this.slots = slots;
+    return true;
   }
 
   /** The key as the spell added it. */
@@ -141,6 +221,9 @@ export class ObjMap implements VmObject {
     return token;
   }
 }
+
+/** The slots of every map that has none yet: empty, so nothing is ever written to it (growSlots replaces it). */
+const NO_SLOTS: (Value | undefined)[] = [];
 
 function isHostKey(key: Value): key is HostObject {
   return typeof key === 'object' && key !== null && key.objectType === 'host';
