@@ -451,11 +451,11 @@ export function paramCheckOf(type: ValueType): ParamCheck {
   return PARAM_CHECKS[type] ?? ParamCheck.Any;
 }
 
-/** A host function as a first-class spell value, with its checks precomputed. */
 /**
- * Host functions whose implementations never charge the heap (the core builtins of plain numbers:
- * vm/builtins.ts marks them; vm/retained-heap-tiers.test.ts calls each with a context whose heap
- * charges throw). By identity: another host of the same name is not one of them.
+ * Host functions whose implementations never charge the heap: the core builtins of plain numbers
+ * (vm/builtins.ts marks them; vm/retained-heap-tiers.test.ts calls each with a context whose heap
+ * charges throw) and the game API's functions but `nearby` and `within` (runtime/host/host-api.ts;
+ * runtime/host/heap-free-hosts.test.ts). By identity: another host of the same name is not one of them.
  */
 const HEAP_FREE_HOSTS = new WeakSet<HostFunction>();
 
@@ -465,6 +465,7 @@ export function heapFree<T extends HostFunction>(host: T): T {
   return host;
 }
 
+/** A host function as a first-class spell value, with its checks precomputed. */
 export class ObjHostFunction implements VmObject {
   readonly objectType = 'host function';
   readonly name: string;
@@ -483,7 +484,7 @@ export class ObjHostFunction implements VmObject {
   readonly impl: HostFunction['impl'];
   /**
    * Whether the implementation may charge the heap (ctx.chargeHeap, ctx.makeList): every host
-   * function but the core builtins marked heap-free. A charge past a retained heap budget measures
+   * function but those marked heap-free (HEAP_FREE_HOSTS). A charge past a retained heap budget measures
    * the fiber during the call, so compiled code holding the call's values in locals writes them to
    * the stack first (MEASURABLE, vm/generator/case-writer.ts) — not for a call that cannot charge.
    */

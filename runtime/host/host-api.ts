@@ -15,6 +15,7 @@ import { CORE_HOST_FUNCTIONS } from '../../vm/builtins.js';
 import { boundedText } from '../../vm/bounded-text.js';
 import { HostError } from '../../vm/errors.js';
 import type { HostContext, HostFunction } from '../../vm/host.js';
+import { heapFree } from '../../vm/objects.js';
 import type { Value } from '../../vm/value.js';
 import { EntityRef } from '../entities/entity-ref.js';
 import type { EntityId } from '../events/events.js';
@@ -120,8 +121,15 @@ function eventTextLength(text: string): number {
   return Math.min(text.length, MAX_EVENT_TEXT);
 }
 
+/**
+ * The game API. Every function but the two that return a new list (`nearby`, `within`:
+ * `ctx.makeList`) is marked `heapFree` (vm/objects.ts): none charges the heap — the world work
+ * they do (events, entities, buffs, cancelled waiting casts) is the world's, not the calling
+ * fiber's heap, and their context use is fuel, output and waiting only
+ * (runtime/host/heap-free-hosts.test.ts calls each with a context whose heap charges throw).
+ */
 export const GAME_HOST_FUNCTIONS: readonly HostFunction[] = [
-  {
+  heapFree({
     name: 'damage',
     params: [
       { name: 'target', type: 'entity' },
@@ -133,8 +141,8 @@ export const GAME_HOST_FUNCTIONS: readonly HostFunction[] = [
       const cast = current('damage');
       return cast.host.damage(entity(cast, 'damage', 1, target), finite('damage', 2, nonNegative('damage', 2, amount)), cast);
     },
-  },
-  {
+  }),
+  heapFree({
     name: 'heal',
     params: [
       { name: 'target', type: 'entity' },
@@ -146,8 +154,8 @@ export const GAME_HOST_FUNCTIONS: readonly HostFunction[] = [
       const cast = current('heal');
       return cast.host.heal(entity(cast, 'heal', 1, target), finite('heal', 2, nonNegative('heal', 2, amount)), cast);
     },
-  },
-  {
+  }),
+  heapFree({
     name: 'spawn',
     params: [
       { name: 'breed', type: 'string', doc: 'a breed name from the breeds file' },
@@ -162,8 +170,8 @@ export const GAME_HOST_FUNCTIONS: readonly HostFunction[] = [
       const cast = current('spawn');
       return cast.host.spawnFromSpell(breed as string, finite('spawn', 2, x), finite('spawn', 3, y), cast);
     },
-  },
-  {
+  }),
+  heapFree({
     name: 'despawn',
     params: [{ name: 'target', type: 'entity' }],
     returns: 'nil',
@@ -174,8 +182,8 @@ export const GAME_HOST_FUNCTIONS: readonly HostFunction[] = [
       cast.host.despawnFromSpell(entity(cast, 'despawn', 1, target));
       return null;
     },
-  },
-  {
+  }),
+  heapFree({
     name: 'move',
     params: [
       { name: 'target', type: 'entity' },
@@ -189,8 +197,8 @@ export const GAME_HOST_FUNCTIONS: readonly HostFunction[] = [
       cast.host.moveEntity(entity(cast, 'move', 1, target), finite('move', 2, x), finite('move', 3, y));
       return null;
     },
-  },
-  {
+  }),
+  heapFree({
     name: 'setVelocity',
     params: [
       { name: 'target', type: 'entity' },
@@ -204,7 +212,7 @@ export const GAME_HOST_FUNCTIONS: readonly HostFunction[] = [
       cast.host.setEntityVelocity(entity(cast, 'setVelocity', 1, target), finite('setVelocity', 2, vx), finite('setVelocity', 3, vy));
       return null;
     },
-  },
+  }),
   {
     name: 'nearby',
     params: [
@@ -218,7 +226,7 @@ export const GAME_HOST_FUNCTIONS: readonly HostFunction[] = [
       return cast.host.nearbyEntities(entity(cast, 'nearby', 1, center), nonNegative('nearby', 2, radius), ctx);
     },
   },
-  {
+  heapFree({
     name: 'nearest',
     params: [
       { name: 'center', type: 'entity' },
@@ -239,7 +247,7 @@ export const GAME_HOST_FUNCTIONS: readonly HostFunction[] = [
         ctx,
       );
     },
-  },
+  }),
   {
     name: 'within',
     params: [
@@ -254,7 +262,7 @@ export const GAME_HOST_FUNCTIONS: readonly HostFunction[] = [
       return cast.host.entitiesWithin(finite('within', 1, x), finite('within', 2, y), nonNegative('within', 3, radius), ctx);
     },
   },
-  {
+  heapFree({
     name: 'distance',
     params: [
       { name: 'a', type: 'entity' },
@@ -266,8 +274,8 @@ export const GAME_HOST_FUNCTIONS: readonly HostFunction[] = [
       const cast = current('distance');
       return cast.host.distanceBetween(entity(cast, 'distance', 1, a), entity(cast, 'distance', 2, b));
     },
-  },
-  {
+  }),
+  heapFree({
     name: 'sound',
     params: [{ name: 'name', type: 'string' }],
     returns: 'nil',
@@ -278,8 +286,8 @@ export const GAME_HOST_FUNCTIONS: readonly HostFunction[] = [
       cast.host.emitSound(name as string, cast);
       return null;
     },
-  },
-  {
+  }),
+  heapFree({
     name: 'particles',
     params: [
       { name: 'kind', type: 'string' },
@@ -301,8 +309,8 @@ export const GAME_HOST_FUNCTIONS: readonly HostFunction[] = [
       );
       return null;
     },
-  },
-  {
+  }),
+  heapFree({
     name: 'say',
     params: [
       { name: 'speaker', type: 'entity' },
@@ -316,8 +324,8 @@ export const GAME_HOST_FUNCTIONS: readonly HostFunction[] = [
       cast.host.emitSay(entity(cast, 'say', 1, speaker), text as string, cast);
       return null;
     },
-  },
-  {
+  }),
+  heapFree({
     name: 'buff',
     params: [
       { name: 'target', type: 'entity' },
@@ -341,22 +349,22 @@ export const GAME_HOST_FUNCTIONS: readonly HostFunction[] = [
       );
       return null;
     },
-  },
-  {
+  }),
+  heapFree({
     name: 'random',
     params: [],
     returns: 'number',
     doc: "A number in [0, 1) from the world's seeded random source (same seed, same game).",
     impl: () => current('random').host.nextRandom(),
-  },
-  {
+  }),
+  heapFree({
     name: 'now',
     params: [],
     returns: 'number',
     doc: 'Game time in seconds since the world started.',
     impl: () => current('now').host.time,
-  },
-  {
+  }),
+  heapFree({
     name: 'wait',
     params: [{ name: 'seconds', type: 'number', doc: '≥ 0, at most the maxWait budget' }],
     returns: 'nil',
@@ -369,7 +377,7 @@ export const GAME_HOST_FUNCTIONS: readonly HostFunction[] = [
       ctx.suspend();
       return null;
     },
-  },
+  }),
 ];
 
 /** Everything a spell cast on a world can call: the core builtins plus the game API. */
