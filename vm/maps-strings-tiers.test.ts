@@ -8,6 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { compile } from '../compiler/index.js';
 import { CORE_HOST_FUNCTIONS } from './builtins.js';
+import { LOOP_PAUSE } from './compiled/statuses.js';
 import type { Fiber } from './fiber.js';
 import { VM, type Tier } from './vm.js';
 
@@ -97,22 +98,26 @@ describe('maps and strings in both tiers', () => {
     expect(lines[0]).toBe('600');
   });
 
-  it('a compiled loop that pauses every 512 back edges (AGAIN), on through them and out of it', () => {
+  it(`a compiled loop that pauses every ${LOOP_PAUSE} back edges (AGAIN), on through them and out of it`, () => {
     // Top level: the loop runs as a compiled loop (tier auto), with a map and strings in it; fuel runs out before,
     // around and after its pauses.
+    const count = 3 * LOOP_PAUSE + 500;
     const source = `var m = {};
       var s = "";
       var n = 0;
-      for (var i = 0; i < 3000; i = i + 1) {
+      for (var i = 0; i < ${count}; i = i + 1) {
         m[i % 7] = m.get(i % 7, 0) + 1;
         if (s == "ab") n = n + 1;
         if (i % 1000 == 0) s = s + "a"; else if (s == "a") s = s + "b";
       }
       print n;
       print m;`;
-    const fuels = [1e9, 9_000, 40_000, 41_234, 90_000];
+    // The fuel one pause's worth of the loop costs (116 a time round), and budgets around 1, 2 and 3 of them.
+    const perPause = 116 * LOOP_PAUSE;
+    const fuels = [1e9, perPause / 2, 2 * perPause, 2 * perPause + 1234, 3 * perPause + 7];
     const lines = sameInBothTiers(source, fuels.map((fuel) => [fuel, 1e9] as const));
-    expect(lines.slice(0, 2)).toEqual(['999', '{0: 429, 1: 429, 2: 429, 3: 429, 4: 428, 5: 428, 6: 428}']);
+    const counts = Array.from({ length: 7 }, (_, k) => Math.floor((count - 1 - k) / 7) + 1);
+    expect(lines.slice(0, 2)).toEqual(['999', `{${counts.map((c, k) => `${k}: ${c}`).join(', ')}}`]);
   });
 
   it('m[k] = v with -0, 0, numbers, strings and a nan key', () => {

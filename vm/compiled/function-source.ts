@@ -189,8 +189,14 @@ function compiledTier(
     },
     fallThrough: '',
     controlMacros: (_part, label, continuation) => ({
-      // A jump to the next case goes there by leaving this one, without the switch.
-      JUMP: ([target]) => (jumpTarget(target!) === nextCase ? `{ ip = ${target}; break ${chain}; }` : `{ ip = ${target}; continue next; }`),
+      // A jump to the next case goes there by leaving this one, without the switch. The target is written as
+      // one number (a fused jump's \`12 + 1\` is 13): an addition on the way out of a loop, the first time it
+      // ran, had no type feedback, and V8 threw away the loop's optimized code there.
+      JUMP: ([target]) => {
+        const at = jumpTarget(target!);
+        const to = Number.isNaN(at) ? target! : String(at);
+        return at === nextCase ? `{ ip = ${to}; break ${chain}; }` : `{ ip = ${to}; continue next; }`;
+      },
       // The first frame's return ends the run (out of line: it happens once). A cast loop's entry
       // (compiledEntrySource) leaves the fiber's end to the loop, which owns it, and drops the result.
       LEAVE: ([result]) => `{
