@@ -141,6 +141,24 @@ describe('ObjMap slots (the integer keys kept in an array)', () => {
     expect(map.has(16)).toBe(false);
   });
 
+  it('go when removals leave them sparse, their entries back in the hash in their places', () => {
+    const map = new ObjMap();
+    for (let k = 0; k < 1000; k++) map.store(k, k);
+    map.set('x', 'y');
+    for (let k = 0; k < 1000; k++) if (k % 10 !== 3) map.delete(k);
+    expect(map.size).toBe(101);
+    // The memory bound itself (a private field): one slot in ten used, so the slots went.
+    expect((map as unknown as { slots: unknown[] }).slots.length).toBe(0);
+    expect(map.keys()).toEqual([...Array.from({ length: 100 }, (_, i) => i * 10 + 3), 'x']);
+    expect(map.lookup(503)).toBe(503);
+    expect(map.store(503, 'again')).toBe(false);
+    expect(map.get(503)).toBe('again');
+    expect(map.store(4, 4)).toBe(true); // a new key, last in the order
+    expect(map.keys().at(-1)).toBe(4);
+    expect(map.delete(993)).toBe(993);
+    expect(map.has(993)).toBe(false);
+  });
+
   it('behave as the plain ordered map under any sequence of operations (fixed seed)', () => {
     const key = fc.oneof(
       fc.integer({ min: 0, max: 70 }),
@@ -150,8 +168,15 @@ describe('ObjMap slots (the integer keys kept in an array)', () => {
       fc.boolean(),
     );
     const op = fc.record({ op: fc.constantFrom('set', 'store', 'delete', 'get', 'has', 'lookup'), key, value: fc.integer() }) as fc.Arbitrary<MapOp>;
+    // Runs of stores and removals over a wider range, so the slots grow long and then go sparse.
+    const sweep = fc
+      .record({ from: fc.integer({ min: 0, max: 200 }), length: fc.integer({ min: 1, max: 200 }), remove: fc.boolean(), step: fc.integer({ min: 1, max: 3 }) })
+      .map(({ from, length, remove, step }) =>
+        Array.from({ length }, (_, i): MapOp => ({ op: remove ? 'delete' : 'store', key: from + i * step, value: from + i })),
+      );
+    const ops = fc.array(fc.oneof(op.map((o) => [o]), sweep), { maxLength: 40 }).map((chunks) => chunks.flat());
     fc.assert(
-      fc.property(fc.array(op, { maxLength: 300 }), (ops) => {
+      fc.property(ops, (ops) => {
         const map = new ObjMap();
         const reference = new ReferenceMap();
         for (const { op: name, key: k, value } of ops) {

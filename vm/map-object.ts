@@ -36,6 +36,9 @@ const IN_SLOTS: unique symbol = Symbol('in slots');
 /** The slots grow to cover a new integer key below this many keys per entry (twice the entries, and 8 more). */
 const SLOTS_PER_ENTRY = 2;
 const SLOTS_SPARE = 8;
+/** Slots longer than this, fewer than one in SLOTS_SPARSE of them used, go (their entries back to the hash). */
+const SLOTS_KEPT = 64;
+const SLOTS_SPARSE = 8;
 
 export class ObjMap implements VmObject {
   readonly objectType = 'map';
@@ -57,9 +60,14 @@ export class ObjMap implements VmObject {
    * adding or removing one touches `entries`, for the order). The slots grow
    * (by doubling) to cover a new key only while they stay dense — at most
    * twice the entries, and 8 more — so they never hold much more memory than
-   * the entries they serve; the keys they come to cover move over then.
+   * the entries they serve; the keys they come to cover move over then. When
+   * removals leave them sparse (fewer than one in 8 used, past 64) they go,
+   * their entries back to the hash: memory follows the entries kept, as a JS
+   * Map's table shrinks when emptied.
    */
   private slots: (Value | undefined)[] = NO_SLOTS;
+  /** How many of the slots hold a value. */
+  private slotCount = 0;
   /** Host-object identity → its token, for maps that hold entity keys. */
   private hostTokens: Map<unknown, HostKeyToken> | null = null;
   /** The entry under 0 was added as -0 (a JS Map stores -0 as 0; `keys()` gives the key back as it was added). */
@@ -130,6 +138,7 @@ export class ObjMap implements VmObject {
       value = this.slots[stored];
       if (value === undefined) return undefined;
       this.slots[stored] = undefined;
+      if (--this.slotCount * SLOTS_SPARSE < this.slots.length && this.slots.length > SLOTS_KEPT) this.dropSlots();
     } else {
       value = this.entries.get(stored) as Value | undefined;
       if (value === undefined) return undefined;
@@ -173,7 +182,16 @@ export class ObjMap implements VmObject {
     slots[key] = value;
     if (old !== undefined) return false;
     this.entries.set(key, IN_SLOTS);
+    this.slotCount++;
     return true;
+  }
+
+  /** The slots' values back to the hash (their keys keep their places in the order), the slots gone. */
+  private dropSlots(): void {
+    const slots = this.slots;
+    for (const [stored, value] of this.entries) if (value === IN_SLOTS) this.entries.set(stored, slots[stored as number]!);
+    this.slots = NO_SLOTS;
+    this.slotCount = 0;
   }
 
   /**
@@ -196,6 +214,7 @@ export class ObjMap implements VmObject {
         if (typeof stored === 'number' && (stored >>> 0) === stored && stored >= old.length && stored < length && value !== IN_SLOTS) {
           slots[stored] = value;
           this.entries.set(stored, IN_SLOTS);
+          this.slotCount++;
         }
       }
     }
