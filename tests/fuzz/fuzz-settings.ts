@@ -71,7 +71,8 @@ export function checkProperty<Ts>(name: string, property: fc.IProperty<Ts>, ciRu
     const base = process.env.CANTRIP_FUZZ_SEED ?? String(CI_SEED);
     const header =
       `Fuzz property "${name}" failed after ${details.numRuns} cases (seed ${run.seed}).\n` +
-      `Replay: CANTRIP_FUZZ_SEED=${base} CANTRIP_FUZZ_SCALE=${process.env.CANTRIP_FUZZ_SCALE ?? 1} npx vitest run <this file>\n`;
+      `Replay: CANTRIP_FUZZ_SEED=${base} CANTRIP_FUZZ_SCALE=${process.env.CANTRIP_FUZZ_SCALE ?? 1}` +
+      `${run.timeLimitMs !== null ? ` CANTRIP_FUZZ_SECONDS=${run.timeLimitMs / 1000}` : ''} npx vitest run <this file>\n`;
     // Printed as well as thrown: a long fuzz run's log keeps it even if the reporter truncates.
     const message = header + (fc.defaultReportMessage(details) ?? '');
     console.error(message);
