@@ -27,7 +27,10 @@ export const AGAIN = 3;
  * the loop went on in code compiled on the stack (OSR): maps' loop settled at
  * 20–21 ms in 3 processes of 6 and at 16 in the others. At 4096 it settled
  * at 16–17 ms in 5 of 5, no code thrown away, and no other program of the
- * language suite moved.
+ * language suite moved (at 2048: thrown away in 5 of 5, 17–21 ms). Whole
+ * processes of the book's benchmarks, whose loops run at the top level, may
+ * pay for it: method_call, invocation and properties measured 1–7% slower
+ * (farm-bench, 8 runs each, within their run-to-run spread).
  */
 export const LOOP_PAUSE = 4096;
 
