@@ -35,6 +35,7 @@ import { INSTRUCTIONS, INTERNAL_INSTRUCTIONS } from '../instructions/index.js';
 import type { Tier } from '../generator/tier.js';
 import { stripTypes } from './strip-types.js';
 import { QUICK_MAP_METHODS } from '../map-methods.js';
+import { NO_PROMOTION, NO_SHADOWS, NO_WRITE_BACK, capturedSlots, hoistedConstants, namedSlots, promotedSlots, shadowSlots } from './loop-locals.js';
 
 /**
  * The instructions of `code`, the block leaders, and the JUMP_IF_FALSE
@@ -235,118 +236,6 @@ function compiledTier(
       TIER_UP_AT: ([target]) => (loopCode ? `if (--untilPause === 0) { ip = ${target}; break next; }` : ''),
     }),
   };
-}
-
-/**
- * Frame slots a compiled loop holds in JavaScript locals (`L3`…), not in the
- * fiber's stack: its reads and writes of them (GET_LOCAL, SET_LOCAL) stay in
- * V8's registers, where a slot in the stack array was loaded again after
- * every store to the array. `load` declares them (read from the stack as
- * the loop's code is entered); `writeBack` puts those the loop writes back
- * on the stack, before anything that could read them there: every frame
- * part but a few (beforeFrame: calls, waits, builders, host calls), a heap
- * charge's slow road (beforeMeasure: a retained-heap measurement reads the
- * stack), the loop's way out, and an error. Between those nothing else
- * reads the frame's slots.
- */
-interface Promotion {
-  readonly slots: ReadonlySet<number>;
-  readonly load: string;
-  readonly writeBack: string;
-  /** The promoted slots the loop writes (SET_LOCAL). */
-  readonly written: readonly number[];
-}
-
-const NO_PROMOTION: Promotion = { slots: new Set(), load: '', writeBack: '', written: [] };
-
-const NO_SHADOWS: ReadonlySet<number> = new Set();
-
-/**
- * The frame slots a loop's code mirrors in locals (\`S7\`): a block-scoped
- * variable of the loop's body (\`var k = i % 1000;\` inside it), which lies
- * above the lowest the stack goes in the loop, so it is not promoted
- * (promotedSlots): it is pushed and popped every time round. Its reads
- * (GET_LOCAL where it is on the stack, not in a pending local) take the
- * local; every write the code makes to its place on the stack — a flush of
- * pending values, SET_LOCAL, a lone instruction's output — writes the local
- * too, and after a frame part whose outputs cover it (a call's result) the
- * local is read again; where the loop is entered it is read from the stack.
- * So the stack stays the truth (nothing to write back, whatever leaves the
- * code). Never mirrored: a slot a closure of the function captures (its
- * upvalue writes the stack), or one an instruction of the loop other than
- * GET_LOCAL / SET_LOCAL names (FOR_ITER's; one of another loop of the
- * function is written only there). A read from the stack array was loaded
- * again after every store to the array and call, and its type checked again.
- */
-function shadowSlots(code: Int32Array, loop: ReadonlyMap<number, { parts: Part[] }>, promotion: Promotion, captured: ReadonlySet<number>): Set<number> {
-  const read = new Set<number>();
-  const pcs: number[] = [];
-  for (const [leader, { parts }] of loop) {
-    for (const part of parts) {
-      pcs.push(leader + part.pos);
-      if (part.def.name === 'GET_LOCAL') read.add(code[leader + part.pos + 1]!);
-    }
-  }
-  const named = namedSlots(code, pcs);
-  return new Set([...read].filter((k) => !promotion.slots.has(k) && !named.has(k) && !captured.has(k)));
-}
-
-/** Frame parts that read nothing of the frame's slots below the operands (RETURN leaves the frame). */
-const NO_WRITE_BACK = new Set(['JUMP_IF_FALSE', 'CLOSE_UPVALUE', 'RETURN']);
-
-/**
- * The slots of a loop's code held in locals: slot 0 (the callee or `this`)
- * and slots a closure of the function captures (their upvalue reads the
- * stack) or another instruction than GET_LOCAL / SET_LOCAL names (FOR_ITER's
- * list and index) never; otherwise each slot the loop reads or writes that
- * lies below the lowest the stack goes in the loop (so it is a local of the
- * enclosing scope all the loop long, never an operand).
- */
-function promotedSlots(code: Int32Array, depths: Int32Array, loop: ReadonlyMap<number, { parts: Part[] }>, excluded: ReadonlySet<number>): Promotion {
-  let lowest = Infinity;
-  const used = new Set<number>();
-  const written = new Set<number>();
-  for (const [leader, { parts }] of loop) {
-    for (const part of parts) {
-      const pc = leader + part.pos;
-      const depth = depths[pc]!;
-      if (depth < 0) continue;
-      const pops = popsOf(part.def);
-      lowest = Math.min(lowest, depth - (typeof pops === 'number' ? pops : pops(part.def.operands.map((_, k) => code[pc + 1 + k]!))));
-      if (part.def.name === 'GET_LOCAL' || part.def.name === 'SET_LOCAL') used.add(code[pc + 1]!);
-      if (part.def.name === 'SET_LOCAL') written.add(code[pc + 1]!);
-    }
-  }
-  const slots = [...used].filter((k) => k >= 1 && k < lowest && !excluded.has(k)).sort((a, b) => a - b);
-  if (slots.length === 0) return NO_PROMOTION;
-  return {
-    slots: new Set(slots),
-    load: slots.map((k) => `L${k} = stack[base + ${k}]`).join(', '),
-    writeBack: slots.filter((k) => written.has(k)).map((k) => `stack[base + ${k}] = L${k}; `).join(''),
-    written: slots.filter((k) => written.has(k)),
-  };
-}
-
-/** The slots the function's closures capture (their upvalues read and write the stack). */
-function capturedSlots(module: Module, code: Int32Array, starts: readonly number[]): Set<number> {
-  const captured = new Set<number>();
-  for (const pc of starts) {
-    if (code[pc] === Op.CLOSURE) for (const up of module.functions[code[pc + 1]!]?.upvalues ?? []) if (up.isLocal) captured.add(up.index);
-  }
-  return captured;
-}
-
-/** Slot 0, and the slots an instruction at one of `starts` but GET_LOCAL / SET_LOCAL names (and the next: FOR_ITER's index). */
-function namedSlots(code: Int32Array, starts: Iterable<number>): Set<number> {
-  const named = new Set<number>([0]);
-  for (const pc of starts) {
-    const op = code[pc]!;
-    if (op === Op.GET_LOCAL || op === Op.SET_LOCAL) continue;
-    OPCODES[op]!.operands.forEach((kind, k) => {
-      if (kind === 'local') named.add(code[pc + 1 + k]!).add(code[pc + 1 + k]! + 1);
-    });
-  }
-  return named;
 }
 
 /**
@@ -798,18 +687,6 @@ ${promotion.writeBack}throw unwound(error, fiber, fc, ip, sp, fiber.fuel);
 }`,
     0,
   ));
-}
-
-/**
- * A loop's constants, each read once where the loop's code is entered: V8
- * reloaded \`constants[k]\` at each use after any call or store in the loop
- * (it cannot tell the table does not change), and checked its type again.
- * A whole function reads them where it uses them (most run once per call).
- * Only the indices reach the source.
- */
-function hoistedConstants(constants: ReadonlySet<number> | null): string {
-  if (constants === null || constants.size === 0) return '';
-  return `const ${[...constants].sort((a, b) => a - b).map((k) => `C${k} = constants[${k}]`).join(', ')};\n`;
 }
 
 /**

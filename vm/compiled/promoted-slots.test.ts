@@ -1,6 +1,6 @@
 /**
  * A loop compiled alone holds the enclosing scope's slots it uses in JS
- * locals (promotedSlots, vm/compiled/function-source.ts) and writes them back
+ * locals (promotedSlots, vm/compiled/loop-locals.ts) and writes them back
  * before calls, heap charges, its way out and errors. These loops run on the
  * interpreter, and compiled alone (tier auto, the function called once), with
  * several fuel and heap budgets: the same output, errors, fuel and heap.

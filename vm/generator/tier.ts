@@ -27,7 +27,7 @@ export interface Tier {
   depthAt?(offset: number): number;
   /**
    * The local that mirrors frame slot `slot` (compiled loop code: a block-scoped variable's slot,
-   * read in a local rather than from the stack; see function-source.ts, shadowSlots), or undefined.
+   * read in a local rather than from the stack; see vm/compiled/loop-locals.ts, shadowSlots), or undefined.
    * The stack stays the truth: every write the sequence makes to that slot writes the local too.
    */
   shadow?(slot: number): string | undefined;
@@ -39,7 +39,7 @@ export interface Tier {
   /**
    * Statements written before a frame part (an inline path's too): the
    * compiled tier's loop code puts the frame slots it holds in locals back
-   * on the stack there (function-source.ts, promotedSlots), for whatever the
+   * on the stack there (vm/compiled/loop-locals.ts, promotedSlots), for whatever the
    * part calls to see. `oneRoad`: they go on one road of the part's (an
    * inline path's slow road), so the code after it cannot count on them.
    */
