@@ -159,6 +159,22 @@ describe('ObjMap slots (the integer keys kept in an array)', () => {
     expect(map.has(993)).toBe(false);
   });
 
+  it('are not dropped and grown again by a key added and removed by turns (each would be a pass over them)', () => {
+    const map = new ObjMap();
+    for (let k = 0; k < 16_000; k += 16) map.store(k, k); // sparse: all but 0 in the hash
+    map.store(1001, 'odd'); // dense enough now: the slots grow to cover it, 65 of 1024 used
+    const slots = () => (map as unknown as { slots: unknown[] }).slots.length;
+    expect(slots()).toBe(1024);
+    for (let turn = 0; turn < 100; turn++) {
+      expect(map.delete(1001)).toBe('odd');
+      expect(slots()).toBe(1024);
+      expect(map.store(1001, 'odd')).toBe(true);
+    }
+    expect(slots()).toBe(1024); // sparse, but not paid for: half their length removed first
+    expect(map.lookup(992)).toBe(992);
+    expect(map.size).toBe(1001);
+  });
+
   it('behave as the plain ordered map under any sequence of operations (fixed seed)', () => {
     const key = fc.oneof(
       fc.integer({ min: 0, max: 70 }),

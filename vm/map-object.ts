@@ -63,11 +63,16 @@ export class ObjMap implements VmObject {
    * the entries they serve; the keys they come to cover move over then. When
    * removals leave them sparse (fewer than one in 8 used, past 64) they go,
    * their entries back to the hash: memory follows the entries kept, as a JS
-   * Map's table shrinks when emptied.
+   * Map's table shrinks when emptied. Growing and dropping each cost a pass
+   * over the slots (never over all the entries), and a drop waits until half
+   * their length has been removed since they grew, so no sequence of calls
+   * makes each call pay such a pass: a spell's fuel still bounds its time.
    */
   private slots: (Value | undefined)[] = NO_SLOTS;
   /** How many of the slots hold a value. */
   private slotCount = 0;
+  /** Slot entries removed since the slots last grew (a drop must be paid for by as many removals as half the slots). */
+  private removedSinceGrowth = 0;
   /** Host-object identity → its token, for maps that hold entity keys. */
   private hostTokens: Map<unknown, HostKeyToken> | null = null;
   /** The entry under 0 was added as -0 (a JS Map stores -0 as 0; `keys()` gives the key back as it was added). */
@@ -138,7 +143,12 @@ export class ObjMap implements VmObject {
       value = this.slots[stored];
       if (value === undefined) return undefined;
       this.slots[stored] = undefined;
-      if (--this.slotCount * SLOTS_SPARSE < this.slots.length && this.slots.length > SLOTS_KEPT) this.dropSlots();
+      // Sparse, and paid for: half the slots' length removed since they grew (a spell that adds and removes one
+      // key by turns cannot make every call grow and drop them, each a pass over the slots).
+      this.slotCount--;
+      if (++this.removedSinceGrowth * 2 >= this.slots.length && this.slotCount * SLOTS_SPARSE < this.slots.length && this.slots.length > SLOTS_KEPT) {
+        this.dropSlots();
+      }
     } else {
       value = this.entries.get(stored) as Value | undefined;
       if (value === undefined) return undefined;
@@ -189,7 +199,10 @@ export class ObjMap implements VmObject {
   /** The slots' values back to the hash (their keys keep their places in the order), the slots gone. */
   private dropSlots(): void {
     const slots = this.slots;
-    for (const [stored, value] of this.entries) if (value === IN_SLOTS) this.entries.set(stored, slots[stored as number]!);
+    for (let k = 0; k < slots.length; k++) {
+      const value = slots[k];
+      if (value !== undefined) this.entries.set(k, value);
+    }
     this.slots = NO_SLOTS;
     this.slotCount = 0;
   }
@@ -208,17 +221,19 @@ export class ObjMap implements VmObject {
     length = Math.min(length, limit);
     const slots: (Value | undefined)[] = new Array(length);
     for (let k = 0; k < old.length; k++) slots[k] = old[k];
-    // The keys from the old length up that are in the entries now go to the slots (in place in the order).
-    if (this.entries.size > 0) {
-      for (const [stored, value] of this.entries) {
-        if (typeof stored === 'number' && (stored >>> 0) === stored && stored >= old.length && stored < length && value !== IN_SLOTS) {
-          slots[stored] = value;
-          this.entries.set(stored, IN_SLOTS);
-          this.slotCount++;
-        }
+    // The keys from the old length up that are in the entries now go to the slots (in place in the order):
+    // each looked up, so growing costs the slots' length, never the entries' count.
+    const entries = this.entries;
+    for (let k = old.length; k < length; k++) {
+      const value = entries.get(k);
+      if (value !== undefined && value !== IN_SLOTS) {
+        slots[k] = value;
+        entries.set(k, IN_SLOTS);
+        this.slotCount++;
       }
     }
     this.slots = slots;
+    this.removedSinceGrowth = 0;
     return true;
   }
 
