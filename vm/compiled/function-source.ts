@@ -22,7 +22,7 @@
  * too deep for the JS stack; its registers in the fiber).
  */
 
-import { Op, OPCODES, instructionSize } from '../opcodes.js';
+import { Op, OPCODES, instructionSize, stackEffect } from '../opcodes.js';
 import { INLINE_NONE, type ObjFunction } from '../objects.js';
 import type { Module } from '../module.js';
 import { stackDepths } from '../verifier.js';
@@ -35,7 +35,7 @@ import { INSTRUCTIONS, INTERNAL_INSTRUCTIONS } from '../instructions/index.js';
 import type { Tier } from '../generator/tier.js';
 import { stripTypes } from './strip-types.js';
 import { QUICK_MAP_METHODS } from '../map-methods.js';
-import { NO_PROMOTION, NO_SHADOWS, NO_WRITE_BACK, capturedSlots, hoistedConstants, namedSlots, promotedSlots, shadowSlots } from './loop-locals.js';
+import { NO_PROMOTION, NO_SHADOWS, NO_WRITE_BACK, capturedSlots, hoistedConstants, promotedSlots, shadowSlots, unheldSlots } from './loop-locals.js';
 
 /**
  * The instructions of `code`, the block leaders, and the JUMP_IF_FALSE
@@ -125,11 +125,9 @@ function compiledTier(
           afterFrame: (part: Part, pendingAfter: number) => {
             const pc = leader + part.pos;
             const operands = part.def.operands.map((_, k) => code[pc + 1 + k]!);
-            const pops = popsOf(part.def);
-            const net = stackOf(part.def);
             const depth = depths![pc]!;
-            const from = depth - (typeof pops === 'number' ? pops : pops(operands));
-            const to = depth + (typeof net === 'number' ? net : net(operands)) - pendingAfter;
+            const from = depth - stackEffect(popsOf(part.def), operands);
+            const to = depth + stackEffect(stackOf(part.def), operands) - pendingAfter;
             const reread: string[] = [];
             for (let slot = from; slot < to; slot++) if (shadows.has(slot)) reread.push(`S${slot} = stack[base + ${slot}];`);
             return reread.join('\n');
@@ -174,8 +172,7 @@ function compiledTier(
       // sp, and the fuel pushFrame left in the fiber; its result is left at that base.
       // The fast path pops what lies above the receiver and the arguments (SUPER_INVOKE: the superclass).
       const argc = operands[1]!;
-      const pops = popsOf(part.def);
-      const above = (typeof pops === 'number' ? pops : pops(part.def.operands.map((_, k) => code[leader + part.pos + 1 + k]!))) - Number(argc) - 1;
+      const above = stackEffect(popsOf(part.def), part.def.operands.map((_, k) => code[leader + part.pos + 1 + k]!)) - Number(argc) - 1;
       return `{
         fiber.fuel = fuel;
         const entered = fast_${part.def.name}(vm, fiber, fn, ${['ip', 'sp', ...operands].join(', ')});
@@ -511,14 +508,13 @@ function functionSource(
   if (analysis !== null) depths = stackDepths(module, fn.index);
   // A loop's code holds some slots in locals, not those the module's closures capture (promotedSlots, shadowSlots).
   const captured = header !== undefined && analysis !== null ? capturedSlots(module, code, analysis.starts) : new Set<number>();
-  const excluded = header !== undefined && analysis !== null ? new Set([...namedSlots(code, analysis.starts), ...captured]) : new Set<number>();
   const mapMethods = analysis !== null ? quickMapMethods(module, code, analysis.starts) : new Map<number, number>();
-  const key = `${fn.index} ${header ?? ''}${entry ? ` entry ${fn.arity}` : ''} ${code.join(',')} ${depths?.join(',') ?? ''} ${[...excluded].join(',')} ${[...captured].join(',')} ${[...mapMethods].join(';')}`;
+  const key = `${fn.index} ${header ?? ''}${entry ? ` entry ${fn.arity}` : ''} ${code.join(',')} ${depths?.join(',') ?? ''} ${[...captured].join(',')} ${[...mapMethods].join(';')}`;
   let written = SOURCES.get(key);
   if (written === undefined) {
     if (rememberedOnly) return null;
     const wordsBefore = counted?.words ?? 0;
-    const source = depths === null ? null : writeFunctionSource(fn.index, code, depths, header, counted, entry ? fn.arity : -1, excluded, captured, mapMethods);
+    const source = depths === null ? null : writeFunctionSource(fn.index, code, depths, header, counted, entry ? fn.arity : -1, captured, mapMethods);
     written = { source, words: (counted?.words ?? 0) - wordsBefore };
     SOURCES.set(key, written);
     sourceChars += key.length + (source?.length ?? 0);
@@ -569,7 +565,6 @@ function writeFunctionSource(
   header: number | undefined,
   counted: { words: number } | undefined,
   entryArity: number,
-  excluded: ReadonlySet<number>,
   captured: ReadonlySet<number>,
   mapMethods: ReadonlyMap<number, number>,
 ): string | null {
@@ -597,8 +592,10 @@ function writeFunctionSource(
     const jumps = last.def.name === 'JUMP' || last.def.name === 'LOOP';
     blocks.set(pc, { parts, fallsTo: last.def.terminal === true ? -1 : end + last.words, jumpsTo: jumps ? code[end + 1]! : -1 });
   });
-  const promotion = header === undefined ? NO_PROMOTION : promotedSlots(code, depths, blocks, excluded);
-  const shadows = header === undefined ? NO_SHADOWS : shadowSlots(code, blocks, promotion, captured);
+  // Neither promoted nor mirrored: a slot a closure captures, or one an instruction of the loop but GET_LOCAL / SET_LOCAL names.
+  const held = header === undefined ? null : unheldSlots(code, blocks, captured);
+  const promotion = held === null ? NO_PROMOTION : promotedSlots(code, depths, blocks, held);
+  const shadows = held === null ? NO_SHADOWS : shadowSlots(code, blocks, promotion, held);
   const calls = [...blocks.values()].some(({ parts }) => parts.some((part) => part.def.kind === 'frame' && !NO_WRITE_BACK.has(part.def.name)));
   const constants = header === undefined || !calls ? null : new Set<number>();
   const order: number[] = [];

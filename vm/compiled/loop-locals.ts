@@ -8,7 +8,7 @@
  * declares them; the code generator decides where they are read and written.
  */
 
-import { Op, OPCODES } from '../opcodes.js';
+import { Op, OPCODES, stackEffect } from '../opcodes.js';
 import type { Module } from '../module.js';
 import type { Part } from '../generator/parts.js';
 import { popsOf } from '../instructions/define.js';
@@ -48,37 +48,51 @@ export const NO_SHADOWS: ReadonlySet<number> = new Set();
  * too, and after a frame part whose outputs cover it (a call's result) the
  * local is read again; where the loop is entered it is read from the stack.
  * So the stack stays the truth (nothing to write back, whatever leaves the
- * code). Never mirrored: a slot a closure of the function captures (its
- * upvalue writes the stack), or one an instruction of the loop other than
- * GET_LOCAL / SET_LOCAL names (FOR_ITER's; one of another loop of the
- * function is written only there). A read from the stack array was loaded
- * again after every store to the array and call, and its type checked again.
+ * code). Never mirrored: the slots `unheld` names (unheldSlots). A read
+ * from the stack array was loaded again after every store to the array and
+ * call, and its type checked again.
  */
-export function shadowSlots(code: Int32Array, loop: ReadonlyMap<number, { parts: Part[] }>, promotion: Promotion, captured: ReadonlySet<number>): Set<number> {
+export function shadowSlots(code: Int32Array, loop: ReadonlyMap<number, { parts: Part[] }>, promotion: Promotion, unheld: ReadonlySet<number>): Set<number> {
   const read = new Set<number>();
-  const pcs: number[] = [];
+  for (const [leader, { parts }] of loop) {
+    for (const part of parts) if (part.def.name === 'GET_LOCAL') read.add(code[leader + part.pos + 1]!);
+  }
+  return new Set([...read].filter((k) => !promotion.slots.has(k) && !unheld.has(k)));
+}
+
+/**
+ * The slots a loop's code may neither promote nor mirror: slot 0 (the callee
+ * or `this`), a slot a closure of the function captures (its upvalue reads
+ * and writes the stack), and one an instruction of the loop other than
+ * GET_LOCAL / SET_LOCAL names, with the next (FOR_ITER's list and index). An
+ * instruction of another loop of the function does not count: it runs only
+ * when this loop's code does not.
+ */
+export function unheldSlots(code: Int32Array, loop: ReadonlyMap<number, { parts: Part[] }>, captured: ReadonlySet<number>): Set<number> {
+  const unheld = new Set<number>([0, ...captured]);
   for (const [leader, { parts }] of loop) {
     for (const part of parts) {
-      pcs.push(leader + part.pos);
-      if (part.def.name === 'GET_LOCAL') read.add(code[leader + part.pos + 1]!);
+      const pc = leader + part.pos;
+      const op = code[pc]!;
+      if (op === Op.GET_LOCAL || op === Op.SET_LOCAL) continue;
+      OPCODES[op]!.operands.forEach((kind, k) => {
+        if (kind === 'local') unheld.add(code[pc + 1 + k]!).add(code[pc + 1 + k]! + 1);
+      });
     }
   }
-  const named = namedSlots(code, pcs);
-  return new Set([...read].filter((k) => !promotion.slots.has(k) && !named.has(k) && !captured.has(k)));
+  return unheld;
 }
 
 /** Frame parts that read nothing of the frame's slots below the operands (RETURN leaves the frame). */
 export const NO_WRITE_BACK = new Set(['JUMP_IF_FALSE', 'CLOSE_UPVALUE', 'RETURN']);
 
 /**
- * The slots of a loop's code held in locals: slot 0 (the callee or `this`)
- * and slots a closure of the function captures (their upvalue reads the
- * stack) or another instruction than GET_LOCAL / SET_LOCAL names (FOR_ITER's
- * list and index) never; otherwise each slot the loop reads or writes that
- * lies below the lowest the stack goes in the loop (so it is a local of the
- * enclosing scope all the loop long, never an operand).
+ * The slots of a loop's code held in locals: each slot the loop reads or
+ * writes that lies below the lowest the stack goes in the loop (so it is a
+ * local of the enclosing scope all the loop long, never an operand), but the
+ * slots `unheld` names (unheldSlots).
  */
-export function promotedSlots(code: Int32Array, depths: Int32Array, loop: ReadonlyMap<number, { parts: Part[] }>, excluded: ReadonlySet<number>): Promotion {
+export function promotedSlots(code: Int32Array, depths: Int32Array, loop: ReadonlyMap<number, { parts: Part[] }>, unheld: ReadonlySet<number>): Promotion {
   let lowest = Infinity;
   const used = new Set<number>();
   const written = new Set<number>();
@@ -87,13 +101,12 @@ export function promotedSlots(code: Int32Array, depths: Int32Array, loop: Readon
       const pc = leader + part.pos;
       const depth = depths[pc]!;
       if (depth < 0) continue;
-      const pops = popsOf(part.def);
-      lowest = Math.min(lowest, depth - (typeof pops === 'number' ? pops : pops(part.def.operands.map((_, k) => code[pc + 1 + k]!))));
+      lowest = Math.min(lowest, depth - stackEffect(popsOf(part.def), part.def.operands.map((_, k) => code[pc + 1 + k]!)));
       if (part.def.name === 'GET_LOCAL' || part.def.name === 'SET_LOCAL') used.add(code[pc + 1]!);
       if (part.def.name === 'SET_LOCAL') written.add(code[pc + 1]!);
     }
   }
-  const slots = [...used].filter((k) => k >= 1 && k < lowest && !excluded.has(k)).sort((a, b) => a - b);
+  const slots = [...used].filter((k) => k < lowest && !unheld.has(k)).sort((a, b) => a - b);
   if (slots.length === 0) return NO_PROMOTION;
   return {
     slots: new Set(slots),
@@ -110,19 +123,6 @@ export function capturedSlots(module: Module, code: Int32Array, starts: readonly
     if (code[pc] === Op.CLOSURE) for (const up of module.functions[code[pc + 1]!]?.upvalues ?? []) if (up.isLocal) captured.add(up.index);
   }
   return captured;
-}
-
-/** Slot 0, and the slots an instruction at one of `starts` but GET_LOCAL / SET_LOCAL names (and the next: FOR_ITER's index). */
-export function namedSlots(code: Int32Array, starts: Iterable<number>): Set<number> {
-  const named = new Set<number>([0]);
-  for (const pc of starts) {
-    const op = code[pc]!;
-    if (op === Op.GET_LOCAL || op === Op.SET_LOCAL) continue;
-    OPCODES[op]!.operands.forEach((kind, k) => {
-      if (kind === 'local') named.add(code[pc + 1 + k]!).add(code[pc + 1 + k]! + 1);
-    });
-  }
-  return named;
 }
 
 /**
