@@ -98,10 +98,7 @@ export class ObjMap implements VmObject {
   /** Store under a string key, or a number key but -0 and nan (the fast path of \`m[k] = v\`). Returns true when the key is new. */
   store(key: string | number, value: Value): boolean {
     if (typeof key === 'number' && (key >>> 0) === key) return this.storeIndex(key, value);
-    const entries = this.entries;
-    const size = entries.size;
-    entries.set(key, value);
-    return entries.size !== size;
+    return this.storeEntry(key, value);
   }
 
   /** The entry's value, or undefined when the key is absent (or cannot be a key). */
@@ -119,19 +116,13 @@ export class ObjMap implements VmObject {
 
   /** Store an entry (a new key goes last; an existing one keeps its place). Returns true when the key is new. */
   set(key: Value, value: Value): boolean {
-    const entries = this.entries;
     if (typeof key === 'number' && (key >>> 0) === key) {
       if (!this.storeIndex(key, value)) return false;
       if (key === 0 && Object.is(key, -0)) this.zeroWasNegative = true;
       return true;
     }
-    const size = entries.size;
-    if (typeof key === 'string' || typeof key === 'number' || typeof key === 'boolean') {
-      entries.set(key, value);
-      return entries.size !== size;
-    }
-    entries.set(this.tokenOf(key, true)!, value);
-    return entries.size !== size;
+    const stored = typeof key === 'string' || typeof key === 'number' || typeof key === 'boolean' ? key : this.tokenOf(key, true)!;
+    return this.storeEntry(stored, value);
   }
 
   /** Remove an entry; returns its value, or undefined when the key was absent. */
@@ -181,12 +172,7 @@ export class ObjMap implements VmObject {
 
   /** Store under an integer key from 0 to 2^32 - 1 (in the slots when they cover it or grow to). Returns true when the key is new. */
   private storeIndex(key: number, value: Value): boolean {
-    if (key >= this.slots.length && !this.growSlots(key)) {
-      const entries = this.entries;
-      const size = entries.size;
-      entries.set(key, value);
-      return entries.size !== size;
-    }
+    if (key >= this.slots.length && !this.growSlots(key)) return this.storeEntry(key, value);
     const slots = this.slots;
     const old = slots[key];
     slots[key] = value;
@@ -194,6 +180,14 @@ export class ObjMap implements VmObject {
     this.entries.set(key, IN_SLOTS);
     this.slotCount++;
     return true;
+  }
+
+  /** Store in the hash (a key the slots do not cover). Returns true when the key is new. */
+  private storeEntry(stored: StoredKey, value: Value): boolean {
+    const entries = this.entries;
+    const size = entries.size;
+    entries.set(stored, value);
+    return entries.size !== size;
   }
 
   /** The slots' values back to the hash (their keys keep their places in the order), the slots gone. */
