@@ -35,8 +35,10 @@ async function generate() {
 
 /**
  * The programs the extension carries, each bundled into dist/NAME.js from
- * src/. Adding one (a debug adapter) is one line here, and one line in
- * vsix.test.ts's list of packaged files.
+ * src/. Adding one is a line here, and its name in vsix.test.ts's list of
+ * packaged files; a `cantrip` command as a program of its own (a debug
+ * adapter: `runBundledCommand(dapCommand)`) is a two-line file, as
+ * src/server.ts is.
  */
 const ENTRY_POINTS = {
   extension: 'src/extension.ts', // the client VS Code loads (package.json "main")

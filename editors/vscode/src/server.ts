@@ -9,15 +9,6 @@
  * the client starts a server is the same.
  */
 import { lspCommand } from '../../../bin/commands/lsp.js';
-import type { CliIO } from '../../../bin/io.js';
-import { runProgram } from '../../../bin/program.js';
+import { runBundledCommand } from './bundled-command.js';
 
-// The protocol owns standard output; the server writes there only through its connection.
-const io: CliIO = {
-  stdout: (text) => void process.stdout.write(text),
-  stderr: (text) => void process.stderr.write(text),
-};
-
-void runProgram([lspCommand], process.argv.slice(2), io).then((code) => {
-  process.exitCode = code;
-});
+runBundledCommand(lspCommand);
