@@ -1,7 +1,8 @@
 /**
  * `cantrip check <files or folders…>`: report every diagnostic (errors and
  * warnings) of each file without running anything. A folder stands for the
- * .spell files in it and below it (not in node_modules or dot-folders). Three output formats:
+ * .spell files in it and below it (not in node_modules or dot-folders).
+ * Three output formats:
  *   pretty (default) — location, source line and carets, for people;
  *   clox             — `[line N] Error at 'x': message`, as clox prints;
  *   json             — one object for tools (editors, CI annotations).
