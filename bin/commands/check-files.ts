@@ -11,6 +11,7 @@ import type { CliIO } from '../io.js';
 import { compileSource, loadBytecode } from '../load-module.js';
 import { undefinedNamesNote } from '../unknown-names.js';
 import { ProjectCache, projectDiagnostics, type Project } from '../project-config.js';
+import { expandSpellPaths } from '../spell-paths.js';
 
 export type Format = 'pretty' | 'clox' | 'json';
 
@@ -35,13 +36,14 @@ export interface FileReport {
   readonly apiFile?: string;
 }
 
-/** Checks the files and prints their reports; the exit code. */
-export async function checkFiles(files: readonly string[], options: CheckOptions, io: CliIO): Promise<number> {
+/** Checks the files named, and the .spell files in the folders named (bin/spell-paths.ts), and prints their reports; the exit code. */
+export async function checkFiles(paths: readonly string[], options: CheckOptions, io: CliIO): Promise<number> {
   // Files named on the command line win over cantrip.json's; a bad one stops the command.
   const hosts = options.api === undefined ? null : cliHostSpecs(options.api, io);
   const entityProperties = options.breeds === undefined ? null : loadEntityProperties(options.breeds, io);
   const projects = new ProjectCache(io);
-  const reports: FileReport[] = [];
+  const { files, problems } = expandSpellPaths(paths);
+  const reports: FileReport[] = problems.map((p) => ({ file: p.path, kind: 'unreadable', diagnostics: [], problem: { message: p.message, exitCode: EXIT.noInput } }));
   for (const file of files) {
     const { project } = projects.projectOf(file);
     const properties = entityProperties ?? project.breeds?.entityPropertyNames();

@@ -1,29 +1,44 @@
 /**
- * `npm run vsix` end to end (offline): the client bundled into one CommonJS
- * file, packaged by @vscode/vsce with the grammar and the language
- * configuration; then the bundle, as VS Code would load it, activated
- * against a stand-in `vscode` module to see it explain a missing server.
+ * `npm run vsix` end to end (offline): the client and the language server
+ * bundled into one CommonJS file each, packaged by @vscode/vsce with the
+ * grammar and the language configuration. The .vsix is unpacked into a
+ * temporary folder with no node_modules around it, as VS Code installs it;
+ * the client, as VS Code would load it, is activated against a stand-in
+ * `vscode` module (it starts the bundled server, or the project's own), and
+ * the bundled server is driven as vscode-languageclient drives it.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { builtinModules, createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generatedFiles } from './grammar/generated-files.js';
 import { SCOPE_NAME } from './grammar/textmate.js';
+import { LspClient } from '../../tests/lsp/lsp-client.js';
+import { serverCommand } from './src/server-location.js';
+import { expectWorkingSession, writeGameProject } from './src/server-session.test-helper.js';
 import { zipEntries } from './zip-entries.test-helper.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const work = mkdtempSync(join(tmpdir(), 'cantrip-vsix-'));
 const vsixPath = join(work, 'cantrip.vsix');
+/** Where the .vsix is unpacked, as VS Code unpacks an extension it installs. */
+const installed = join(work, 'installed');
+const bundledServer = join(installed, 'dist/server.js');
 let entries: Map<string, Buffer>;
 
 beforeAll(() => {
   const build = spawnSync(process.execPath, [join(here, 'build.mjs'), '--no-generate', '--out', vsixPath], { encoding: 'utf8' });
   if (build.status !== 0) throw new Error(`npm run vsix failed:\n${build.stdout}${build.stderr}`);
   entries = zipEntries(readFileSync(vsixPath));
+  for (const [name, bytes] of entries) {
+    if (!name.startsWith('extension/')) continue;
+    const target = join(installed, name.slice('extension/'.length));
+    mkdirSync(dirname(target), { recursive: true });
+    writeFileSync(target, bytes);
+  }
 }, 120_000);
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -40,9 +55,9 @@ interface Manifest {
 }
 
 describe('the .vsix', () => {
-  it('holds the manifest, the bundled client, the grammar, the language configuration, a README and a LICENSE, and no sources', () => {
+  it('holds the manifest, the bundled client and server, the grammar, the language configuration, a README and a LICENSE, and no sources', () => {
     const names = [...entries.keys()].filter((n) => n.startsWith('extension/')).map((n) => n.slice('extension/'.length)).sort();
-    expect(names).toEqual(['LICENSE.txt', 'dist/extension.js', 'language-configuration.json', 'package.json', 'readme.md', 'syntaxes/cantrip.tmLanguage.json']);
+    expect(names).toEqual(['LICENSE.txt', 'dist/extension.js', 'dist/server.js', 'language-configuration.json', 'package.json', 'readme.md', 'syntaxes/cantrip.tmLanguage.json']);
     expect(entries.has('extension.vsixmanifest')).toBe(true);
   });
 
@@ -125,6 +140,9 @@ function fakeVscode(settings: Record<string, string>, folders: string[]) {
   return { vscode, messages, logged, commands };
 }
 
+/** The ExtensionContext activation reads: the installed extension's folder. */
+const context = () => ({ subscriptions: [], extensionPath: installed, asAbsolutePath: (relative: string) => join(installed, relative) });
+
 /** Loads the bundle as VS Code's CommonJS loader would, with `require('vscode')` answered by the stand-in. */
 function loadBundle(vscode: unknown): { exports: Record<string, unknown>; required: Set<string> } {
   const source = text('dist/extension.js');
@@ -149,31 +167,68 @@ describe('the bundled client', () => {
     expect(typeof exports['deactivate']).toBe('function');
   });
 
-  it('with no server anywhere, registers its commands and says what to install, without failing', async () => {
+  it('with no server in the project, registers its commands and starts the bundled one, saying nothing', async () => {
     const emptyWorkspace = mkdtempSync(join(work, 'workspace-'));
     const saved = process.env['PATH'];
-    process.env['PATH'] = emptyWorkspace; // no `cantrip` on it
+    process.env['PATH'] = emptyWorkspace; // no `cantrip` and no `node` on it: the server runs on the editor's own Node
     try {
       const fake = fakeVscode({}, [emptyWorkspace]);
       const { exports } = loadBundle(fake.vscode);
-      await (exports['activate'] as (context: unknown) => Promise<void>)({ subscriptions: [] });
+      await (exports['activate'] as (context: unknown) => Promise<void>)(context());
       expect(fake.commands).toEqual(['cantrip.restartServer', 'cantrip.showOutput']);
-      expect(fake.messages).toHaveLength(1);
-      expect(fake.messages[0]).toMatch(/No Cantrip language server was found/);
-      expect(fake.messages[0]).toMatch(/npm install --save-dev cantrip-lang/);
-      expect(fake.logged.join('\n')).toContain(join(emptyWorkspace, 'node_modules/cantrip-lang/bin/cantrip.js'));
+      expect(fake.messages).toEqual([]);
+      const log = fake.logged.join('\n');
+      expect(log).toContain(join(emptyWorkspace, 'node_modules/cantrip-lang/bin/cantrip.js'));
+      expect(log).toContain(`Starting the Cantrip language server (bundled with the extension): ${bundledServer}`);
+      expect(log).not.toMatch(/did not start/);
+      await (exports['deactivate'] as () => Promise<void>)();
     } finally {
       process.env['PATH'] = saved;
     }
-  });
+  }, 30_000);
 
-  it('names the setting when cantrip.server.path points at nothing', async () => {
+  it('names the setting when cantrip.server.path points at nothing, and runs the bundled server instead', async () => {
     const fake = fakeVscode({ 'cantrip.server.path': join(work, 'missing/cantrip') }, []);
     const { exports } = loadBundle(fake.vscode);
-    await (exports['activate'] as (context: unknown) => Promise<void>)({ subscriptions: [] });
+    await (exports['activate'] as (context: unknown) => Promise<void>)(context());
     expect(fake.messages).toHaveLength(1);
-    expect(fake.messages[0]).toMatch(/cantrip\.server\.path is ".*missing\/cantrip", which is neither a file nor a folder/);
-  });
+    expect(fake.messages[0]).toMatch(/cantrip\.server\.path is ".*missing\/cantrip", which is neither a file nor a folder.*Using the language server bundled with the extension instead\./);
+    await (exports['deactivate'] as () => Promise<void>)();
+  }, 30_000);
+});
+
+describe('the bundled server', () => {
+  it('runs from the installed extension with no node_modules around it, needing only Node\'s own modules, and answers as the project\'s own server does', async () => {
+    for (let dir = installed; dirname(dir) !== dir; dir = dirname(dir)) expect(existsSync(join(dir, 'node_modules')), dir).toBe(false);
+    // Any require of something that is not Node's own fails the run: the bundle must carry everything.
+    const onlyBuiltins = join(work, 'only-builtins.cjs');
+    writeFileSync(
+      onlyBuiltins,
+      `const Module = require('node:module');
+const own = new Set(Module.builtinModules);
+const require_ = Module.prototype.require;
+Module.prototype.require = function (id) {
+  if (!own.has(id.replace(/^node:/, ''))) throw new Error('the bundled server required ' + id);
+  return require_.apply(this, arguments);
+};
+`,
+    );
+    const project = mkdtempSync(join(work, 'project-'));
+    writeGameProject(project);
+    const command = serverCommand({ source: 'bundled', kind: 'script', path: bundledServer }, process.execPath, process.platform);
+    // vscode-languageclient appends `--stdio` to an Executable's arguments for TransportKind.stdio.
+    const client = new LspClient(project, {
+      command: command.command,
+      args: [...command.args, '--stdio'],
+      env: { ...command.env, NODE_PATH: '', NODE_OPTIONS: `--require ${onlyBuiltins}` },
+    });
+    try {
+      await expectWorkingSession(client, project);
+      expect(client.stderr).toBe('');
+    } finally {
+      await client.stop();
+    }
+  }, 30_000);
 });
 
 /**
@@ -205,7 +260,7 @@ describe('the bundled client with a server in the workspace', () => {
     const { folder, log } = workspaceWithStubServer();
     const fake = fakeVscode({}, [join(folder, 'spells')]);
     const { exports } = loadBundle(fake.vscode);
-    await (exports['activate'] as (context: unknown) => Promise<void>)({ subscriptions: [] });
+    await (exports['activate'] as (context: unknown) => Promise<void>)(context());
     expect(fake.messages).toEqual([]);
     expect(fake.logged.join('\n')).toContain(`from the workspace's cantrip-lang package): ${join(folder, 'node_modules/cantrip-lang/bin/cantrip.js')}`);
     const started = JSON.parse(readFileSync(log, 'utf8').split('\n')[0]!) as { argv: string[]; electronRunAsNode: string };

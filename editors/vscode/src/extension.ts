@@ -1,10 +1,11 @@
 /**
- * The Cantrip extension's client: starts `cantrip lsp --stdio` (found by
- * server-location.ts) with vscode-languageclient for .spell files, restarts
- * it when its setting, the workspace folders or the workspace's trust change,
- * and says clearly what to do when no server can be found. Highlighting and
- * the language configuration are declarative (package.json) and work with
- * or without a server.
+ * The Cantrip extension's client: starts `cantrip lsp --stdio` (the one
+ * server-location.ts chooses: the setting's, the project's own, or the one
+ * bundled with the extension) with vscode-languageclient for .spell files,
+ * restarts it when its setting, the workspace folders or the workspace's
+ * trust change, and says clearly when the setting names nothing runnable.
+ * Highlighting and the language configuration are declarative
+ * (package.json) and work with or without a server.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -17,10 +18,13 @@ const SETTING = 'cantrip.server.path';
 
 let client: LanguageClient | undefined;
 let output: vscode.LogOutputChannel | undefined;
+/** The server bundled with the extension (build.mjs writes it beside the client). */
+let bundledServer = '';
 /** Restarts are chained so two quick configuration changes never run two servers. */
 let pending: Promise<void> = Promise.resolve();
 
 export function activate(context: vscode.ExtensionContext): Promise<void> {
+  bundledServer = context.asAbsolutePath('dist/server.js');
   output = vscode.window.createOutputChannel('Cantrip', { log: true });
   context.subscriptions.push(
     output,
@@ -55,6 +59,7 @@ async function start(): Promise<void> {
     setting: vscode.workspace.getConfiguration().get<string>(SETTING),
     workspaceFolders: (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath),
     workspaceTrusted: vscode.workspace.isTrusted,
+    bundledServer,
     env: process.env,
     platform: process.platform,
     homeDir: os.homedir(),
@@ -62,12 +67,12 @@ async function start(): Promise<void> {
     isDirectory: (dir) => fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory() ?? false,
     realPath: (file) => fs.realpathSync(file),
   });
-  if (search.launch === null) {
-    output?.warn(`${search.problem}\nSearched:\n${search.searched.map((s) => `  ${s}`).join('\n')}`);
-    void explainMissingServer(search.problem);
-    return;
-  }
   const launch = search.launch;
+  output?.info(`Looked for the language server in:\n${search.searched.map((s) => `  ${s}`).join('\n')}`);
+  if (search.problem !== undefined) {
+    output?.warn(search.problem);
+    void explainUnusableSetting(search.problem, launch);
+  }
   output?.info(`Starting the Cantrip language server (${describe(launch)}): ${launch.path}`);
   const next = new LanguageClient(LANGUAGE_ID, 'Cantrip', serverOptions(launch), clientOptions());
   try {
@@ -79,7 +84,8 @@ async function start(): Promise<void> {
     output?.error(`The language server did not start: ${reason}`);
     void vscode.window
       .showErrorMessage(
-        `Cantrip: the language server at ${launch.path} did not start (${reason}). It needs a ${SERVER_PACKAGE} with the \`cantrip lsp\` command.`,
+        `Cantrip: the language server ${describe(launch)} (${launch.path}) did not start (${reason}).` +
+          (launch.source === 'bundled' ? '' : ` It needs a ${SERVER_PACKAGE} with the \`cantrip lsp\` command.`),
         'Show Output',
       )
       .then((choice) => choice && output?.show());
@@ -111,14 +117,12 @@ function clientOptions(): LanguageClientOptions {
 function describe(launch: ServerLaunch): string {
   if (launch.source === 'setting') return `from the ${SETTING} setting`;
   if (launch.source === 'workspace') return `from the workspace's ${SERVER_PACKAGE} package`;
-  return 'from PATH';
+  return 'bundled with the extension';
 }
 
-async function explainMissingServer(problem: string): Promise<void> {
+async function explainUnusableSetting(problem: string, instead: ServerLaunch): Promise<void> {
   const choice = await vscode.window.showWarningMessage(
-    `Cantrip: ${problem} Highlighting works without it; for diagnostics, completion and the rest, ` +
-      `run \`npm install --save-dev ${SERVER_PACKAGE}\` in the workspace (or \`npm install -g ${SERVER_PACKAGE}\`), ` +
-      `or set ${SETTING}.`,
+    `Cantrip: ${problem} Using the language server ${describe(instead)} instead.`,
     'Open Settings',
     'Show Output',
   );
