@@ -196,27 +196,20 @@ function readHosts(api: string, io: CliIO, problems: Problems): readonly HostFun
   }
 }
 
-/** Every file's breeds, loaded as one registry (a parent may live in another file). */
+/** Every file's breeds, in order, as World.loadBreeds loads a list: a parent may live in an earlier file, a name in two files is an error naming both. */
 function readBreeds(files: readonly string[], io: CliIO, problems: Problems): BreedRegistry | null {
-  const all: unknown[] = [];
+  let registry: BreedRegistry | null = null;
   for (const file of files) {
     try {
       const parsed = parseJson(decodeSourceText(file, readInputBytes(file, io)));
       if (!parsed.ok) throw new CliFailure(`${file}: JSON syntax error at line ${parsed.problem.line}, column ${parsed.problem.column}: ${parsed.problem.message}`, 65);
-      const breeds = (parsed.value as { breeds?: unknown } | null)?.breeds;
-      if (!Array.isArray(breeds)) throw new CliFailure(`${file}: a breeds file holds { "breeds": [ … ] }`, 65);
-      all.push(...(breeds as unknown[]));
+      registry = registry === null ? BreedRegistry.fromData(parsed.value, file) : registry.adding(parsed.value, file);
     } catch (error) {
-      problems.push(failureText(error));
+      problems.push(error instanceof BreedError ? `${file}: ${error.message}` : failureText(error));
       return null;
     }
   }
-  try {
-    return BreedRegistry.fromData({ breeds: all });
-  } catch (error) {
-    problems.push(`${files.join(', ')}: ${error instanceof BreedError ? error.message : String(error)}`);
-    return null;
-  }
+  return registry;
 }
 
 /** A CliFailure's message without the `cantrip: ` prefix (the caller says where it comes from). */

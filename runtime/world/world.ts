@@ -183,14 +183,27 @@ export class World<G extends EventDeclaration = never> implements EntityAccess {
   // ------------------------------------------------------------------ loading
 
   /**
-   * Load breeds from JSON text or parsed data (BreedError on bad data). The
+   * Load breeds from JSON text or parsed data, or a list of them as
+   * cantrip.json lists breeds files: each source adds breeds to those loaded
+   * before, and may name them as parents; a name defined twice is a
+   * BreedError naming both sources (`name`, or `breeds #N` for the Nth
+   * loaded). Nothing is loaded when anything fails, and only BreedError is
+   * thrown — after a spawn too, when breeds can no longer change. The
    * spells they name are checked against the loaded spells now when spells
    * are loaded; breeds loaded first are checked when the world first runs
    * (see checkBreedSpells).
    */
-  loadBreeds(breeds: string | BreedData): BreedRegistry {
-    if (this.pool.count > 0) throw new WorldError('Load breeds before spawning entities.');
-    const registry = typeof breeds === 'string' ? BreedRegistry.fromJson(breeds) : BreedRegistry.fromData(breeds);
+  loadBreeds(breeds: string | BreedData, name?: string): BreedRegistry;
+  loadBreeds(breeds: readonly (string | BreedData)[]): BreedRegistry;
+  loadBreeds(breeds: string | BreedData | readonly (string | BreedData)[], name?: string): BreedRegistry {
+    if (this.pool.count > 0) throw new BreedError(`Load breeds before spawning entities (this world has ${this.pool.count} living ${this.pool.count === 1 ? 'entity' : 'entities'}).`);
+    const sources: readonly unknown[] = Array.isArray(breeds) ? breeds : [breeds];
+    let registry = this.state.breedRegistry;
+    for (const source of sources) {
+      const sourceName = sources.length === 1 ? name : undefined;
+      registry = registry === null ? (typeof source === 'string' ? BreedRegistry.fromJson(source, sourceName) : BreedRegistry.fromData(source, sourceName)) : registry.adding(source, sourceName);
+    }
+    if (registry === null) throw new BreedError('loadBreeds takes breeds: JSON text, a { breeds: [...] } object, or a list of them.');
     const spellsLoaded = this.casting.loaded.length > 0;
     if (spellsLoaded) registry.checkSpells(new Set(this.casting.spellNames()));
     this.state.breedRegistry = registry;
