@@ -584,6 +584,12 @@ export class World<G extends EventDeclaration = never> implements EntityAccess {
    * its parameter count. Runs now until it finishes or waits.
    */
   cast(spell: string, caster: EntityId | null = null, target: EntityId | null = null, args: readonly Value[] = []): CastResult {
+    // A JavaScript caller may pass anything; an object here is most likely the old per-cast `{ fuel }`.
+    if (!Array.isArray(args)) {
+      throw new WorldError(
+        `World.cast takes the spell's further arguments as a list, after the caster and the target: cast(spell, caster, target, [arg, …]), not ${args === null ? 'null' : typeof args === 'object' ? 'an object' : `a ${typeof args}`}. Budgets such as fuel are the world's: new World({ budgets: { fuel } }).`,
+      );
+    }
     this.checkBreedSpells();
     const fiber = this.casting.castFromEmbedder(spell, caster, target, args);
     this.entityLife.reapOutsideStep();
