@@ -116,7 +116,7 @@ export class Projects {
   private readonly breeds: BreedRegistry | null;
 
   constructor(
-    private readonly io: CliIO,
+    io: CliIO,
     private readonly overrides: ProjectOverrides = {},
   ) {
     this.cache = new ProjectCache(io);
