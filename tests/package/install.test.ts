@@ -138,6 +138,24 @@ describe('npm install of the packed package, into an empty project', () => {
     expect(sim.status).toBe(0);
   });
 
+  it('the library and cantrip-lang/server load without them, from an ES module and from CommonJS', () => {
+    const use = `
+      const world = new library.World({ width: 5, height: 5 });
+      world.loadBreeds({ breeds: [{ name: 'Imp' }] });
+      console.log(JSON.stringify([typeof library.compile, world.spawn('Imp', 1, 1), server.MESSAGE.view, server.missingServerPackages().length > 0]));`;
+    writeFileSync(join(game, 'load.mjs'), `import * as library from '${manifest.name}';
+import * as server from '${manifest.name}/server';
+${use}`);
+    writeFileSync(join(game, 'load.cjs'), `const library = require('${manifest.name}');
+const server = require('${manifest.name}/server');
+${use}`);
+    for (const file of ['load.mjs', 'load.cjs']) {
+      const r = run(process.execPath, [file]);
+      expect(r.stderr, file).toBe('');
+      expect(JSON.parse(r.stdout), file).toEqual(['function', 1, 'view', true]);
+    }
+  });
+
   it('the language server answers `initialize` without them', async () => {
     const server = spawn(process.execPath, [join(game, 'node_modules', '.bin', 'cantrip'), 'lsp', '--stdio'], { cwd: game });
     const frame = (message: object): string => {
