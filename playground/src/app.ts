@@ -92,8 +92,9 @@ export class PlaygroundApp {
     });
     // The breakpoints autosaved with this text come back with it (a link or an example brings none).
     if (from === 'autosave') {
-      this.editor.setBreakpoints(loadSavedBreakpoints());
+      // Read first: setting the breakpoints autosaves, before the spell menu is filled.
       this.pickedSpell = loadSavedSpell();
+      this.editor.setBreakpoints(loadSavedBreakpoints());
     }
     this.wireToolbar();
     // Breeds first: the compiler warns about entity properties they do not define.
@@ -391,7 +392,7 @@ export class PlaygroundApp {
 
   /** Autosave the text with what goes with it (breakpoints, the picked spell) under the address's hash now. */
   private saveSession(): void {
-    saveState({ source: this.editor.source, breeds: this.editor.breeds }, location.hash, { breakpoints: this.editor.breakpointLines, spell: this.selectedSpell() });
+    saveState({ source: this.editor.source, breeds: this.editor.breeds }, location.hash, { breakpoints: this.editor.breakpointLines, spell: this.pickedSpell ?? this.selectedSpell() });
   }
 
   private autosave(): void {
