@@ -6,9 +6,15 @@
  * - DOMContentLoaded, from the navigation timing entry;
  * - the bytes transferred before ready (navigation and resource entries);
  * - time to first cast: from navigation start until the console says the
- *   first Cast finished, the button pressed as soon as the page is ready.
+ *   first Cast finished, the button pressed as soon as the page is ready;
+ * - the renderer's main-thread CPU time up to that first cast (Chrome's
+ *   ThreadTime metric): less swayed than wall-clock times by other work on
+ *   a shared machine, so before / after comparisons read it too.
  *
- *   node dist/bench/playground/startup.js [--runs N]        (builds the playground first)
+ *   node dist/bench/playground/startup.js [--runs N] [--dir BUILT]
+ *
+ * builds the playground first, or measures a build already made (--dir: a
+ * folder holding its index.html, e.g. another commit's, to compare).
  *
  * Figures depend on the machine's load: run it on a quiet machine, and read
  * medians. Nothing here asserts a time.
@@ -27,6 +33,8 @@ export interface ColdLoad {
   domContentLoaded: number;
   transferredBytes: number;
   firstCast: number;
+  /** Main-thread CPU time (ms) from navigation to the first cast's end. */
+  mainThreadCpu: number;
 }
 
 export interface StartupFigures {
@@ -38,7 +46,13 @@ export interface StartupFigures {
 
 function pick(loads: ColdLoad[], choose: (values: number[]) => number): ColdLoad {
   const of = (key: keyof ColdLoad) => choose(loads.map((l) => l[key]).sort((a, b) => a - b));
-  return { readyAt: of('readyAt'), domContentLoaded: of('domContentLoaded'), transferredBytes: of('transferredBytes'), firstCast: of('firstCast') };
+  return {
+    readyAt: of('readyAt'),
+    domContentLoaded: of('domContentLoaded'),
+    transferredBytes: of('transferredBytes'),
+    firstCast: of('firstCast'),
+    mainThreadCpu: of('mainThreadCpu'),
+  };
 }
 
 const median = (sorted: number[]) => sorted[Math.floor(sorted.length / 2)]!;
@@ -48,6 +62,8 @@ async function coldLoad(browser: Browser, url: string): Promise<ColdLoad> {
   const context = await browser.newContext({ viewport: { width: 1600, height: 900 } });
   try {
     const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Performance.enable');
     await page.goto(url);
     await page.waitForFunction(() => window.cantrip?.ready === true, null, { timeout: 60_000, polling: 10 });
     const timing = await page.evaluate(() => {
@@ -64,7 +80,9 @@ async function coldLoad(browser: Browser, url: string): Promise<ColdLoad> {
     await page.locator('#cast:not([disabled])').click();
     await page.waitForFunction(() => window.cantrip!.console().some((e) => e.text.startsWith('hello finished')), null, { timeout: 60_000, polling: 10 });
     const firstCast = await page.evaluate(() => performance.now());
-    return { ...timing, firstCast };
+    const { metrics } = await cdp.send('Performance.getMetrics');
+    const mainThreadCpu = (metrics.find((m) => m.name === 'ThreadTime')?.value ?? 0) * 1000;
+    return { ...timing, firstCast, mainThreadCpu };
   } finally {
     await context.close();
   }
@@ -104,13 +122,17 @@ export function printStartup(figures: StartupFigures): void {
   console.log(`  readyAt            ${ms(m.readyAt)}  [${ms(min.readyAt)}–${ms(max.readyAt)}]`);
   console.log(`  DOMContentLoaded   ${ms(m.domContentLoaded)}  [${ms(min.domContentLoaded)}–${ms(max.domContentLoaded)}]`);
   console.log(`  time to first cast ${ms(m.firstCast)}  [${ms(min.firstCast)}–${ms(max.firstCast)}]`);
+  console.log(`  main-thread CPU to first cast ${ms(m.mainThreadCpu)}  [${ms(min.mainThreadCpu)}–${ms(max.mainThreadCpu)}]`);
   console.log(`  transferred before ready ${(m.transferredBytes / 1024).toFixed(0)} KiB`);
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const at = process.argv.indexOf('--runs');
-  const runs = at > 0 ? Number(process.argv[at + 1]) : 7;
-  measureStartup({ runs })
+  const option = (name: string) => {
+    const at = process.argv.indexOf(name);
+    return at > 0 ? process.argv[at + 1] : undefined;
+  };
+  const dir = option('--dir');
+  measureStartup({ runs: Number(option('--runs') ?? 7), ...(dir !== undefined ? { outDir: dir } : {}) })
     .then((figures) => {
       if (figures) printStartup(figures);
     })

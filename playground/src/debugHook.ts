@@ -13,6 +13,11 @@ import { monaco } from './editor/monaco.js';
 import { shareUrl } from './language/urlState.js';
 
 export function installDebugHook(app: PlaygroundApp, session: PlaygroundSession, world: WorldPanel, debug: DebuggerHandle, view: ViewControls): CantripDebugHook {
+  // What reads the world first builds it, if the page has not yet (it does so once idle after ready).
+  const liveWorld = () => {
+    session.ensureWorld();
+    return session.world;
+  };
   const severity = (s: number): DebugMarker['severity'] => (s >= 8 ? 'error' : s >= 4 ? 'warning' : 'info');
   const hook: CantripDebugHook = {
     ready: true,
@@ -36,18 +41,18 @@ export function installDebugHook(app: PlaygroundApp, session: PlaygroundSession,
     },
     typeAt: (line, text) => app.editor.insertAt(line, text),
     share: () => app.share(),
-    entities: () => session.world.entities().map((e) => ({ id: e.id, breed: e.breed, x: e.x, y: e.y, health: e.health, maxHealth: e.maxHealth })),
-    screenPosition: (id) => world.screenPosition(id),
-    selection: () => ({ caster: world.caster, target: world.target }),
-    worldTime: () => session.world.world?.time ?? 0,
-    benchWorld: (entities, frames) => world.benchmark(entities, frames),
+    entities: () => liveWorld().entities().map((e) => ({ id: e.id, breed: e.breed, x: e.x, y: e.y, health: e.health, maxHealth: e.maxHealth })),
+    screenPosition: (id) => (liveWorld(), world.screenPosition(id)),
+    selection: () => (liveWorld(), { caster: world.caster, target: world.target }),
+    worldTime: () => liveWorld().world?.time ?? 0,
+    benchWorld: (entities, frames) => (liveWorld(), world.benchmark(entities, frames)),
     debugState: () => {
       const view = debug.view();
       const top = view.frames[0];
       return { state: view.state, line: top?.line ?? null, frames: view.frames.map((f) => ({ name: f.functionName, line: f.line, locals: f.locals.map((l) => ({ ...l })) })) };
     },
     breakpoints: () => app.editor.breakpointLines,
-    inspector: () => world.inspector.text(),
+    inspector: () => (liveWorld(), world.inspector.text()),
     framesDrawn: () => world.framesDrawn,
     view: () => ({ ...view.current }),
     linkFor: (source) => shareUrl(location.href, { source, breeds: app.editor.breeds }),

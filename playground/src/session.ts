@@ -93,6 +93,9 @@ export class PlaygroundSession implements PlaygroundBackend {
     return [];
   }
 
+  /** Builds the first world now if the page has not yet (set by the world controls, which build it once the page is idle). */
+  ensureWorld: () => void = () => {};
+
   /** Casts go through the debugger when this says so (breakpoints set and enabled); set by the page. */
   shouldDebug: () => boolean = () => false;
   /** Starts a debug cast; set by the page when the debugger is wired. */
@@ -129,6 +132,7 @@ export class PlaygroundSession implements PlaygroundBackend {
 
   /** Bring the world up to date with the editor (source and breeds); false when it cannot load. */
   syncWorld(source: string, module: Module, reset = false): boolean {
+    this.ensureWorld();
     if (this.breedsText === null) {
       this.reporter.runtimeError('The breeds file has errors: fix it in the breeds.json tab.', null);
       return false;
@@ -188,6 +192,7 @@ export class PlaygroundSession implements PlaygroundBackend {
 
   /** The picked caster, or the first hero / first entity when none is picked. */
   resolveSelection(): Selection {
+    this.ensureWorld();
     const picked = this.selection();
     const alive = (id: EntityId | null) => id !== null && this.world.entity(id) !== null;
     const caster = alive(picked.caster) ? picked.caster : this.defaultCaster();

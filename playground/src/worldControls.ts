@@ -35,8 +35,26 @@ export function setUpWorld(app: PlaygroundApp, session: PlaygroundSession): Worl
   session.onWorldEvent = (event) => panel.observe(event);
   session.onWorldChanged = () => panel.requestDraw();
 
+  /**
+   * The first world is built once the page is ready (when the browser is idle), not before: the
+   * editor takes input sooner. Anything that needs it earlier (a cast, Play, the test hook) builds it
+   * on the spot; either way it is built once and the view fitted to it.
+   */
+  let started = false;
+  const start = (): void => {
+    if (started) return;
+    started = true;
+    sync();
+    panel.fitToEntities();
+    panel.setSelection(defaultCaster(session), null);
+  };
+  session.ensureWorld = start;
+  const whenIdle = window.requestIdleCallback ?? ((run: () => void) => window.setTimeout(run, 1));
+  whenIdle(() => start(), { timeout: 300 });
+
   /** Play and step use the newest spell that compiled. */
   const sync = (reset = false): boolean => {
+    start();
     const module = app.lastGoodModule;
     if (!module) {
       app.console.error('The spell has compile errors and has never compiled: fix it first.');
@@ -74,9 +92,6 @@ export function setUpWorld(app: PlaygroundApp, session: PlaygroundSession): Worl
   byId<HTMLInputElement>('show-aoi').addEventListener('change', (e) => (panel.showAoi = (e.target as HTMLInputElement).checked));
   byId<HTMLInputElement>('show-grid').addEventListener('change', (e) => (panel.showGrid = (e.target as HTMLInputElement).checked));
 
-  sync();
-  panel.fitToEntities();
-  panel.setSelection(defaultCaster(session), null);
   return panel;
 }
 
