@@ -20,6 +20,7 @@ import { initialState, loadDraft, loadSavedBreakpoints, loadSavedSpell, saveDraf
 import type { PlaygroundBackend } from './backend.js';
 import { parameterName, readsParameter } from './assist/spellParameters.js';
 import { breakableLines } from './debug/breakableLines.js';
+import { StartupTasks } from './startupTasks.js';
 
 const COMPILE_DEBOUNCE_MS = 120;
 /** The address hash follows the editor (once it holds a shared link) this long after the last change. */
@@ -60,6 +61,8 @@ export class PlaygroundApp {
   private hashTimer: number | undefined;
   /** The address holds a share link that could not be read: it stays there untouched (until Share) so it can be inspected. */
   private brokenLink = false;
+  /** What the page finishes once it is ready (startupTasks.ts): the breeds check, the first compile, the world. */
+  readonly startup = new StartupTasks();
   /** The spell the user picked in the spell menu (autosaved): picked again whenever the menu is rebuilt and still lists it. */
   private pickedSpell: string | null = null;
 
@@ -97,9 +100,11 @@ export class PlaygroundApp {
       this.editor.setBreakpoints(loadSavedBreakpoints());
     }
     this.wireToolbar();
-    // Breeds first: the compiler warns about entity properties they do not define.
-    this.checkBreeds();
-    this.recompile();
+    // Once the editor takes input. Breeds first: the compiler warns about entity properties they do not define.
+    this.startup.later(() => {
+      this.checkBreeds();
+      this.recompile();
+    });
     // Whatever happens next (a reload, closing the tab), the newest text is saved.
     window.addEventListener('beforeunload', () => this.saveOnLeave());
     // A link pasted into the address bar of an open page changes only the hash: open it as a link.
@@ -162,6 +167,7 @@ export class PlaygroundApp {
 
   /** An example replaces the text as one undoable edit (Ctrl+Z brings the text back); the user's own text is also kept as the draft. */
   loadExample(example: Example): void {
+    this.startup.flush();
     const kept = this.keepDraft();
     this.editor.replaceSource(example.source);
     this.openedExample = example.name;
@@ -436,6 +442,7 @@ export class PlaygroundApp {
 
   /** A module to run, or null after reporting why there is none. */
   private moduleForRun(): Module | null {
+    this.startup.flush();
     this.recompileNow();
     const module = this.lastOutcome.module;
     if (module) return module;

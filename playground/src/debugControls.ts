@@ -71,6 +71,7 @@ export function setUpDebugger(app: PlaygroundApp, session: PlaygroundSession, wo
       return;
     }
     // Not debugging yet: cast the selected spell paused at its first line (once its target is picked, if it reads one).
+    app.startup.flush();
     const blocker = app.castBlocker();
     if (blocker !== null) {
       app.console.info(blocker);

@@ -93,7 +93,7 @@ export class PlaygroundSession implements PlaygroundBackend {
     return [];
   }
 
-  /** Builds the first world now if the page has not yet (set by the world controls, which build it once the page is idle). */
+  /** Finishes the page's start-up now, the first world included, if it has not yet (set by the world controls; startupTasks.ts). */
   ensureWorld: () => void = () => {};
 
   /** Casts go through the debugger when this says so (breakpoints set and enabled); set by the page. */

@@ -36,25 +36,20 @@ export function setUpWorld(app: PlaygroundApp, session: PlaygroundSession): Worl
   session.onWorldChanged = () => panel.requestDraw();
 
   /**
-   * The first world is built once the page is ready (when the browser is idle), not before: the
-   * editor takes input sooner. Anything that needs it earlier (a cast, Play, the test hook) builds it
-   * on the spot; either way it is built once and the view fitted to it.
+   * The first world is built once the page is ready (a start-up task, after the first compile), not
+   * before: the editor takes input sooner. Anything that needs it earlier (a cast, Play, the test
+   * hook) finishes the start-up on the spot; either way the view is fitted to it once.
    */
-  let started = false;
-  const start = (): void => {
-    if (started) return;
-    started = true;
+  app.startup.later(() => {
     sync();
     panel.fitToEntities();
     panel.setSelection(defaultCaster(session), null);
-  };
-  session.ensureWorld = start;
-  const whenIdle = window.requestIdleCallback ?? ((run: () => void) => window.setTimeout(run, 1));
-  whenIdle(() => start(), { timeout: 300 });
+  });
+  session.ensureWorld = () => app.startup.flush();
 
   /** Play and step use the newest spell that compiled. */
   const sync = (reset = false): boolean => {
-    start();
+    app.startup.flush();
     const module = app.lastGoodModule;
     if (!module) {
       app.console.error('The spell has compile errors and has never compiled: fix it first.');

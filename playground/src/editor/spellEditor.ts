@@ -11,6 +11,7 @@ import { THEME_ID, toMonacoMarkers } from './cantripLanguage.js';
 import { monaco } from './monaco.js';
 import { ModelDecorations } from './modelDecorations.js';
 import { SPELL_URI } from '../engine.js';
+import { editorLineHeight, loadViewSettings } from '../viewSettings.js';
 
 /** Lines beyond the viewport that still get their colour (smooth scrolling). */
 const COLOUR_MARGIN = 80;
@@ -50,13 +51,15 @@ export class SpellEditor {
   constructor(host: HTMLElement, spellSource: string, breedsSource: string, private readonly events: SpellEditorEvents) {
     this.spellModel = monaco.editor.createModel(spellSource, LANGUAGE_ID, monaco.Uri.parse(SPELL_URI));
     this.breedsModel = monaco.editor.createModel(breedsSource, 'breeds-json', monaco.Uri.parse('file:///breeds.json'));
+    const { fontSize } = loadViewSettings();
     this.editor = monaco.editor.create(host, {
       model: this.spellModel,
       theme: THEME_ID,
       automaticLayout: true,
       glyphMargin: true,
       minimap: { enabled: false },
-      fontSize: 13,
+      fontSize,
+      lineHeight: editorLineHeight(fontSize),
       fontFamily: "'DejaVu Sans Mono', Menlo, Consolas, monospace",
       scrollBeyondLastLine: false,
       tabSize: 2,
