@@ -23,7 +23,7 @@ describe('which tier ran a cast', () => {
   it('says the interpreter when nothing was compiled, compiled code when the spell was compiled before the cast', () => {
     const none: TierProbe = { compiled: false, words: 0 };
     expect(describeTier(none, none, false)).toBe('ran on the interpreter');
-    expect(describeTier(none, { compiled: true, words: 40 }, false)).toBe('ran on both: the interpreter, then compiled code (it got hot and was compiled mid-cast)');
+    expect(describeTier(none, { compiled: true, words: 40 }, false)).toBe('ran on both: the interpreter, then compiled code — the spell got hot and was compiled mid-cast');
     expect(describeTier({ compiled: true, words: 40 }, { compiled: true, words: 40 }, false)).toBe('ran on compiled code');
     expect(describeTier({ compiled: false, words: 12 }, { compiled: false, words: 12 }, true)).toMatch(/^ran on the interpreter, and on the code an earlier cast compiled/);
   });

@@ -25,8 +25,8 @@ export function describeTier(before: TierProbe, after: TierProbe, compiledInEarl
   if (before.compiled) return 'ran on compiled code';
   if (after.words > before.words) {
     return after.compiled
-      ? 'ran on both: the interpreter, then compiled code (it got hot and was compiled mid-cast)'
-      : 'ran on both: the interpreter, then compiled code (hot code — a loop, or a function it calls — was compiled mid-cast)';
+      ? 'ran on both: the interpreter, then compiled code — the spell got hot and was compiled mid-cast'
+      : 'ran on both: the interpreter, then compiled code — a hot loop or function was compiled mid-cast';
   }
   return compiledInEarlierCast
     ? 'ran on the interpreter, and on the code an earlier cast compiled where that code was hot'
