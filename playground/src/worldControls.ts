@@ -35,18 +35,6 @@ export function setUpWorld(app: PlaygroundApp, session: PlaygroundSession): Worl
   session.onWorldEvent = (event) => panel.observe(event);
   session.onWorldChanged = () => panel.requestDraw();
 
-  /**
-   * The first world is built once the page is ready (a start-up task, after the first compile), not
-   * before: the editor takes input sooner. Anything that needs it earlier (a cast, Play, the test
-   * hook) finishes the start-up on the spot; either way the view is fitted to it once.
-   */
-  app.startup.later(() => {
-    sync();
-    panel.fitToEntities();
-    panel.setSelection(defaultCaster(session), null);
-  });
-  session.ensureWorld = () => app.startup.flush();
-
   /** Play and step use the newest spell that compiled. */
   const sync = (reset = false): boolean => {
     app.startup.flush();
@@ -60,6 +48,19 @@ export function setUpWorld(app: PlaygroundApp, session: PlaygroundSession): Worl
     panel.updateReadout();
     return ok;
   };
+
+  /**
+   * The first world is built once the page is ready (a start-up task, after the first compile), not
+   * before: the editor takes input sooner. Anything that needs it earlier (a cast, Play, the test
+   * hook) finishes the start-up on the spot; either way the view is fitted to it once.
+   */
+  app.startup.later(() => {
+    sync();
+    panel.fitToEntities();
+    panel.setSelection(defaultCaster(session), null);
+  });
+  session.ensureWorld = () => app.startup.flush();
+
   byId('world-play').addEventListener('click', () => {
     if (sync()) panel.play();
   });
