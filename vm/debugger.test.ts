@@ -105,8 +105,11 @@ describe('Debugger', () => {
     expect(where(dbg, fiber)).toBe('add:3');
     dbg.stepOver(fiber);
     expect(where(dbg, fiber)).toBe('go:7');
-    // The call is done: its result is z's value.
-    expect(dbg.callStack(fiber)[0]!.locals.find((l) => l.name === 'z')?.value).toBe('11');
+    // The call is done: its result is z's value; the instruction shown is the call's, on line 7.
+    const top = dbg.callStack(fiber)[0]!;
+    expect(top.locals.find((l) => l.name === 'z')?.value).toBe('11');
+    const go = vm.runtimeFunctions.find((f) => f.name === 'go')!;
+    expect(go.lines[top.pc]).toBe(7);
     dbg.stepOver(fiber);
     expect(where(dbg, fiber)).toBe('go:8');
     expect(out).toEqual([]);

@@ -46,7 +46,7 @@ export interface FrameView {
   /** Index into module.functions. */
   readonly functionIndex: number;
   readonly line: number;
-  /** The current instruction (innermost frame) or the call being made (outer frames). */
+  /** The current instruction (innermost frame) or the call being made (outer frames, and a pause back on a call's line). */
   readonly pc: number;
   readonly locals: readonly LocalView[];
 }
@@ -211,12 +211,14 @@ export class Debugger implements BreakHandler {
       // A paused innermost frame is saved at its instruction; others at the return address.
       const innermost = i === fiber.frameCount - 1 && fiber.state === 'paused';
       const pc = innermost ? saved : Math.max(0, saved - 1);
+      // Paused back on a call's line: shown as the call just made (its line and instruction, as an
+      // outer frame's are), with the locals as they are now (the call's result may be one).
       const shownLine = innermost ? (this.states.get(fiber)?.shownLine ?? null) : null;
       frames.push({
         functionName: fn.name,
         functionIndex: fn.index,
         line: shownLine ?? fn.lines[pc] ?? 0,
-        pc,
+        pc: shownLine === null ? pc : Math.max(0, pc - 1),
         locals: localsOf(fiber, fn, fiber.frameBases[i]!, pc),
       });
     }
