@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compile } from '../compiler/index.js';
 import { CORE_HOST_FUNCTIONS } from './builtins.js';
-import { Debugger, lineStarts } from './debugger.js';
+import { Debugger, lineStarts, returnPoints } from './debugger.js';
 import type { Fiber } from './fiber.js';
 import type { HostFunction } from './host.js';
 import { Op } from './opcodes.js';
@@ -81,8 +81,11 @@ describe('Debugger', () => {
     dbg.stepInto(fiber);
     expect(where(dbg, fiber)).toBe('add:2');
     dbg.stepOut(fiber);
-    // Back in the caller: the rest of line 7 (storing z) runs, the pause is at the next line.
+    // Back in the caller, on the call's line (the call done, z about to be stored), then the next line.
+    expect(where(dbg, fiber)).toBe('go:7');
+    dbg.stepOver(fiber);
     expect(where(dbg, fiber)).toBe('go:8');
+    expect(out).toEqual([]);
     dbg.stepOver(fiber);
     expect(out).toEqual(['11']);
     expect(where(dbg, fiber)).toBe('go:9');
@@ -93,6 +96,47 @@ describe('Debugger', () => {
     dbg.continue(fiber);
     expect(fiber.state).toBe('done');
     expect(out).toEqual(['11', 'after']);
+  });
+
+  it('step over from a return lands back on the call line, then on the next line', () => {
+    const { vm, dbg, out } = setUp();
+    dbg.setBreakpoints([3]);
+    const fiber = vm.cast('go', [5]);
+    expect(where(dbg, fiber)).toBe('add:3');
+    dbg.stepOver(fiber);
+    expect(where(dbg, fiber)).toBe('go:7');
+    // The call is done: its result is z's value; the instruction shown is the call's, on line 7.
+    const top = dbg.callStack(fiber)[0]!;
+    expect(top.locals.find((l) => l.name === 'z')?.value).toBe('11');
+    const go = vm.runtimeFunctions.find((f) => f.name === 'go')!;
+    expect(go.lines[top.pc]).toBe(7);
+    dbg.stepOver(fiber);
+    expect(where(dbg, fiber)).toBe('go:8');
+    expect(out).toEqual([]);
+    // Step into from the return of a call whose line goes on (print): back on the call line, print still to run.
+    const second = setUp('fun two() {\n  return 2;\n}\nspell s() {\n  print two();\n  print "next";\n}\n');
+    second.dbg.setBreakpoints([2]);
+    const f2 = second.vm.cast('s', []);
+    expect(where(second.dbg, f2)).toBe('two:2');
+    second.dbg.stepInto(f2);
+    expect(where(second.dbg, f2)).toBe('s:5');
+    expect(second.out).toEqual([]);
+    second.dbg.stepOver(f2);
+    expect(second.out).toEqual(['2']);
+    expect(where(second.dbg, f2)).toBe('s:6');
+  });
+
+  it("a breakpoint on a call's line stops once: returning to the line is not a second hit", () => {
+    const { vm, dbg, out } = setUp();
+    dbg.setBreakpoints([7, 8]);
+    const fiber = vm.cast('go', [5]);
+    expect(where(dbg, fiber)).toBe('go:7');
+    dbg.continue(fiber);
+    expect(where(dbg, fiber)).toBe('go:8');
+    expect(out).toEqual([]);
+    dbg.continue(fiber);
+    expect(out).toEqual(['11']);
+    expect(fiber.state).toBe('suspended');
   });
 
   it('pauses on every iteration of a loop at a breakpoint', () => {
@@ -117,12 +161,15 @@ describe('Debugger', () => {
     expect(fiber.state).toBe('suspended');
   });
 
-  it('patches only line starts and jump targets', () => {
+  it('patches only line starts, jump targets and return points', () => {
     const { vm } = setUp();
     const go = vm.runtimeFunctions.find((f) => f.name === 'go')!;
     const starts = lineStarts(go.original, go.lines);
     expect(starts[0]).toBe(0);
+    const returns = returnPoints(go.original);
+    // add(y, 1): the call's return point is where line 8 starts.
+    expect(returns.map((pc) => go.lines[pc])).toEqual([8]);
     const patched = [...go.code.entries()].filter(([, w]) => w === Op.BREAK).map(([pc]) => pc);
-    expect(patched).toEqual(starts);
+    expect(patched).toEqual([...new Set([...starts, ...returns])].sort((a, b) => a - b));
   });
 });

@@ -18,6 +18,12 @@
  * A pause happens on a "line event": a BREAK in a different function, frame
  * depth or line than the previous event of the same fiber, or a jump back
  * (a one-line loop's next iteration).
+ *
+ * The instruction after each call (its return point) gets a BREAK too, so a
+ * step that leaves a function (over or into from its `return`, or out)
+ * pauses back on the call's line, with the call done and the rest of the
+ * line still to run, as other debuggers do. Breakpoints are not checked
+ * there: that line's breakpoint stopped the cast when the line was entered.
  */
 
 import { displayBounded } from './display.js';
@@ -40,7 +46,7 @@ export interface FrameView {
   /** Index into module.functions. */
   readonly functionIndex: number;
   readonly line: number;
-  /** The current instruction (innermost frame) or the call being made (outer frames). */
+  /** The current instruction (innermost frame) or the call being made (outer frames, and a pause back on a call's line). */
   readonly pc: number;
   readonly locals: readonly LocalView[];
 }
@@ -58,6 +64,10 @@ interface FiberDebugState {
   from: Place;
   /** The previous BREAK this fiber passed. */
   previous: Place | null;
+  /** Paused back on a call's line at a return point that also starts the next line: that line's event, still to come. */
+  nextLine: Place | null;
+  /** The line a pause at a return point shows (the call's), else null: the paused instruction's line. */
+  shownLine: number | null;
 }
 
 const NOWHERE: Place = { fn: null, line: -1, depth: 0, pc: -1 };
@@ -82,6 +92,21 @@ export function lineStarts(code: Int32Array, lines: Int32Array): number[] {
   return [...starts].filter((pc) => pc < code.length).sort((a, b) => a - b);
 }
 
+/** Ops that push a frame: the instruction after one is where its callee returns to. */
+const CALLS: ReadonlySet<number> = new Set([Op.CALL, Op.INVOKE, Op.SUPER_INVOKE]);
+
+/** Offsets just after each call: where a frame returns to. */
+export function returnPoints(code: Int32Array): number[] {
+  const points: number[] = [];
+  for (let pc = 0; pc < code.length; ) {
+    const op = code[pc]!;
+    if (OPCODES[op] === undefined) break;
+    pc += instructionSize(op);
+    if (CALLS.has(op) && pc < code.length) points.push(pc);
+  }
+  return points;
+}
+
 /** `code` with BREAK over the first word of each offset in `at`. */
 export function patchBreaks(code: Int32Array, at: readonly number[]): Int32Array {
   const patched = Int32Array.from(code);
@@ -95,6 +120,8 @@ export class Debugger implements BreakHandler {
   /** The mode of a fiber the debugger has not seen yet: 'into' pauses a new cast at its first line. */
   startMode: StepMode = 'run';
   private readonly states = new WeakMap<Fiber, FiberDebugState>();
+  /** Each function's return points, found when attaching. */
+  private readonly returns = new WeakMap<ObjFunction, ReadonlySet<number>>();
   private attached = false;
 
   constructor(private readonly vm: VM) {}
@@ -105,7 +132,11 @@ export class Debugger implements BreakHandler {
 
   attach(): void {
     if (this.attached) return;
-    for (const fn of this.vm.runtimeFunctions) fn.code = patchBreaks(fn.original, lineStarts(fn.original, fn.lines));
+    for (const fn of this.vm.runtimeFunctions) {
+      const returns = returnPoints(fn.original);
+      this.returns.set(fn, new Set(returns));
+      fn.code = patchBreaks(fn.original, [...lineStarts(fn.original, fn.lines), ...returns]);
+    }
     this.vm.breakHandler = this;
     this.attached = true;
   }
@@ -150,8 +181,19 @@ export class Debugger implements BreakHandler {
   /** Called by the VM at each BREAK. */
   shouldPause(fiber: Fiber, fn: ObjFunction, pc: number, depth: number): boolean {
     const state = this.stateOf(fiber);
+    state.shownLine = null;
     const here: Place = { fn, line: fn.lines[pc] ?? 0, depth, pc };
-    const before = state.previous;
+    let before = state.previous;
+    if (before !== null && depth < before.depth && this.returns.get(fn)?.has(pc) === true) {
+      // Back from a call: still on the call's line (its last word's), with the rest of that line to run.
+      const back: Place = { fn, line: fn.lines[pc - 1] ?? 0, depth, pc };
+      state.previous = before = back;
+      if (this.pauseAfterReturn(state, back)) {
+        state.shownLine = back.line;
+        state.nextLine = here.line !== back.line ? here : null;
+        return true;
+      }
+    }
     state.previous = here;
     const lineEvent =
       before === null || before.fn !== fn || before.depth !== depth || before.line !== here.line || pc <= before.pc;
@@ -167,12 +209,16 @@ export class Debugger implements BreakHandler {
       const fn = closure.fn;
       const saved = fiber.frameIps[i]!;
       // A paused innermost frame is saved at its instruction; others at the return address.
-      const pc = i === fiber.frameCount - 1 && fiber.state === 'paused' ? saved : Math.max(0, saved - 1);
+      const innermost = i === fiber.frameCount - 1 && fiber.state === 'paused';
+      const pc = innermost ? saved : Math.max(0, saved - 1);
+      // Paused back on a call's line: shown as the call just made (its line and instruction, as an
+      // outer frame's are), with the locals as they are now (the call's result may be one).
+      const shownLine = innermost ? (this.states.get(fiber)?.shownLine ?? null) : null;
       frames.push({
         functionName: fn.name,
         functionIndex: fn.index,
-        line: fn.lines[pc] ?? 0,
-        pc,
+        line: shownLine ?? fn.lines[pc] ?? 0,
+        pc: shownLine === null ? pc : Math.max(0, pc - 1),
         locals: localsOf(fiber, fn, fiber.frameBases[i]!, pc),
       });
     }
@@ -182,16 +228,33 @@ export class Debugger implements BreakHandler {
   private resumeIn(mode: StepMode, fiber: Fiber): Fiber {
     if (fiber.state !== 'paused') return fiber;
     this.setMode(fiber, mode);
+    const state = this.stateOf(fiber);
+    const next = state.nextLine;
+    state.nextLine = null;
+    state.shownLine = null;
+    if (next !== null) {
+      // Paused back on the call's line where the next line starts: the VM skips this BREAK when it
+      // resumes, so the next line's event is taken here, and may pause at once without running anything.
+      state.previous = next;
+      if (this.pauseAt(state, next)) return fiber;
+    }
     return this.vm.continuePaused(fiber);
   }
 
   private stateOf(fiber: Fiber): FiberDebugState {
     let state = this.states.get(fiber);
     if (state === undefined) {
-      state = { mode: this.startMode, from: NOWHERE, previous: null };
+      state = { mode: this.startMode, from: NOWHERE, previous: null, nextLine: null, shownLine: null };
       this.states.set(fiber, state);
     }
     return state;
+  }
+
+  /** Back on a call's line from its callee: a step that left the callee stops here; breakpoints and `run` do not. */
+  private pauseAfterReturn(state: FiberDebugState, back: Place): boolean {
+    if (state.mode === 'run') return false;
+    const from = state.from;
+    return state.mode === 'into' ? back.fn !== from.fn || back.depth !== from.depth : back.depth < from.depth;
   }
 
   private pauseAt(state: FiberDebugState, here: Place): boolean {

@@ -1,7 +1,9 @@
 /**
  * Playground benchmarks (numbers, not tests), in headless Chromium:
  * - the production bundle size (raw and gzip);
- * - time to interactive (navigation start → editor ready);
+ * - cold start (startup.ts): readyAt, DOMContentLoaded, time to the first
+ *   cast and main-thread CPU, each load in a new browser context;
+ * - time to interactive (navigation start → editor ready), warm (one browser context);
  * - recompile-and-remark time for a 1,000-line spell per keystroke
  *   (compile + markers + bytecode panel; the budget is one 60 Hz frame, 16.7 ms);
  * - the world panel's tick + render time with 2,000 entities.
@@ -14,6 +16,7 @@ import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { buildPlayground, chromiumAvailable, CHROMIUM_PATH, repoRoot, startPlayground } from '../../tests/e2e/browser.js';
 import { generateSpell } from './spell-generator.js';
+import { measureStartup, printStartup } from './startup.js';
 import type {} from '../../playground/src/hookTypes.js';
 
 interface Summary {
@@ -69,6 +72,11 @@ export async function run(options: { quick?: boolean } = {}): Promise<unknown> {
     console.log(`(no Chromium at ${CHROMIUM_PATH}: browser measurements skipped)`);
     return results;
   }
+  const startup = await measureStartup({ runs: quick ? 3 : 7, outDir });
+  if (startup) {
+    printStartup(startup);
+    results.coldStart = { median: startup.median, min: startup.min, max: startup.max, loads: startup.loads.length };
+  }
   const harness = await startPlayground(outDir);
   try {
     // Time to interactive: fresh pages, from navigation start to the editor accepting input.
@@ -81,7 +89,7 @@ export async function run(options: { quick?: boolean } = {}): Promise<unknown> {
       await page.close();
     }
     results.timeToInteractive = summarize(tti);
-    console.log(`time to interactive: median ${ms(summarize(tti).median)} (min ${ms(summarize(tti).min)}, ${tti.length} loads)`);
+    console.log(`time to interactive, warm (one browser context): median ${ms(summarize(tti).median)} (min ${ms(summarize(tti).min)}, ${tti.length} loads)`);
 
     // Recompile and re-mark a 1,000-line spell after a one-character edit, as each keystroke does.
     const page = await harness.context.newPage();

@@ -16,9 +16,11 @@ import { BytecodePanel, PALETTE_SIZE } from './panels/bytecodePanel.js';
 import { ConsolePanel } from './panels/consolePanel.js';
 import { ExamplesMenu, type MenuChoice } from './panels/examplesMenu.js';
 import { ProblemsPanel } from './panels/problemsPanel.js';
-import { initialState, loadDraft, loadSavedBreakpoints, saveDraft, saveState } from './persistence.js';
+import { initialState, loadDraft, loadSavedBreakpoints, loadSavedSpell, saveDraft, saveState } from './persistence.js';
 import type { PlaygroundBackend } from './backend.js';
 import { parameterName, readsParameter } from './assist/spellParameters.js';
+import { breakableLines } from './debug/breakableLines.js';
+import { StartupTasks } from './startupTasks.js';
 
 const COMPILE_DEBOUNCE_MS = 120;
 /** The address hash follows the editor (once it holds a shared link) this long after the last change. */
@@ -59,6 +61,10 @@ export class PlaygroundApp {
   private hashTimer: number | undefined;
   /** The address holds a share link that could not be read: it stays there untouched (until Share) so it can be inspected. */
   private brokenLink = false;
+  /** What the page finishes once it is ready (startupTasks.ts): the breeds check, the first compile, the world. */
+  readonly startup = new StartupTasks();
+  /** The spell the user picked in the spell menu (autosaved): picked again whenever the menu is rebuilt and still lists it. */
+  private pickedSpell: string | null = null;
 
   constructor(readonly backend: PlaygroundBackend) {
     this.examples = loadExamples();
@@ -88,11 +94,17 @@ export class PlaygroundApp {
       },
     });
     // The breakpoints autosaved with this text come back with it (a link or an example brings none).
-    if (from === 'autosave') this.editor.setBreakpoints(loadSavedBreakpoints());
+    if (from === 'autosave') {
+      // Read first: setting the breakpoints autosaves, before the spell menu is filled.
+      this.pickedSpell = loadSavedSpell();
+      this.editor.setBreakpoints(loadSavedBreakpoints());
+    }
     this.wireToolbar();
-    // Breeds first: the compiler warns about entity properties they do not define.
-    this.checkBreeds();
-    this.recompile();
+    // Once the editor takes input. Breeds first: the compiler warns about entity properties they do not define.
+    this.startup.later(() => {
+      this.checkBreeds();
+      this.recompile();
+    });
     // Whatever happens next (a reload, closing the tab), the newest text is saved.
     window.addEventListener('beforeunload', () => this.saveOnLeave());
     // A link pasted into the address bar of an open page changes only the hash: open it as a link.
@@ -126,7 +138,11 @@ export class PlaygroundApp {
     byId('cast').addEventListener('click', () => this.cast());
     byId('share').addEventListener('click', () => void this.share());
     byId('clear-console').addEventListener('click', () => this.console.clear());
-    byId<HTMLSelectElement>('spell-select').addEventListener('change', () => this.updateCastButton());
+    byId<HTMLSelectElement>('spell-select').addEventListener('change', () => {
+      this.pickedSpell = this.selectedSpell();
+      this.autosave();
+      this.updateCastButton();
+    });
     for (const tab of document.querySelectorAll<HTMLButtonElement>('.tabs button[data-tab]')) {
       tab.addEventListener('click', () => this.editor.showTab(tab.dataset.tab === 'breeds' ? 'breeds' : 'spell'));
     }
@@ -151,6 +167,7 @@ export class PlaygroundApp {
 
   /** An example replaces the text as one undoable edit (Ctrl+Z brings the text back); the user's own text is also kept as the draft. */
   loadExample(example: Example): void {
+    this.startup.flush();
     const kept = this.keepDraft();
     this.editor.replaceSource(example.source);
     this.openedExample = example.name;
@@ -269,8 +286,8 @@ export class PlaygroundApp {
     const source = this.editor.source;
     this.bytecode.show(outcome.module);
     this.editor.setLineColours(outcome.module ? this.bytecode.lineMap.linesWithCode() : [], PALETTE_SIZE);
-    // Breakpoints go on lines with code; without a compiled module, every line may be one.
-    this.editor.setCodeLines(outcome.module ? this.bytecode.lineMap.linesWithCode() : null);
+    // Breakpoints go on lines a cast can stop at; without a compiled module, every line may be one.
+    this.editor.setCodeLines(outcome.module ? breakableLines(outcome.module) : null);
     this.updateSpellList(source);
     this.updateStatus();
     this.autosave();
@@ -315,7 +332,9 @@ export class PlaygroundApp {
         options.push(group);
       }
       select.replaceChildren(...options);
-      if (spells.includes(previous)) select.value = previous;
+      const picked = this.pickedSpell;
+      if (picked !== null && spells.includes(picked)) select.value = picked;
+      else if (spells.includes(previous)) select.value = previous;
     }
     select.disabled = spells.length === 0;
     this.updateCastButton();
@@ -337,7 +356,14 @@ export class PlaygroundApp {
   /** Why Cast cannot run now, or null. */
   castBlocker(): string | null {
     const spell = this.selectedSpell();
-    if (spell === null) return 'This source declares no spell: press Run to run its top-level code';
+    if (spell === null) {
+      const ticking = (this.lastOutcome.module?.spells ?? []).map((s) => s.name).filter((s) => this.backend.tickSpells().has(s));
+      if (ticking.length > 0) {
+        const names = ticking.join(', ');
+        return `${names} ${ticking.length === 1 ? "is a breed's tick spell" : "are breeds' tick spells"}: the world calls ${ticking.length === 1 ? 'it' : 'them'} every step with (self, dt), not by hand; press Play to run the world`;
+      }
+      return 'This source declares no spell: press Run to run its top-level code';
+    }
     if (this.lastOutcome.module === null) return 'The spell has compile errors: fix them first (they are listed under the editor)';
     if (this.backend.tickSpells().has(spell)) return `${spell} is a breed's tick spell: the world calls it every step with (self, dt); press Play to run the world`;
     const module = this.lastGoodModule;
@@ -370,8 +396,13 @@ export class PlaygroundApp {
     this.autosave();
   }
 
+  /** Autosave the text with what goes with it (breakpoints, the picked spell) under the address's hash now. */
+  private saveSession(): void {
+    saveState({ source: this.editor.source, breeds: this.editor.breeds }, location.hash, { breakpoints: this.editor.breakpointLines, spell: this.pickedSpell ?? this.selectedSpell() });
+  }
+
   private autosave(): void {
-    saveState({ source: this.editor.source, breeds: this.editor.breeds }, location.hash, this.editor.breakpointLines);
+    this.saveSession();
     if (location.hash.startsWith(SHARE_PREFIX) && !this.brokenLink) {
       window.clearTimeout(this.hashTimer);
       this.hashTimer = window.setTimeout(() => this.syncHash(), HASH_DEBOUNCE_MS);
@@ -387,10 +418,9 @@ export class PlaygroundApp {
     window.clearTimeout(this.hashTimer);
     this.hashTimer = undefined;
     if (!location.hash.startsWith(SHARE_PREFIX) || this.brokenLink) return;
-    const state = { source: this.editor.source, breeds: this.editor.breeds };
-    const tooLarge = state.source.length + state.breeds.length > MAX_LIVE_SOURCE;
+    const tooLarge = this.editor.source.length + this.editor.breeds.length > MAX_LIVE_SOURCE;
     history.replaceState(null, '', tooLarge ? location.href.split('#')[0]! : shareUrl(location.href, this.shareState()));
-    saveState(state, location.hash);
+    this.saveSession();
   }
 
   /**
@@ -400,18 +430,19 @@ export class PlaygroundApp {
   private saveOnLeave(): void {
     if (this.compileTimer !== undefined) this.recompileNow();
     window.clearTimeout(this.hashTimer);
-    saveState({ source: this.editor.source, breeds: this.editor.breeds }, location.hash, this.editor.breakpointLines);
+    this.saveSession();
   }
 
   /** Save now (Ctrl+S): autosave and the shared address, without waiting for the debounce. */
   saveNow(): void {
     if (this.compileTimer !== undefined) this.recompileNow();
-    saveState({ source: this.editor.source, breeds: this.editor.breeds }, location.hash, this.editor.breakpointLines);
+    this.saveSession();
     this.syncHash();
   }
 
   /** A module to run, or null after reporting why there is none. */
   private moduleForRun(): Module | null {
+    this.startup.flush();
     this.recompileNow();
     const module = this.lastOutcome.module;
     if (module) return module;
@@ -465,7 +496,7 @@ export class PlaygroundApp {
     const url = shareUrl(location.href, this.shareState());
     this.brokenLink = false;
     history.replaceState(null, '', url);
-    saveState({ source: this.editor.source, breeds: this.editor.breeds }, location.hash, this.editor.breakpointLines);
+    this.saveSession();
     let copied = false;
     try {
       await navigator.clipboard.writeText(url);

@@ -44,15 +44,16 @@ export function setUpDebugger(app: PlaygroundApp, session: PlaygroundSession, wo
   world.afterStep = () => debug.afterWorldStep();
 
   /**
-   * The editor's text changed since the paused cast started: bring the world up to date first (which
-   * drops the old code's cast, and says so) instead of stepping code the editor no longer shows.
+   * The editor's text changed since the paused cast started: bring the world up to date first, instead
+   * of stepping code the editor no longer shows. New code drops the old code's cast (and says so);
+   * when only comments or blank lines changed the cast goes on, and the step is taken.
    */
   const onCurrentCode = (action: () => void) => (): void => {
     app.recompileNow();
     const module = app.lastGoodModule;
     if (debug.active && module && session.world.runningSource !== app.lastGoodSource) {
       session.syncWorld(app.lastGoodSource, module);
-      return;
+      if (!debug.active) return;
     }
     action();
   };
@@ -70,6 +71,7 @@ export function setUpDebugger(app: PlaygroundApp, session: PlaygroundSession, wo
       return;
     }
     // Not debugging yet: cast the selected spell paused at its first line (once its target is picked, if it reads one).
+    app.startup.flush();
     const blocker = app.castBlocker();
     if (blocker !== null) {
       app.console.info(blocker);

@@ -14,7 +14,11 @@ export interface DebugMarker {
 
 export interface CantripDebugHook {
   ready: boolean;
-  /** performance.now() when the page became interactive (navigation start = 0). */
+  /**
+   * performance.now() when the page became interactive — the editor takes input (navigation
+   * start = 0). The rest of the start-up (first compile, world) follows when idle; every function
+   * of this hook finishes it first, so what they read is never a half-started page.
+   */
   readyAt: number;
   source(): string;
   setSource(text: string): void;

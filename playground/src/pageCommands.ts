@@ -85,6 +85,7 @@ function save(app: PlaygroundApp): void {
 }
 
 function downloadBytecode(app: PlaygroundApp): void {
+  app.startup.flush();
   const module = app.outcome.module;
   if (!module) {
     app.console.error('Cannot download the bytecode: the spell has compile errors.');

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { encodeStateToHash } from './language/urlState.js';
-import { initialState, loadDraft, saveState } from './persistence.js';
+import { initialState, loadDraft, loadSavedBreakpoints, loadSavedSpell, saveState } from './persistence.js';
 
 /** localStorage as the page has it (Node has none). */
 class MemoryStorage {
@@ -55,5 +55,16 @@ describe('initialState', () => {
     expect(initialState('', fallback, isUserWork).from).toBe('default');
     saveState({ source: 'print 2;' });
     expect(initialState('#code/garbage', fallback, isUserWork)).toMatchObject({ state: { source: 'print 2;' }, from: 'autosave' });
+  });
+
+  it('keeps the breakpoints and the picked spell with the autosaved text, and nothing when there are none', () => {
+    saveState({ source: 'print 3;' }, '', { breakpoints: [2, 5], spell: 'zap' });
+    expect(loadSavedBreakpoints()).toEqual([2, 5]);
+    expect(loadSavedSpell()).toBe('zap');
+    saveState({ source: 'print 3;' }, '', { spell: null });
+    expect(loadSavedBreakpoints()).toEqual([]);
+    expect(loadSavedSpell()).toBeNull();
+    localStorage.setItem('cantrip.playground.v1', JSON.stringify({ source: 'x', spell: 42 }));
+    expect(loadSavedSpell()).toBeNull();
   });
 });

@@ -11,11 +11,19 @@ import { decodeStateFromHash, type PlaygroundState } from './language/urlState.j
 const STORAGE_KEY = 'cantrip.playground.v1';
 const DRAFT_KEY = 'cantrip.playground.draft.v1';
 
-/** An autosaved session: the state, the address hash the page had when it was saved, and the spell's breakpoints. */
+/** An autosaved session: the state, the address hash the page had when it was saved, the spell's breakpoints and the spell picked in the spell menu. */
 interface SavedSession {
   readonly state: PlaygroundState;
   readonly hash: string;
   readonly breakpoints: readonly number[];
+  readonly spell: string | null;
+}
+
+/** What goes with the autosaved text but never into a link: where the user was in it. */
+export interface SessionExtras {
+  readonly breakpoints?: readonly number[];
+  /** The spell picked in the spell menu. */
+  readonly spell?: string | null;
 }
 
 function readSession(key: string): SavedSession | null {
@@ -24,10 +32,15 @@ function readSession(key: string): SavedSession | null {
     if (!raw) return null;
     const data: unknown = JSON.parse(raw);
     if (typeof data !== 'object' || data === null) return null;
-    const { source, breeds, hash, breakpoints } = data as { source?: unknown; breeds?: unknown; hash?: unknown; breakpoints?: unknown };
+    const { source, breeds, hash, breakpoints, spell } = data as { source?: unknown; breeds?: unknown; hash?: unknown; breakpoints?: unknown; spell?: unknown };
     if (typeof source !== 'string') return null;
     const lines = Array.isArray(breakpoints) ? breakpoints.filter((l): l is number => Number.isInteger(l) && l >= 1) : [];
-    return { state: typeof breeds === 'string' ? { source, breeds } : { source }, hash: typeof hash === 'string' ? hash : '', breakpoints: lines };
+    return {
+      state: typeof breeds === 'string' ? { source, breeds } : { source },
+      hash: typeof hash === 'string' ? hash : '',
+      breakpoints: lines,
+      spell: typeof spell === 'string' && spell !== '' ? spell : null,
+    };
   } catch {
     return null;
   }
@@ -47,9 +60,10 @@ function readState(key: string): PlaygroundState | null {
   }
 }
 
-function writeState(key: string, state: PlaygroundState, hash = '', breakpoints: readonly number[] = []): void {
+function writeState(key: string, state: PlaygroundState, hash = '', extras: SessionExtras = {}): void {
+  const { breakpoints = [], spell = null } = extras;
   try {
-    localStorage.setItem(key, JSON.stringify({ ...state, hash, ...(breakpoints.length > 0 ? { breakpoints } : {}) }));
+    localStorage.setItem(key, JSON.stringify({ ...state, hash, ...(breakpoints.length > 0 ? { breakpoints } : {}), ...(spell !== null ? { spell } : {}) }));
   } catch {
     // Storage full or disabled (private mode): autosave is best effort.
   }
@@ -59,14 +73,19 @@ export function loadSavedState(): PlaygroundState | null {
   return readSession(STORAGE_KEY)?.state ?? null;
 }
 
-/** Autosave; `hash` is the page's address hash now (a shared link the text descends from, or ''); the breakpoints go with the text (never into links). */
-export function saveState(state: PlaygroundState, hash = '', breakpoints: readonly number[] = []): void {
-  writeState(STORAGE_KEY, state, hash, breakpoints);
+/** Autosave; `hash` is the page's address hash now (a shared link the text descends from, or ''); the breakpoints and the picked spell go with the text (never into links). */
+export function saveState(state: PlaygroundState, hash = '', extras: SessionExtras = {}): void {
+  writeState(STORAGE_KEY, state, hash, extras);
 }
 
 /** The breakpoints autosaved with the session's text. */
 export function loadSavedBreakpoints(): readonly number[] {
   return readSession(STORAGE_KEY)?.breakpoints ?? [];
+}
+
+/** The spell that was picked in the spell menu when the session was autosaved, or null. */
+export function loadSavedSpell(): string | null {
+  return readSession(STORAGE_KEY)?.spell ?? null;
 }
 
 /** The user's own spell, set aside when an example or a link replaced it. */

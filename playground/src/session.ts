@@ -4,7 +4,7 @@
  * world events into console lines and canvas effects.
  */
 import { describeEvent, EntityNames, type EntityId, type WorldEvent } from '../../runtime/events/events.js';
-import { WORLD_HOST_FUNCTIONS } from '../../runtime/host/host-api.js';
+import { GAME_HOST_FUNCTIONS, WORLD_HOST_FUNCTIONS } from '../../runtime/host/host-api.js';
 import type { BreedRegistry } from '../../runtime/entities/breeds.js';
 import type { HostFunctionSpec } from '../../vm/host.js';
 import type { Module } from '../../vm/module.js';
@@ -19,11 +19,16 @@ import { explainBudgetError, explainScriptError, explainWorldLoadError } from '.
 import { AoiDigest } from './world/aoiDigest.js';
 import { PLAYGROUND_GAME_HOSTS } from './world/gameApi.js';
 import { PlaygroundWorld, type SyncResult } from './world/playgroundWorld.js';
+import { describeTier, type TierProbe } from './world/castTier.js';
+import type { VM } from '../../vm/vm.js';
+import type { World } from '../../runtime/world/world.js';
 
 /** AOI enter/leave lines the console shows per tick; the rest are counted in one line. */
 const AOI_LINES_PER_TICK = 6;
 
 const PLAYGROUND_HOSTS: readonly HostFunctionSpec[] = [...WORLD_HOST_FUNCTIONS, ...PLAYGROUND_GAME_HOSTS];
+/** The host functions that act on the world (they need a cast): the runtime's game API and the playground's own. */
+const WORLD_FUNCTIONS: ReadonlySet<string> = new Set([...GAME_HOST_FUNCTIONS, ...PLAYGROUND_GAME_HOSTS].map((h) => h.name));
 
 const SILENT: Reporter = { print() {}, info() {}, event() {}, runtimeError() {} };
 
@@ -88,6 +93,9 @@ export class PlaygroundSession implements PlaygroundBackend {
     return [];
   }
 
+  /** Finishes the page's start-up now, the first world included, if it has not yet (set by the world controls; startupTasks.ts). */
+  ensureWorld: () => void = () => {};
+
   /** Casts go through the debugger when this says so (breakpoints set and enabled); set by the page. */
   shouldDebug: () => boolean = () => false;
   /** Starts a debug cast; set by the page when the debugger is wired. */
@@ -124,6 +132,7 @@ export class PlaygroundSession implements PlaygroundBackend {
 
   /** Bring the world up to date with the editor (source and breeds); false when it cannot load. */
   syncWorld(source: string, module: Module, reset = false): boolean {
+    this.ensureWorld();
     if (this.breedsText === null) {
       this.reporter.runtimeError('The breeds file has errors: fix it in the breeds.json tab.', null);
       return false;
@@ -157,20 +166,33 @@ export class PlaygroundSession implements PlaygroundBackend {
       return;
     }
     try {
+      const before = tierProbe(world, spell);
       const result = world.cast(spell, caster, target);
       world.flush();
       this.onWorldChanged();
-      // Which tier ran it: the interpreter until the spell is hot, then its compiled JavaScript.
-      const tier = world.tierOf(spell) === 'compiled' ? 'compiled code' : 'interpreter';
-      if (result.state === 'suspended') this.reporter.info(`${spell} is waiting (ran on the ${tier}): press Play or Step tick to let game time pass.`);
-      else if (result.state === 'done') this.reporter.info(`${spell} finished (ran on the ${tier}).`);
+      // Which tier ran it: the interpreter until the spell (or a loop of it) is hot, then compiled JavaScript — possibly both in one cast.
+      const after = tierProbe(world, spell);
+      const tier = describeTier(before, after, this.compiledInCasts.get(world.spellVm(spell)!)?.has(spell) ?? false);
+      if (after.words > before.words && !after.compiled) this.rememberCompiledInCast(world.spellVm(spell)!, spell);
+      if (result.state === 'suspended') this.reporter.info(`${spell} is waiting (${tier}): press Play or Step tick to let game time pass.`);
+      else if (result.state === 'done') this.reporter.info(`${spell} finished (${tier}).`);
     } catch (e) {
       this.reporter.runtimeError(`Cannot cast ${spell}: ${errorMessage(e)}`, null);
     }
   }
 
+  /** Per VM, the spells whose casts compiled code while the spell itself stayed on the interpreter (describeTier). */
+  private readonly compiledInCasts = new WeakMap<VM, Set<string>>();
+
+  private rememberCompiledInCast(vm: VM, spell: string): void {
+    const spells = this.compiledInCasts.get(vm) ?? new Set<string>();
+    spells.add(spell);
+    this.compiledInCasts.set(vm, spells);
+  }
+
   /** The picked caster, or the first hero / first entity when none is picked. */
   resolveSelection(): Selection {
+    this.ensureWorld();
     const picked = this.selection();
     const alive = (id: EntityId | null) => id !== null && this.world.entity(id) !== null;
     const caster = alive(picked.caster) ? picked.caster : this.defaultCaster();
@@ -222,11 +244,16 @@ export class PlaygroundSession implements PlaygroundBackend {
   private reportFiber(fiber: Fiber, what: string): void {
     if (fiber.state === 'failed' && fiber.error) {
       const failure = describeFailure(fiber.error);
-      this.reporter.runtimeError(explainScriptError(failure.text), failure.line);
+      this.reporter.runtimeError(explainScriptError(failure.text, WORLD_FUNCTIONS), failure.line);
     } else if (fiber.state === 'done') {
       this.reporter.info(`${what} finished.`);
     } else if (fiber.state === 'suspended') {
       this.reporter.info(`${what} is waiting; scripts are not resumed (cast a spell on the world to use wait).`);
     }
   }
+}
+
+/** What the spell's VM held: its function compiled whole, and the words compiled so far. */
+function tierProbe(world: World, spell: string): TierProbe {
+  return { compiled: world.tierOf(spell) === 'compiled', words: world.spellVm(spell)?.compileStats.words ?? 0 };
 }

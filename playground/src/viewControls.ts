@@ -8,7 +8,7 @@ import { LIGHT_THEME_ID, defineLightTheme } from './editor/lightTheme.js';
 import { monaco } from './editor/monaco.js';
 import type { PlaygroundApp } from './app.js';
 import type { WorldPanel } from './panels/worldPanel.js';
-import { DEFAULT_VIEW, clampFontSize, loadViewSettings, saveViewSettings, type ThemeName, type ViewSettings } from './viewSettings.js';
+import { DEFAULT_VIEW, clampFontSize, editorLineHeight, loadViewSettings, saveViewSettings, type ThemeName, type ViewSettings } from './viewSettings.js';
 
 export class ViewControls {
   private settings: ViewSettings = loadViewSettings();
@@ -53,7 +53,12 @@ export class ViewControls {
     root.dataset.theme = theme;
     root.style.setProperty('--code-size', `${fontSize}px`);
     monaco.editor.setTheme(theme === 'light' ? LIGHT_THEME_ID : THEME_ID);
-    this.app.editor.editor.updateOptions({ fontSize, lineHeight: Math.round(fontSize * 1.45) });
+    // The editor starts with the saved size (spellEditor.ts): laying it out again costs a frame's worth at start-up.
+    const editor = this.app.editor.editor;
+    const { EditorOption } = monaco.editor;
+    if (editor.getOption(EditorOption.fontSize) !== fontSize || editor.getOption(EditorOption.lineHeight) !== editorLineHeight(fontSize)) {
+      editor.updateOptions({ fontSize, lineHeight: editorLineHeight(fontSize) });
+    }
     this.app.bytecode.setRowHeight(Math.round(fontSize * 1.35));
     this.world.refreshColours();
     const toggle = document.getElementById('theme-toggle');

@@ -18,6 +18,11 @@ export const DEFAULT_VIEW: ViewSettings = { theme: 'dark', fontSize: 13 };
 
 const STORAGE_KEY = 'cantrip.playground.view.v1';
 
+/** The editor's line height for a code font size. */
+export function editorLineHeight(fontSize: number): number {
+  return Math.round(fontSize * 1.45);
+}
+
 export function clampFontSize(size: number): number {
   return Math.max(MIN_FONT_SIZE, Math.min(MAX_FONT_SIZE, Math.round(size)));
 }

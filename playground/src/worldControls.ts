@@ -37,6 +37,7 @@ export function setUpWorld(app: PlaygroundApp, session: PlaygroundSession): Worl
 
   /** Play and step use the newest spell that compiled. */
   const sync = (reset = false): boolean => {
+    app.startup.flush();
     const module = app.lastGoodModule;
     if (!module) {
       app.console.error('The spell has compile errors and has never compiled: fix it first.');
@@ -47,6 +48,19 @@ export function setUpWorld(app: PlaygroundApp, session: PlaygroundSession): Worl
     panel.updateReadout();
     return ok;
   };
+
+  /**
+   * The first world is built once the page is ready (a start-up task, after the first compile), not
+   * before: the editor takes input sooner. Anything that needs it earlier (a cast, Play, the test
+   * hook) finishes the start-up on the spot; either way the view is fitted to it once.
+   */
+  app.startup.later(() => {
+    sync();
+    panel.fitToEntities();
+    panel.setSelection(defaultCaster(session), null);
+  });
+  session.ensureWorld = () => app.startup.flush();
+
   byId('world-play').addEventListener('click', () => {
     if (sync()) panel.play();
   });
@@ -74,9 +88,6 @@ export function setUpWorld(app: PlaygroundApp, session: PlaygroundSession): Worl
   byId<HTMLInputElement>('show-aoi').addEventListener('change', (e) => (panel.showAoi = (e.target as HTMLInputElement).checked));
   byId<HTMLInputElement>('show-grid').addEventListener('change', (e) => (panel.showGrid = (e.target as HTMLInputElement).checked));
 
-  sync();
-  panel.fitToEntities();
-  panel.setSelection(defaultCaster(session), null);
   return panel;
 }
 

@@ -65,6 +65,22 @@ describe.skipIf(!available)('playground language features in Chromium', () => {
     await page.close();
   });
 
+  it('the context menu labels Go to Definition F12, and Ctrl+F12 goes there too (issue 33 §5)', async () => {
+    const { page, errors } = await openPage();
+    await sourceWithCursor(page, 'fun helper(a) {\n  return a;\n}\nspell s(caster, target) {\n  helper(1);\n}\n', 5, 5);
+    await page.click('#editor .view-lines', { button: 'right', position: { x: 60, y: 5 } });
+    const item = page.locator('.monaco-menu .action-item', { hasText: 'Go to Definition' });
+    await item.waitFor();
+    expect(((await item.locator('.keybinding').textContent()) ?? '').trim()).toBe('F12');
+    await page.keyboard.press('Escape');
+    await moveTo(page, 5, 5);
+    await page.keyboard.press('Control+F12');
+    await page.waitForFunction(() => window.cantrip!.cursor().line === 1);
+    expect(await page.evaluate(() => window.cantrip!.cursor())).toMatchObject({ line: 1, column: 5 });
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('F2 renames a parameter everywhere it is used, and nothing else', async () => {
     const { page } = await openPage();
     const text = 'spell zap(caster, target) {\n  damage(target, caster.wisdom);\n  print caster;\n}\nvar caster = 1;\n';

@@ -244,6 +244,32 @@ describe.skipIf(!available)('playground in Chromium: issue 12', () => {
     await page.close();
   });
 
+  it("points Cast's tooltip to Play when the only spell is a breed's tick spell (issue 33 §4)", async () => {
+    const { page } = await openFresh();
+    // The default breeds run `wander` every tick for trolls.
+    await setSource(page, 'spell wander(self, dt) {\n  print "step";\n}\n');
+    await page.waitForFunction(() => window.cantrip!.bytecode().includes('wander'));
+    const cast = page.locator('#cast');
+    await expect.poll(() => cast.getAttribute('title')).toMatch(/^wander is a breed's tick spell: .*press Play to run the world$/);
+    expect(await cast.isDisabled()).toBe(true);
+    await page.close();
+  });
+
+  it('keeps the spell picked in the spell menu over a reload (issue 33 §7)', async () => {
+    const { page } = await openFresh();
+    await setSource(page, 'spell first(caster, target) {\n  print 1;\n}\nspell second(caster, target) {\n  print 2;\n}\n');
+    await expect.poll(() => page.locator('#spell-select option').allTextContents()).toEqual(['first', 'second']);
+    await page.selectOption('#spell-select', 'second');
+    await page.reload();
+    await ready(page);
+    expect(await page.locator('#spell-select').inputValue()).toBe('second');
+    // It stays picked while the menu is rebuilt by typing (the spell list changes, then comes back).
+    await page.evaluate(() => window.cantrip!.setSource('spell first(caster, target) {\n  print 1;\n}\nspell third(caster, target) {\n  print 3;\n}\nspell second(caster, target) {\n  print 2;\n}\n'));
+    await expect.poll(() => page.locator('#spell-select option').allTextContents()).toEqual(['first', 'third', 'second']);
+    expect(await page.locator('#spell-select').inputValue()).toBe('second');
+    await page.close();
+  });
+
   it('collapses the repeated frames of a stack overflow in the console', async () => {
     const { page } = await openFresh();
     await setSource(page, 'fun f() { f(); }\nf();\n');

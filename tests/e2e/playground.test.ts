@@ -352,7 +352,7 @@ describe.skipIf(!available)('playground in Chromium', () => {
     // F5 after the edit: the old code's cast is dropped, and the console says so; nothing old runs.
     await page.keyboard.press('F5');
     await page.waitForFunction(() => window.cantrip!.debugState().state === 'idle');
-    await page.waitForFunction(() => window.cantrip!.console().some((e) => e.text.includes('the debugged cast of zap (old code) was dropped')));
+    await page.waitForFunction(() => window.cantrip!.console().some((e) => e.text.includes('The code changed: the debugged cast of zap ran the old code, so it was dropped.')));
     expect(await health()).toBe(before);
     expect((await consoleText(page)).match(/Paused in/g)?.length).toBe(1);
     // Cast again: the new code runs (100 damage, from the breakpoint's new line).
@@ -388,6 +388,124 @@ describe.skipIf(!available)('playground in Chromium', () => {
     expect(await again.evaluate(() => window.cantrip!.breakpoints())).toEqual([4, 5]);
     await again.evaluate(() => localStorage.clear());
     await again.close();
+  });
+
+  it('keeps the breakpoints over a visit to the breeds tab: drawn, hit, and kept by the next keystroke and the autosave (issue 33 §1)', async () => {
+    const { page } = await openPage();
+    await setSource(page, 'spell poke(caster, target) {\n  print "one";\n  print "two";\n}\n');
+    await page.waitForFunction(() => window.cantrip!.bytecode().includes('poke'));
+    await toggleBreakpoint(page, 2);
+    await toggleBreakpoint(page, 3);
+    await page.click('.tabs button[data-tab="breeds"]');
+    await page.waitForFunction(() => window.cantrip!.cursor().tab === 'breeds');
+    await page.click('.tabs button[data-tab="spell"]');
+    await page.waitForFunction(() => window.cantrip!.cursor().tab === 'spell');
+    await expect.poll(() => page.locator('#editor .cantrip-breakpoint').count()).toBe(2);
+    // A keystroke after the visit keeps them (it used to read them back from decorations the tab switch had cleared).
+    await page.click('#editor .view-lines');
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type('// more');
+    await page.waitForFunction(() => window.cantrip!.source().includes('// more'));
+    expect(await page.evaluate(() => window.cantrip!.breakpoints())).toEqual([2, 3]);
+    await expect.poll(() => page.evaluate(() => JSON.parse(localStorage.getItem('cantrip.playground.v1') ?? '{}').breakpoints)).toEqual([2, 3]);
+    await page.click('#cast');
+    await page.waitForFunction(() => window.cantrip!.debugState().state === 'paused');
+    expect((await page.evaluate(() => window.cantrip!.debugState())).line).toBe(2);
+    await page.click('#dbg-stop');
+    await page.close();
+  });
+
+  it('goes on debugging when only a comment is added while paused: the step is taken on the moved lines, and the console does not contradict itself (issue 33 §2)', async () => {
+    const { page } = await openPage();
+    await setSource(page, 'spell zap(caster, target) {\n  var a = 1;\n  print "one";\n  print "two";\n}\n');
+    await page.waitForFunction(() => window.cantrip!.bytecode().includes('zap'));
+    await toggleBreakpoint(page, 3);
+    await page.click('#cast');
+    await page.waitForFunction(() => window.cantrip!.debugState().state === 'paused' && window.cantrip!.debugState().line === 3);
+    // A comment line above everything: every line moves down one, the code stays the same.
+    await page.evaluate(() => window.cantrip!.typeAt(1, '// a note\n'));
+    await page.waitForFunction(() => window.cantrip!.source().startsWith('// a note\n'));
+    await page.keyboard.press('F10');
+    await page.waitForFunction(() => window.cantrip!.debugState().line === 5);
+    expect((await page.evaluate(() => window.cantrip!.debugState())).state).toBe('paused');
+    expect(await page.evaluate(() => window.cantrip!.breakpoints())).toEqual([4]);
+    await page.keyboard.press('F5');
+    await page.waitForFunction(() => window.cantrip!.debugState().state === 'idle');
+    const text = await consoleText(page);
+    expect(text).toContain('Only comments or blank lines changed: the debugged cast of zap goes on.');
+    expect(text).not.toContain('dropped');
+    expect(text).toMatch(/one\n(.|\n)*two/);
+    await page.close();
+  });
+
+  it('puts a breakpoint only where a cast can stop: a header comment gives the first line of code, the last blank line none, a blank line before a breakpoint removes it (issue 33 §3)', async () => {
+    const { page } = await openPage();
+    await setSource(page, '// header\nspell poke(caster, target) {\n  print "one";\n\n  print "two";\n}\n');
+    await page.waitForFunction(() => window.cantrip!.bytecode().includes('poke'));
+    await toggleBreakpoint(page, 1);
+    await expect.poll(() => page.evaluate(() => window.cantrip!.breakpoints())).toEqual([3]);
+    await toggleBreakpoint(page, 7);
+    await page.waitForTimeout(100);
+    expect(await page.evaluate(() => window.cantrip!.breakpoints())).toEqual([3]);
+    await toggleBreakpoint(page, 4);
+    await expect.poll(() => page.evaluate(() => window.cantrip!.breakpoints())).toEqual([3, 5]);
+    // The same blank line again: its target has a breakpoint, so the click takes it away (as the hint showed).
+    await toggleBreakpoint(page, 4);
+    await expect.poll(() => page.evaluate(() => window.cantrip!.breakpoints())).toEqual([3]);
+    expect(await page.locator('#editor .cantrip-breakpoint-inactive').count()).toBe(0);
+    // The spell line (where the top-level code declares the spell, never run under the debugger) stands for line 3 too.
+    await toggleBreakpoint(page, 2);
+    await expect.poll(() => page.evaluate(() => window.cantrip!.breakpoints())).toEqual([]);
+    await toggleBreakpoint(page, 2);
+    await expect.poll(() => page.evaluate(() => window.cantrip!.breakpoints())).toEqual([3]);
+    await page.click('#cast');
+    await page.waitForFunction(() => window.cantrip!.debugState().state === 'paused');
+    expect((await page.evaluate(() => window.cantrip!.debugState())).line).toBe(3);
+    await page.click('#dbg-continue');
+    await page.waitForFunction(() => window.cantrip!.debugState().state === 'idle');
+    expect(await consoleText(page)).toContain('poke finished');
+    await page.close();
+  });
+
+  it('steps over from `return b` back onto the call line, then the next line (issue 33 §9)', async () => {
+    const { page } = await openPage();
+    await setSource(page, 'fun pick(a, b) {\n  return b;\n}\nspell two(caster, target) {\n  var x = pick(1, 2);\n  print x;\n}\n');
+    await page.waitForFunction(() => window.cantrip!.bytecode().includes('pick'));
+    await toggleBreakpoint(page, 2);
+    await page.click('#cast');
+    await page.waitForFunction(() => window.cantrip!.debugState().state === 'paused' && window.cantrip!.debugState().line === 2);
+    await page.keyboard.press('F10');
+    await page.waitForFunction(() => window.cantrip!.debugState().line === 5);
+    expect((await page.evaluate(() => window.cantrip!.debugState())).frames.map((f) => f.name)).toEqual(['two']);
+    await page.keyboard.press('F10');
+    await page.waitForFunction(() => window.cantrip!.debugState().line === 6);
+    await page.keyboard.press('F5');
+    await page.waitForFunction(() => window.cantrip!.debugState().state === 'idle');
+    expect(await consoleText(page)).toMatch(/^2$/m);
+    await page.close();
+  });
+
+  it("says which tier ran a cast: both, when a looping spell's loop was compiled mid-cast (issue 33 §6)", async () => {
+    const { page } = await openPage();
+    await setSource(page, 'spell spin(caster, target) {\n  var total = 0;\n  for (var i = 0; i < 20000; i = i + 1) total = total + i;\n  print total;\n}\n');
+    await page.waitForFunction(() => window.cantrip!.bytecode().includes('spin'));
+    await page.click('#cast');
+    await page.waitForFunction(() => window.cantrip!.console().some((e) => e.text.startsWith('spin finished')));
+    const line = (await page.evaluate(() => window.cantrip!.console())).find((e) => e.text.startsWith('spin finished'))!.text;
+    expect(line).toMatch(/^spin finished \(ran on both: the interpreter, then compiled code/);
+    await page.close();
+  });
+
+  it('explains a top-level damage(t, 3) as a world function, not as a bare argument error (issue 33 §8)', async () => {
+    const { page } = await openPage();
+    await setSource(page, 'var t = 1;\ndamage(t, 3);\n');
+    await page.waitForFunction(() => window.cantrip!.compileCount() > 0 && window.cantrip!.markers().every((m) => m.severity !== 'error'));
+    await page.click('#run');
+    await page.waitForFunction(() => window.cantrip!.console().some((e) => e.kind === 'error'));
+    const error = (await page.evaluate(() => window.cantrip!.console())).find((e) => e.kind === 'error')!;
+    expect(error.text).toMatch(/^damage\(\) acts on the world, so it only works inside a spell that is cast\./);
+    expect(error.line).toBe(2);
+    await page.close();
   });
 
   it('sets no breakpoint from the empty gutter below the last line; Cast is off while the spell has errors', async () => {

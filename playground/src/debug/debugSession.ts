@@ -21,6 +21,7 @@ import { Debugger, type FrameView, type StepMode } from '../../../vm/debugger.js
 import type { Reporter } from '../backend.js';
 import { errorMessage } from '../engine.js';
 import type { PlaygroundWorld } from '../world/playgroundWorld.js';
+import { lineMoves, type LineMoves } from './lineMoves.js';
 
 export type DebugState = 'idle' | 'paused' | 'running' | 'waiting';
 
@@ -67,6 +68,8 @@ interface DebugCast {
   readonly filter: OneCastFilter;
   readonly fiber: Fiber;
   readonly spell: string;
+  /** Set when the editor's text was reloaded with the same code on other lines: how its lines map to the running code's. */
+  moves: LineMoves | null;
 }
 
 export class DebugSession {
@@ -87,12 +90,22 @@ export class DebugSession {
       }
     });
     // New code in the running world: the paused cast would go on running the old code, which the
-    // editor and the bytecode panel no longer show. Drop it, as a rebuild does.
+    // editor and the bytecode panel no longer show. Drop it, as a rebuild does — unless only comments
+    // or blank lines changed (the same code on other lines): then it goes on, its lines translated.
     world.onReload(() => {
-      if (this.current) {
-        this.reporter().info(`The spell changed: the debugged cast of ${this.current.spell} (old code) was dropped. Cast again to debug the new code.`);
-        this.stop();
+      const c = this.current;
+      if (!c) return;
+      const reloaded = c.world.spellVm(c.spell)?.module ?? null;
+      const moves = reloaded === null ? null : lineMoves(c.vm.module, reloaded);
+      if (moves !== null) {
+        c.moves = moves;
+        c.debugger.setBreakpoints(this.codeBreakpoints(c));
+        this.reporter().info(`Only comments or blank lines changed: the debugged cast of ${c.spell} goes on.`);
+        this.settle();
+        return;
       }
+      this.reporter().info(`The code changed: the debugged cast of ${c.spell} ran the old code, so it was dropped. Cast again to debug the new code.`);
+      this.stop();
     });
   }
 
@@ -128,7 +141,7 @@ export class DebugSession {
     }
     // A spell with no code of its own may finish before any line event: adopt its fiber anyway.
     filter.fiber ??= result.fiber;
-    this.current = { world, vm, debugger: dbg, filter, fiber: result.fiber, spell };
+    this.current = { world, vm, debugger: dbg, filter, fiber: result.fiber, spell, moves: null };
     this.settle();
   }
 
@@ -152,7 +165,7 @@ export class DebugSession {
     const c = this.current;
     if (!c || c.fiber.state !== 'paused') return;
     const dbg = c.debugger;
-    dbg.setBreakpoints(this.breakpoints());
+    dbg.setBreakpoints(this.codeBreakpoints(c));
     c.world.continuePaused(c.fiber, (fiber) => {
       if (mode === 'run') dbg.continue(fiber);
       else if (mode === 'over') dbg.stepOver(fiber);
@@ -171,7 +184,14 @@ export class DebugSession {
 
   /** The editor's breakpoints changed: they apply at once, also to a cast the world resumes after a wait. */
   refreshBreakpoints(): void {
-    this.current?.debugger.setBreakpoints(this.breakpoints());
+    const c = this.current;
+    c?.debugger.setBreakpoints(this.codeBreakpoints(c));
+  }
+
+  /** The editor's breakpoints as lines of the code the cast runs. */
+  private codeBreakpoints(c: DebugCast): number[] {
+    const lines = this.breakpoints();
+    return c.moves === null ? [...lines] : lines.flatMap((line) => c.moves!.toCode(line));
   }
 
   stop(): void {
@@ -196,7 +216,9 @@ export class DebugSession {
     c.world.flush();
     const fiber = c.fiber;
     if (fiber.state === 'paused') {
-      this.onChange({ state: 'paused', spell: c.spell, frames: c.debugger.callStack(fiber), wakeAt: null });
+      const frames = c.debugger.callStack(fiber);
+      const moves = c.moves;
+      this.onChange({ state: 'paused', spell: c.spell, frames: moves === null ? frames : frames.map((f) => ({ ...f, line: moves.toEditor(f.line) })), wakeAt: null });
     } else if (fiber.state === 'suspended') {
       const wakeAt = c.filter.context?.wakeAt ?? null;
       const until = wakeAt === null ? '' : ` until t=${wakeAt.toFixed(2)}s`;

@@ -66,6 +66,7 @@ export function registerCantrip(hostNames: readonly string[], documentFor: Docum
     wordPattern: /[A-Za-z_]\w*|-?\d+(\.\d+)?/,
   });
   registerLanguageProviders(documentFor);
+  bindGoToDefinition();
 }
 
 export function toMonacoMarkers(markers: readonly MarkerData[]): monaco.editor.IMarkerData[] {
@@ -73,4 +74,24 @@ export function toMonacoMarkers(markers: readonly MarkerData[]): monaco.editor.I
     ...m,
     severity: m.severity === 'error' ? monaco.MarkerSeverity.Error : monaco.MarkerSeverity.Warning,
   }));
+}
+
+/**
+ * Go to Definition is F12, and Ctrl/Cmd+F12 too. In a browser Monaco binds
+ * it to Ctrl+F12 as well (F12 opens the browser's developer tools outside
+ * the editor) and shows that key in the context menu; but Go to
+ * Implementations holds Ctrl+F12 too and wins, and Cantrip has no
+ * implementations, so that key did nothing. Ctrl+F12 is taken back from
+ * Implementations, and F12 bound last so the menu shows it.
+ */
+function bindGoToDefinition(): void {
+  const { KeyMod, KeyCode } = monaco;
+  const when = 'editorTextFocus';
+  monaco.editor.addKeybindingRules([
+    { keybinding: KeyMod.CtrlCmd | KeyCode.F12, command: '-editor.action.goToImplementation' },
+    { keybinding: KeyMod.CtrlCmd | KeyCode.F12, command: '-editor.action.revealDefinition' },
+    { keybinding: KeyMod.CtrlCmd | KeyCode.F12, command: 'editor.action.revealDefinition', when },
+    { keybinding: KeyCode.F12, command: '-editor.action.revealDefinition' },
+    { keybinding: KeyCode.F12, command: 'editor.action.revealDefinition', when },
+  ]);
 }

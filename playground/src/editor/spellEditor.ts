@@ -9,7 +9,9 @@ import type { MarkerData } from '../language/markers.js';
 import { colourIndexForLine } from '../language/bytecodeMap.js';
 import { THEME_ID, toMonacoMarkers } from './cantripLanguage.js';
 import { monaco } from './monaco.js';
+import { ModelDecorations } from './modelDecorations.js';
 import { SPELL_URI } from '../engine.js';
+import { editorLineHeight, loadViewSettings } from '../viewSettings.js';
 
 /** Lines beyond the viewport that still get their colour (smooth scrolling). */
 const COLOUR_MARGIN = 80;
@@ -31,12 +33,13 @@ export class SpellEditor {
   readonly spellModel: monaco.editor.ITextModel;
   readonly breedsModel: monaco.editor.ITextModel;
   private tab: EditorTab = 'spell';
-  private readonly lineColours: monaco.editor.IEditorDecorationsCollection;
-  private readonly linkedLine: monaco.editor.IEditorDecorationsCollection;
-  private readonly currentLine: monaco.editor.IEditorDecorationsCollection;
-  private readonly breakpointDecorations: monaco.editor.IEditorDecorationsCollection;
+  // On the spell's model, not the editor: they stay while breeds.json shows (modelDecorations.ts).
+  private readonly lineColours: ModelDecorations;
+  private readonly linkedLine: ModelDecorations;
+  private readonly currentLine: ModelDecorations;
+  private readonly breakpointDecorations: ModelDecorations;
   /** The faint dot where a click in the gutter would set a breakpoint. */
-  private readonly breakpointHint: monaco.editor.IEditorDecorationsCollection;
+  private readonly breakpointHint: ModelDecorations;
   private hintLine: number | null = null;
   private readonly breakpoints = new Set<number>();
   /** The lines the compiled spell has code on (null: not compiled, any line may be one). */
@@ -48,13 +51,15 @@ export class SpellEditor {
   constructor(host: HTMLElement, spellSource: string, breedsSource: string, private readonly events: SpellEditorEvents) {
     this.spellModel = monaco.editor.createModel(spellSource, LANGUAGE_ID, monaco.Uri.parse(SPELL_URI));
     this.breedsModel = monaco.editor.createModel(breedsSource, 'breeds-json', monaco.Uri.parse('file:///breeds.json'));
+    const { fontSize } = loadViewSettings();
     this.editor = monaco.editor.create(host, {
       model: this.spellModel,
       theme: THEME_ID,
       automaticLayout: true,
       glyphMargin: true,
       minimap: { enabled: false },
-      fontSize: 13,
+      fontSize,
+      lineHeight: editorLineHeight(fontSize),
       fontFamily: "'DejaVu Sans Mono', Menlo, Consolas, monospace",
       scrollBeyondLastLine: false,
       tabSize: 2,
@@ -66,11 +71,11 @@ export class SpellEditor {
       // document style sheet on .monaco-component) and draws with no background: render it in the page.
       useShadowDOM: false,
     });
-    this.lineColours = this.editor.createDecorationsCollection();
-    this.linkedLine = this.editor.createDecorationsCollection();
-    this.currentLine = this.editor.createDecorationsCollection();
-    this.breakpointDecorations = this.editor.createDecorationsCollection();
-    this.breakpointHint = this.editor.createDecorationsCollection();
+    this.lineColours = new ModelDecorations(this.spellModel);
+    this.linkedLine = new ModelDecorations(this.spellModel);
+    this.currentLine = new ModelDecorations(this.spellModel);
+    this.breakpointDecorations = new ModelDecorations(this.spellModel);
+    this.breakpointHint = new ModelDecorations(this.spellModel);
     this.wireEvents();
   }
 
@@ -118,6 +123,8 @@ export class SpellEditor {
     const state = this.viewStates.get(tab);
     if (state) this.editor.restoreViewState(state);
     this.editor.updateOptions({ glyphMargin: tab === 'spell' });
+    // The colours are drawn for the lines in view only: the spell's view may have scrolled elsewhere.
+    if (tab === 'spell') this.renderLineColours();
     this.editor.focus();
     this.events.onTabChange(tab);
   }
@@ -226,21 +233,20 @@ export class SpellEditor {
   }
 
   /**
-   * A click on a line: removes its breakpoint, or sets one on the first line
-   * with code from there (a comment or blank line is never hit, so the
-   * breakpoint goes where the debugger will stop).
+   * A click on a line: sets a breakpoint on the first line a cast can stop
+   * at from there (a comment or blank line is never hit, so the breakpoint
+   * goes where the debugger will stop), or removes the one already there —
+   * the same place the faint dot showed while hovering.
    */
   toggleBreakpoint(line: number): void {
-    if (this.breakpoints.has(line)) this.breakpoints.delete(line);
-    else {
-      const target = this.codeLineFrom(line);
-      if (target === null) return;
-      this.breakpoints.add(target);
-    }
+    const target = this.breakpoints.has(line) ? line : this.codeLineFrom(line);
+    if (target === null) return;
+    if (this.breakpoints.has(target)) this.breakpoints.delete(target);
+    else this.breakpoints.add(target);
     this.renderBreakpoints();
   }
 
-  /** The compiled spell's lines with code: breakpoints on other lines are shown as never hit. */
+  /** The lines a cast can stop at (debug/breakableLines.ts): breakpoints on other lines are shown as never hit. */
   setCodeLines(lines: readonly number[] | null): void {
     const next = lines === null ? null : new Set(lines);
     const same = next === null ? this.codeLines === null : this.codeLines !== null && next.size === this.codeLines.size && [...next].every((l) => this.codeLines!.has(l));
@@ -249,12 +255,13 @@ export class SpellEditor {
     if (this.breakpoints.size > 0) this.renderBreakpoints(false);
   }
 
-  /** `line` if it has code, else the next line that does (the previous one at the end of the file); null when no line has code. */
+  /** `line` if a cast can stop there, else the next line that can; null below the last such line (nothing there is ever hit). */
   private codeLineFrom(line: number): number | null {
     const code = this.codeLines;
     if (code === null || code.has(line)) return line;
-    const sorted = [...code].sort((a, b) => a - b);
-    return sorted.find((l) => l > line) ?? sorted.at(-1) ?? null;
+    let next: number | null = null;
+    for (const l of code) if (l > line && (next === null || l < next)) next = l;
+    return next;
   }
 
   setBreakpoints(lines: readonly number[]): void {
@@ -273,8 +280,9 @@ export class SpellEditor {
   }
 
   private showBreakpointHint(line: number | null): void {
-    // The faint dot shows where a click would put the breakpoint: on this line, or the next with code.
-    const shown = line !== null && !this.breakpoints.has(line) ? this.codeLineFrom(line) : null;
+    // The faint dot shows where a click would put the breakpoint: on this line, or the next a cast can stop at.
+    const target = line !== null && !this.breakpoints.has(line) ? this.codeLineFrom(line) : null;
+    const shown = target !== null && !this.breakpoints.has(target) ? target : null;
     if (shown === this.hintLine) return;
     this.hintLine = shown;
     if (shown === null) this.breakpointHint.clear();

@@ -85,9 +85,14 @@ export class LineInstructionMap {
   }
 
   /** The row of a given function and code offset (for the debugger's current instruction). */
+  /** The row of the instruction holding `offset` (its first word or an operand: an outer frame's pc is its call's last word). */
   rowFor(functionIndex: number, offset: number): number | null {
-    const i = this.rows.findIndex((r) => r.kind === 'instruction' && r.functionIndex === functionIndex && r.offset === offset);
-    return i < 0 ? null : i;
+    // A function's rows come in offset order: the last one starting at or before `offset` holds it.
+    let found: number | null = null;
+    this.rows.forEach((r, i) => {
+      if (r.kind === 'instruction' && r.functionIndex === functionIndex && r.offset <= offset) found = i;
+    });
+    return found;
   }
 
   /** Source lines that produced code, ascending. */

@@ -42,6 +42,18 @@ describe('explaining world functions in top-level code', () => {
     expect(explainBudgetError('Stack overflow.\n[line 1] in f()')).toBe('Stack overflow.\n[line 1] in f()');
   });
 
+  it("explains a world function whose arguments failed at top level (damage(t, 3) with no entity), keeping the argument error", () => {
+    const text = runOutsideCast('var t = 1;\ndamage(t, 3);\n');
+    expect(text.split('\n')[0]).toBe('Argument 1 of damage() must be an entity.');
+    const explained = explainScriptError(text, new Set(['damage', 'spawn']));
+    expect(explained).toMatch(/^damage\(\) acts on the world, so it only works inside a spell that is cast\./);
+    expect(explained.split('\n')[0]).toContain('(Here it also failed with: Argument 1 of damage() must be an entity.)');
+    expect(explained.split('\n').slice(1)).toEqual(['[line 2] in script']);
+    // A function that does not act on the world keeps its own message.
+    const len = runOutsideCast('len(1);\n');
+    expect(explainScriptError(len, new Set(['damage']))).toBe(len);
+  });
+
   it('leaves other errors alone', () => {
     const text = runOutsideCast('print 1 + nil;\n');
     expect(explainScriptError(text)).toBe(text);

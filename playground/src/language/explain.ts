@@ -7,6 +7,8 @@
 
 /** The runtime's HostError when a world function runs with no cast (vm/host-api.ts). */
 const NEEDS_CAST = /^(\w+)\(\) can only be used in a spell cast on a world\.$/;
+/** Any other error a host function's call gives ("Argument 1 of damage() must be an entity."): the VM checks arguments before the function looks for a cast. */
+const HOST_CALL_ERROR = /^(?:Argument \d+ of )?(\w+)\(\) /;
 /** The runtime's WorldError when a module's top-level code fails while the world loads it. */
 const SCRIPT_FAILED = /^.*?: the top-level script (?:failed: (.*)|may not wait\.)$/s;
 
@@ -26,17 +28,23 @@ export function explainBudgetError(text: string): string {
 /**
  * A failed Run's text (message, then `[line N] in …` lines) with the
  * message explained when it is a world function called from top-level code
- * or a budget running out.
+ * or a budget running out. `worldFunctions` names the host functions that
+ * act on the world: a call of one at top level gets the explanation even
+ * when its arguments failed first (`damage(t, 3)` with no entity to give
+ * it), since they could not be right there anyway; the argument error
+ * follows it.
  */
-export function explainScriptError(text: string): string {
+export function explainScriptError(text: string, worldFunctions: ReadonlySet<string> = new Set()): string {
   const [first = '', ...trace] = text.split('\n');
-  const match = NEEDS_CAST.exec(first);
-  if (!match) return explainBudgetError(text);
-  const fn = match[1]!;
+  const needsCast = NEEDS_CAST.exec(first);
+  const hostCall = needsCast ? null : HOST_CALL_ERROR.exec(first);
+  const fn = needsCast?.[1] ?? (hostCall && worldFunctions.has(hostCall[1]!) ? hostCall[1]! : null);
+  if (fn === null) return explainBudgetError(text);
   const advice =
     `${fn}() acts on the world, so it only works inside a spell that is cast. ` +
     `Run runs just the top-level code (print, your functions and classes). ` +
-    `Put the call in a spell — spell setup(caster, target) { ${fn}(…); } — pick it in the spell menu and press Cast.`;
+    `Put the call in a spell — spell setup(caster, target) { ${fn}(…); } — pick it in the spell menu and press Cast.` +
+    (hostCall ? ` (Here it also failed with: ${first})` : '');
   return [advice, ...trace].join('\n');
 }
 

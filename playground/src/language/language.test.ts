@@ -78,6 +78,9 @@ describe('bytecode listing', () => {
     expect(map.lineForRow(6)).toBe(2);
     expect(map.lineForRow(0)).toBeNull();
     expect(map.rowFor(1, 3)).toBe(8);
+    // An operand word (an outer frame's pc is its call's last word) belongs to its instruction's row.
+    // (offset 4 is the operand of row 8's CONSTANT at 0003.)
+    expect(map.rowFor(1, 4)).toBe(8);
     expect(map.linesWithCode()).toEqual([1, 2, 3]);
   });
 

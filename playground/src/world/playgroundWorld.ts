@@ -86,11 +86,16 @@ export class PlaygroundWorld {
   private breedsText: string | null = null;
   /** The library files loaded beside the editor's spells (a reload in place needs the same set). */
   private libraryNames = '';
-  private readonly library = libraryFiles();
+  private libraryCache: SpellFile[] | null = null;
   private readonly listeners = new Set<WorldListener>();
   private readonly rebuildListeners = new Set<() => void>();
   private readonly reloadListeners = new Set<() => void>();
   private currentSetup: WorldSetup = setupFor(DEFAULT_SCENARIO);
+
+  /** The library files, read (each parsed for its spell names) when the world is first built, not at start-up. */
+  private get library(): SpellFile[] {
+    return (this.libraryCache ??= libraryFiles());
+  }
 
   get setup(): WorldSetup {
     return this.currentSetup;
