@@ -13,10 +13,16 @@ function tree(files: string[]): string {
   return dir;
 }
 
+/** The files and the problems, without the combined order (tested on its own below). */
+function listed(named: readonly string[]) {
+  const { files, problems } = expandSpellPaths(named);
+  return { files, problems };
+}
+
 describe('expandSpellPaths', () => {
   it("walks a folder in name order, depth first, taking .spell files only, not node_modules' or dot-folders', nor dot-files", () => {
     const dir = tree(['b.spell', 'a/z.spell', 'a/y/x.spell', 'c.spb', 'notes.md', 'node_modules/p/d.spell', '.git/e.spell', 'a/.hidden/f.spell', '.g.spell']);
-    expect(expandSpellPaths([dir])).toEqual({ files: ['a/y/x.spell', 'a/z.spell', 'b.spell'].map((f) => join(dir, f)), problems: [] });
+    expect(listed([dir])).toEqual({ files: ['a/y/x.spell', 'a/z.spell', 'b.spell'].map((f) => join(dir, f)), problems: [] });
   });
 
   it('keeps files named as they are (missing ones included, for the reader to report), each once', () => {
@@ -35,7 +41,7 @@ describe('expandSpellPaths', () => {
 
   it('reports a folder with no spell file in it', () => {
     const dir = tree(['docs/readme.md']);
-    expect(expandSpellPaths([join(dir, 'docs')])).toEqual({ files: [], problems: [{ path: join(dir, 'docs'), message: `cantrip: no .spell files in '${join(dir, 'docs')}'` }] });
+    expect(listed([join(dir, 'docs')])).toEqual({ files: [], problems: [{ path: join(dir, 'docs'), message: `cantrip: no .spell files in '${join(dir, 'docs')}'` }] });
   });
 
   // Root reads any folder whatever its mode, so the check means nothing there.
@@ -43,12 +49,18 @@ describe('expandSpellPaths', () => {
     const dir = tree(['a.spell', 'locked/b.spell']);
     chmodSync(join(dir, 'locked'), 0o000);
     try {
-      expect(expandSpellPaths([dir])).toEqual({
+      expect(listed([dir])).toEqual({
         files: [join(dir, 'a.spell')],
         problems: [{ path: join(dir, 'locked'), message: `cantrip: cannot read the folder '${join(dir, 'locked')}': permission denied` }],
       });
     } finally {
       chmodSync(join(dir, 'locked'), 0o755);
     }
+  });
+
+  it('keeps files and problems in the order the command line named them (a report lists them so)', () => {
+    const dir = tree(['docs/readme.md', 'b.spell']);
+    const named = [join(dir, 'missing.spell'), join(dir, 'docs'), join(dir, 'b.spell')];
+    expect(expandSpellPaths(named).inOrder.map((entry) => ('file' in entry ? entry.file : entry.problem.path))).toEqual(named);
   });
 });

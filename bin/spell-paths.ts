@@ -20,22 +20,36 @@ export const SPELL_EXTENSION = '.spell';
 
 const skipped = (name: string) => name === 'node_modules' || name.startsWith('.');
 
+/** A folder that could not be read or holds no spell file: the path and a message, an unreadable input (exit 66). */
+export interface SpellPathProblem {
+  readonly path: string;
+  readonly message: string;
+}
+
 export interface SpellPaths {
   /** Each file once, in the order named; a folder's files where the folder was named. */
   readonly files: readonly string[];
-  /** Folders that could not be read or hold no spell file: the path named and a message, each an unreadable input (exit 66). */
-  readonly problems: readonly { readonly path: string; readonly message: string }[];
+  /** The folders that could not be read or hold no spell file. */
+  readonly problems: readonly SpellPathProblem[];
+  /** Files and problems together, in the order the command line named them (a report lists them so). */
+  readonly inOrder: readonly ({ readonly file: string } | { readonly problem: SpellPathProblem })[];
 }
 
 export function expandSpellPaths(named: readonly string[]): SpellPaths {
   const files: string[] = [];
-  const problems: { path: string; message: string }[] = [];
+  const problems: SpellPathProblem[] = [];
+  const inOrder: ({ file: string } | { problem: SpellPathProblem })[] = [];
   const seen = new Set<string>();
   const take = (file: string) => {
     const key = path.resolve(file);
     if (seen.has(key)) return;
     seen.add(key);
     files.push(file);
+    inOrder.push({ file });
+  };
+  const problem = (found: SpellPathProblem) => {
+    problems.push(found);
+    inOrder.push({ problem: found });
   };
   for (const arg of named) {
     if (!isFolder(arg)) {
@@ -44,10 +58,10 @@ export function expandSpellPaths(named: readonly string[]): SpellPaths {
     }
     const before = files.length;
     const unreadable = walk(arg, take);
-    for (const [folder, error] of unreadable) problems.push({ path: folder, message: `cantrip: cannot read the folder '${folder}': ${describeFsError(error)}` });
-    if (files.length === before && unreadable.length === 0) problems.push({ path: arg, message: `cantrip: no ${SPELL_EXTENSION} files in '${arg}'` });
+    for (const [folder, error] of unreadable) problem({ path: folder, message: `cantrip: cannot read the folder '${folder}': ${describeFsError(error)}` });
+    if (files.length === before && unreadable.length === 0) problem({ path: arg, message: `cantrip: no ${SPELL_EXTENSION} files in '${arg}'` });
   }
-  return { files, problems };
+  return { files, problems, inOrder };
 }
 
 function isFolder(arg: string): boolean {

@@ -39,9 +39,14 @@ export interface FileReport {
 export async function checkFiles(paths: readonly string[], options: CheckOptions, io: CliIO): Promise<number> {
   // Files named on the command line win over cantrip.json's; a bad one stops the command.
   const projects = new Projects(io, options);
-  const { files, problems } = expandSpellPaths(paths);
-  const reports: FileReport[] = problems.map((p) => ({ file: p.path, kind: 'unreadable', diagnostics: [], problem: { message: p.message, exitCode: EXIT.noInput } }));
-  for (const file of files) {
+  const reports: FileReport[] = [];
+  for (const named of expandSpellPaths(paths).inOrder) {
+    if ('problem' in named) {
+      const { path, message } = named.problem;
+      reports.push({ file: path, kind: 'unreadable', diagnostics: [], problem: { message, exitCode: EXIT.noInput } });
+      continue;
+    }
+    const { file } = named;
     const project = projects.of(file);
     const report = await checkFile(file, io, project.hosts, project.breeds?.entityPropertyNames());
     reports.push(withProjectProblems(project.apiFile === null ? report : { ...report, apiFile: project.apiFile }, project));

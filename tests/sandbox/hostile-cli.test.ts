@@ -92,7 +92,7 @@ describe('cantrip check on every hostile input at once', () => {
     expect(r.status).toBe(66);
     const all = r.stdout + r.stderr;
     expect(all).toMatch(/cannot read 'no-such\.spell': no such file/);
-    expect(all).toMatch(/cannot read 'a-directory': it is a directory/);
+    expect(all).toMatch(/no .spell files in 'a-directory'/); // a folder is walked (bin/spell-paths.ts); this one holds no spell
     expect(all).toMatch(/cannot read 'loop-a': too many symbolic links/);
     if (HAS_PROC_MEM) expect(all).toMatch(/cannot read '\/proc\/self\/mem'/);
     if (HAS_DEV_ZERO) expect(all).toMatch(/cannot read '\/dev\/zero': the file is larger than the 10 MB limit/);
