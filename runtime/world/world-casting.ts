@@ -20,7 +20,7 @@ import { functionFingerprint } from '../../vm/function-fingerprint.js';
 import type { HostFunction } from '../../vm/host.js';
 import { BreedError, WorldError } from '../errors.js';
 import type { CastCancelReason, DespawnReason, EntityId } from '../events/events.js';
-import { currentCast, enterCast, leaveCast, runInCast, type CastContext, type GameHost } from '../host/host-api.js';
+import type { CastContext, GameHost } from '../host/host-api.js';
 import { MinHeap } from './min-heap.js';
 import { NONE, type WorldState } from './world-state.js';
 
@@ -125,6 +125,9 @@ export class WorldCasting {
   private phasePrevious: CastContext | null = null;
   /** The targets whose cast loop the phase opened, closed by endPhase. */
   private readonly phaseTargets: SpellTarget[] = [];
+  /** The VMs the phase's casts run on, and the cast each had before the phase (put back by endPhase). */
+  private readonly phaseVms: VM[] = [];
+  private readonly phaseVmCasts: unknown[] = [];
 
   constructor(
     private readonly state: WorldState,
@@ -287,7 +290,7 @@ export class WorldCasting {
    */
   runScript(vm: VM, sourceName: string): void {
     const cast: CastContext = { host: this.host, spell: SCRIPT, caster: null, wakeAt: 0 };
-    const script = runInCast(cast, () => vm.runScript());
+    const script = this.runIn(vm, cast, () => vm.runScript());
     if (script.state === 'failed') {
       throw new WorldError(`${sourceName}: the top-level script failed: ${script.error?.message ?? 'unknown error'}`);
     }
@@ -329,7 +332,7 @@ export class WorldCasting {
     for (let i = 0; i < arity; i++) fitted.push(args[i] ?? null);
     const cast: CastContext = { host: this.host, spell, caster: caster?.id ?? null, wakeAt: 0 };
     // The VM was created with the world's budgets as its defaults, so the cast needs no overrides.
-    const fiber = runInCast(cast, () => owner.vm.cast(spell, fitted));
+    const fiber = this.runIn(owner.vm, cast, () => owner.vm.cast(spell, fitted));
     this.settle(fiber, owner.vm, cast);
     return fiber;
   }
@@ -345,12 +348,17 @@ export class WorldCasting {
     const args = this.argumentsFor(target.arity, self, second);
     // The id comes from the world's flat arrays: reading self.id would touch the reference object.
     const cast = this.takeCast(spell, selfId);
-    const previous = enterCast(cast);
+    const vm = owner.vm;
+    const before = vm.hostCast;
+    const running = this.state.running;
+    vm.hostCast = cast;
+    this.state.running = cast;
     let outcome: RunOutcome;
     try {
-      outcome = owner.vm.castFast(spell, args);
+      outcome = vm.castFast(spell, args);
     } finally {
-      leaveCast(previous);
+      vm.hostCast = before;
+      this.state.running = running;
     }
     for (let i = 0; i < args.length; i++) args[i] = null;
     if (!this.castKeepsContext(outcome, owner.vm, cast)) this.casts[this.spareCasts++] = cast;
@@ -384,7 +392,8 @@ export class WorldCasting {
     if (this.phaseCast !== null) throw new WorldError('A cast phase is already open.');
     this.phaseSecond = second;
     this.phaseCast = this.takeCast(SCRIPT, 0);
-    this.phasePrevious = enterCast(this.phaseCast);
+    this.phasePrevious = this.state.running;
+    this.state.running = this.phaseCast;
   }
 
   /**
@@ -419,14 +428,22 @@ export class WorldCasting {
   /** A phase's cast that reported an outcome: if it waits or paused with the phase's context, the phase goes on in a new one. */
   private afterPhaseCast(outcome: RunOutcome, target: SpellTarget, cast: WorldCast): void {
     if (outcome.state !== 'done' && this.castKeepsContext(outcome, target.owner.vm, cast)) {
-      this.phaseCast = this.takeCast(SCRIPT, 0);
-      enterCast(this.phaseCast);
+      const next = this.takeCast(SCRIPT, 0);
+      this.phaseCast = next;
+      this.state.running = next;
+      for (const vm of this.phaseVms) vm.hostCast = next;
     }
   }
 
   /** A target's first cast in the phase: open its VM's cast loop and give it an argument array, the second argument in place. */
   private openPhaseLoop(target: SpellTarget): FastLoop {
-    const loop = target.owner.vm.castLoop(target.spell);
+    const vm = target.owner.vm;
+    if (!this.phaseVms.includes(vm)) {
+      this.phaseVms.push(vm);
+      this.phaseVmCasts.push(vm.hostCast);
+      vm.hostCast = this.phaseCast;
+    }
+    const loop = vm.castLoop(target.spell);
     const args: Value[] = [];
     for (let i = 0; i < target.arity; i++) args.push(i === 1 ? this.phaseSecond : null);
     target.loop = loop;
@@ -439,7 +456,10 @@ export class WorldCasting {
   endPhase(): void {
     const cast = this.phaseCast;
     if (cast === null) return;
-    leaveCast(this.phasePrevious);
+    this.state.running = this.phasePrevious;
+    for (let i = 0; i < this.phaseVms.length; i++) this.phaseVms[i]!.hostCast = this.phaseVmCasts[i];
+    this.phaseVms.length = 0;
+    this.phaseVmCasts.length = 0;
     this.phaseCast = null;
     this.phasePrevious = null;
     this.casts[this.spareCasts++] = cast;
@@ -490,7 +510,7 @@ export class WorldCasting {
         this.end(vm, fiber, cast, 'caster-gone', this.casterGoneMessage(cast.caster));
         continue;
       }
-      runInCast(cast, () => vm.resume(fiber));
+      this.runIn(vm, cast, () => vm.resume(fiber));
       this.settle(fiber, vm, cast);
     }
   }
@@ -509,7 +529,7 @@ export class WorldCasting {
     const entry = this.paused.get(fiber);
     if (!entry || fiber.state !== 'paused') return false;
     this.paused.delete(fiber);
-    runInCast(entry.cast, () => go(fiber));
+    this.runIn(entry.vm, entry.cast, () => go(fiber));
     this.settle(fiber, entry.vm, entry.cast);
     return true;
   }
@@ -619,9 +639,23 @@ export class WorldCasting {
     return entry === undefined ? 'Its caster is gone.' : CASTER_GONE[entry.reason];
   }
 
+  /** Run `body` (a VM's cast, resume or script) in `cast`: the VM hands it to host functions (HostContext.cast), the world's own reactions read it as `running`. */
+  private runIn<T>(vm: VM, cast: CastContext, body: () => T): T {
+    const before = vm.hostCast;
+    const running = this.state.running;
+    vm.hostCast = cast;
+    this.state.running = cast;
+    try {
+      return body();
+    } finally {
+      vm.hostCast = before;
+      this.state.running = running;
+    }
+  }
+
   private emitPrint(text: string): void {
-    const cast = currentCast();
-    const inSpell = cast !== null && cast.host === this.host && cast.spell !== SCRIPT;
+    const cast = this.state.running;
+    const inSpell = cast !== null && cast.spell !== SCRIPT;
     this.state.push({ type: 'print', tick: this.state.steps, text, spell: inSpell ? cast.spell : null, caster: inSpell ? cast.caster : null });
   }
 }
