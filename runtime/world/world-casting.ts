@@ -21,6 +21,7 @@ import type { HostFunction } from '../../vm/host.js';
 import { BreedError, WorldError } from '../errors.js';
 import type { CastCancelReason, DespawnReason, EntityId } from '../events/events.js';
 import type { CastContext, GameHost } from '../host/host-api.js';
+import { castId, castMatches, castNumberOf, isCastId, targetIdOf, type CastFilter, type CastId, type CastInfo, type WorldCastContext } from './cast-handles.js';
 import { MinHeap } from './min-heap.js';
 import { NONE, type WorldState } from './world-state.js';
 
@@ -35,6 +36,14 @@ export interface CastResult {
   readonly error: SpellRuntimeError | null;
   /** The cast's fiber: the handle a debugger steps, or `cancelCast` ends. */
   readonly fiber: Fiber;
+  /** The cast's id while it is in flight (waiting or paused): `world.casts({ id })`, `world.cancelCasts({ id })`; null once it ended. */
+  readonly id: CastId | null;
+}
+
+/** A cast just started: its fiber, and its id if it is in flight (it waits or paused). */
+export interface StartedCast {
+  readonly fiber: Fiber;
+  readonly id: CastId | null;
 }
 
 /** One loaded module of spells. */
@@ -62,7 +71,7 @@ export interface SpellTarget {
 interface WaitingCast {
   readonly fiber: Fiber;
   readonly vm: VM;
-  readonly cast: CastContext;
+  readonly cast: WorldCastContext;
   readonly seq: number;
   /** Heap units it holds against the world's budget while it waits (runtime/world/world-memory.ts). */
   readonly hold: number;
@@ -76,7 +85,7 @@ const CANCELLED_SLACK = 64;
 /** A cast stopped by a debugger at a breakpoint or step: kept until the debugger continues or cancels it. */
 interface PausedCast {
   readonly vm: VM;
-  readonly cast: CastContext;
+  readonly cast: WorldCastContext;
 }
 
 /** The reused argument array of length `arity` in `arrays` (made, all nil, the first time). */
@@ -94,8 +103,11 @@ function argumentArray(arrays: Value[][], arity: number): Value[] {
 const SCRIPT = '<script>';
 
 /** A CastContext the world reuses for its own casts once they finish (one that waits or pauses keeps it). */
-class WorldCast implements CastContext {
+class WorldCast implements WorldCastContext {
   wakeAt = 0;
+  id: CastId | null = null;
+  target: EntityId | null = null;
+  rest: readonly Value[] | null = null;
   constructor(
     readonly host: GameHost,
     public spell: string,
@@ -116,6 +128,8 @@ export class WorldCasting {
   /** Spare contexts for the world's own casts (a stack, `spareCasts` deep). */
   private readonly casts: WorldCast[] = [];
   private spareCasts = 0;
+  /** The number in the last cast id given (cast-handles.ts). */
+  private castNumber = 0;
   /** Argument arrays by length, reused: the VM copies the arguments onto the fiber's stack before the spell runs. */
   private readonly argArrays: Value[][] = [];
   /** The phase's second argument (dt), as given to beginPhase. */
@@ -155,7 +169,7 @@ export class WorldCasting {
       .toArray()
       .filter((w) => !w.cancelled)
       .sort((a, b) => (wakesBefore(a, b) ? -1 : 1))
-      .map((w) => ({ fiber: w.fiber, vm: w.vm, spell: w.cast.spell, caster: w.cast.caster, wakeAt: w.cast.wakeAt, seq: w.seq }));
+      .map(inFlight);
   }
 
   /** The casts one caster is waiting in, in the order they resume (an entity handed over takes them along). */
@@ -164,7 +178,70 @@ export class WorldCasting {
     return mine
       .filter((w) => !w.cancelled)
       .sort((a, b) => (wakesBefore(a, b) ? -1 : 1))
-      .map((w) => ({ fiber: w.fiber, vm: w.vm, spell: w.cast.spell, caster: w.cast.caster, wakeAt: w.cast.wakeAt, seq: w.seq }));
+      .map(inFlight);
+  }
+
+  /** The number in the last cast id this world gave (a snapshot saves it). */
+  get lastCastNumber(): number {
+    return this.castNumber;
+  }
+
+  /** Count cast ids on from at least `n` (a restore: the saved count). */
+  countCastsFrom(n: number): void {
+    if (Number.isSafeInteger(n) && n > this.castNumber) this.castNumber = n;
+  }
+
+  /** Every cast in flight that `filter` matches: the waiting ones in the order they resume, then the paused ones. */
+  list(filter: CastFilter = {}): CastInfo[] {
+    const out: CastInfo[] = [];
+    const waiting = this.waiting.toArray().filter((w) => !w.cancelled && castMatches(w.cast, 'waiting', filter));
+    for (const w of waiting.sort((a, b) => (wakesBefore(a, b) ? -1 : 1))) out.push(this.infoOf(w.cast, w.fiber, w.vm, 'waiting'));
+    for (const [fiber, p] of this.paused) if (castMatches(p.cast, 'paused', filter)) out.push(this.infoOf(p.cast, fiber, p.vm, 'paused'));
+    return out;
+  }
+
+  /** End every cast in flight that `filter` matches, each with a `cast-cancelled` event; how many. */
+  cancelMatching(filter: CastFilter, message: string): number {
+    let ended = 0;
+    for (const [fiber, p] of [...this.paused]) {
+      if (!castMatches(p.cast, 'paused', filter)) continue;
+      this.paused.delete(fiber);
+      this.end(p.vm, fiber, p.cast, 'cancelled', message);
+      ended++;
+    }
+    for (const w of this.waiting.toArray()) {
+      if (w.cancelled || !castMatches(w.cast, 'waiting', filter)) continue;
+      this.untrack(w);
+      this.cancelWaiting(w, 'cancelled', message);
+      ended++;
+    }
+    this.compact();
+    return ended;
+  }
+
+  private infoOf(cast: WorldCastContext, fiber: Fiber, vm: VM, state: 'waiting' | 'paused'): CastInfo {
+    // A waiting cast's ip is past the wait it called (trace reads ip - 1); a paused one's is the instruction it will run next.
+    const ip = (fiber.frameIps[fiber.frameCount - 1] ?? 0) + (state === 'paused' ? 1 : 0);
+    const top = fiber.trace(ip)[0];
+    const current = this.modules.find((m) => m.vm === vm);
+    const module = current ?? [...this.retired].find((m) => m.vm === vm);
+    return {
+      id: cast.id ?? '',
+      spell: cast.spell,
+      caster: cast.caster,
+      target: cast.target,
+      state,
+      line: top?.line ?? 0,
+      function: top?.functionName ?? cast.spell,
+      wakesAt: state === 'waiting' ? cast.wakeAt : null,
+      sourceName: module?.sourceName ?? '',
+      oldCode: current === undefined,
+    };
+  }
+
+  /** A new cast id for a cast of `caster`. */
+  private newCastId(caster: EntityId | null): CastId {
+    return castId(caster, ++this.castNumber);
   }
 
   /**
@@ -194,7 +271,11 @@ export class WorldCasting {
 
   /** Put back a cast a snapshot saved, waiting as it was (same wake time and order), counted against the world heap. */
   adoptWaiting(c: InFlightCast): void {
-    const cast: CastContext = { host: this.host, spell: c.spell, caster: c.caster, wakeAt: c.wakeAt };
+    // The cast keeps its id unless the data gave none (an older save) or one a cast here has.
+    const kept = c.id !== null && isCastId(c.id) && !this.hasCastId(c.id);
+    if (kept) this.countCastsFrom(castNumberOf(c.id!));
+    const id = kept ? c.id! : this.newCastId(c.caster);
+    const cast: WorldCastContext = { host: this.host, spell: c.spell, caster: c.caster, wakeAt: c.wakeAt, id, target: c.target, rest: c.rest };
     const hold = this.state.memory.holdOf(c.fiber);
     if (!this.state.memory.tryHold(hold)) throw new WorldError(this.state.memory.message());
     const entry: WaitingCast = { fiber: c.fiber, vm: c.vm, cast, seq: c.seq, hold, cancelled: false };
@@ -204,6 +285,12 @@ export class WorldCasting {
       if (list === undefined) this.waitingBy.set(c.caster, [entry]);
       else list.push(entry);
     }
+  }
+
+  private hasCastId(id: CastId): boolean {
+    for (const w of this.waiting.toArray()) if (!w.cancelled && w.cast.id === id) return true;
+    for (const p of this.paused.values()) if (p.cast.id === id) return true;
+    return false;
   }
 
   /** Casts waiting for game time to pass. */
@@ -289,7 +376,7 @@ export class WorldCasting {
    * WorldError when it fails or waits.
    */
   runScript(vm: VM, sourceName: string): void {
-    const cast: CastContext = { host: this.host, spell: SCRIPT, caster: null, wakeAt: 0 };
+    const cast: WorldCastContext = { host: this.host, spell: SCRIPT, caster: null, wakeAt: 0, id: null, target: null, rest: null };
     const script = this.runIn(vm, cast, () => vm.runScript());
     if (script.state === 'failed') {
       throw new WorldError(`${sourceName}: the top-level script failed: ${script.error?.message ?? 'unknown error'}`);
@@ -313,7 +400,7 @@ export class WorldCasting {
   }
 
   /** A cast from the embedder: announced with a `cast` event, then run now until it finishes or waits. */
-  castFromEmbedder(spell: string, caster: EntityId | null, target: EntityId | null, extra: readonly Value[] = []): Fiber {
+  castFromEmbedder(spell: string, caster: EntityId | null, target: EntityId | null, extra: readonly Value[] = []): StartedCast {
     const badName = nameArgumentProblem('spell name', spell);
     if (badName !== null) throw new WorldError(badName);
     const owner = this.spellOwner.get(spell);
@@ -322,19 +409,20 @@ export class WorldCasting {
     if (casterRef !== null && this.state.mirror[this.state.slotOfRef(casterRef)] === 1) throw new WorldError(`The caster #${caster} belongs to another zone (a mirror): cast there.`);
     const targetRef = this.refForApi(target, 'target');
     this.state.push({ type: 'cast', tick: this.state.steps, spell, caster, target });
-    return this.startCast(owner, spell, casterRef, [casterRef, targetRef, ...extra]);
+    return this.startCast(owner, spell, casterRef, [targetRef, ...extra]);
   }
 
-  /** Run a spell as cast by `caster`, its arguments trimmed or padded with nil to its parameter count. */
-  startCast(owner: LoadedSpells, spell: string, caster: EntityRef | null, args: readonly (Value | null)[]): Fiber {
+  /** Run a spell as cast by `caster` with `rest` after it (the target, extra arguments), trimmed or padded with nil to its parameter count. */
+  startCast(owner: LoadedSpells, spell: string, caster: EntityRef | null, rest: readonly (Value | null)[]): StartedCast {
     const arity = owner.arity.get(spell) ?? 0;
     const fitted: Value[] = [];
-    for (let i = 0; i < arity; i++) fitted.push(args[i] ?? null);
-    const cast: CastContext = { host: this.host, spell, caster: caster?.id ?? null, wakeAt: 0 };
+    for (let i = 0; i < arity; i++) fitted.push((i === 0 ? caster : rest[i - 1]) ?? null);
+    const target = rest.length > 0 ? targetIdOf(rest[0]!) : null;
+    const cast: WorldCastContext = { host: this.host, spell, caster: caster?.id ?? null, wakeAt: 0, id: null, target, rest };
     // The VM was created with the world's budgets as its defaults, so the cast needs no overrides.
     const fiber = this.runIn(owner.vm, cast, () => owner.vm.cast(spell, fitted));
     this.settle(fiber, owner.vm, cast);
-    return fiber;
+    return { fiber, id: cast.id };
   }
 
   /**
@@ -361,7 +449,7 @@ export class WorldCasting {
       this.state.running = running;
     }
     for (let i = 0; i < args.length; i++) args[i] = null;
-    if (!this.castKeepsContext(outcome, owner.vm, cast)) this.casts[this.spareCasts++] = cast;
+    if (!this.castKeepsContext(outcome, owner.vm, cast, second)) this.casts[this.spareCasts++] = cast;
   }
 
   /**
@@ -369,12 +457,15 @@ export class WorldCasting {
    * kept (waiting or paused) otherwise. Returns whether the cast keeps `cast`,
    * its context; if not, the caller may reuse it.
    */
-  private castKeepsContext(outcome: RunOutcome, vm: VM, cast: WorldCast): boolean {
+  private castKeepsContext(outcome: RunOutcome, vm: VM, cast: WorldCast, second: Value): boolean {
     if (outcome.state === 'done') return false;
     if (outcome.state === 'failed') {
       this.reportFailure(outcome.error, cast);
       return false;
     }
+    // Known only now, for a cast that is kept: what it was cast with, for the embedder's list and a 'restart'.
+    cast.target = targetIdOf(second);
+    cast.rest = [second];
     this.settle(outcome.fiber!, vm, cast);
     return true;
   }
@@ -427,22 +518,21 @@ export class WorldCasting {
 
   /** A phase's cast that reported an outcome: if it waits or paused with the phase's context, the phase goes on in a new one. */
   private afterPhaseCast(outcome: RunOutcome, target: SpellTarget, cast: WorldCast): void {
-    if (outcome.state !== 'done' && this.castKeepsContext(outcome, target.owner.vm, cast)) {
-      const next = this.takeCast(SCRIPT, 0);
-      this.phaseCast = next;
-      this.state.running = next;
-      for (const vm of this.phaseVms) vm.hostCast = next;
-    }
+    if (outcome.state !== 'done' && this.castKeepsContext(outcome, target.owner.vm, cast, this.phaseSecond)) this.renewPhaseCast();
+  }
+
+  /** The phase's context was kept by a cast that waits or paused: the phase (its VMs, the world's running cast) goes on in a new one. */
+  private renewPhaseCast(): void {
+    const next = this.takeCast(SCRIPT, 0);
+    this.phaseCast = next;
+    this.state.running = next;
+    for (const vm of this.phaseVms) vm.hostCast = next;
   }
 
   /** A target's first cast in the phase: open its VM's cast loop and give it an argument array, the second argument in place. */
   private openPhaseLoop(target: SpellTarget): FastLoop {
     const vm = target.owner.vm;
-    if (!this.phaseVms.includes(vm)) {
-      this.phaseVms.push(vm);
-      this.phaseVmCasts.push(vm.hostCast);
-      vm.hostCast = this.phaseCast;
-    }
+    this.pointPhaseVm(vm);
     const loop = vm.castLoop(target.spell);
     const args: Value[] = [];
     for (let i = 0; i < target.arity; i++) args.push(i === 1 ? this.phaseSecond : null);
@@ -450,6 +540,14 @@ export class WorldCasting {
     target.phaseArgs = args;
     this.phaseTargets.push(target);
     return loop;
+  }
+
+  /** A VM the phase casts on runs in the phase's context until endPhase puts back the one it had. */
+  private pointPhaseVm(vm: VM): void {
+    if (this.phaseVms.includes(vm)) return;
+    this.phaseVms.push(vm);
+    this.phaseVmCasts.push(vm.hostCast);
+    vm.hostCast = this.phaseCast;
   }
 
   /** Close the phase: restore the context it replaced, close its cast loops, let go of its arguments. */
@@ -485,6 +583,9 @@ export class WorldCasting {
     cast.spell = spell;
     cast.caster = caster;
     cast.wakeAt = 0;
+    cast.id = null;
+    cast.target = null;
+    cast.rest = null;
     return cast;
   }
 
@@ -524,14 +625,14 @@ export class WorldCasting {
     this.compact();
   }
 
-  /** Continue a paused cast with a debugger command, in its cast context; false if it is not paused here. */
-  continuePaused(fiber: Fiber, go: (fiber: Fiber) => void): boolean {
+  /** Continue a paused cast with a debugger command, in its cast context; false if it is not paused here, else its id. */
+  continuePaused(fiber: Fiber, go: (fiber: Fiber) => void): CastId | null | false {
     const entry = this.paused.get(fiber);
     if (!entry || fiber.state !== 'paused') return false;
     this.paused.delete(fiber);
     this.runIn(entry.vm, entry.cast, () => go(fiber));
     this.settle(fiber, entry.vm, entry.cast);
-    return true;
+    return entry.cast.id;
   }
 
   /** End a paused or waiting cast without a cast-error (a `cast-cancelled` event instead). Returns whether it was live here. */
@@ -559,7 +660,8 @@ export class WorldCasting {
   }
 
   /** After a cast ran: park it if it waits, report it if it failed. */
-  private settle(fiber: Fiber, vm: VM, cast: CastContext): void {
+  private settle(fiber: Fiber, vm: VM, cast: WorldCastContext): void {
+    if ((fiber.state === 'suspended' || fiber.state === 'paused') && cast.id === null) cast.id = this.newCastId(cast.caster);
     if (fiber.state === 'suspended') {
       const caster = cast.caster;
       // A cast that killed (or despawned) its own caster, then waits: nobody is left to wait for.
@@ -609,7 +711,7 @@ export class WorldCasting {
   }
 
   /** End a suspended or paused cast and tell the observers why. */
-  private end(vm: VM, fiber: Fiber, cast: CastContext, reason: CastCancelReason, message: string): void {
+  private end(vm: VM, fiber: Fiber, cast: WorldCastContext, reason: CastCancelReason, message: string): void {
     vm.cancel(fiber, message);
     this.state.push({ type: 'cast-cancelled', tick: this.state.steps, spell: cast.spell, caster: cast.caster, reason, message });
   }
@@ -660,9 +762,9 @@ export class WorldCasting {
   }
 }
 
-export function castResult(fiber: Fiber): CastResult {
+export function castResult(fiber: Fiber, id: CastId | null = null): CastResult {
   const state = fiber.state === 'done' || fiber.state === 'suspended' || fiber.state === 'paused' ? fiber.state : 'failed';
-  return { state, result: fiber.result, error: fiber.error, fiber };
+  return { state, result: fiber.result, error: fiber.error, fiber, id: state === 'suspended' || state === 'paused' ? id : null };
 }
 
 /** A cast waiting for game time, as a snapshot sees it. */
@@ -673,6 +775,15 @@ export interface InFlightCast {
   readonly caster: EntityId | null;
   readonly wakeAt: number;
   readonly seq: number;
+  /** Null from a save that has none (the world gives it one). */
+  readonly id: CastId | null;
+  readonly target: EntityId | null;
+  readonly rest: readonly Value[] | null;
+}
+
+function inFlight(w: WaitingCast): InFlightCast {
+  const c = w.cast;
+  return { fiber: w.fiber, vm: w.vm, spell: c.spell, caster: c.caster, wakeAt: c.wakeAt, seq: w.seq, id: c.id, target: c.target, rest: c.rest };
 }
 
 /** What loading a module changed: every spell is added on a first load; a reload says what it added, removed and changed. */

@@ -47,6 +47,7 @@ import { EventTable, type DeclaredEvent } from '../events/event-table.js';
 import { worldHostTable } from '../host/world-host-table.js';
 import { WorldBuffs } from './world-buffs.js';
 import { WorldCasting, castResult, type CastResult, type SpellTarget, type SpellsReload } from './world-casting.js';
+import type { CastFilter, CastInfo } from './cast-handles.js';
 import { WorldEntities, type EntityView } from './world-entities.js';
 import { WorldGameHost } from '../host/world-game-host.js';
 import { resolveOptions, type ResolvedWorldOptions, type WorldOptions } from './world-options.js';
@@ -65,6 +66,7 @@ import type { MirrorDamage } from './world-state.js';
 export type { WorldOptions, ResolvedWorldOptions } from './world-options.js';
 export type { RestoreOptions } from '../snapshot/world-snapshot-check.js';
 export type { CastResult, SpellsReload } from './world-casting.js';
+export type { CastFilter, CastId, CastInfo } from './cast-handles.js';
 export type { EntityView } from './world-entities.js';
 export type { MirrorView } from './world-mirrors.js';
 export type { MirrorDamage } from './world-state.js';
@@ -572,9 +574,9 @@ export class World<G extends EventDeclaration = never> implements EntityAccess {
    */
   cast(spell: string, caster: EntityId | null = null, target: EntityId | null = null, args: readonly Value[] = []): CastResult {
     this.checkBreedSpells();
-    const fiber = this.casting.castFromEmbedder(spell, caster, target, args);
+    const { fiber, id } = this.casting.castFromEmbedder(spell, caster, target, args);
     this.entityLife.reapOutsideStep();
-    return castResult(fiber);
+    return castResult(fiber, id);
   }
 
   /**
@@ -599,13 +601,36 @@ export class World<G extends EventDeclaration = never> implements EntityAccess {
    * returned as it is.
    */
   continuePaused(fiber: Fiber, go: (fiber: Fiber) => void): CastResult {
-    if (this.casting.continuePaused(fiber, go)) this.entityLife.reapOutsideStep();
-    return castResult(fiber);
+    const id = this.casting.continuePaused(fiber, go);
+    if (id !== false) this.entityLife.reapOutsideStep();
+    return castResult(fiber, id === false ? null : id);
   }
 
   /** End a paused or waiting cast (a debugger's Stop). No cast-error is reported. Returns whether it was live here. */
   cancelCast(fiber: Fiber, message = 'Cast cancelled.'): boolean {
     return this.casting.cancel(fiber, message);
+  }
+
+  /**
+   * Every cast in flight — waiting for game time (in the order they resume),
+   * then paused by a debugger — that `filter` matches (every criterion given
+   * must hold): its stable `id`, spell, caster, target, the line and
+   * function it waits at, when it wakes, and whether it still runs code a
+   * reload replaced. Plain data, taken now (runtime/world/cast-handles.ts).
+   */
+  casts(filter: CastFilter = {}): CastInfo[] {
+    return this.casting.list(checkCastFilter('casts', filter));
+  }
+
+  /**
+   * End every cast in flight that `filter` matches — `{ id }`, `{ spell }`,
+   * `{ caster }` or several (all must hold); `{}` ends them all — each with a
+   * `cast-cancelled` event (reason 'cancelled', `message`). Returns how many.
+   */
+  cancelCasts(filter: CastFilter, message = 'Cast cancelled.'): number {
+    const ended = this.casting.cancelMatching(checkCastFilter('cancelCasts', filter), message);
+    if (ended > 0) this.entityLife.reapOutsideStep();
+    return ended;
   }
 
   // ------------------------------------------------------------------ the loop
@@ -983,6 +1008,20 @@ function gameEventTable(events: readonly EventDeclaration[] | undefined): EventT
   } catch (error) {
     throw new WorldError(error instanceof Error ? error.message : String(error));
   }
+}
+
+/** A cast filter from the embedder: a WorldError naming the call and the criterion that is not one. */
+function checkCastFilter(call: string, filter: CastFilter): CastFilter {
+  if (filter === null || typeof filter !== 'object') throw new WorldError(`${call}() needs a filter object such as { spell: 'aura' }, got ${String(filter)}.`);
+  const { id, spell, caster, state } = filter;
+  if (id !== undefined && typeof id !== 'string') throw new WorldError(`${call}(): 'id' must be a cast id (a string such as '12:3'), got ${String(id)}.`);
+  if (spell !== undefined && typeof spell !== 'string') throw new WorldError(`${call}(): 'spell' must be a spell name, got ${String(spell)}.`);
+  if (caster !== undefined && caster !== null && !(Number.isSafeInteger(caster) && caster > 0)) throw new WorldError(`${call}(): 'caster' must be an entity id or null, got ${String(caster)}.`);
+  if (state !== undefined && state !== 'waiting' && state !== 'paused') throw new WorldError(`${call}(): 'state' must be 'waiting' or 'paused', got ${String(state)}.`);
+  for (const key of Object.keys(filter)) {
+    if (!['id', 'spell', 'caster', 'state'].includes(key)) throw new WorldError(`${call}(): unknown filter '${key}' (it takes id, spell, caster and state).`);
+  }
+  return filter;
 }
 
 /** The embedder's query arguments: a bad one is a WorldError naming the call, never NaN in the index. */
