@@ -13,5 +13,6 @@
 export { World, type CastResult, type EntityView, type EntityField, type SpellsReload, type GameEventsOption } from './world.js';
 export type { WorldOptions, ResolvedWorldOptions } from './world-options.js';
 export type { CastFilter, CastId, CastInfo } from './cast-handles.js';
+export type { LoadSpellsOptions, InFlightPolicy, KeptCast } from './world.js';
 export type { WorldLogger } from './overload-warnings.js';
 export { HOT_FIELDS, type HotField } from './world-properties.js';

@@ -23,6 +23,7 @@ import type { CastCancelReason, DespawnReason, EntityId } from '../events/events
 import type { CastContext, GameHost } from '../host/host-api.js';
 import { castId, castMatches, castNumberOf, isCastId, targetIdOf, type CastFilter, type CastId, type CastInfo, type WorldCastContext } from './cast-handles.js';
 import { MinHeap } from './min-heap.js';
+import { CodeCorrespondence, moveCasts } from './cast-reload.js';
 import { NONE, type WorldState } from './world-state.js';
 
 /**
@@ -278,13 +279,7 @@ export class WorldCasting {
     const cast: WorldCastContext = { host: this.host, spell: c.spell, caster: c.caster, wakeAt: c.wakeAt, id, target: c.target, rest: c.rest };
     const hold = this.state.memory.holdOf(c.fiber);
     if (!this.state.memory.tryHold(hold)) throw new WorldError(this.state.memory.message());
-    const entry: WaitingCast = { fiber: c.fiber, vm: c.vm, cast, seq: c.seq, hold, cancelled: false };
-    this.waiting.push(entry);
-    if (c.caster !== null) {
-      const list = this.waitingBy.get(c.caster);
-      if (list === undefined) this.waitingBy.set(c.caster, [entry]);
-      else list.push(entry);
-    }
+    this.track({ fiber: c.fiber, vm: c.vm, cast, seq: c.seq, hold, cancelled: false });
   }
 
   private hasCastId(id: CastId): boolean {
@@ -334,7 +329,7 @@ export class WorldCasting {
    * must run. New casts then use the new code; casts in flight keep the old
    * module's VM (their fibers hold it) and finish on it. WorldError otherwise.
    */
-  addModule(module: Module, sourceName: string, source: string | null, runScript = true): SpellsReload {
+  addModule(module: Module, sourceName: string, source: string | null, runScript = true, inFlight: InFlightPolicy = 'continue'): SpellsReload {
     const index = this.modules.findIndex((m) => m.sourceName === sourceName);
     const replaced = index >= 0 ? this.modules[index]! : null;
     for (const s of module.spells) {
@@ -355,9 +350,6 @@ export class WorldCasting {
       this.modules.push(entry);
     } else {
       this.modules[index] = entry;
-      // Its casts in flight finish on it; forget replaced modules nothing runs on any more.
-      for (const r of this.retired) if (r.vm.liveFiberCount === 0) this.retired.delete(r);
-      if (replaced.vm.liveFiberCount > 0) this.retired.add(replaced);
       for (const s of replaced.module.spells) {
         this.spellOwner.delete(s.name);
         this.targets.delete(s.name);
@@ -367,7 +359,93 @@ export class WorldCasting {
       this.spellOwner.set(s.name, entry);
       this.targets.set(s.name, { owner: entry, spell: s.name, arity: arity.get(s.name) ?? 0, loop: null, phaseArgs: null });
     }
-    return reloadSummary(sourceName, replaced?.module ?? null, module);
+    const casts = replaced === null ? NO_CASTS : this.reloadInFlight(replaced, entry, inFlight);
+    if (replaced !== null) {
+      // Casts kept on old code finish on it; forget replaced modules nothing runs on any more.
+      if (replaced.vm.liveFiberCount > 0) this.retired.add(replaced);
+      for (const r of this.retired) if (r.vm.liveFiberCount === 0) this.retired.delete(r);
+    }
+    return { ...reloadSummary(sourceName, replaced?.module ?? null, module), inFlight, ...casts };
+  }
+
+  /** The casts in flight on the code a reload replaced (its module's, and older versions' kept by earlier reloads), as `inFlight` says. */
+  private reloadInFlight(replaced: LoadedSpells, entry: LoadedSpells, inFlight: InFlightPolicy): InFlightReport {
+    if (inFlight === 'keep') return NO_CASTS;
+    const oldVms = new Set<VM>([replaced.vm]);
+    for (const r of this.retired) if (r.sourceName === replaced.sourceName) oldVms.add(r.vm);
+    const waiting = this.waiting.toArray().filter((w) => !w.cancelled && oldVms.has(w.vm));
+    const kept: KeptCast[] = [];
+    for (const p of this.paused.values()) if (oldVms.has(p.vm)) kept.push(keptCast(p.cast, 'it is paused in a debugger'));
+    return inFlight === 'restart' ? this.restartCasts(waiting, entry, kept) : this.continueCasts(waiting, entry, kept);
+  }
+
+  /** 'continue': each waiting cast resumes in the new code at the corresponding wait (cast-reload.ts), or keeps its code with a reason. */
+  private continueCasts(waiting: readonly WaitingCast[], entry: LoadedSpells, kept: KeptCast[]): InFlightReport {
+    const continued: CastId[] = [];
+    const byVm = new Map<VM, WaitingCast[]>();
+    for (const w of waiting) byVm.set(w.vm, [...(byVm.get(w.vm) ?? []), w]);
+    for (const [vm, casts] of byVm) {
+      const { moved, kept: refused } = moveCasts(vm, entry.vm, new CodeCorrespondence(vm.module, entry.module), casts.map((w) => w.fiber));
+      for (const w of casts) {
+        const fiber = moved.get(w.fiber);
+        const why = fiber === undefined ? (refused.get(w.fiber) ?? 'it could not be moved') : this.rewait(w, fiber, entry.vm);
+        if (why === null) continued.push(w.cast.id!);
+        else kept.push(keptCast(w.cast, why));
+      }
+    }
+    this.compact();
+    return { continued, restarted: [], kept };
+  }
+
+  /** A waiting cast goes on as `fiber` on `vm` (its new code): same context, id, wake time and place in the order. Null, or why it stays as it was. */
+  private rewait(w: WaitingCast, fiber: Fiber, vm: VM): string | null {
+    const memory = this.state.memory;
+    const hold = memory.holdOf(fiber);
+    memory.release(w.hold);
+    if (!memory.tryHold(hold)) {
+      memory.tryHold(w.hold);
+      vm.cancel(fiber, 'Reload refused.');
+      return `in the new code it would hold more than the world's heap has left (${memory.message()})`;
+    }
+    w.cancelled = true;
+    this.cancelledInHeap++;
+    this.untrack(w);
+    w.vm.cancel(w.fiber, 'Moved to the reloaded code.');
+    this.track({ fiber, vm, cast: w.cast, seq: w.seq, hold, cancelled: false });
+    return null;
+  }
+
+  /** 'restart': each waiting cast ends (cast-cancelled) and is cast again, new code, same caster, target and arguments, same id. */
+  private restartCasts(waiting: readonly WaitingCast[], entry: LoadedSpells, kept: KeptCast[]): InFlightReport {
+    const restarted: CastId[] = [];
+    for (const w of waiting) {
+      const { spell, caster, rest, id } = w.cast;
+      const why =
+        !entry.arity.has(spell) ? `the new code has no spell '${spell}'`
+        : rest === null ? 'its arguments were not kept (a save could not hold them)'
+        : caster !== null && this.state.liveSlotOf(caster) === NONE ? 'its caster is gone'
+        : null;
+      if (why !== null) {
+        kept.push(keptCast(w.cast, why));
+        continue;
+      }
+      this.untrack(w);
+      this.cancelWaiting(w, 'cancelled', 'Restarted by a reload.');
+      const casterRef = caster === null ? null : this.state.refAt(this.state.liveSlotOf(caster));
+      this.startCast(entry, spell, casterRef, rest!, id);
+      restarted.push(id!);
+    }
+    this.compact();
+    return { continued: [], restarted, kept };
+  }
+
+  private track(entry: WaitingCast): void {
+    this.waiting.push(entry);
+    const caster = entry.cast.caster;
+    if (caster === null) return;
+    const list = this.waitingBy.get(caster);
+    if (list === undefined) this.waitingBy.set(caster, [entry]);
+    else list.push(entry);
   }
 
   /**
@@ -413,12 +491,12 @@ export class WorldCasting {
   }
 
   /** Run a spell as cast by `caster` with `rest` after it (the target, extra arguments), trimmed or padded with nil to its parameter count. */
-  startCast(owner: LoadedSpells, spell: string, caster: EntityRef | null, rest: readonly (Value | null)[]): StartedCast {
+  startCast(owner: LoadedSpells, spell: string, caster: EntityRef | null, rest: readonly (Value | null)[], id: CastId | null = null): StartedCast {
     const arity = owner.arity.get(spell) ?? 0;
     const fitted: Value[] = [];
     for (let i = 0; i < arity; i++) fitted.push((i === 0 ? caster : rest[i - 1]) ?? null);
     const target = rest.length > 0 ? targetIdOf(rest[0]!) : null;
-    const cast: WorldCastContext = { host: this.host, spell, caster: caster?.id ?? null, wakeAt: 0, id: null, target, rest };
+    const cast: WorldCastContext = { host: this.host, spell, caster: caster?.id ?? null, wakeAt: 0, id, target, rest };
     // The VM was created with the world's budgets as its defaults, so the cast needs no overrides.
     const fiber = this.runIn(owner.vm, cast, () => owner.vm.cast(spell, fitted));
     this.settle(fiber, owner.vm, cast);
@@ -671,13 +749,7 @@ export class WorldCasting {
       }
       const hold = this.state.memory.holdOf(fiber);
       if (this.state.memory.tryHold(hold)) {
-        const entry: WaitingCast = { fiber, vm, cast, seq: this.state.castSeq++, hold, cancelled: false };
-        this.waiting.push(entry);
-        if (caster !== null) {
-          const list = this.waitingBy.get(caster);
-          if (list === undefined) this.waitingBy.set(caster, [entry]);
-          else list.push(entry);
-        }
+        this.track({ fiber, vm, cast, seq: this.state.castSeq++, hold, cancelled: false });
         return;
       }
       // Waiting would pass the world's heap budget: the cast ends here, reported like any failure.
@@ -786,7 +858,30 @@ function inFlight(w: WaitingCast): InFlightCast {
   return { fiber: w.fiber, vm: w.vm, spell: c.spell, caster: c.caster, wakeAt: c.wakeAt, seq: w.seq, id: c.id, target: c.target, rest: c.rest };
 }
 
-/** What loading a module changed: every spell is added on a first load; a reload says what it added, removed and changed. */
+/** What a reload does to the casts in flight on the code it replaces (World.loadSpells' `inFlight`). */
+export type InFlightPolicy = 'continue' | 'keep' | 'restart';
+
+/** A cast in flight that kept its old code through a reload, and why. */
+export interface KeptCast {
+  readonly id: CastId;
+  readonly spell: string;
+  readonly caster: EntityId | null;
+  readonly reason: string;
+}
+
+interface InFlightReport {
+  readonly continued: readonly CastId[];
+  readonly restarted: readonly CastId[];
+  readonly kept: readonly KeptCast[];
+}
+
+const NO_CASTS: InFlightReport = { continued: [], restarted: [], kept: [] };
+
+function keptCast(cast: WorldCastContext, reason: string): KeptCast {
+  return { id: cast.id ?? '', spell: cast.spell, caster: cast.caster, reason };
+}
+
+/** What loading a module changed: every spell is added on a first load; a reload says what it added, removed and changed, and what became of the casts in flight on the old code. */
 export interface SpellsReload {
   readonly sourceName: string;
   /** False on the first load of this sourceName. */
@@ -796,9 +891,17 @@ export interface SpellsReload {
   /** Spells in both whose own code (nested functions included) differs; a change only in a helper they call is not seen. */
   readonly changed: readonly string[];
   readonly unchanged: readonly string[];
+  /** What the reload did to the casts in flight on the code it replaced (World.loadSpells' option). */
+  readonly inFlight: InFlightPolicy;
+  /** Casts that resume in the new code at the corresponding wait ('continue'). */
+  readonly continued: readonly CastId[];
+  /** Casts cancelled and cast again in the new code, with the same ids ('restart'). */
+  readonly restarted: readonly CastId[];
+  /** Casts that keep their old code, each with the reason ('continue' and 'restart' list those they could not take along). */
+  readonly kept: readonly KeptCast[];
 }
 
-function reloadSummary(sourceName: string, before: Module | null, after: Module): SpellsReload {
+function reloadSummary(sourceName: string, before: Module | null, after: Module): Omit<SpellsReload, 'inFlight' | keyof InFlightReport> {
   const fingerprints = (m: Module) => new Map(m.spells.map((s) => [s.name, functionFingerprint(m, s.functionIndex)]));
   const now = fingerprints(after);
   if (before === null) return { sourceName, reloaded: false, added: [...now.keys()], removed: [], changed: [], unchanged: [] };

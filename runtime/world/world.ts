@@ -46,7 +46,7 @@ import type { EventDeclaration, EventOfDeclaration, FieldValues } from '../event
 import { EventTable, type DeclaredEvent } from '../events/event-table.js';
 import { worldHostTable } from '../host/world-host-table.js';
 import { WorldBuffs } from './world-buffs.js';
-import { WorldCasting, castResult, type CastResult, type SpellTarget, type SpellsReload } from './world-casting.js';
+import { WorldCasting, castResult, type CastResult, type InFlightPolicy, type SpellTarget, type SpellsReload } from './world-casting.js';
 import type { CastFilter, CastInfo } from './cast-handles.js';
 import { WorldEntities, type EntityView } from './world-entities.js';
 import { WorldGameHost } from '../host/world-game-host.js';
@@ -65,7 +65,7 @@ import type { MirrorDamage } from './world-state.js';
 
 export type { WorldOptions, ResolvedWorldOptions } from './world-options.js';
 export type { RestoreOptions } from '../snapshot/world-snapshot-check.js';
-export type { CastResult, SpellsReload } from './world-casting.js';
+export type { CastResult, SpellsReload, InFlightPolicy, KeptCast } from './world-casting.js';
 export type { CastFilter, CastId, CastInfo } from './cast-handles.js';
 export type { EntityView } from './world-entities.js';
 export type { MirrorView } from './world-mirrors.js';
@@ -77,6 +77,20 @@ export interface EntityField {
   readonly name: string;
   readonly value: Value;
   readonly setBy: 'breed' | 'spell';
+}
+
+/** How loadSpells / loadModule reload a module that is already loaded. */
+export interface LoadSpellsOptions {
+  /** What becomes of the casts in flight on the old code: 'continue' (default), 'keep' or 'restart' (see World.loadSpells). */
+  readonly inFlight?: InFlightPolicy;
+}
+
+function inFlightOf(options: LoadSpellsOptions): InFlightPolicy {
+  const inFlight = options?.inFlight ?? 'continue';
+  if (inFlight !== 'continue' && inFlight !== 'keep' && inFlight !== 'restart') {
+    throw new WorldError(`loadSpells(): option 'inFlight' must be 'continue', 'keep' or 'restart', got ${JSON.stringify(String(inFlight))}.`);
+  }
+  return inFlight;
 }
 
 /** The world option that declares the game's own event types (beside WorldOptions: it types the World). */
@@ -227,35 +241,41 @@ export class World<G extends EventDeclaration = never> implements EntityAccess {
    *
    * Live reload: a `sourceName` already loaded is replaced in the running
    * world. New casts, tick spells and AOI handlers use the new code from then
-   * on; casts in flight finish on the code they started with. All or
-   * nothing: if the new source does not compile, clashes with another
-   * module's spell, drops a spell a loaded breed names, or its top-level
-   * script fails, the old module stays and the error is thrown. `lastLoad`
-   * says what changed (also queued as a `spells-reload` event).
+   * on; the casts in flight on the old code go as `options.inFlight` says:
+   * 'continue' (the default) resumes each waiting cast in the new code at
+   * the corresponding wait, locals carried by name (runtime/world/cast-reload.ts
+   * states the rule), or keeps its old code where there is no unambiguous
+   * counterpart; 'keep' lets them all finish on the old code; 'restart'
+   * cancels each and casts it again with the same caster, target and
+   * arguments. All or nothing: if the new source does not compile, clashes
+   * with another module's spell, drops a spell a loaded breed names, or its
+   * top-level script fails, the old module stays and the error is thrown.
+   * `lastLoad` says what changed and what became of each cast in flight
+   * (the changes also queued as a `spells-reload` event).
    */
-  loadSpells(source: string, sourceName = '<spells>'): Diagnostic[] {
-    return this.loadSource(source, sourceName, true);
+  loadSpells(source: string, sourceName = '<spells>', options: LoadSpellsOptions = {}): Diagnostic[] {
+    return this.loadSource(source, sourceName, true, inFlightOf(options));
   }
 
   /** Load compiled spells (a .spb file's bytes or a Module); verified against the world's host API first. Replaces a loaded `sourceName` as loadSpells does. */
-  loadModule(moduleOrBytes: Module | Uint8Array, sourceName?: string): void {
-    this.loadBytecode(moduleOrBytes, sourceName, true);
+  loadModule(moduleOrBytes: Module | Uint8Array, sourceName?: string, options: LoadSpellsOptions = {}): void {
+    this.loadBytecode(moduleOrBytes, sourceName, true, inFlightOf(options));
   }
 
   /** loadSpells; `runScript` false leaves the top-level script for later (a restore runs it once the entities are back, or not at all when the save has the module's globals). */
-  private loadSource(source: string, sourceName: string, runScript: boolean): Diagnostic[] {
+  private loadSource(source: string, sourceName: string, runScript: boolean, inFlight: InFlightPolicy = 'continue'): Diagnostic[] {
     // With breeds loaded, the compiler also warns about entity properties no breed defines.
     const entityProperties = this.state.breedRegistry?.entityPropertyNames();
     const { module, diagnostics } = compile(source, { sourceName, hosts: this.hostTable, entityProperties });
     if (!module) throw new SpellsCompileError(sourceName, diagnostics, source);
-    this.adoptModule(module, sourceName, source, runScript);
+    this.adoptModule(module, sourceName, source, runScript, inFlight);
     return diagnostics;
   }
 
-  private loadBytecode(moduleOrBytes: Module | Uint8Array, sourceName: string | undefined, runScript: boolean): void {
+  private loadBytecode(moduleOrBytes: Module | Uint8Array, sourceName: string | undefined, runScript: boolean, inFlight: InFlightPolicy = 'continue'): void {
     const module = moduleOrBytes instanceof Uint8Array ? readSpb(moduleOrBytes) : moduleOrBytes;
     verifyModule(module, this.hostTable);
-    this.adoptModule(module, sourceName ?? module.sourceName, null, runScript);
+    this.adoptModule(module, sourceName ?? module.sourceName, null, runScript, inFlight);
   }
 
   /** What the last loadSpells / loadModule added, removed and changed (null before any). */
@@ -265,8 +285,8 @@ export class World<G extends EventDeclaration = never> implements EntityAccess {
 
   private lastReload: SpellsReload | null = null;
 
-  private adoptModule(module: Module, sourceName: string, source: string | null, runScript: boolean): void {
-    const summary = this.casting.addModule(module, sourceName, source, runScript);
+  private adoptModule(module: Module, sourceName: string, source: string | null, runScript: boolean, inFlight: InFlightPolicy): void {
+    const summary = this.casting.addModule(module, sourceName, source, runScript, inFlight);
     this.lastReload = summary;
     if (summary.reloaded) {
       const { added, removed, changed } = summary;
