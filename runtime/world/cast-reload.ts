@@ -263,8 +263,6 @@ function mapObjects(saved: VmSnapshot, map: CodeCorrespondence): MappedObjects {
 
 /** One fiber's frames and stack in the new code's layout, or why they have none. */
 function mapFiber(f: FiberJson, fiberIndex: number, oldObjects: readonly ObjectJson[], objects: MappedObjects, map: CodeCorrespondence): FiberJson | string {
-  const unmapped = firstUnmappedReached(f, oldObjects, objects.unmapped);
-  if (unmapped !== null) return unmapped;
   const stack: ValueJson[] = [];
   const frames: FrameJson[] = [];
   /** Old absolute stack slot → new one, for open upvalues. */
@@ -290,6 +288,9 @@ function mapFiber(f: FiberJson, fiberIndex: number, oldObjects: readonly ObjectJ
     layout.fromOld.forEach((newSlot, oldSlot) => slotMap.set(frame.base + oldSlot, base + newSlot));
     frames.push({ closure: frame.closure, ip: layout.ip, base });
   }
+  // Its frames' functions have new versions (above); any other function value it reaches must too.
+  const unmapped = firstUnmappedReached(f, oldObjects, objects.unmapped);
+  if (unmapped !== null) return unmapped;
   // Open upvalues (a closure holding a local of a waiting frame) follow their slot, or the cast cannot move.
   const open: { ref: number; slot: number }[] = [];
   for (const ref of f.open) {

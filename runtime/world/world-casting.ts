@@ -373,7 +373,11 @@ export class WorldCasting {
     if (inFlight === 'keep') return NO_CASTS;
     const oldVms = new Set<VM>([replaced.vm]);
     for (const r of this.retired) if (r.sourceName === replaced.sourceName) oldVms.add(r.vm);
-    const waiting = this.waiting.toArray().filter((w) => !w.cancelled && oldVms.has(w.vm));
+    // In the order they resume, so the report reads in that order.
+    const waiting = this.waiting
+      .toArray()
+      .filter((w) => !w.cancelled && oldVms.has(w.vm))
+      .sort((a, b) => (wakesBefore(a, b) ? -1 : 1));
     const kept: KeptCast[] = [];
     for (const p of this.paused.values()) if (oldVms.has(p.vm)) kept.push(keptCast(p.cast, 'it is paused in a debugger'));
     return inFlight === 'restart' ? this.restartCasts(waiting, entry, kept) : this.continueCasts(waiting, entry, kept);
