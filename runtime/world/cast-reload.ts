@@ -96,6 +96,16 @@ export class CodeCorrespondence {
     return j !== undefined && j >= 0 ? j : (this.noFunction.get(index) ?? `function ${index} is not in the old code`);
   }
 
+  private readonly plans = new Map<string, FramePlan | string>();
+
+  /** Where a frame of old function `oldIndex` standing at `ip` goes in new function `newIndex` (or why nowhere). */
+  planOf(oldIndex: number, newIndex: number, ip: number, innermost: boolean): FramePlan | string {
+    const key = `${oldIndex} ${ip} ${innermost ? 1 : 0}`;
+    let plan = this.plans.get(key);
+    if (plan === undefined) this.plans.set(key, (plan = planFrame(this, oldIndex, newIndex, ip, innermost)));
+    return plan;
+  }
+
   sitesOf(module: Module, index: number): FunctionSites {
     let perModule = this.sites.get(module);
     if (perModule === undefined) this.sites.set(module, (perModule = new Map()));
@@ -220,7 +230,8 @@ export function moveCasts(oldVm: VM, newVm: VM, map: CodeCorrespondence, fibers:
       return k !== undefined ? { ...o, fiber: k } : { t: 'upvalue', v: saved.fibers[o.fiber]?.stack[o.slot ?? 0] ?? null };
     });
     const data: VmSnapshot = { format: saved.format, version: saved.version, globals, objects: batchObjects, fibers: batch.map((b) => b.json) };
-    return restoreVm(newVm, data, codec, { keepGlobals: true, maxSnapshotChars: Infinity });
+    // Built here from saveVm's output: the JSON shape is the writer's; the frames are checked against the new code's verifier.
+    return restoreVm(newVm, data, codec, { keepGlobals: true, maxSnapshotChars: Infinity, builtHere: true });
   };
   try {
     const restored = restore(mapped);
@@ -307,51 +318,66 @@ function mapFiber(f: FiberJson, fiberIndex: number, oldObjects: readonly ObjectJ
   return { ...f, stack, frames, open: open.map((o) => o.ref) };
 }
 
-/** One frame's values in the new function's layout at the corresponding wait. */
-function mapFrame(map: CodeCorrespondence, oldIndex: number, newIndex: number, ip: number, own: readonly ValueJson[], innermost: boolean): { ip: number; values: ValueJson[]; fromOld: Map<number, number> } | string {
+/**
+ * Where a frame of an old function standing at `ip` goes: the new ip, the
+ * new frame's size, and for each new slot the old slot it takes its value
+ * from (-1: nil). Worked out once per function and wait, however many casts
+ * stand there (a reload of 1,000 auras maps one frame 1,000 times).
+ */
+interface FramePlan {
+  readonly ip: number;
+  readonly from: Int32Array;
+}
+
+function planFrame(map: CodeCorrespondence, oldIndex: number, newIndex: number, ip: number, innermost: boolean): FramePlan | string {
   const oldFn = map.before.functions[oldIndex]!;
   const newFn = map.after.functions[newIndex]!;
   const name = describeFunction(oldFn);
-  const oldSite = map.sitesOf(map.before, oldIndex).byNext.get(ip);
+  const oldSites = map.sitesOf(map.before, oldIndex);
+  const oldSite = oldSites.byNext.get(ip);
   if (oldSite === undefined) return `it waits at no call of ${name}`;
   const newSites = map.sitesOf(map.after, newIndex);
   const newSite = newSites.byKey.get(oldSite.key)?.[oldSite.ordinal];
   const what = innermost ? oldSite.key.replace(/^host /, '') : oldSite.key.replace(/^(call|method) /, '');
   if (newSite === undefined) return `the new ${name} has no ${ordinalWord(oldSite.ordinal + 1)} call of ${what}`;
   const depth = newSites.depths[newSite.next]!;
-  if (depth < 1) return `the ${ordinalWord(oldSite.ordinal + 1)} call of ${what} in the new ${name} is never reached`;
+  const oldDepth = oldSites.depths[ip]!;
+  if (depth < 1 || oldDepth < 1) return `the ${ordinalWord(oldSite.ordinal + 1)} call of ${what} in the new ${name} is never reached`;
   const oldLocals = liveLocals(oldFn, oldSite.pc);
   const newLocals = liveLocals(newFn, newSite.pc);
   const oldByName = new Map<string, number>();
   oldLocals.forEach((key, slot) => oldByName.set(key, slot));
-  const values: ValueJson[] = new Array<ValueJson>(depth - 1).fill(null);
-  const fromOld = new Map<number, number>();
-  // Slot 0: the function itself, or `this`.
-  values[0] = own[0] ?? null;
-  fromOld.set(0, 0);
+  // Slot 0 is the function itself, or `this`.
+  const from = new Int32Array(depth - 1).fill(-1);
+  from[0] = 0;
   const oldTemps: number[] = [];
-  for (let s = 1; s < own.length; s++) if (!oldLocals.has(s)) oldTemps.push(s);
+  for (let s = 1; s < oldDepth - 1; s++) if (!oldLocals.has(s)) oldTemps.push(s);
   const newTemps: number[] = [];
-  for (let s = 1; s < values.length; s++) {
+  for (let s = 1; s < from.length; s++) {
     const key = newLocals.get(s);
-    if (key === undefined) {
-      newTemps.push(s);
-      continue;
-    }
-    const from = oldByName.get(key);
-    if (from !== undefined && from < own.length) {
-      values[s] = own[from]!;
-      fromOld.set(from, s);
-    }
+    if (key === undefined) newTemps.push(s);
+    else from[s] = oldByName.get(key) ?? -1;
   }
   if (oldTemps.length !== newTemps.length) {
     return `it waits part-way through an expression in ${name} (line ${oldFn.lines[oldSite.pc] ?? 0}) whose values the new code cannot take up`;
   }
-  newTemps.forEach((s, k) => {
-    values[s] = own[oldTemps[k]!]!;
-    fromOld.set(oldTemps[k]!, s);
-  });
-  return { ip: newSite.next, values, fromOld };
+  newTemps.forEach((s, k) => (from[s] = oldTemps[k]!));
+  return { ip: newSite.next, from };
+}
+
+/** One frame's values in the new function's layout at the corresponding wait. */
+function mapFrame(map: CodeCorrespondence, oldIndex: number, newIndex: number, ip: number, own: readonly ValueJson[], innermost: boolean): { ip: number; values: ValueJson[]; fromOld: Map<number, number> } | string {
+  const plan = map.planOf(oldIndex, newIndex, ip, innermost);
+  if (typeof plan === 'string') return plan;
+  if (own.length !== (map.sitesOf(map.before, oldIndex).depths[ip] ?? 0) - 1) return 'its stack is malformed';
+  const values: ValueJson[] = new Array<ValueJson>(plan.from.length);
+  const fromOld = new Map<number, number>();
+  for (let s = 0; s < plan.from.length; s++) {
+    const old = plan.from[s]!;
+    values[s] = old < 0 ? null : own[old]!;
+    if (old >= 0) fromOld.set(old, s);
+  }
+  return { ip: plan.ip, values, fromOld };
 }
 
 function ordinalWord(n: number): string {

@@ -387,7 +387,11 @@ export class WorldCasting {
   private continueCasts(waiting: readonly WaitingCast[], entry: LoadedSpells, kept: KeptCast[]): InFlightReport {
     const continued: CastId[] = [];
     const byVm = new Map<VM, WaitingCast[]>();
-    for (const w of waiting) byVm.set(w.vm, [...(byVm.get(w.vm) ?? []), w]);
+    for (const w of waiting) {
+      const list = byVm.get(w.vm);
+      if (list === undefined) byVm.set(w.vm, [w]);
+      else list.push(w);
+    }
     for (const [vm, casts] of byVm) {
       const { moved, kept: refused } = moveCasts(vm, entry.vm, new CodeCorrespondence(vm.module, entry.module), casts.map((w) => w.fiber));
       for (const w of casts) {
