@@ -42,9 +42,10 @@ function saveRest(s: WorldState, rest: readonly Value[] | null): EncodedField[] 
   return out;
 }
 
-/** The handle of a saved cast, read back: each part that does not fit is dropped. */
-export function restoreCastHandle(s: WorldState, c: CastHandleSnapshot): { id: CastId | null; target: EntityId | null; rest: Value[] | null } {
-  const id = isCastId(c.id) ? c.id : null;
+/** The handle of a saved cast, read back: each part that does not fit is dropped, and an id `seen` already holds (the data repeats it). */
+export function restoreCastHandle(s: WorldState, c: CastHandleSnapshot, seen: Set<CastId>): { id: CastId | null; target: EntityId | null; rest: Value[] | null } {
+  const id = isCastId(c.id) && !seen.has(c.id) ? c.id : null;
+  if (id !== null) seen.add(id);
   const target = typeof c.target === 'number' && Number.isSafeInteger(c.target) && c.target > 0 ? c.target : null;
   return { id, target, rest: restoreRest(s, c.rest) };
 }

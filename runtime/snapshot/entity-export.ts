@@ -225,11 +225,12 @@ function restoreCasts(t: ImportTarget, e: ExportedEntity): void {
 
 function adoptCasts(t: ImportTarget, e: ExportedEntity, fibers: { vm: VM; fibers: Fiber[] }[], adopted: Set<unknown>): void {
   const s = t.state;
+  const ids = new Set<string>();
   for (const c of e.casts) {
     const fiber = fibers[c.vm]?.fibers[c.fiber];
     if (fiber === undefined || adopted.has(fiber)) throw new WorldError('The exported entity is malformed: a cast names a saved fiber it does not have, or one another cast has.');
     adopted.add(fiber);
-    t.casting.adoptWaiting({ fiber, vm: fibers[c.vm]!.vm, spell: c.spell, caster: e.id, wakeAt: s.time + c.remaining, seq: s.castSeq++, ...restoreCastHandle(s, c) });
+    t.casting.adoptWaiting({ fiber, vm: fibers[c.vm]!.vm, spell: c.spell, caster: e.id, wakeAt: s.time + c.remaining, seq: s.castSeq++, ...restoreCastHandle(s, c, ids) });
   }
   const saved = fibers.reduce((n, f) => n + f.fibers.length, 0);
   if (adopted.size !== saved) throw new WorldError('The exported entity is malformed: a saved fiber has no cast waiting in it.');

@@ -144,6 +144,7 @@ export function restoreSpellState(
   });
   if (typeof data.castNumber === 'number') casting.countCastsFrom(data.castNumber);
   const adopted = new Set<unknown>();
+  const ids = new Set<string>();
   data.casts.forEach((c, k) => {
     const at = `$.spellState.casts[${k}]`;
     const owner = c !== null && typeof c === 'object' ? fibers[c.vm] : undefined;
@@ -157,7 +158,7 @@ export function restoreSpellState(
     if (!(Number.isFinite(c.wakeAt) && Number.isSafeInteger(c.seq) && c.seq >= 0 && c.seq < s.castSeq)) {
       throw new WorldError(`The world snapshot is malformed: ${at}: its wake time must be finite, its seq below castSeq (${s.castSeq}).`);
     }
-    const cast: InFlightCast = { fiber, vm: owner.vm, spell: c.spell, caster, wakeAt: c.wakeAt, seq: c.seq, ...restoreCastHandle(s, c) };
+    const cast: InFlightCast = { fiber, vm: owner.vm, spell: c.spell, caster, wakeAt: c.wakeAt, seq: c.seq, ...restoreCastHandle(s, c, ids) };
     casting.adoptWaiting(cast);
   });
   if (adopted.size !== fibers.reduce((n, f) => n + f.fibers.length, 0)) throw new WorldError('The world snapshot is malformed: $.spellState.casts: a saved fiber has no cast waiting in it.');

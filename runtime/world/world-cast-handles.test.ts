@@ -113,6 +113,19 @@ describe('world.casts()', () => {
     expect(restored.cast('aura', mage).id).toBe(`${mage}:2`);
   });
 
+  it('gives a new id to a cast whose saved id another saved cast has, or which is not one', () => {
+    const { world } = makeWorld();
+    const mage = world.spawn('Mage', 10, 10);
+    world.cast('aura', mage);
+    world.cast('aura', mage);
+    world.cast('aura', mage);
+    const data = JSON.parse(JSON.stringify(world.snapshot()));
+    data.spellState.casts[1].id = data.spellState.casts[0].id;
+    data.spellState.casts[2].id = 'x:y';
+    const ids = World.restore(data).casts().map((c) => c.id);
+    expect(ids).toEqual([`${mage}:1`, `${mage}:4`, `${mage}:5`]);
+  });
+
   it('keeps the ids of an entity’s casts when it is handed over to another world', () => {
     const a = makeWorld(1).world;
     const b = makeWorld(1_000_001).world;

@@ -272,20 +272,15 @@ export class WorldCasting {
 
   /** Put back a cast a snapshot saved, waiting as it was (same wake time and order), counted against the world heap. */
   adoptWaiting(c: InFlightCast): void {
-    // The cast keeps its id unless the data gave none (an older save) or one a cast here has.
-    const kept = c.id !== null && isCastId(c.id) && !this.hasCastId(c.id);
+    // The cast keeps its id unless the data gave none (an older save). The snapshot code drops an id its data repeats;
+    // no other cast here can have it: its caster's casts live in one world at a time (see cast-handles.ts).
+    const kept = c.id !== null && isCastId(c.id);
     if (kept) this.countCastsFrom(castNumberOf(c.id!));
     const id = kept ? c.id! : this.newCastId(c.caster);
     const cast: WorldCastContext = { host: this.host, spell: c.spell, caster: c.caster, wakeAt: c.wakeAt, id, target: c.target, rest: c.rest };
     const hold = this.state.memory.holdOf(c.fiber);
     if (!this.state.memory.tryHold(hold)) throw new WorldError(this.state.memory.message());
     this.track({ fiber: c.fiber, vm: c.vm, cast, seq: c.seq, hold, cancelled: false });
-  }
-
-  private hasCastId(id: CastId): boolean {
-    for (const w of this.waiting.toArray()) if (!w.cancelled && w.cast.id === id) return true;
-    for (const p of this.paused.values()) if (p.cast.id === id) return true;
-    return false;
   }
 
   /** Casts waiting for game time to pass. */
@@ -326,8 +321,9 @@ export class WorldCasting {
    * `sourceName` is already loaded replaces it (live reload): all or nothing,
    * checked first — the spells must not clash with other modules, the loaded
    * breeds must still find every spell they name, the new top-level script
-   * must run. New casts then use the new code; casts in flight keep the old
-   * module's VM (their fibers hold it) and finish on it. WorldError otherwise.
+   * must run. New casts then use the new code; the casts in flight on the
+   * old code go as `inFlight` says (reloadInFlight): those that keep it keep
+   * the old module's VM (their fibers hold it) and finish on it. WorldError otherwise.
    */
   addModule(module: Module, sourceName: string, source: string | null, runScript = true, inFlight: InFlightPolicy = 'continue'): SpellsReload {
     const index = this.modules.findIndex((m) => m.sourceName === sourceName);
