@@ -343,6 +343,8 @@ function planFrame(map: CodeCorrespondence, oldIndex: number, newIndex: number, 
   const depth = newSites.depths[newSite.next]!;
   const oldDepth = oldSites.depths[ip]!;
   if (depth < 1 || oldDepth < 1) return `the ${ordinalWord(oldSite.ordinal + 1)} call of ${what} in the new ${name} is never reached`;
+  // Without the names of its locals (a .spb written without its debug section) nothing tells which value is which.
+  if ((oldFn.locals.length === 0 && oldDepth > 2) || (newFn.locals.length === 0 && depth > 2)) return `the module has no names for the locals of ${name} (no debug section)`;
   const oldLocals = liveLocals(oldFn, oldSite.pc);
   const newLocals = liveLocals(newFn, newSite.pc);
   const oldByName = new Map<string, number>();
