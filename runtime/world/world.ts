@@ -22,7 +22,7 @@
  * WorldState: world-entities.ts (spawn, despawn, reaping), world-properties.ts
  * (what `e.name` reads and writes), world-buffs.ts (timed modifiers),
  * world-casting.ts (loaded spells and casts in flight),
- * ../host/world-game-host.ts (what host functions do; each cast holds it),
+ * world-game-host.ts (what host functions do; each cast holds it),
  * ../snapshot/world-snapshot.ts (snapshot and restore).
  */
 
@@ -49,7 +49,7 @@ import { WorldBuffs } from './world-buffs.js';
 import { WorldCasting, castResult, type CastResult, type InFlightPolicy, type SpellTarget, type SpellsReload } from './world-casting.js';
 import type { CastFilter, CastInfo } from './cast-handles.js';
 import { WorldEntities, type EntityView } from './world-entities.js';
-import { WorldGameHost } from '../host/world-game-host.js';
+import { WorldGameHost } from './world-game-host.js';
 import { resolveOptions, type ResolvedWorldOptions, type WorldOptions } from './world-options.js';
 import { HOT_FIELDS, WorldProperties, isHotField, type HotField } from './world-properties.js';
 import { restoreCounter } from '../snapshot/queued-events-snapshot.js';
