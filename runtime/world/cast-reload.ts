@@ -224,7 +224,11 @@ export function moveCasts(oldVm: VM, newVm: VM, map: CodeCorrespondence, fibers:
     // Open upvalues name their fiber by its place in the snapshot: renumber them for this batch. One into
     // a fiber left out (reachable, if at all, only through the old globals) is closed over its value.
     const place = new Map(batch.map((b, k) => [b.index, k]));
-    const batchObjects = objects.list.map((o): ObjectJson => {
+    // Only what the batch's fibers reach is rebuilt (what the old globals alone reached has no place in the new VM).
+    const reached = new Set<number>();
+    for (const b of batch) walkHeap(objects.list, rootsOf(b.json), reached, () => false);
+    const batchObjects = objects.list.map((o, i): ObjectJson => {
+      if (!reached.has(i)) return UNREACHED;
       if (o.t !== 'upvalue' || o.fiber === undefined) return o;
       const k = place.get(o.fiber);
       return k !== undefined ? { ...o, fiber: k } : { t: 'upvalue', v: saved.fibers[o.fiber]?.stack[o.slot ?? 0] ?? null };
@@ -257,15 +261,22 @@ interface MappedObjects {
   readonly unmapped: Map<number, string>;
 }
 
+/** What stands in for an object no moving fiber reaches, or one with no counterpart (a fiber that reaches it does not move). */
+const UNREACHED: ObjectJson = { t: 'list', items: [] };
+
 function mapObjects(saved: VmSnapshot, map: CodeCorrespondence): MappedObjects {
   const unmapped = new Map<number, string>();
+  const imported = new Set(map.after.hostImports.map((h) => h.name));
   const list = saved.objects.map((o, i): ObjectJson => {
+    if (o.t === 'host' && !imported.has(o.name)) {
+      unmapped.set(i, `it holds the host function '${o.name}' as a value, and the new code does not call it`);
+      return UNREACHED;
+    }
     if (o.t !== 'closure' || o.fn < 0) return o;
     const j = map.functionFor(o.fn);
     if (typeof j === 'string') {
       unmapped.set(i, j);
-      // Only the old globals may reach it (checked per fiber): an empty list stands in, as the new VM keeps its own globals.
-      return { t: 'list', items: [] };
+      return UNREACHED;
     }
     return { ...o, fn: j };
   });
@@ -389,20 +400,31 @@ function ordinalWord(n: number): string {
 /** Why the fiber cannot move when it reaches a function value with no new version (null when it reaches none). */
 function firstUnmappedReached(f: FiberJson, objects: readonly ObjectJson[], unmapped: ReadonlyMap<number, string>): string | null {
   if (unmapped.size === 0) return null;
-  const seen = new Set<number>();
-  const work: number[] = [];
+  let why: string | null = null;
+  walkHeap(objects, rootsOf(f), new Set(), (i) => (why = unmapped.get(i) ?? null) !== null);
+  return why === null ? null : `it holds a function value that cannot move: ${why}`;
+}
+
+/** The objects a fiber refers to directly: its stack's, its frames' closures, its open upvalues. */
+function rootsOf(f: FiberJson): number[] {
+  const roots: number[] = [];
+  for (const v of f.stack) if (v !== null && typeof v === 'object' && 'r' in v) roots.push(v.r);
+  for (const frame of f.frames) roots.push(frame.closure);
+  roots.push(...f.open);
+  return roots;
+}
+
+/** Visit every object reachable from `roots` not yet in `seen` (adding it); stops early when `visit` says so. */
+function walkHeap(objects: readonly ObjectJson[], roots: readonly number[], seen: Set<number>, visit: (index: number) => boolean): void {
+  const work = [...roots];
   const value = (v: ValueJson | undefined) => {
     if (v !== null && typeof v === 'object' && 'r' in v) work.push(v.r);
   };
-  f.stack.forEach(value);
-  f.frames.forEach((fr) => work.push(fr.closure));
-  work.push(...f.open);
   while (work.length > 0) {
     const i = work.pop()!;
     if (seen.has(i)) continue;
     seen.add(i);
-    const why = unmapped.get(i);
-    if (why !== undefined) return `it holds a function value that cannot move: ${why}`;
+    if (visit(i)) return;
     const o = objects[i];
     if (o === undefined) continue;
     switch (o.t) {
@@ -434,5 +456,4 @@ function firstUnmappedReached(f: FiberJson, objects: readonly ObjectJson[], unma
         break;
     }
   }
-  return null;
 }

@@ -307,6 +307,19 @@ spell channel(self, t) {
     expect(out.prints.sort()).toEqual(['1nil', 'a done', 'c done']);
   });
 
+  it('refuses only the casts that hold a function the new code lacks; what only the old globals held is let go', () => {
+    const before = 'class Pet { speak() { return "old"; } }\nvar pet = Pet();\nspell a(self, t) { var p = Pet(); wait(0.1); print p.speak(); }\nspell b(self, t) { wait(0.1); print "b moved"; }\n';
+    const after = 'class Pet { talk() { return "new"; } }\nvar pet = Pet();\nspell a(self, t) { var p = Pet(); wait(0.1); print p.talk(); }\nspell b(self, t) { wait(0.1); print "b new"; }\n';
+    const { world, mage, out } = scene(before);
+    const a = world.cast('a', mage).id;
+    const b = world.cast('b', mage).id;
+    world.loadSpells(after, 'game.spell');
+    expect(world.lastLoad!.continued).toEqual([b]);
+    expect(world.lastLoad!.kept).toEqual([{ id: a, spell: 'a', caster: mage, reason: "it holds a function value that cannot move: the new code has no function 'speak'" }]);
+    run(world, 2);
+    expect(out.prints.sort()).toEqual(['b new', 'old']);
+  });
+
   it("'restart' cancels each cast and casts it again with the same caster, target, arguments and id", () => {
     const before = 'spell zap(c, t, power) { wait(1); damage(t, power); }\n';
     const after = 'spell zap(c, t, power) { damage(t, power * 2); wait(1); damage(t, power); }\n';
