@@ -20,6 +20,8 @@ export class VmHostContext implements HostContext {
   /** Where the call is, for `line`. */
   fn: ObjFunction | null = null;
   ip = 0;
+  /** The embedder's cast the VM runs (HostContext.cast): set through `vm.hostCast` around each run. */
+  cast: unknown = null;
 
   suspend(): void {
     this.suspendRequested = true;

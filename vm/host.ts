@@ -58,6 +58,12 @@ export interface HostContext {
   readonly fiber: Fiber | null;
   /** Source line of the call, for messages. */
   readonly line: number;
+  /**
+   * What the embedder runs the calling fiber for — a World's cast (its spell,
+   * caster and wake time) — as it set it on the VM (`vm.hostCast`) around the
+   * run; null for a VM nobody set it on. The VM only carries it.
+   */
+  readonly cast: unknown;
 }
 
 /** A host function's implementation: receives the context and the arguments, already checked against the spec's types. */

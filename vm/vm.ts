@@ -193,6 +193,19 @@ export class VM {
     }
   }
 
+  /**
+   * What the embedder runs this VM's fibers for, handed to every host call
+   * as `HostContext.cast` (a World sets its cast here around each run and
+   * puts the one before back after, so runs may nest). The VM only carries it.
+   */
+  get hostCast(): unknown {
+    return this.ctx.cast;
+  }
+
+  set hostCast(cast: unknown) {
+    this.ctx.cast = cast;
+  }
+
   /** Set by the debugger while attached; BREAK opcodes only exist in code while it is, and every function runs on the interpreter. */
   get breakHandler(): BreakHandler | null {
     return this.handler;

@@ -11,7 +11,7 @@ import { ObjHostFunction } from '../../vm/objects.js';
 import type { Value, ValueType } from '../../vm/value.js';
 import { EntityRef } from '../entities/entity-ref.js';
 import { World } from '../world/world.js';
-import { GAME_HOST_FUNCTIONS, currentCast, runInCast, type CastContext } from './host-api.js';
+import { GAME_HOST_FUNCTIONS, castIn, type CastContext } from './host-api.js';
 import { worldHostFunction } from './world-hosts.js';
 
 const HEAP_FREE = [
@@ -50,7 +50,13 @@ const REFUSING: HostContext = {
   makeList: refuse,
   fiber: null,
   line: 1,
+  cast: null,
 };
+
+/** REFUSING, in a cast of the world (the host functions find their world through the context's cast). */
+function refusingIn(cast: CastContext): HostContext {
+  return { ...REFUSING, cast };
+}
 
 /** A world with a few entities, and a cast on it held after it ran (the host functions reach the world only through a cast). */
 function worldAndCast(): { world: World; cast: CastContext; foreign: Value } {
@@ -60,8 +66,8 @@ function worldAndCast(): { world: World; cast: CastContext; foreign: Value } {
     params: [],
     returns: 'nil',
     doc: 'Keep the running cast.',
-    impl: () => {
-      held = currentCast();
+    impl: (ctx) => {
+      held = castIn(ctx);
       return null;
     },
   });
@@ -131,7 +137,7 @@ describe('game host functions that never charge the heap', () => {
         const list = args();
         // A refused argument, a gone entity or a full world may throw its own error; a heap charge is the only thing not allowed.
         try {
-          const result = runInCast(cast, () => host.impl(REFUSING, ...list));
+          const result = host.impl(refusingIn(cast), ...list);
           if (result instanceof EntityRef) list.push(result);
           returned++;
         } catch (error) {
@@ -150,7 +156,7 @@ describe('game host functions that never charge the heap', () => {
     const { world, cast } = worldAndCast();
     const nearby = GAME_HOST_FUNCTIONS.find((host) => host.name === 'nearby')!;
     const center = world.entityRef(world.spawn('Hero', 20, 20))!;
-    expect(() => runInCast(cast, () => nearby.impl(REFUSING, center, 10))).toThrow(CHARGED);
+    expect(() => nearby.impl(refusingIn(cast), center, 10)).toThrow(CHARGED);
   });
 
   it('a game’s own host functions are never taken as heap-free', () => {

@@ -6,9 +6,10 @@
  * binds it by name, the playground completes and documents from it, and
  * docs/runtime.md lists it.
  *
- * The implementations reach the world through the cast that is running
- * (`runInCast`): host functions have no other way to the world, so a spell
- * can only touch the world it was cast in.
+ * The implementations reach the world through the cast that is running,
+ * which the VM hands them on their HostContext (`castOf`): host functions
+ * have no other way to the world, so a spell can only touch the world it
+ * was cast in.
  */
 
 import { CORE_HOST_FUNCTIONS } from '../../vm/builtins.js';
@@ -51,41 +52,27 @@ export interface GameHost {
   readonly time: number;
 }
 
-let active: CastContext | null = null;
-
-/** Run `body` (a VM cast or resume) with `cast` as the context the host functions see. */
-export function runInCast<T>(cast: CastContext, body: () => T): T {
-  const previous = enterCast(cast);
-  try {
-    return body();
-  } finally {
-    leaveCast(previous);
-  }
-}
-
 /**
- * `runInCast` without the closure, for the world's per-entity casts: make
- * `cast` the context and return the one it replaces, which the caller hands
- * to `leaveCast` (in a `finally`).
+ * The world's cast a host call runs in, or null: the VM hands every host
+ * function its HostContext, and the world puts the cast on it
+ * (`vm.hostCast`) around each run. A VM nobody cast on through a world (a
+ * bare VM given these functions) has none.
  */
-export function enterCast(cast: CastContext): CastContext | null {
-  const previous = active;
-  active = cast;
-  return previous;
+export function castIn(ctx: HostContext): CastContext | null {
+  return (ctx.cast as CastContext | null | undefined) ?? null;
 }
 
-export function leaveCast(previous: CastContext | null): void {
-  active = previous;
+/** castIn, for a function that needs one: a HostError naming it otherwise. */
+function castOf(ctx: HostContext, fn: string): CastContext {
+  // Read here rather than through castIn: one load on every host call of every tick spell.
+  const cast = ctx.cast as CastContext | null;
+  if (cast == null) throw new HostError(`${fn}() can only be used in a spell cast on a world.`);
+  return cast;
 }
 
-/** The cast whose code is running now, if any. */
-export function currentCast(): CastContext | null {
-  return active;
-}
-
-function current(fn: string): CastContext {
-  if (active === null) throw new HostError(`${fn}() can only be used in a spell cast on a world.`);
-  return active;
+/** The cast a world's VM runs now (what its host calls see as `HostContext.cast`), or null: for tools that watch a world's VM, such as a debugger. */
+export function runningCast(vm: { readonly hostCast: unknown }): CastContext | null {
+  return (vm.hostCast as CastContext | null | undefined) ?? null;
 }
 
 function entity(cast: CastContext, fn: string, position: number, value: Value): EntityRef {
@@ -137,8 +124,8 @@ export const GAME_HOST_FUNCTIONS: readonly HostFunction[] = [
     ],
     returns: 'number',
     doc: 'Take health from target (not below 0) and return the damage dealt; at 0 health it dies at once (`alive` is false, no query returns it).',
-    impl: (_ctx, target, amount) => {
-      const cast = current('damage');
+    impl: (ctx, target, amount) => {
+      const cast = castOf(ctx, 'damage');
       return cast.host.damage(entity(cast, 'damage', 1, target), finite('damage', 2, nonNegative('damage', 2, amount)), cast);
     },
   }),
@@ -150,8 +137,8 @@ export const GAME_HOST_FUNCTIONS: readonly HostFunction[] = [
     ],
     returns: 'number',
     doc: 'Give health to target (not above its maxHealth) and return the amount healed.',
-    impl: (_ctx, target, amount) => {
-      const cast = current('heal');
+    impl: (ctx, target, amount) => {
+      const cast = castOf(ctx, 'heal');
       return cast.host.heal(entity(cast, 'heal', 1, target), finite('heal', 2, nonNegative('heal', 2, amount)), cast);
     },
   }),
@@ -166,8 +153,8 @@ export const GAME_HOST_FUNCTIONS: readonly HostFunction[] = [
     doc: 'Create an entity of a breed at (x, y) and return it.',
     // Measured: a spawn and its despawn take ~4 µs (pool, index, state, events): about 200 units of plain loop fuel.
     fuel: 200,
-    impl: (_ctx, breed, x, y) => {
-      const cast = current('spawn');
+    impl: (ctx, breed, x, y) => {
+      const cast = castOf(ctx, 'spawn');
       return cast.host.spawnFromSpell(breed as string, finite('spawn', 2, x), finite('spawn', 3, y), cast);
     },
   }),
@@ -177,8 +164,8 @@ export const GAME_HOST_FUNCTIONS: readonly HostFunction[] = [
     returns: 'nil',
     doc: 'Remove an entity from the world (it is gone at once; its slot is freed when the step ends).',
     fuel: 50,
-    impl: (_ctx, target) => {
-      const cast = current('despawn');
+    impl: (ctx, target) => {
+      const cast = castOf(ctx, 'despawn');
       cast.host.despawnFromSpell(entity(cast, 'despawn', 1, target));
       return null;
     },
@@ -192,8 +179,8 @@ export const GAME_HOST_FUNCTIONS: readonly HostFunction[] = [
     ],
     returns: 'nil',
     doc: 'Put an entity at (x, y) now (clamped to the world).',
-    impl: (_ctx, target, x, y) => {
-      const cast = current('move');
+    impl: (ctx, target, x, y) => {
+      const cast = castOf(ctx, 'move');
       cast.host.moveEntity(entity(cast, 'move', 1, target), finite('move', 2, x), finite('move', 3, y));
       return null;
     },
@@ -207,8 +194,8 @@ export const GAME_HOST_FUNCTIONS: readonly HostFunction[] = [
     ],
     returns: 'nil',
     doc: 'Set how fast an entity moves each second; the loop moves it every step.',
-    impl: (_ctx, target, vx, vy) => {
-      const cast = current('setVelocity');
+    impl: (ctx, target, vx, vy) => {
+      const cast = castOf(ctx, 'setVelocity');
       cast.host.setEntityVelocity(entity(cast, 'setVelocity', 1, target), finite('setVelocity', 2, vx), finite('setVelocity', 3, vy));
       return null;
     },
@@ -222,7 +209,7 @@ export const GAME_HOST_FUNCTIONS: readonly HostFunction[] = [
     returns: 'list',
     doc: 'The living entities within radius of center (center included), nearest first.',
     impl: (ctx, center, radius) => {
-      const cast = current('nearby');
+      const cast = castOf(ctx, 'nearby');
       return cast.host.nearbyEntities(entity(cast, 'nearby', 1, center), nonNegative('nearby', 2, radius), ctx);
     },
   },
@@ -236,7 +223,7 @@ export const GAME_HOST_FUNCTIONS: readonly HostFunction[] = [
     returns: 'entity',
     doc: 'The closest other living entity within radius (optionally of a breed or tag), or nil.',
     impl: (ctx, center, radius, kind) => {
-      const cast = current('nearest');
+      const cast = castOf(ctx, 'nearest');
       if (kind !== undefined && kind !== null && typeof kind !== 'string') {
         throw new HostError('Argument 3 of nearest() must be a string.');
       }
@@ -258,7 +245,7 @@ export const GAME_HOST_FUNCTIONS: readonly HostFunction[] = [
     returns: 'list',
     doc: 'The living entities within radius of the point (x, y), nearest first.',
     impl: (ctx, x, y, radius) => {
-      const cast = current('within');
+      const cast = castOf(ctx, 'within');
       return cast.host.entitiesWithin(finite('within', 1, x), finite('within', 2, y), nonNegative('within', 3, radius), ctx);
     },
   },
@@ -270,8 +257,8 @@ export const GAME_HOST_FUNCTIONS: readonly HostFunction[] = [
     ],
     returns: 'number',
     doc: 'The distance between two living entities.',
-    impl: (_ctx, a, b) => {
-      const cast = current('distance');
+    impl: (ctx, a, b) => {
+      const cast = castOf(ctx, 'distance');
       return cast.host.distanceBetween(entity(cast, 'distance', 1, a), entity(cast, 'distance', 2, b));
     },
   }),
@@ -281,7 +268,7 @@ export const GAME_HOST_FUNCTIONS: readonly HostFunction[] = [
     returns: 'nil',
     doc: "Play a sound at the caster's position (an event for the game to render).",
     impl: (ctx, name) => {
-      const cast = current('sound');
+      const cast = castOf(ctx, 'sound');
       ctx.chargeOutput(eventTextLength(name as string));
       cast.host.emitSound(name as string, cast);
       return null;
@@ -298,7 +285,7 @@ export const GAME_HOST_FUNCTIONS: readonly HostFunction[] = [
     returns: 'nil',
     doc: 'Emit count particles of a kind at (x, y) (an event for the game to render).',
     impl: (ctx, kind, x, y, count) => {
-      const cast = current('particles');
+      const cast = castOf(ctx, 'particles');
       ctx.chargeOutput(eventTextLength(kind as string));
       cast.host.emitParticles(
         kind as string,
@@ -319,7 +306,7 @@ export const GAME_HOST_FUNCTIONS: readonly HostFunction[] = [
     returns: 'nil',
     doc: 'Show text as said by an entity (an event).',
     impl: (ctx, speaker, text) => {
-      const cast = current('say');
+      const cast = castOf(ctx, 'say');
       ctx.chargeOutput(eventTextLength(text as string));
       cast.host.emitSay(entity(cast, 'say', 1, speaker), text as string, cast);
       return null;
@@ -338,8 +325,8 @@ export const GAME_HOST_FUNCTIONS: readonly HostFunction[] = [
     // Measured by the cost fuzzer: a buff (the modifier, the stat summed again, its expiry in the timer heap,
     // its event) takes ~1.8 µs, about 50× a plain loop unit per fuel at the default charge; 60 brings it near 20×.
     fuel: 60,
-    impl: (_ctx, target, stat, amount, seconds) => {
-      const cast = current('buff');
+    impl: (ctx, target, stat, amount, seconds) => {
+      const cast = castOf(ctx, 'buff');
       cast.host.addBuff(
         entity(cast, 'buff', 1, target),
         stat as string,
@@ -355,14 +342,14 @@ export const GAME_HOST_FUNCTIONS: readonly HostFunction[] = [
     params: [],
     returns: 'number',
     doc: "A number in [0, 1) from the world's seeded random source (same seed, same game).",
-    impl: () => current('random').host.nextRandom(),
+    impl: (ctx) => castOf(ctx, 'random').host.nextRandom(),
   }),
   heapFree({
     name: 'now',
     params: [],
     returns: 'number',
     doc: 'Game time in seconds since the world started.',
-    impl: () => current('now').host.time,
+    impl: (ctx) => castOf(ctx, 'now').host.time,
   }),
   heapFree({
     name: 'wait',
@@ -370,7 +357,7 @@ export const GAME_HOST_FUNCTIONS: readonly HostFunction[] = [
     returns: 'nil',
     doc: 'Pause this cast; the world resumes it once that much game time has passed.',
     impl: (ctx, seconds) => {
-      const cast = current('wait');
+      const cast = castOf(ctx, 'wait');
       const s = finite('wait', 1, nonNegative('wait', 1, seconds));
       ctx.checkWait(s);
       cast.wakeAt = cast.host.time + s;

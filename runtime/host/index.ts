@@ -1,7 +1,7 @@
 /**
  * The host API spells call in a world (Subclass Sandbox): the one table of
- * built-ins (host-api.ts) and what they do to a world (world-game-host.ts,
- * the GameHost a cast holds); a game's own host functions, typed
+ * built-ins and the GameHost contract a cast holds (host-api.ts; the world's
+ * implementation is runtime/world/world-game-host.ts); a game's own host functions, typed
  * (world-hosts.ts) and joined to the built-ins (world-host-table.ts);
  * functions only declared in an API file (declared-hosts.ts, for
  * `cantrip sim --api`); the generated reference (host-api-doc.ts).

@@ -17,7 +17,7 @@ import type { Value } from '../../vm/value.js';
 import { EntityRef } from '../entities/entity-ref.js';
 import type { EntityId } from '../events/events.js';
 import { WorldError } from '../errors.js';
-import { WORLD_HOST_FUNCTIONS, currentCast, type CastContext, type GameHost } from './host-api.js';
+import { WORLD_HOST_FUNCTIONS, castIn, type CastContext, type GameHost } from './host-api.js';
 
 /** What the context of a game's host function reads of its world. */
 export interface HostWorld {
@@ -51,7 +51,7 @@ function wrapForWorld<W extends HostWorld>(fn: HostFunction, host: GameHost, con
     returns: fn.returns,
     doc: fn.doc,
     impl: (ctx, ...args) => {
-      const cast = currentCast();
+      const cast = castIn(ctx);
       if (cast === null || cast.host !== host) throw new HostError(`${name}() can only be used in a spell cast on its world.`);
       for (const i of entityParams) {
         const arg = args[i];
@@ -68,20 +68,20 @@ function wrapForWorld<W extends HostWorld>(fn: HostFunction, host: GameHost, con
 /** One per world, re-pointed at the calling cast for each call (saved and restored, so a game function may cast again). */
 export class WorldCallContext<W extends HostWorld> implements HostContext {
   private base: HostContext | null = null;
-  private cast: CastContext | null = null;
+  private running: CastContext | null = null;
 
   constructor(readonly world: W) {}
 
   call(base: HostContext, cast: CastContext, impl: HostFunction['impl'], args: Value[]): Value {
     const savedBase = this.base;
-    const savedCast = this.cast;
+    const savedCast = this.running;
     this.base = base;
-    this.cast = cast;
+    this.running = cast;
     try {
       return impl(this, ...args);
     } finally {
       this.base = savedBase;
-      this.cast = savedCast;
+      this.running = savedCast;
     }
   }
 
@@ -91,26 +91,26 @@ export class WorldCallContext<W extends HostWorld> implements HostContext {
   }
 
   get caster(): EntityRef | null {
-    const id = this.cast?.caster ?? null;
+    const id = this.running?.caster ?? null;
     return id === null || !this.world.isAlive(id) ? null : this.world.entityRef(id);
   }
 
   get spell(): string {
-    return this.cast?.spell ?? '';
+    return this.running?.spell ?? '';
   }
 
   wait(seconds: number): void {
     const base = this.inCall;
     if (!(seconds >= 0) || !Number.isFinite(seconds)) throw new HostError('wait() needs a finite number of seconds ≥ 0.');
     base.checkWait(seconds);
-    this.cast!.wakeAt = this.world.time + seconds;
+    this.running!.wakeAt = this.world.time + seconds;
     base.suspend();
   }
 
   suspend(): void {
     const base = this.inCall;
     // Without a wake time the world resumes the cast at the next step.
-    this.cast!.wakeAt = this.world.time;
+    this.running!.wakeAt = this.world.time;
     base.suspend();
   }
 
@@ -148,5 +148,10 @@ export class WorldCallContext<W extends HostWorld> implements HostContext {
 
   get line(): number {
     return this.inCall.line;
+  }
+
+  /** The world's cast the call runs in. */
+  get cast(): CastContext | null {
+    return this.running;
   }
 }

@@ -30,6 +30,7 @@ import type { WorldProperties } from '../world/world-properties.js';
 import type { WorldState } from '../world/world-state.js';
 import type { EntityView } from '../world/world-entities.js';
 import { decodeField, encodeField, type EntitySnapshot } from './world-snapshot.js';
+import { restoreCastHandle, saveCastHandle, type CastHandleSnapshot } from './cast-handle-snapshot.js';
 
 export const ENTITY_EXPORT_FORMAT = 'cantrip-entity/1';
 
@@ -41,8 +42,8 @@ export interface ExportedModifier {
   readonly remaining: number;
 }
 
-/** A waiting cast as it travels: its VM state (by module name), which saved fiber, and how long it still waits. */
-export interface ExportedCast {
+/** A waiting cast as it travels: its VM state (by module name), which saved fiber, how long it still waits, and its handle (the same id there). */
+export interface ExportedCast extends CastHandleSnapshot {
   readonly vm: number;
   readonly fiber: number;
   readonly spell: string;
@@ -107,7 +108,7 @@ export function captureEntity(s: WorldState, casting: WorldCasting, slot: number
     mine.forEach((w, fiber) => fiberIndex.set(w, { vm: vms.length, fiber }));
     vms.push({ module: loaded.sourceName, state: saved });
   }
-  for (const w of waiting) casts.push({ ...fiberIndex.get(w)!, spell: w.spell, remaining: Math.max(0, w.wakeAt - s.time) });
+  for (const w of waiting) casts.push({ ...fiberIndex.get(w)!, spell: w.spell, remaining: Math.max(0, w.wakeAt - s.time), ...saveCastHandle(s, w) });
   const { breed, x, y, vx, vy, health, radius } = view;
   return {
     format: ENTITY_EXPORT_FORMAT,
@@ -224,11 +225,12 @@ function restoreCasts(t: ImportTarget, e: ExportedEntity): void {
 
 function adoptCasts(t: ImportTarget, e: ExportedEntity, fibers: { vm: VM; fibers: Fiber[] }[], adopted: Set<unknown>): void {
   const s = t.state;
+  const ids = new Set<string>();
   for (const c of e.casts) {
     const fiber = fibers[c.vm]?.fibers[c.fiber];
     if (fiber === undefined || adopted.has(fiber)) throw new WorldError('The exported entity is malformed: a cast names a saved fiber it does not have, or one another cast has.');
     adopted.add(fiber);
-    t.casting.adoptWaiting({ fiber, vm: fibers[c.vm]!.vm, spell: c.spell, caster: e.id, wakeAt: s.time + c.remaining, seq: s.castSeq++ });
+    t.casting.adoptWaiting({ fiber, vm: fibers[c.vm]!.vm, spell: c.spell, caster: e.id, wakeAt: s.time + c.remaining, seq: s.castSeq++, ...restoreCastHandle(s, c, ids) });
   }
   const saved = fibers.reduce((n, f) => n + f.fibers.length, 0);
   if (adopted.size !== saved) throw new WorldError('The exported entity is malformed: a saved fiber has no cast waiting in it.');

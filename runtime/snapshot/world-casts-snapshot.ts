@@ -19,6 +19,7 @@ import { WorldError } from '../errors.js';
 import type { EntityId } from '../events/events.js';
 import type { InFlightCast, LoadedSpells, WorldCasting } from '../world/world-casting.js';
 import type { WorldState } from '../world/world-state.js';
+import { restoreCastHandle, saveCastHandle, type CastHandleSnapshot } from './cast-handle-snapshot.js';
 
 /** One VM: a loaded module (`spells` is its index in the snapshot's spells) or a retired one (replaced by a reload, with casts still on it). */
 export interface VmStateSnapshot {
@@ -28,8 +29,8 @@ export interface VmStateSnapshot {
   readonly state: VmSnapshot;
 }
 
-/** A waiting cast: which VM and which of its saved fibers, and its place among the world's waiting casts. */
-export interface CastSnapshot {
+/** A waiting cast: which VM and which of its saved fibers, its place among the world's waiting casts, and its handle (id, target, arguments). */
+export interface CastSnapshot extends CastHandleSnapshot {
   readonly vm: number;
   readonly fiber: number;
   readonly spell: string;
@@ -41,6 +42,8 @@ export interface CastSnapshot {
 export interface SpellStateSnapshot {
   readonly vms: readonly VmStateSnapshot[];
   readonly casts: readonly CastSnapshot[];
+  /** The number in the last cast id the world gave (absent in older saves). */
+  readonly castNumber?: number;
 }
 
 /** Entities in the heap: by handle (so a stale one stays stale), id and breed name. */
@@ -88,11 +91,11 @@ export function captureSpellState(
       throw error;
     }
     vms.push(owner.retired ? { spells: -1, retired: encodeSource(owner.retired), state } : { spells: owner.spells, state });
-    mine.forEach((w, fiber) => casts.push({ vm: vmIndex, fiber, spell: w.spell, caster: w.caster, wakeAt: w.wakeAt, seq: w.seq }));
+    mine.forEach((w, fiber) => casts.push({ vm: vmIndex, fiber, spell: w.spell, caster: w.caster, wakeAt: w.wakeAt, seq: w.seq, ...saveCastHandle(s, w) }));
   });
   if (casts.length !== waiting.length) throw new WorldError('A waiting cast runs on a module the world no longer has.');
   casts.sort((a, b) => a.seq - b.seq);
-  return { vms, casts };
+  return { vms, casts, castNumber: casting.lastCastNumber };
 }
 
 /**
@@ -139,7 +142,9 @@ export function restoreSpellState(
       throw error;
     }
   });
+  if (typeof data.castNumber === 'number') casting.countCastsFrom(data.castNumber);
   const adopted = new Set<unknown>();
+  const ids = new Set<string>();
   data.casts.forEach((c, k) => {
     const at = `$.spellState.casts[${k}]`;
     const owner = c !== null && typeof c === 'object' ? fibers[c.vm] : undefined;
@@ -153,7 +158,7 @@ export function restoreSpellState(
     if (!(Number.isFinite(c.wakeAt) && Number.isSafeInteger(c.seq) && c.seq >= 0 && c.seq < s.castSeq)) {
       throw new WorldError(`The world snapshot is malformed: ${at}: its wake time must be finite, its seq below castSeq (${s.castSeq}).`);
     }
-    const cast: InFlightCast = { fiber, vm: owner.vm, spell: c.spell, caster, wakeAt: c.wakeAt, seq: c.seq };
+    const cast: InFlightCast = { fiber, vm: owner.vm, spell: c.spell, caster, wakeAt: c.wakeAt, seq: c.seq, ...restoreCastHandle(s, c, ids) };
     casting.adoptWaiting(cast);
   });
   if (adopted.size !== fibers.reduce((n, f) => n + f.fibers.length, 0)) throw new WorldError('The world snapshot is malformed: $.spellState.casts: a saved fiber has no cast waiting in it.');

@@ -122,9 +122,24 @@ const SPELL_STATE = open({
   },
   casts: {
     type: 'array',
-    items: open({ vm: COUNT, fiber: COUNT, spell: STRING, caster: { type: ['integer', 'null'], minimum: 1 }, wakeAt: NUMBER, seq: COUNT }),
+    items: open(
+      {
+        vm: COUNT,
+        fiber: COUNT,
+        spell: STRING,
+        caster: { type: ['integer', 'null'], minimum: 1 },
+        wakeAt: NUMBER,
+        seq: COUNT,
+        // The cast's handle (runtime/snapshot/cast-handle-snapshot.ts): absent in older saves.
+        id: { type: ['string', 'null'], maxLength: 40 },
+        target: { type: ['integer', 'null'], minimum: 1 },
+        rest: { anyOf: [{ type: 'null' }, { type: 'array', maxItems: 255, items: FIELD_VALUE }] },
+      },
+      ['vm', 'fiber', 'spell', 'caster', 'wakeAt', 'seq'],
+    ),
   },
-});
+  castNumber: COUNT,
+}, ['vms', 'casts']);
 
 export const WORLD_SNAPSHOT_SCHEMA = open(
   {

@@ -20,8 +20,10 @@ import { functionFingerprint } from '../../vm/function-fingerprint.js';
 import type { HostFunction } from '../../vm/host.js';
 import { BreedError, WorldError } from '../errors.js';
 import type { CastCancelReason, DespawnReason, EntityId } from '../events/events.js';
-import { currentCast, enterCast, leaveCast, runInCast, type CastContext, type GameHost } from '../host/host-api.js';
+import type { CastContext, GameHost } from '../host/host-api.js';
+import { castId, castMatches, castNumberOf, isCastId, targetIdOf, type CastFilter, type CastId, type CastInfo, type WorldCastContext } from './cast-handles.js';
 import { MinHeap } from './min-heap.js';
+import { CodeCorrespondence, moveCasts } from './cast-reload.js';
 import { NONE, type WorldState } from './world-state.js';
 
 /**
@@ -35,6 +37,14 @@ export interface CastResult {
   readonly error: SpellRuntimeError | null;
   /** The cast's fiber: the handle a debugger steps, or `cancelCast` ends. */
   readonly fiber: Fiber;
+  /** The cast's id while it is in flight (waiting or paused): `world.casts({ id })`, `world.cancelCasts({ id })`; null once it ended. */
+  readonly id: CastId | null;
+}
+
+/** A cast just started: its fiber, and its id if it is in flight (it waits or paused). */
+export interface StartedCast {
+  readonly fiber: Fiber;
+  readonly id: CastId | null;
 }
 
 /** One loaded module of spells. */
@@ -62,7 +72,7 @@ export interface SpellTarget {
 interface WaitingCast {
   readonly fiber: Fiber;
   readonly vm: VM;
-  readonly cast: CastContext;
+  readonly cast: WorldCastContext;
   readonly seq: number;
   /** Heap units it holds against the world's budget while it waits (runtime/world/world-memory.ts). */
   readonly hold: number;
@@ -76,7 +86,7 @@ const CANCELLED_SLACK = 64;
 /** A cast stopped by a debugger at a breakpoint or step: kept until the debugger continues or cancels it. */
 interface PausedCast {
   readonly vm: VM;
-  readonly cast: CastContext;
+  readonly cast: WorldCastContext;
 }
 
 /** The reused argument array of length `arity` in `arrays` (made, all nil, the first time). */
@@ -94,8 +104,11 @@ function argumentArray(arrays: Value[][], arity: number): Value[] {
 const SCRIPT = '<script>';
 
 /** A CastContext the world reuses for its own casts once they finish (one that waits or pauses keeps it). */
-class WorldCast implements CastContext {
+class WorldCast implements WorldCastContext {
   wakeAt = 0;
+  id: CastId | null = null;
+  target: EntityId | null = null;
+  rest: readonly Value[] | null = null;
   constructor(
     readonly host: GameHost,
     public spell: string,
@@ -116,6 +129,8 @@ export class WorldCasting {
   /** Spare contexts for the world's own casts (a stack, `spareCasts` deep). */
   private readonly casts: WorldCast[] = [];
   private spareCasts = 0;
+  /** The number in the last cast id given (cast-handles.ts). */
+  private castNumber = 0;
   /** Argument arrays by length, reused: the VM copies the arguments onto the fiber's stack before the spell runs. */
   private readonly argArrays: Value[][] = [];
   /** The phase's second argument (dt), as given to beginPhase. */
@@ -125,6 +140,9 @@ export class WorldCasting {
   private phasePrevious: CastContext | null = null;
   /** The targets whose cast loop the phase opened, closed by endPhase. */
   private readonly phaseTargets: SpellTarget[] = [];
+  /** The VMs the phase's casts run on, and the cast each had before the phase (put back by endPhase). */
+  private readonly phaseVms: VM[] = [];
+  private readonly phaseVmCasts: unknown[] = [];
 
   constructor(
     private readonly state: WorldState,
@@ -152,7 +170,7 @@ export class WorldCasting {
       .toArray()
       .filter((w) => !w.cancelled)
       .sort((a, b) => (wakesBefore(a, b) ? -1 : 1))
-      .map((w) => ({ fiber: w.fiber, vm: w.vm, spell: w.cast.spell, caster: w.cast.caster, wakeAt: w.cast.wakeAt, seq: w.seq }));
+      .map(inFlight);
   }
 
   /** The casts one caster is waiting in, in the order they resume (an entity handed over takes them along). */
@@ -161,7 +179,70 @@ export class WorldCasting {
     return mine
       .filter((w) => !w.cancelled)
       .sort((a, b) => (wakesBefore(a, b) ? -1 : 1))
-      .map((w) => ({ fiber: w.fiber, vm: w.vm, spell: w.cast.spell, caster: w.cast.caster, wakeAt: w.cast.wakeAt, seq: w.seq }));
+      .map(inFlight);
+  }
+
+  /** The number in the last cast id this world gave (a snapshot saves it). */
+  get lastCastNumber(): number {
+    return this.castNumber;
+  }
+
+  /** Count cast ids on from at least `n` (a restore: the saved count). */
+  countCastsFrom(n: number): void {
+    if (Number.isSafeInteger(n) && n > this.castNumber) this.castNumber = n;
+  }
+
+  /** Every cast in flight that `filter` matches: the waiting ones in the order they resume, then the paused ones. */
+  list(filter: CastFilter = {}): CastInfo[] {
+    const out: CastInfo[] = [];
+    const waiting = this.waiting.toArray().filter((w) => !w.cancelled && castMatches(w.cast, 'waiting', filter));
+    for (const w of waiting.sort((a, b) => (wakesBefore(a, b) ? -1 : 1))) out.push(this.infoOf(w.cast, w.fiber, w.vm, 'waiting'));
+    for (const [fiber, p] of this.paused) if (castMatches(p.cast, 'paused', filter)) out.push(this.infoOf(p.cast, fiber, p.vm, 'paused'));
+    return out;
+  }
+
+  /** End every cast in flight that `filter` matches, each with a `cast-cancelled` event; how many. */
+  cancelMatching(filter: CastFilter, message: string): number {
+    let ended = 0;
+    for (const [fiber, p] of [...this.paused]) {
+      if (!castMatches(p.cast, 'paused', filter)) continue;
+      this.paused.delete(fiber);
+      this.end(p.vm, fiber, p.cast, 'cancelled', message);
+      ended++;
+    }
+    for (const w of this.waiting.toArray()) {
+      if (w.cancelled || !castMatches(w.cast, 'waiting', filter)) continue;
+      this.untrack(w);
+      this.cancelWaiting(w, 'cancelled', message);
+      ended++;
+    }
+    this.compact();
+    return ended;
+  }
+
+  private infoOf(cast: WorldCastContext, fiber: Fiber, vm: VM, state: 'waiting' | 'paused'): CastInfo {
+    // A waiting cast's ip is past the wait it called (trace reads ip - 1); a paused one's is the instruction it will run next.
+    const ip = (fiber.frameIps[fiber.frameCount - 1] ?? 0) + (state === 'paused' ? 1 : 0);
+    const top = fiber.trace(ip)[0];
+    const current = this.modules.find((m) => m.vm === vm);
+    const module = current ?? [...this.retired].find((m) => m.vm === vm);
+    return {
+      id: cast.id ?? '',
+      spell: cast.spell,
+      caster: cast.caster,
+      target: cast.target,
+      state,
+      line: top?.line ?? 0,
+      function: top?.functionName ?? cast.spell,
+      wakesAt: state === 'waiting' ? cast.wakeAt : null,
+      sourceName: module?.sourceName ?? '',
+      oldCode: current === undefined,
+    };
+  }
+
+  /** A new cast id for a cast of `caster`. */
+  private newCastId(caster: EntityId | null): CastId {
+    return castId(caster, ++this.castNumber);
   }
 
   /**
@@ -191,16 +272,15 @@ export class WorldCasting {
 
   /** Put back a cast a snapshot saved, waiting as it was (same wake time and order), counted against the world heap. */
   adoptWaiting(c: InFlightCast): void {
-    const cast: CastContext = { host: this.host, spell: c.spell, caster: c.caster, wakeAt: c.wakeAt };
+    // The cast keeps its id unless the data gave none (an older save). The snapshot code drops an id its data repeats;
+    // no other cast here can have it: its caster's casts live in one world at a time (see cast-handles.ts).
+    const kept = c.id !== null && isCastId(c.id);
+    if (kept) this.countCastsFrom(castNumberOf(c.id!));
+    const id = kept ? c.id! : this.newCastId(c.caster);
+    const cast: WorldCastContext = { host: this.host, spell: c.spell, caster: c.caster, wakeAt: c.wakeAt, id, target: c.target, rest: c.rest };
     const hold = this.state.memory.holdOf(c.fiber);
     if (!this.state.memory.tryHold(hold)) throw new WorldError(this.state.memory.message());
-    const entry: WaitingCast = { fiber: c.fiber, vm: c.vm, cast, seq: c.seq, hold, cancelled: false };
-    this.waiting.push(entry);
-    if (c.caster !== null) {
-      const list = this.waitingBy.get(c.caster);
-      if (list === undefined) this.waitingBy.set(c.caster, [entry]);
-      else list.push(entry);
-    }
+    this.track({ fiber: c.fiber, vm: c.vm, cast, seq: c.seq, hold, cancelled: false });
   }
 
   /** Casts waiting for game time to pass. */
@@ -241,10 +321,11 @@ export class WorldCasting {
    * `sourceName` is already loaded replaces it (live reload): all or nothing,
    * checked first — the spells must not clash with other modules, the loaded
    * breeds must still find every spell they name, the new top-level script
-   * must run. New casts then use the new code; casts in flight keep the old
-   * module's VM (their fibers hold it) and finish on it. WorldError otherwise.
+   * must run. New casts then use the new code; the casts in flight on the
+   * old code go as `inFlight` says (reloadInFlight): those that keep it keep
+   * the old module's VM (their fibers hold it) and finish on it. WorldError otherwise.
    */
-  addModule(module: Module, sourceName: string, source: string | null, runScript = true): SpellsReload {
+  addModule(module: Module, sourceName: string, source: string | null, runScript = true, inFlight: InFlightPolicy = 'continue'): SpellsReload {
     const index = this.modules.findIndex((m) => m.sourceName === sourceName);
     const replaced = index >= 0 ? this.modules[index]! : null;
     for (const s of module.spells) {
@@ -265,9 +346,6 @@ export class WorldCasting {
       this.modules.push(entry);
     } else {
       this.modules[index] = entry;
-      // Its casts in flight finish on it; forget replaced modules nothing runs on any more.
-      for (const r of this.retired) if (r.vm.liveFiberCount === 0) this.retired.delete(r);
-      if (replaced.vm.liveFiberCount > 0) this.retired.add(replaced);
       for (const s of replaced.module.spells) {
         this.spellOwner.delete(s.name);
         this.targets.delete(s.name);
@@ -277,7 +355,101 @@ export class WorldCasting {
       this.spellOwner.set(s.name, entry);
       this.targets.set(s.name, { owner: entry, spell: s.name, arity: arity.get(s.name) ?? 0, loop: null, phaseArgs: null });
     }
-    return reloadSummary(sourceName, replaced?.module ?? null, module);
+    const casts = replaced === null ? NO_CASTS : this.reloadInFlight(replaced, entry, inFlight);
+    if (replaced !== null) {
+      // Casts kept on old code finish on it; forget replaced modules nothing runs on any more.
+      if (replaced.vm.liveFiberCount > 0) this.retired.add(replaced);
+      for (const r of this.retired) if (r.vm.liveFiberCount === 0) this.retired.delete(r);
+    }
+    return { ...reloadSummary(sourceName, replaced?.module ?? null, module), inFlight, ...casts };
+  }
+
+  /** The casts in flight on the code a reload replaced (its module's, and older versions' kept by earlier reloads), as `inFlight` says. */
+  private reloadInFlight(replaced: LoadedSpells, entry: LoadedSpells, inFlight: InFlightPolicy): InFlightReport {
+    if (inFlight === 'keep') return NO_CASTS;
+    const oldVms = new Set<VM>([replaced.vm]);
+    for (const r of this.retired) if (r.sourceName === replaced.sourceName) oldVms.add(r.vm);
+    // In the order they resume, so the report reads in that order.
+    const waiting = this.waiting
+      .toArray()
+      .filter((w) => !w.cancelled && oldVms.has(w.vm))
+      .sort((a, b) => (wakesBefore(a, b) ? -1 : 1));
+    const kept: KeptCast[] = [];
+    for (const p of this.paused.values()) if (oldVms.has(p.vm)) kept.push(keptCast(p.cast, 'it is paused in a debugger'));
+    return inFlight === 'restart' ? this.restartCasts(waiting, entry, kept) : this.continueCasts(waiting, entry, kept);
+  }
+
+  /** 'continue': each waiting cast resumes in the new code at the corresponding wait (cast-reload.ts), or keeps its code with a reason. */
+  private continueCasts(waiting: readonly WaitingCast[], entry: LoadedSpells, kept: KeptCast[]): InFlightReport {
+    const continued: CastId[] = [];
+    const byVm = new Map<VM, WaitingCast[]>();
+    for (const w of waiting) {
+      const list = byVm.get(w.vm);
+      if (list === undefined) byVm.set(w.vm, [w]);
+      else list.push(w);
+    }
+    for (const [vm, casts] of byVm) {
+      const { moved, kept: refused } = moveCasts(vm, entry.vm, new CodeCorrespondence(vm.module, entry.module), casts.map((w) => w.fiber));
+      for (const w of casts) {
+        const fiber = moved.get(w.fiber);
+        const why = fiber === undefined ? (refused.get(w.fiber) ?? 'it could not be moved') : this.rewait(w, fiber, entry.vm);
+        if (why === null) continued.push(w.cast.id!);
+        else kept.push(keptCast(w.cast, why));
+      }
+    }
+    this.compact();
+    return { continued, restarted: [], kept };
+  }
+
+  /** A waiting cast goes on as `fiber` on `vm` (its new code): same context, id, wake time and place in the order. Null, or why it stays as it was. */
+  private rewait(w: WaitingCast, fiber: Fiber, vm: VM): string | null {
+    const memory = this.state.memory;
+    const hold = memory.holdOf(fiber);
+    memory.release(w.hold);
+    if (!memory.tryHold(hold)) {
+      memory.tryHold(w.hold);
+      vm.cancel(fiber, 'Reload refused.');
+      return `in the new code it would hold more than the world's heap has left (${memory.message()})`;
+    }
+    w.cancelled = true;
+    this.cancelledInHeap++;
+    this.untrack(w);
+    w.vm.cancel(w.fiber, 'Moved to the reloaded code.');
+    this.track({ fiber, vm, cast: w.cast, seq: w.seq, hold, cancelled: false });
+    return null;
+  }
+
+  /** 'restart': each waiting cast ends (cast-cancelled) and is cast again, new code, same caster, target and arguments, same id. */
+  private restartCasts(waiting: readonly WaitingCast[], entry: LoadedSpells, kept: KeptCast[]): InFlightReport {
+    const restarted: CastId[] = [];
+    for (const w of waiting) {
+      const { spell, caster, rest, id } = w.cast;
+      const why =
+        !entry.arity.has(spell) ? `the new code has no spell '${spell}'`
+        : rest === null ? 'its arguments were not kept (a save could not hold them)'
+        : caster !== null && this.state.liveSlotOf(caster) === NONE ? 'its caster is gone'
+        : null;
+      if (why !== null) {
+        kept.push(keptCast(w.cast, why));
+        continue;
+      }
+      this.untrack(w);
+      this.cancelWaiting(w, 'cancelled', 'Restarted by a reload.');
+      const casterRef = caster === null ? null : this.state.refAt(this.state.liveSlotOf(caster));
+      this.startCast(entry, spell, casterRef, rest!, id);
+      restarted.push(id!);
+    }
+    this.compact();
+    return { continued: [], restarted, kept };
+  }
+
+  private track(entry: WaitingCast): void {
+    this.waiting.push(entry);
+    const caster = entry.cast.caster;
+    if (caster === null) return;
+    const list = this.waitingBy.get(caster);
+    if (list === undefined) this.waitingBy.set(caster, [entry]);
+    else list.push(entry);
   }
 
   /**
@@ -286,8 +458,8 @@ export class WorldCasting {
    * WorldError when it fails or waits.
    */
   runScript(vm: VM, sourceName: string): void {
-    const cast: CastContext = { host: this.host, spell: SCRIPT, caster: null, wakeAt: 0 };
-    const script = runInCast(cast, () => vm.runScript());
+    const cast: WorldCastContext = { host: this.host, spell: SCRIPT, caster: null, wakeAt: 0, id: null, target: null, rest: null };
+    const script = this.runIn(vm, cast, () => vm.runScript());
     if (script.state === 'failed') {
       throw new WorldError(`${sourceName}: the top-level script failed: ${script.error?.message ?? 'unknown error'}`);
     }
@@ -310,7 +482,7 @@ export class WorldCasting {
   }
 
   /** A cast from the embedder: announced with a `cast` event, then run now until it finishes or waits. */
-  castFromEmbedder(spell: string, caster: EntityId | null, target: EntityId | null, extra: readonly Value[] = []): Fiber {
+  castFromEmbedder(spell: string, caster: EntityId | null, target: EntityId | null, extra: readonly Value[] = []): StartedCast {
     const badName = nameArgumentProblem('spell name', spell);
     if (badName !== null) throw new WorldError(badName);
     const owner = this.spellOwner.get(spell);
@@ -319,19 +491,20 @@ export class WorldCasting {
     if (casterRef !== null && this.state.mirror[this.state.slotOfRef(casterRef)] === 1) throw new WorldError(`The caster #${caster} belongs to another zone (a mirror): cast there.`);
     const targetRef = this.refForApi(target, 'target');
     this.state.push({ type: 'cast', tick: this.state.steps, spell, caster, target });
-    return this.startCast(owner, spell, casterRef, [casterRef, targetRef, ...extra]);
+    return this.startCast(owner, spell, casterRef, [targetRef, ...extra]);
   }
 
-  /** Run a spell as cast by `caster`, its arguments trimmed or padded with nil to its parameter count. */
-  startCast(owner: LoadedSpells, spell: string, caster: EntityRef | null, args: readonly (Value | null)[]): Fiber {
+  /** Run a spell as cast by `caster` with `rest` after it (the target, extra arguments), trimmed or padded with nil to its parameter count. */
+  startCast(owner: LoadedSpells, spell: string, caster: EntityRef | null, rest: readonly (Value | null)[], id: CastId | null = null): StartedCast {
     const arity = owner.arity.get(spell) ?? 0;
     const fitted: Value[] = [];
-    for (let i = 0; i < arity; i++) fitted.push(args[i] ?? null);
-    const cast: CastContext = { host: this.host, spell, caster: caster?.id ?? null, wakeAt: 0 };
+    for (let i = 0; i < arity; i++) fitted.push((i === 0 ? caster : rest[i - 1]) ?? null);
+    const target = rest.length > 0 ? targetIdOf(rest[0]!) : null;
+    const cast: WorldCastContext = { host: this.host, spell, caster: caster?.id ?? null, wakeAt: 0, id, target, rest };
     // The VM was created with the world's budgets as its defaults, so the cast needs no overrides.
-    const fiber = runInCast(cast, () => owner.vm.cast(spell, fitted));
+    const fiber = this.runIn(owner.vm, cast, () => owner.vm.cast(spell, fitted));
     this.settle(fiber, owner.vm, cast);
-    return fiber;
+    return { fiber, id: cast.id };
   }
 
   /**
@@ -345,15 +518,20 @@ export class WorldCasting {
     const args = this.argumentsFor(target.arity, self, second);
     // The id comes from the world's flat arrays: reading self.id would touch the reference object.
     const cast = this.takeCast(spell, selfId);
-    const previous = enterCast(cast);
+    const vm = owner.vm;
+    const before = vm.hostCast;
+    const running = this.state.running;
+    vm.hostCast = cast;
+    this.state.running = cast;
     let outcome: RunOutcome;
     try {
-      outcome = owner.vm.castFast(spell, args);
+      outcome = vm.castFast(spell, args);
     } finally {
-      leaveCast(previous);
+      vm.hostCast = before;
+      this.state.running = running;
     }
     for (let i = 0; i < args.length; i++) args[i] = null;
-    if (!this.castKeepsContext(outcome, owner.vm, cast)) this.casts[this.spareCasts++] = cast;
+    if (!this.castKeepsContext(outcome, owner.vm, cast, second)) this.casts[this.spareCasts++] = cast;
   }
 
   /**
@@ -361,12 +539,15 @@ export class WorldCasting {
    * kept (waiting or paused) otherwise. Returns whether the cast keeps `cast`,
    * its context; if not, the caller may reuse it.
    */
-  private castKeepsContext(outcome: RunOutcome, vm: VM, cast: WorldCast): boolean {
+  private castKeepsContext(outcome: RunOutcome, vm: VM, cast: WorldCast, second: Value): boolean {
     if (outcome.state === 'done') return false;
     if (outcome.state === 'failed') {
       this.reportFailure(outcome.error, cast);
       return false;
     }
+    // Known only now, for a cast that is kept: what it was cast with, for the embedder's list and a 'restart'.
+    cast.target = targetIdOf(second);
+    cast.rest = [second];
     this.settle(outcome.fiber!, vm, cast);
     return true;
   }
@@ -384,7 +565,8 @@ export class WorldCasting {
     if (this.phaseCast !== null) throw new WorldError('A cast phase is already open.');
     this.phaseSecond = second;
     this.phaseCast = this.takeCast(SCRIPT, 0);
-    this.phasePrevious = enterCast(this.phaseCast);
+    this.phasePrevious = this.state.running;
+    this.state.running = this.phaseCast;
   }
 
   /**
@@ -418,15 +600,22 @@ export class WorldCasting {
 
   /** A phase's cast that reported an outcome: if it waits or paused with the phase's context, the phase goes on in a new one. */
   private afterPhaseCast(outcome: RunOutcome, target: SpellTarget, cast: WorldCast): void {
-    if (outcome.state !== 'done' && this.castKeepsContext(outcome, target.owner.vm, cast)) {
-      this.phaseCast = this.takeCast(SCRIPT, 0);
-      enterCast(this.phaseCast);
-    }
+    if (outcome.state !== 'done' && this.castKeepsContext(outcome, target.owner.vm, cast, this.phaseSecond)) this.renewPhaseCast();
+  }
+
+  /** The phase's context was kept by a cast that waits or paused: the phase (its VMs, the world's running cast) goes on in a new one. */
+  private renewPhaseCast(): void {
+    const next = this.takeCast(SCRIPT, 0);
+    this.phaseCast = next;
+    this.state.running = next;
+    for (const vm of this.phaseVms) vm.hostCast = next;
   }
 
   /** A target's first cast in the phase: open its VM's cast loop and give it an argument array, the second argument in place. */
   private openPhaseLoop(target: SpellTarget): FastLoop {
-    const loop = target.owner.vm.castLoop(target.spell);
+    const vm = target.owner.vm;
+    this.pointPhaseVm(vm);
+    const loop = vm.castLoop(target.spell);
     const args: Value[] = [];
     for (let i = 0; i < target.arity; i++) args.push(i === 1 ? this.phaseSecond : null);
     target.loop = loop;
@@ -435,11 +624,22 @@ export class WorldCasting {
     return loop;
   }
 
+  /** A VM the phase casts on runs in the phase's context until endPhase puts back the one it had. */
+  private pointPhaseVm(vm: VM): void {
+    if (this.phaseVms.includes(vm)) return;
+    this.phaseVms.push(vm);
+    this.phaseVmCasts.push(vm.hostCast);
+    vm.hostCast = this.phaseCast;
+  }
+
   /** Close the phase: restore the context it replaced, close its cast loops, let go of its arguments. */
   endPhase(): void {
     const cast = this.phaseCast;
     if (cast === null) return;
-    leaveCast(this.phasePrevious);
+    this.state.running = this.phasePrevious;
+    for (let i = 0; i < this.phaseVms.length; i++) this.phaseVms[i]!.hostCast = this.phaseVmCasts[i];
+    this.phaseVms.length = 0;
+    this.phaseVmCasts.length = 0;
     this.phaseCast = null;
     this.phasePrevious = null;
     this.casts[this.spareCasts++] = cast;
@@ -465,6 +665,9 @@ export class WorldCasting {
     cast.spell = spell;
     cast.caster = caster;
     cast.wakeAt = 0;
+    cast.id = null;
+    cast.target = null;
+    cast.rest = null;
     return cast;
   }
 
@@ -490,7 +693,7 @@ export class WorldCasting {
         this.end(vm, fiber, cast, 'caster-gone', this.casterGoneMessage(cast.caster));
         continue;
       }
-      runInCast(cast, () => vm.resume(fiber));
+      this.runIn(vm, cast, () => vm.resume(fiber));
       this.settle(fiber, vm, cast);
     }
   }
@@ -504,14 +707,14 @@ export class WorldCasting {
     this.compact();
   }
 
-  /** Continue a paused cast with a debugger command, in its cast context; false if it is not paused here. */
-  continuePaused(fiber: Fiber, go: (fiber: Fiber) => void): boolean {
+  /** Continue a paused cast with a debugger command, in its cast context; false if it is not paused here, else its id. */
+  continuePaused(fiber: Fiber, go: (fiber: Fiber) => void): CastId | null | false {
     const entry = this.paused.get(fiber);
     if (!entry || fiber.state !== 'paused') return false;
     this.paused.delete(fiber);
-    runInCast(entry.cast, () => go(fiber));
+    this.runIn(entry.vm, entry.cast, () => go(fiber));
     this.settle(fiber, entry.vm, entry.cast);
-    return true;
+    return entry.cast.id;
   }
 
   /** End a paused or waiting cast without a cast-error (a `cast-cancelled` event instead). Returns whether it was live here. */
@@ -539,7 +742,8 @@ export class WorldCasting {
   }
 
   /** After a cast ran: park it if it waits, report it if it failed. */
-  private settle(fiber: Fiber, vm: VM, cast: CastContext): void {
+  private settle(fiber: Fiber, vm: VM, cast: WorldCastContext): void {
+    if ((fiber.state === 'suspended' || fiber.state === 'paused') && cast.id === null) cast.id = this.newCastId(cast.caster);
     if (fiber.state === 'suspended') {
       const caster = cast.caster;
       // A cast that killed (or despawned) its own caster, then waits: nobody is left to wait for.
@@ -549,13 +753,7 @@ export class WorldCasting {
       }
       const hold = this.state.memory.holdOf(fiber);
       if (this.state.memory.tryHold(hold)) {
-        const entry: WaitingCast = { fiber, vm, cast, seq: this.state.castSeq++, hold, cancelled: false };
-        this.waiting.push(entry);
-        if (caster !== null) {
-          const list = this.waitingBy.get(caster);
-          if (list === undefined) this.waitingBy.set(caster, [entry]);
-          else list.push(entry);
-        }
+        this.track({ fiber, vm, cast, seq: this.state.castSeq++, hold, cancelled: false });
         return;
       }
       // Waiting would pass the world's heap budget: the cast ends here, reported like any failure.
@@ -589,7 +787,7 @@ export class WorldCasting {
   }
 
   /** End a suspended or paused cast and tell the observers why. */
-  private end(vm: VM, fiber: Fiber, cast: CastContext, reason: CastCancelReason, message: string): void {
+  private end(vm: VM, fiber: Fiber, cast: WorldCastContext, reason: CastCancelReason, message: string): void {
     vm.cancel(fiber, message);
     this.state.push({ type: 'cast-cancelled', tick: this.state.steps, spell: cast.spell, caster: cast.caster, reason, message });
   }
@@ -619,16 +817,30 @@ export class WorldCasting {
     return entry === undefined ? 'Its caster is gone.' : CASTER_GONE[entry.reason];
   }
 
+  /** Run `body` (a VM's cast, resume or script) in `cast`: the VM hands it to host functions (HostContext.cast), the world's own reactions read it as `running`. */
+  private runIn<T>(vm: VM, cast: CastContext, body: () => T): T {
+    const before = vm.hostCast;
+    const running = this.state.running;
+    vm.hostCast = cast;
+    this.state.running = cast;
+    try {
+      return body();
+    } finally {
+      vm.hostCast = before;
+      this.state.running = running;
+    }
+  }
+
   private emitPrint(text: string): void {
-    const cast = currentCast();
-    const inSpell = cast !== null && cast.host === this.host && cast.spell !== SCRIPT;
+    const cast = this.state.running;
+    const inSpell = cast !== null && cast.spell !== SCRIPT;
     this.state.push({ type: 'print', tick: this.state.steps, text, spell: inSpell ? cast.spell : null, caster: inSpell ? cast.caster : null });
   }
 }
 
-export function castResult(fiber: Fiber): CastResult {
+export function castResult(fiber: Fiber, id: CastId | null = null): CastResult {
   const state = fiber.state === 'done' || fiber.state === 'suspended' || fiber.state === 'paused' ? fiber.state : 'failed';
-  return { state, result: fiber.result, error: fiber.error, fiber };
+  return { state, result: fiber.result, error: fiber.error, fiber, id: state === 'suspended' || state === 'paused' ? id : null };
 }
 
 /** A cast waiting for game time, as a snapshot sees it. */
@@ -639,9 +851,41 @@ export interface InFlightCast {
   readonly caster: EntityId | null;
   readonly wakeAt: number;
   readonly seq: number;
+  /** Null from a save that has none (the world gives it one). */
+  readonly id: CastId | null;
+  readonly target: EntityId | null;
+  readonly rest: readonly Value[] | null;
 }
 
-/** What loading a module changed: every spell is added on a first load; a reload says what it added, removed and changed. */
+function inFlight(w: WaitingCast): InFlightCast {
+  const c = w.cast;
+  return { fiber: w.fiber, vm: w.vm, spell: c.spell, caster: c.caster, wakeAt: c.wakeAt, seq: w.seq, id: c.id, target: c.target, rest: c.rest };
+}
+
+/** What a reload does to the casts in flight on the code it replaces (World.loadSpells' `inFlight`). */
+export type InFlightPolicy = 'continue' | 'keep' | 'restart';
+
+/** A cast in flight that kept its old code through a reload, and why. */
+export interface KeptCast {
+  readonly id: CastId;
+  readonly spell: string;
+  readonly caster: EntityId | null;
+  readonly reason: string;
+}
+
+interface InFlightReport {
+  readonly continued: readonly CastId[];
+  readonly restarted: readonly CastId[];
+  readonly kept: readonly KeptCast[];
+}
+
+const NO_CASTS: InFlightReport = { continued: [], restarted: [], kept: [] };
+
+function keptCast(cast: WorldCastContext, reason: string): KeptCast {
+  return { id: cast.id ?? '', spell: cast.spell, caster: cast.caster, reason };
+}
+
+/** What loading a module changed: every spell is added on a first load; a reload says what it added, removed and changed, and what became of the casts in flight on the old code. */
 export interface SpellsReload {
   readonly sourceName: string;
   /** False on the first load of this sourceName. */
@@ -651,9 +895,17 @@ export interface SpellsReload {
   /** Spells in both whose own code (nested functions included) differs; a change only in a helper they call is not seen. */
   readonly changed: readonly string[];
   readonly unchanged: readonly string[];
+  /** What the reload did to the casts in flight on the code it replaced (World.loadSpells' option). */
+  readonly inFlight: InFlightPolicy;
+  /** Casts that resume in the new code at the corresponding wait ('continue'). */
+  readonly continued: readonly CastId[];
+  /** Casts cancelled and cast again in the new code, with the same ids ('restart'). */
+  readonly restarted: readonly CastId[];
+  /** Casts that keep their old code, each with the reason ('continue' and 'restart' list those they could not take along). */
+  readonly kept: readonly KeptCast[];
 }
 
-function reloadSummary(sourceName: string, before: Module | null, after: Module): SpellsReload {
+function reloadSummary(sourceName: string, before: Module | null, after: Module): Omit<SpellsReload, 'inFlight' | keyof InFlightReport> {
   const fingerprints = (m: Module) => new Map(m.spells.map((s) => [s.name, functionFingerprint(m, s.functionIndex)]));
   const now = fingerprints(after);
   if (before === null) return { sourceName, reloaded: false, added: [...now.keys()], removed: [], changed: [], unchanged: [] };

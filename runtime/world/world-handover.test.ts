@@ -93,7 +93,7 @@ describe('World.exportEntity / releaseEntity / importEntity', () => {
     expect(c.waitingCasts).toBe(0);
     expect(() => c.importEntity({ ...exported, x: Number.NaN })).toThrow('x must be a finite number');
     // A cast on a module a reload replaced cannot travel: the entity stays until it ends.
-    a.world.loadSpells(SPELLS.replace('done ', 'finished '), 'handover.spell');
+    a.world.loadSpells(SPELLS.replace('done ', 'finished '), 'handover.spell', { inFlight: 'keep' });
     expect(() => a.world.exportEntity(mage)).toThrow('waits in a cast of a module a reload replaced');
     expect(a.world.isAlive(mage)).toBe(true);
   });

@@ -10,7 +10,6 @@ import type { HostContext } from '../../vm/host.js';
 import type { Value } from '../../vm/value.js';
 import { EntityRef } from '../entities/entity-ref.js';
 import type { FieldValue } from '../entities/entity-state.js';
-import { currentCast } from '../host/host-api.js';
 import type { WorldEntities } from './world-entities.js';
 import { NONE, clamp, type WorldState } from './world-state.js';
 
@@ -175,7 +174,7 @@ export class WorldProperties {
     const after = clamp(health, 0, Math.max(0, max));
     s.pool.health[slot] = after;
     if (after !== before) {
-      const by = currentCast()?.caster ?? null;
+      const by = s.running?.caster ?? null;
       const type = after > before ? 'heal' : 'damage';
       s.push({ type, tick: s.steps, entity: s.ids[slot]!, breed: s.breedAt(slot).name, amount: Math.abs(after - before), health: after, by });
     }

@@ -39,13 +39,13 @@ function world(): { world: World; events: WorldEvent[]; prints: () => string[] }
 }
 
 describe('live reload: loadSpells again with a loaded sourceName', () => {
-  it('casts in flight finish on the old code; new casts and tick spells use the new code', () => {
+  it("with inFlight 'keep', casts in flight finish on the old code; new casts and tick spells use the new code", () => {
     const { world: w, events, prints } = world();
     const rock = w.spawn('Rock', 5, 5);
     const troll = w.spawn('Troll', 6, 6);
     expect(w.cast('zap', null, rock).state).toBe('suspended');
     expect(w.entity(rock)!.health).toBe(99);
-    w.loadSpells(V2, 'game.spell');
+    w.loadSpells(V2, 'game.spell', { inFlight: 'keep' });
     expect(w.lastLoad).toEqual({
       sourceName: 'game.spell',
       reloaded: true,
@@ -53,7 +53,12 @@ describe('live reload: loadSpells again with a loaded sourceName', () => {
       removed: [],
       changed: ['pace', 'zap'],
       unchanged: [],
+      inFlight: 'keep',
+      continued: [],
+      restarted: [],
+      kept: [],
     });
+    expect(w.casts().map((c) => c.oldCode)).toEqual([true]);
     w.cast('zap', null, rock); // the new code: 10 now, 10 later
     expect(w.entity(rock)!.health).toBe(89);
     for (let i = 0; i < 5; i++) w.step();
@@ -69,6 +74,12 @@ describe('live reload: loadSpells again with a loaded sourceName', () => {
     const { world: w } = world();
     w.loadSpells('// a comment\n\n' + V1.replace('damage(target, 1);\n  wait', 'damage(target, 1);\n\n  wait'), 'game.spell');
     expect(w.lastLoad).toMatchObject({ changed: [], unchanged: ['pace', 'zap'] });
+  });
+
+  it('refuses an inFlight that is not one', () => {
+    const { world: w } = world();
+    expect(() => w.loadSpells(V2, 'game.spell', { inFlight: 'later' as never })).toThrow("loadSpells(): option 'inFlight' must be 'continue', 'keep' or 'restart', got \"later\".");
+    expect(w.spellNames()).not.toContain('freeze');
   });
 
   it('is all or nothing: a breed losing its spell, a compile error, a clash or a failing script keep the old module', () => {
@@ -91,17 +102,18 @@ describe('live reload: loadSpells again with a loaded sourceName', () => {
     expect(prints()).toEqual(['old zap done']);
   });
 
-  it('reloads .spb modules the same way', () => {
+  it('reloads .spb modules the same way: the waiting cast goes on in the new code', () => {
     const { world: w, prints } = world();
     const rock = w.spawn('Rock', 5, 5);
     w.cast('zap', null, rock);
     const v2 = writeSpb(compile(V2, { sourceName: 'game.spell', hosts: WORLD_HOST_FUNCTIONS }).module!);
     w.loadModule(v2, 'game.spell');
-    expect(w.lastLoad).toMatchObject({ reloaded: true, added: ['freeze'], changed: ['pace', 'zap'] });
+    expect(w.lastLoad).toMatchObject({ reloaded: true, added: ['freeze'], changed: ['pace', 'zap'], continued: ['world:1'], kept: [] });
     for (let i = 0; i < 4; i++) w.step();
     w.cast('freeze');
     w.flush();
-    expect(prints()).toEqual(['old zap done', 'brr']);
+    expect(prints()).toEqual(['new zap done', 'brr']);
+    expect(w.entity(rock)!.health).toBe(89);
     const broken = writeSpb(compile('spell zap(c, t) { }', { hosts: WORLD_HOST_FUNCTIONS }).module!);
     expect(() => w.loadModule(broken, 'game.spell')).toThrow(/names spell 'pace'/);
   });

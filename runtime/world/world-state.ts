@@ -16,6 +16,7 @@ import type { EntityPool } from '../entities/entity-pool.js';
 import { EntityRef, type EntityAccess } from '../entities/entity-ref.js';
 import type { EntityState } from '../entities/entity-state.js';
 import { WorldError } from '../errors.js';
+import type { CastContext } from '../host/host-api.js';
 import type { DespawnReason, EntityId, WorldEvent } from '../events/events.js';
 import type { DeclaredEvent, EventTable } from '../events/event-table.js';
 import { SeededRandom } from './rng.js';
@@ -77,6 +78,13 @@ export class WorldState {
   time = 0;
   /** Steps run so far. */
   steps = 0;
+  /**
+   * The cast whose spell code runs in this world now, or null: for what a
+   * spell does without a host call (a print, an assignment to `e.health`),
+   * which the world sees without a HostContext. Host functions read the cast
+   * from theirs. World-casting sets it around every run, beside `vm.hostCast`.
+   */
+  running: CastContext | null = null;
   /** True while a step runs: slots are then freed only at the step's reap points. */
   inStep = false;
   /** Told the moment an entity is gone (killed, despawned, recycled), before its slot is freed: its waiting casts end. */

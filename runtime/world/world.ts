@@ -22,7 +22,7 @@
  * WorldState: world-entities.ts (spawn, despawn, reaping), world-properties.ts
  * (what `e.name` reads and writes), world-buffs.ts (timed modifiers),
  * world-casting.ts (loaded spells and casts in flight),
- * ../host/world-game-host.ts (what host functions do; each cast holds it),
+ * world-game-host.ts (what host functions do; each cast holds it),
  * ../snapshot/world-snapshot.ts (snapshot and restore).
  */
 
@@ -46,9 +46,10 @@ import type { EventDeclaration, EventOfDeclaration, FieldValues } from '../event
 import { EventTable, type DeclaredEvent } from '../events/event-table.js';
 import { worldHostTable } from '../host/world-host-table.js';
 import { WorldBuffs } from './world-buffs.js';
-import { WorldCasting, castResult, type CastResult, type SpellTarget, type SpellsReload } from './world-casting.js';
+import { WorldCasting, castResult, type CastResult, type InFlightPolicy, type SpellTarget, type SpellsReload } from './world-casting.js';
+import type { CastFilter, CastInfo } from './cast-handles.js';
 import { WorldEntities, type EntityView } from './world-entities.js';
-import { WorldGameHost } from '../host/world-game-host.js';
+import { WorldGameHost } from './world-game-host.js';
 import { resolveOptions, type ResolvedWorldOptions, type WorldOptions } from './world-options.js';
 import { HOT_FIELDS, WorldProperties, isHotField, type HotField } from './world-properties.js';
 import { restoreCounter } from '../snapshot/queued-events-snapshot.js';
@@ -64,7 +65,8 @@ import type { MirrorDamage } from './world-state.js';
 
 export type { WorldOptions, ResolvedWorldOptions } from './world-options.js';
 export type { RestoreOptions } from '../snapshot/world-snapshot-check.js';
-export type { CastResult, SpellsReload } from './world-casting.js';
+export type { CastResult, SpellsReload, InFlightPolicy, KeptCast } from './world-casting.js';
+export type { CastFilter, CastId, CastInfo } from './cast-handles.js';
 export type { EntityView } from './world-entities.js';
 export type { MirrorView } from './world-mirrors.js';
 export type { MirrorDamage } from './world-state.js';
@@ -75,6 +77,20 @@ export interface EntityField {
   readonly name: string;
   readonly value: Value;
   readonly setBy: 'breed' | 'spell';
+}
+
+/** How loadSpells / loadModule reload a module that is already loaded. */
+export interface LoadSpellsOptions {
+  /** What becomes of the casts in flight on the old code: 'continue' (default), 'keep' or 'restart' (see World.loadSpells). */
+  readonly inFlight?: InFlightPolicy;
+}
+
+function inFlightOf(options: LoadSpellsOptions): InFlightPolicy {
+  const inFlight = options?.inFlight ?? 'continue';
+  if (inFlight !== 'continue' && inFlight !== 'keep' && inFlight !== 'restart') {
+    throw new WorldError(`loadSpells(): option 'inFlight' must be 'continue', 'keep' or 'restart', got ${JSON.stringify(String(inFlight))}.`);
+  }
+  return inFlight;
 }
 
 /** The world option that declares the game's own event types (beside WorldOptions: it types the World). */
@@ -238,35 +254,41 @@ export class World<G extends EventDeclaration = never> implements EntityAccess {
    *
    * Live reload: a `sourceName` already loaded is replaced in the running
    * world. New casts, tick spells and AOI handlers use the new code from then
-   * on; casts in flight finish on the code they started with. All or
-   * nothing: if the new source does not compile, clashes with another
-   * module's spell, drops a spell a loaded breed names, or its top-level
-   * script fails, the old module stays and the error is thrown. `lastLoad`
-   * says what changed (also queued as a `spells-reload` event).
+   * on; the casts in flight on the old code go as `options.inFlight` says:
+   * 'continue' (the default) resumes each waiting cast in the new code at
+   * the corresponding wait, locals carried by name (runtime/world/cast-reload.ts
+   * states the rule), or keeps its old code where there is no unambiguous
+   * counterpart; 'keep' lets them all finish on the old code; 'restart'
+   * cancels each and casts it again with the same caster, target and
+   * arguments. All or nothing: if the new source does not compile, clashes
+   * with another module's spell, drops a spell a loaded breed names, or its
+   * top-level script fails, the old module stays and the error is thrown.
+   * `lastLoad` says what changed and what became of each cast in flight
+   * (the changes also queued as a `spells-reload` event).
    */
-  loadSpells(source: string, sourceName = '<spells>'): Diagnostic[] {
-    return this.loadSource(source, sourceName, true);
+  loadSpells(source: string, sourceName = '<spells>', options: LoadSpellsOptions = {}): Diagnostic[] {
+    return this.loadSource(source, sourceName, true, inFlightOf(options));
   }
 
   /** Load compiled spells (a .spb file's bytes or a Module); verified against the world's host API first. Replaces a loaded `sourceName` as loadSpells does. */
-  loadModule(moduleOrBytes: Module | Uint8Array, sourceName?: string): void {
-    this.loadBytecode(moduleOrBytes, sourceName, true);
+  loadModule(moduleOrBytes: Module | Uint8Array, sourceName?: string, options: LoadSpellsOptions = {}): void {
+    this.loadBytecode(moduleOrBytes, sourceName, true, inFlightOf(options));
   }
 
   /** loadSpells; `runScript` false leaves the top-level script for later (a restore runs it once the entities are back, or not at all when the save has the module's globals). */
-  private loadSource(source: string, sourceName: string, runScript: boolean): Diagnostic[] {
+  private loadSource(source: string, sourceName: string, runScript: boolean, inFlight: InFlightPolicy = 'continue'): Diagnostic[] {
     // With breeds loaded, the compiler also warns about entity properties no breed defines.
     const entityProperties = this.state.breedRegistry?.entityPropertyNames();
     const { module, diagnostics } = compile(source, { sourceName, hosts: this.hostTable, entityProperties });
     if (!module) throw new SpellsCompileError(sourceName, diagnostics, source);
-    this.adoptModule(module, sourceName, source, runScript);
+    this.adoptModule(module, sourceName, source, runScript, inFlight);
     return diagnostics;
   }
 
-  private loadBytecode(moduleOrBytes: Module | Uint8Array, sourceName: string | undefined, runScript: boolean): void {
+  private loadBytecode(moduleOrBytes: Module | Uint8Array, sourceName: string | undefined, runScript: boolean, inFlight: InFlightPolicy = 'continue'): void {
     const module = moduleOrBytes instanceof Uint8Array ? readSpb(moduleOrBytes) : moduleOrBytes;
     verifyModule(module, this.hostTable);
-    this.adoptModule(module, sourceName ?? module.sourceName, null, runScript);
+    this.adoptModule(module, sourceName ?? module.sourceName, null, runScript, inFlight);
   }
 
   /** What the last loadSpells / loadModule added, removed and changed (null before any). */
@@ -276,8 +298,8 @@ export class World<G extends EventDeclaration = never> implements EntityAccess {
 
   private lastReload: SpellsReload | null = null;
 
-  private adoptModule(module: Module, sourceName: string, source: string | null, runScript: boolean): void {
-    const summary = this.casting.addModule(module, sourceName, source, runScript);
+  private adoptModule(module: Module, sourceName: string, source: string | null, runScript: boolean, inFlight: InFlightPolicy): void {
+    const summary = this.casting.addModule(module, sourceName, source, runScript, inFlight);
     this.lastReload = summary;
     if (summary.reloaded) {
       const { added, removed, changed } = summary;
@@ -591,9 +613,9 @@ export class World<G extends EventDeclaration = never> implements EntityAccess {
       );
     }
     this.checkBreedSpells();
-    const fiber = this.casting.castFromEmbedder(spell, caster, target, args);
+    const { fiber, id } = this.casting.castFromEmbedder(spell, caster, target, args);
     this.entityLife.reapOutsideStep();
-    return castResult(fiber);
+    return castResult(fiber, id);
   }
 
   /**
@@ -618,13 +640,36 @@ export class World<G extends EventDeclaration = never> implements EntityAccess {
    * returned as it is.
    */
   continuePaused(fiber: Fiber, go: (fiber: Fiber) => void): CastResult {
-    if (this.casting.continuePaused(fiber, go)) this.entityLife.reapOutsideStep();
-    return castResult(fiber);
+    const id = this.casting.continuePaused(fiber, go);
+    if (id !== false) this.entityLife.reapOutsideStep();
+    return castResult(fiber, id === false ? null : id);
   }
 
   /** End a paused or waiting cast (a debugger's Stop). No cast-error is reported. Returns whether it was live here. */
   cancelCast(fiber: Fiber, message = 'Cast cancelled.'): boolean {
     return this.casting.cancel(fiber, message);
+  }
+
+  /**
+   * Every cast in flight — waiting for game time (in the order they resume),
+   * then paused by a debugger — that `filter` matches (every criterion given
+   * must hold): its stable `id`, spell, caster, target, the line and
+   * function it waits at, when it wakes, and whether it still runs code a
+   * reload replaced. Plain data, taken now (runtime/world/cast-handles.ts).
+   */
+  casts(filter: CastFilter = {}): CastInfo[] {
+    return this.casting.list(checkCastFilter('casts', filter));
+  }
+
+  /**
+   * End every cast in flight that `filter` matches — `{ id }`, `{ spell }`,
+   * `{ caster }` or several (all must hold); `{}` ends them all — each with a
+   * `cast-cancelled` event (reason 'cancelled', `message`). Returns how many.
+   */
+  cancelCasts(filter: CastFilter, message = 'Cast cancelled.'): number {
+    const ended = this.casting.cancelMatching(checkCastFilter('cancelCasts', filter), message);
+    if (ended > 0) this.entityLife.reapOutsideStep();
+    return ended;
   }
 
   // ------------------------------------------------------------------ the loop
@@ -1002,6 +1047,20 @@ function gameEventTable(events: readonly EventDeclaration[] | undefined): EventT
   } catch (error) {
     throw new WorldError(error instanceof Error ? error.message : String(error));
   }
+}
+
+/** A cast filter from the embedder: a WorldError naming the call and the criterion that is not one. */
+function checkCastFilter(call: string, filter: CastFilter): CastFilter {
+  if (filter === null || typeof filter !== 'object') throw new WorldError(`${call}() needs a filter object such as { spell: 'aura' }, got ${String(filter)}.`);
+  const { id, spell, caster, state } = filter;
+  if (id !== undefined && typeof id !== 'string') throw new WorldError(`${call}(): 'id' must be a cast id (a string such as '12:3'), got ${String(id)}.`);
+  if (spell !== undefined && typeof spell !== 'string') throw new WorldError(`${call}(): 'spell' must be a spell name, got ${String(spell)}.`);
+  if (caster !== undefined && caster !== null && !(Number.isSafeInteger(caster) && caster > 0)) throw new WorldError(`${call}(): 'caster' must be an entity id or null, got ${String(caster)}.`);
+  if (state !== undefined && state !== 'waiting' && state !== 'paused') throw new WorldError(`${call}(): 'state' must be 'waiting' or 'paused', got ${String(state)}.`);
+  for (const key of Object.keys(filter)) {
+    if (!['id', 'spell', 'caster', 'state'].includes(key)) throw new WorldError(`${call}(): unknown filter '${key}' (it takes id, spell, caster and state).`);
+  }
+  return filter;
 }
 
 /** The embedder's query arguments: a bad one is a WorldError naming the call, never NaN in the index. */

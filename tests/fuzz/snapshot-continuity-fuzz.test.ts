@@ -126,7 +126,7 @@ spell greet(self, other) { var seen = {"who": other}; wait(0.2); print \`greet \
 spell part(self, other) { wait(0.1); print \`part \${other.alive}\`; }
 `;
 
-/** A live reload: the same file edited (changed spells; casts in flight go on running the old code). */
+/** A live reload: the same file edited (changed spells; casts in flight go on in the new code where they map, else on the old: World.loadSpells' inFlight 'continue'). */
 const SPELLS_EDITED = SPELLS.replace('damage(target, 7)', 'damage(target, 8)')
   .replace('print \`burn ', 'print \`burn (edited) ')
   .replace('wait(0.1); m["fire"] += i;', 'wait(0.15); m["fire"] += 2 * i;');

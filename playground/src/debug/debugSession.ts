@@ -11,7 +11,7 @@
  * (e.g. trolls' tick spells, when the editor defines them) run through the
  * breakpoints without pausing, so the world keeps making sense.
  */
-import { currentCast, type CastContext } from '../../../runtime/host/host-api.js';
+import { runningCast, type CastContext } from '../../../runtime/host/host-api.js';
 import type { EntityId } from '../../../runtime/events/events.js';
 import type { CastResult, World } from '../../../runtime/world/world.js';
 import type { Fiber } from '../../../vm/fiber.js';
@@ -50,12 +50,13 @@ class OneCastFilter implements BreakHandler {
   constructor(
     private readonly inner: Debugger,
     private readonly spell: string,
+    private readonly vm: VM,
   ) {}
 
   shouldPause(fiber: Fiber, fn: ObjFunction, pc: number, depth: number): boolean {
     if (this.fiber === null && this.arming && fiber.spell === this.spell) {
       this.fiber = fiber;
-      this.context = currentCast();
+      this.context = runningCast(this.vm);
     }
     return fiber === this.fiber && this.inner.shouldPause(fiber, fn, pc, depth);
   }
@@ -123,7 +124,7 @@ export class DebugSession {
       return;
     }
     const dbg = new Debugger(vm);
-    const filter = new OneCastFilter(dbg, spell);
+    const filter = new OneCastFilter(dbg, spell, vm);
     dbg.setBreakpoints(this.breakpoints());
     dbg.startMode = mode;
     dbg.attach();

@@ -175,7 +175,8 @@ export class PlaygroundWorld {
     const names = [...libraryFilesFor(this.library, sourceSpells).flatMap((f) => f.spells), ...sourceSpells];
     try {
       if (JSON.stringify(this.trimmedBreeds(breedsText, names).data) !== JSON.stringify(world.breeds.source)) return null;
-      world.loadSpells(source, USER_SOURCE_NAME);
+      // 'keep': what the playground shows and says today (casts in flight finish on the old code); 'continue' needs its UI (issue 32).
+      world.loadSpells(source, USER_SOURCE_NAME, { inFlight: 'keep' });
     } catch {
       return null;
     }

@@ -3,7 +3,9 @@
  * and healing, spawning and despawning, movement, spatial queries, effects
  * for observers (sound, particles, speech), buffs and the seeded random
  * source. Each cast holds its world's WorldGameHost as `cast.host`;
- * arguments arrive already checked by host-api.ts.
+ * arguments arrive already checked by host-api.ts. It is one of the world's
+ * parts (it reads and changes the WorldState), so it lives here: host/ holds
+ * the table and the GameHost contract, and imports nothing of world/'s code.
  */
 
 import { HostError } from '../../vm/errors.js';
@@ -11,12 +13,12 @@ import type { HostContext } from '../../vm/host.js';
 import type { Value } from '../../vm/value.js';
 import type { EntityRef } from '../entities/entity-ref.js';
 import { WorldError } from '../errors.js';
-import { eventText, type CastContext, type GameHost } from './host-api.js';
-import type { WorldBuffs } from '../world/world-buffs.js';
-import type { WorldEntities } from '../world/world-entities.js';
-import type { WorldProperties } from '../world/world-properties.js';
-import { breedOrTagFilter, sortNearestFirst } from '../world/world-queries.js';
-import { NONE, type WorldState } from '../world/world-state.js';
+import { eventText, type CastContext, type GameHost } from '../host/host-api.js';
+import type { WorldBuffs } from './world-buffs.js';
+import type { WorldEntities } from './world-entities.js';
+import type { WorldProperties } from './world-properties.js';
+import { breedOrTagFilter, sortNearestFirst } from './world-queries.js';
+import { NONE, type WorldState } from './world-state.js';
 
 /** Most particles one particles() call reports. */
 const MAX_PARTICLES = 10_000;
