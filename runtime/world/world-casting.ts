@@ -21,7 +21,7 @@ import type { HostFunction } from '../../vm/host.js';
 import { BreedError, WorldError } from '../errors.js';
 import type { CastCancelReason, DespawnReason, EntityId } from '../events/events.js';
 import { currentCast, enterCast, leaveCast, runInCast, type CastContext, type GameHost } from '../host/host-api.js';
-import { MinHeap } from './min-heap.js';
+import { WakeQueue } from './wake-queue.js';
 import { NONE, type WorldState } from './world-state.js';
 
 /**
@@ -109,7 +109,7 @@ export class WorldCasting {
   private readonly modules: LoadedSpells[] = [];
   private readonly spellOwner = new Map<string, LoadedSpells>();
   private readonly targets = new Map<string, SpellTarget>();
-  private readonly waiting = new MinHeap<WaitingCast>(wakesBefore);
+  private readonly waiting = new WakeQueue<WaitingCast>(wakesBefore);
   /** Waiting casts by caster, in the order they began waiting: cancelled when their caster goes. */
   private readonly waitingBy = new Map<EntityId, WaitingCast[]>();
   private cancelledInHeap = 0;
