@@ -70,6 +70,8 @@ interface WaitingCast {
   readonly hold: number;
   /** Cancelled while in the heap: skipped when it reaches the top (or dropped when many are). */
   cancelled: boolean;
+  /** Its caster's list in `waitingBy` (null without a caster): untrack finds it here, not through the map. */
+  readonly list: WaitingCast[] | null;
 }
 
 /** Cancelled casts the heap may hold before it is compacted (beyond half its size). */
@@ -196,13 +198,10 @@ export class WorldCasting {
     const cast: CastContext = { host: this.host, spell: c.spell, caster: c.caster, wakeAt: c.wakeAt };
     const hold = this.state.memory.holdOf(c.fiber);
     if (!this.state.memory.tryHold(hold)) throw new WorldError(this.state.memory.message());
-    const entry: WaitingCast = { fiber: c.fiber, vm: c.vm, cast, seq: c.seq, wakeAt: c.wakeAt, hold, cancelled: false };
+    const list = this.listOf(c.caster);
+    const entry: WaitingCast = { fiber: c.fiber, vm: c.vm, cast, seq: c.seq, wakeAt: c.wakeAt, hold, cancelled: false, list };
     this.waiting.push(entry);
-    if (c.caster !== null) {
-      const list = this.waitingBy.get(c.caster);
-      if (list === undefined) this.waitingBy.set(c.caster, [entry]);
-      else list.push(entry);
-    }
+    list?.push(entry);
   }
 
   /** Casts waiting for game time to pass. */
@@ -492,7 +491,13 @@ export class WorldCasting {
         this.end(vm, fiber, cast, 'caster-gone', this.casterGoneMessage(cast.caster));
         continue;
       }
-      runInCast(cast, () => vm.resume(fiber));
+      // runInCast without its closure: one resume of many in a step.
+      const previous = enterCast(cast);
+      try {
+        vm.resume(fiber);
+      } finally {
+        leaveCast(previous);
+      }
       this.settle(fiber, vm, cast);
     }
   }
@@ -551,13 +556,10 @@ export class WorldCasting {
       }
       const hold = this.state.memory.holdOf(fiber);
       if (this.state.memory.tryHold(hold)) {
-        const entry: WaitingCast = { fiber, vm, cast, seq: this.state.castSeq++, wakeAt: cast.wakeAt, hold, cancelled: false };
+        const list = this.listOf(caster);
+        const entry: WaitingCast = { fiber, vm, cast, seq: this.state.castSeq++, wakeAt: cast.wakeAt, hold, cancelled: false, list };
         this.waiting.push(entry);
-        if (caster !== null) {
-          const list = this.waitingBy.get(caster);
-          if (list === undefined) this.waitingBy.set(caster, [entry]);
-          else list.push(entry);
-        }
+        list?.push(entry);
         return;
       }
       // Waiting would pass the world's heap budget: the cast ends here, reported like any failure.
@@ -602,16 +604,25 @@ export class WorldCasting {
    * delete and add its caster's entry each time); casterGone and dropHandedOver remove it with the caster.
    */
   private untrack(w: WaitingCast): void {
-    const caster = w.cast.caster;
-    if (caster === null) return;
-    const list = this.waitingBy.get(caster);
-    if (list === undefined) return;
+    const list = w.list;
+    if (list === null) return;
     if (list.length === 1 && list[0] === w) {
       list.pop();
       return;
     }
     const at = list.indexOf(w);
     if (at >= 0) list.splice(at, 1);
+  }
+
+  /** The list of casts `caster` waits in (made, empty, if it has none), or null for a cast without a caster. */
+  private listOf(caster: EntityId | null): WaitingCast[] | null {
+    if (caster === null) return null;
+    let list = this.waitingBy.get(caster);
+    if (list === undefined) {
+      list = [];
+      this.waitingBy.set(caster, list);
+    }
+    return list;
   }
 
   /** Drop cancelled casts from the heap once they are most of it, so they hold no memory for long. */
