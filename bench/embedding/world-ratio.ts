@@ -19,40 +19,8 @@
  */
 
 import { parseArgs } from 'node:util';
-import { median } from '../lang/measure.js';
-import { cantripWorld, cantripWorldWithWaitingCasts, LINGER_PERIOD_STEPS, plainJsWorld, type TickContender } from './world-tick.js';
-import { cpuMs } from '../spatial/table.js';
-
-/** CPU ms per step over `steps` steps. */
-function timeSteps(c: TickContender, steps: number): number {
-  const start = cpuMs();
-  for (let i = 0; i < steps; i++) c.step();
-  return (cpuMs() - start) / steps;
-}
-
-/** Steps until V8 has settled (at least 3, up to 500 or 1.5 s), then on to a whole number of `cycle`s of steps. */
-function warm(c: TickContender, cycle = 1): void {
-  const start = performance.now();
-  let i = 0;
-  for (; i < 500 && (i < 3 || performance.now() - start < 1500); i++) c.step();
-  for (; i % cycle !== 0; i++) c.step();
-}
-
-/** Median CPU ms per step of `a` and of `b` over `rounds` interleaved rounds of `steps` steps each. */
-export function interleaved(a: TickContender, b: TickContender, steps: number, rounds: number): [number, number] {
-  const ta: number[] = [];
-  const tb: number[] = [];
-  for (let r = 0; r < rounds; r++) {
-    if (r % 2 === 0) {
-      ta.push(timeSteps(a, steps));
-      tb.push(timeSteps(b, steps));
-    } else {
-      tb.push(timeSteps(b, steps));
-      ta.push(timeSteps(a, steps));
-    }
-  }
-  return [median(ta), median(tb)];
-}
+import { interleaved, waitingCastsSteps, warm } from './interleaved-steps.js';
+import { cantripWorld, plainJsWorld } from './world-tick.js';
 
 function main(): void {
   const { values } = parseArgs({ options: { entities: { type: 'string', default: '1000,10000' }, rounds: { type: 'string', default: '15' } } });
@@ -68,11 +36,7 @@ function main(): void {
     console.log(
       `${String(n).padStart(6)} entities: Cantrip World ${ms.toFixed(3)} ms/step, plain JS World ${mp.toFixed(3)} ms/step, ratio ${(ms / mp).toFixed(2)}×, scripting ${perEntity.toFixed(0)} ns per entity`,
     );
-    const waiting = cantripWorldWithWaitingCasts(n);
-    warm(spell, LINGER_PERIOD_STEPS);
-    warm(waiting, LINGER_PERIOD_STEPS);
-    const cycles = Math.max(1, Math.round(200_000 / n / LINGER_PERIOD_STEPS));
-    const [mw, mt] = interleaved(waiting, spell, cycles * LINGER_PERIOD_STEPS, rounds);
+    const { withMs: mw, withoutMs: mt } = waitingCastsSteps(n, rounds);
     console.log(
       `${String(n).padStart(6)} entities: with a cast waiting on each ${mw.toFixed(3)} ms/step, without ${mt.toFixed(3)} ms/step, ratio ${(mw / mt).toFixed(2)}×`,
     );
