@@ -10,6 +10,14 @@ describe('lexer', () => {
     expect(validated.tokenize('spell s(c, t) { print `${c.x}`; }').errors).toEqual([]);
   });
 
+  it("keeps chevrotain's first-character optimisation: every token's possible first characters are known", () => {
+    // Lost silently (only a slower lexer) if a token's pattern became one chevrotain cannot analyse without a start_chars_hint.
+    const canBeOptimized = (createLexer() as unknown as { canModeBeOptimized: Record<string, boolean> }).canModeBeOptimized;
+    expect(canBeOptimized).toEqual({ defaultMode: true });
+    // The catch-all, any code unit: one error token per code unit, the BMP's last and lone surrogates included.
+    expect(lex('#\u00e9\uffff\ud83d\ude00\udc00').errorTokens.map((t) => t.tokenType.name)).toEqual(Array(6).fill('UnexpectedCharacter'));
+  });
+
   it('reads every token kind with 1-based positions and end columns past the last character', () => {
     const tokens = tokenize('var answer = 4.5;\nprint "hi";');
     expect(tokens.map((t) => [t.type, t.image, t.line, t.column, t.endColumn])).toEqual([

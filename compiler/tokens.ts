@@ -84,13 +84,15 @@ export const WhiteSpace = token('whitespace', {
 export const Comment = token('comment', {
   name: 'Comment',
   pattern: new RegExp(escapeRegExp(LINE_COMMENT) + '[^\\n]*'),
+  line_breaks: false,
   // Kept in a group (not skipped) so tools can highlight comments; the parser never sees them.
   group: 'comments',
 });
 
 // ---- literals and names -------------------------------------------------
-export const Identifier = token('identifier', { name: 'Identifier', pattern: new RegExp(IDENTIFIER_PATTERN) });
-export const NumberLiteral = token('number', { name: 'Number', pattern: new RegExp(NUMBER_PATTERN) });
+// `line_breaks: false` where a pattern cannot span lines: stated, chevrotain need not parse the regexp to find out at every start.
+export const Identifier = token('identifier', { name: 'Identifier', pattern: new RegExp(IDENTIFIER_PATTERN), line_breaks: false });
+export const NumberLiteral = token('number', { name: 'Number', pattern: new RegExp(NUMBER_PATTERN), line_breaks: false });
 export const StringLiteral = token('string', {
   name: 'String',
   pattern: /"[^"]*"/,
@@ -130,6 +132,7 @@ function keyword(word: Keyword, extra: Partial<TokenConfig> = {}, stray = false)
     name: word[0]!.toUpperCase() + word.slice(1),
     pattern: new RegExp(word),
     longer_alt: Identifier,
+      line_breaks: false,
       start_chars_hint: [word[0]!],
       ...extra,
     },
@@ -257,10 +260,11 @@ export const UnterminatedTemplateRest = token('error', {
 /** Any other single character (clox: "Unexpected character."). */
 export const UnexpectedCharacter = token('error', {
   name: 'UnexpectedCharacter',
-  pattern: /[^]/,
+  // Any one UTF-16 code unit, as /[^]/ — written as a range because chevrotain's first-character
+  // analysis handles a range in a few hundred steps (it cannot analyse a complement set at all), where a
+  // hint listing all 65,536 code units cost every CLI start a loop over them twice (made, then read).
+  pattern: /[\u0000-\uffff]/,
   line_breaks: true,
-  // Every UTF-16 code unit may start it: keeps chevrotain's first-character optimisation on.
-  start_chars_hint: Array.from({ length: 0x10000 }, (_, code) => code),
 });
 
 /** Lexer order matters: trivia, then literals, keywords, operators, and the catch-alls last. */

@@ -20,6 +20,7 @@ import { RESULTS_DIR } from '../lang/paths.js';
 import { cpuMs, fmt, formatTable, timePerRun } from '../spatial/table.js';
 import { callContenders, expectedAdd, expectedFields, type CallContender } from './host-calls.js';
 import { PLAIN_JS_WORLD, TICK_MAKERS, type TickContender } from './world-tick.js';
+import { waitingCastsSteps } from './interleaved-steps.js';
 import { median } from '../lang/measure.js';
 
 export interface CallRow {
@@ -43,8 +44,17 @@ export interface EmbeddingResults {
   readonly node: string;
   readonly hostCalls: readonly CallRow[];
   readonly worldTick: readonly TickRow[];
+  /** Issue 34's world at 10,000 entities: a cast waiting on each (null when 10k is not among the sizes). */
+  readonly waitingCasts: WaitingCastsRow | null;
   readonly missing: readonly { engine: string; reason: string }[];
   readonly targets: readonly { readonly target: string; readonly met: boolean; readonly detail: string }[];
+}
+
+export interface WaitingCastsRow {
+  readonly entities: number;
+  readonly withMsPerStep: number;
+  readonly withoutMsPerStep: number;
+  readonly ratio: number;
 }
 
 export interface RunOptions {
@@ -185,6 +195,13 @@ async function measureWorldTick(
   return rows;
 }
 
+/** The world with a cast waiting on each entity against it without them (bench/embedding/interleaved-steps.ts). */
+function measureWaitingCasts(entities: number, quick: boolean): WaitingCastsRow {
+  const { withMs, withoutMs } = waitingCastsSteps(entities, quick ? 3 : 9);
+  progress(`world tick: ${entities} entities with a cast waiting on each`);
+  return { entities, withMsPerStep: withMs, withoutMsPerStep: withoutMs, ratio: withMs / withoutMs };
+}
+
 function callTable(rows: readonly CallRow[]): string {
   const fengari = rows.find((r) => r.engine === 'fengari');
   const plain = rows.find((r) => r.engine === 'plain JS');
@@ -263,8 +280,16 @@ export async function run(options: RunOptions = {}): Promise<EmbeddingResults> {
   process.stderr.write('== embedding benchmarks\n');
   const { rows: calls, missing } = await measureHostCalls(quick);
   const ticks = await measureWorldTick(sizes, quick, missing);
+  const waiting = sizes.includes(10_000) ? measureWaitingCasts(10_000, quick) : null;
   const machine = `${cpus()[0]?.model.trim() ?? 'unknown CPU'} (${cpus().length} CPUs)`;
-  const targets = checkTargets(calls, ticks, sizes);
+  const targets = [...checkTargets(calls, ticks, sizes)];
+  if (waiting !== null) {
+    targets.push({
+      target: '10,000 entities with a cast waiting on each (one source with the tick spell): a step ≤ 1.3× the same world without them',
+      met: waiting.ratio <= 1.3,
+      detail: `${fmt(waiting.ratio)}×`,
+    });
+  }
 
   log('\n## Embedding: host calls into the engine\n');
   log(`Node ${process.version}, ${machine}. Median of ${quick ? 1 : 3} timed runs of up to ${quick ? '100,000' : '1,000,000'} calls each, after a warm-up; every run's sum of results is checked.`);
@@ -282,11 +307,17 @@ export async function run(options: RunOptions = {}): Promise<EmbeddingResults> {
   const overWorld = worldOverPlainWorld(ticks);
   log(`\nCantrip World.step ÷ ${PLAIN_JS_WORLD}: ${overWorld.map((r) => `${fmt(r.ratio)}× at ${r.entities / 1000}k`).join(', ')}`);
   log(`(the tick spell costs ${overWorld.map((r) => `${fmt(r.nsPerEntity)} ns per entity at ${r.entities / 1000}k`).join(', ')} more than the same behaviour in JS)`);
+  if (waiting !== null) {
+    log(
+      `\nWith a cast waiting on each of the ${waiting.entities / 1000}k entities (\`linger\`, in the tick spell's source, waking every 20 steps to wait again): ` +
+        `${fmt(waiting.withMsPerStep)} ms per step against ${fmt(waiting.withoutMsPerStep)} without, ${fmt(waiting.ratio)}× (whole 20-step cycles, the two worlds' rounds interleaved).`,
+    );
+  }
   log('\nTargets:');
   for (const t of targets) log(`- ${t.met ? 'met' : 'NOT met'} — ${t.target}: ${t.detail}`);
   for (const m of missing) log(`- (${m.engine} not run: ${m.reason})`);
 
-  const results: EmbeddingResults = { machine, node: process.version, hostCalls: calls, worldTick: ticks, missing, targets };
+  const results: EmbeddingResults = { machine, node: process.version, hostCalls: calls, worldTick: ticks, waitingCasts: waiting, missing, targets };
   if (options.write ?? !quick) {
     mkdirSync(RESULTS_DIR, { recursive: true });
     const file = join(RESULTS_DIR, 'embedding.json');

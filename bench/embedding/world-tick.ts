@@ -92,14 +92,28 @@ class HostWorld {
   }
 }
 
-/** The scenario's World: `n` Motes placed by the same seeded source, with `drift` as their tick spell or none. Returns the world and the ids in spawn (= tick) order. */
-function driftWorld(n: number, WorldClass: typeof World, tickSpell: boolean): { world: World; ids: number[] } {
+/**
+ * A spell that keeps a cast waiting for as long as its world runs, waking every 2 s (20 steps) to wait
+ * again: an aura's or a journey's shape. Loaded with `drift` in one source (one VM), as a game keeps its
+ * spells: issue 34's cliff was in that shape (every tick cast refused by the fiber budget of the VM the
+ * waiting casts filled).
+ */
+export const LINGER_SPELL = 'spell linger(self, target) { while (true) { wait(2); } }';
+/** Steps between two wakes of a `linger` cast (wait(2) at the world's 0.1 s step): time whole cycles of it. */
+export const LINGER_PERIOD_STEPS = 20;
+
+/**
+ * The scenario's World: `n` Motes placed by the same seeded source, with `drift` as their tick spell or none,
+ * and `linger` (one source with `drift`) cast on each when `lingering`. Returns the world and the ids in spawn (= tick) order.
+ */
+function driftWorld(n: number, WorldClass: typeof World, tickSpell: boolean, lingering = false): { world: World; ids: number[] } {
   const world = new WorldClass({ width: SIZE, height: SIZE, capacity: n, seed: 5, cellSize: 8, aoiMoveEvents: false, tier: (process.env.CANTRIP_TIER as 'auto' | undefined) ?? 'auto' });
-  world.loadSpells(DRIFT_SPELL);
+  world.loadSpells(lingering ? `${DRIFT_SPELL}\n${LINGER_SPELL}` : DRIFT_SPELL);
   world.loadBreeds({ breeds: [{ name: 'Mote', health: 10, ...(tickSpell ? { spells: { tick: 'drift' } } : {}) }] });
   const place = seededRandom(11);
   const ids: number[] = [];
   for (let i = 0; i < n; i++) ids.push(world.spawn('Mote', place() * SIZE, place() * SIZE));
+  if (lingering) for (const id of ids) world.cast('linger', id);
   return { world, ids };
 }
 
@@ -116,11 +130,29 @@ function worldChecksum(world: World): number {
 
 /** Cantrip as a game uses it: a World whose breed has the tick spell (`WorldClass`: another build's, for bench/compare-builds). */
 export function cantripWorld(n: number, WorldClass: typeof World = World): TickContender {
-  const { world } = driftWorld(n, WorldClass, true);
+  return tickSpellWorld(n, WorldClass, false);
+}
+
+/**
+ * cantripWorld with a `linger` cast waiting on every entity, from the tick spell's own source: what the
+ * waiting casts cost a step (issue 34's target: ≤ 1.3× cantripWorld). Its positions are cantripWorld's
+ * (linger draws nothing from the world's random source).
+ */
+export function cantripWorldWithWaitingCasts(n: number, WorldClass: typeof World = World): TickContender {
+  const contender = tickSpellWorld(n, WorldClass, true);
+  return { ...contender, engine: WORLD_WITH_WAITING_CASTS };
+}
+
+export const WORLD_WITH_WAITING_CASTS = 'Cantrip World.step, a cast waiting on each entity';
+
+/** A World stepping `drift` as its breed's tick spell; any cast-error (a refused or failed tick cast) stops the benchmark with its message. */
+function tickSpellWorld(n: number, WorldClass: typeof World, lingering: boolean): TickContender {
+  const { world } = driftWorld(n, WorldClass, true, lingering);
   let failure: string | null = null;
   world.on((e) => {
     if (e.type === 'cast-error') failure ??= e.message;
   });
+  if (lingering && world.waitingCasts !== n) throw new Error(`${n} linger casts should wait, ${world.waitingCasts} do`);
   return {
     engine: 'Cantrip World.step',
     family: 'World',

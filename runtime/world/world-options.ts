@@ -20,6 +20,16 @@ import type { WorldLogger } from './overload-warnings.js';
 
 const DEFAULT_STEP = 0.1;
 
+/**
+ * A world's default fiber budget (casts alive at once in one of its VMs, one per loaded source): ten times
+ * a bare VM's. A world's entities each keep casts alive — an aura, a journey waiting — while their tick
+ * spells run, so a world of 10,000 entities with one cast waiting on each needs 10,001 at once; at the VM's
+ * 10,000 every tick cast of such a world failed with "Too many fibers" (issue 34, item 6). 100,000 fits
+ * the default maxCapacity (65,536) with one waiting cast each and room to spare; a waiting fiber takes
+ * ~1.5 KB of the process's heap, so the budget still bounds a VM's fibers at ~150 MB.
+ */
+export const WORLD_MAX_FIBERS = 100_000;
+
 export interface WorldOptions {
   width: number;
   height: number;
@@ -43,7 +53,10 @@ export interface WorldOptions {
   step?: number;
   /** At most this many steps per tick() call; the rest of the backlog is dropped (no spiral of death). Default 10. */
   maxStepsPerTick?: number;
-  /** Budgets of every cast, for each slice (its start or a resume to its next wait or end). Default: DEFAULT_BUDGETS (maxWait 3,600 s) with fuel 1,000,000. */
+  /**
+   * Budgets of every cast, for each slice (its start or a resume to its next wait or end). Default: DEFAULT_BUDGETS
+   * (maxWait 3,600 s) with fuel 1,000,000 and maxFibers WORLD_MAX_FIBERS.
+   */
   budgets?: Partial<Budgets>;
   /**
    * Queue AOI 'move' notifications (an entity moved inside an observer's range) as events too.
@@ -108,7 +121,7 @@ export function resolveOptions(options: WorldOptions): ResolvedWorldOptions {
     maxEventsPerStep: options.maxEventsPerStep ?? 100_000,
     maxHandlerCastsPerStep: options.maxHandlerCastsPerStep ?? 4096,
     maxSnapshotChars: options.maxSnapshotChars ?? DEFAULT_MAX_SNAPSHOT_CHARS,
-    budgets: { ...DEFAULT_BUDGETS, fuel: 1_000_000, ...stripUndefined(options.budgets ?? {}) },
+    budgets: { ...DEFAULT_BUDGETS, fuel: 1_000_000, maxFibers: WORLD_MAX_FIBERS, ...stripUndefined(options.budgets ?? {}) },
   };
   const positive = (name: string, v: number, max = 1e9): void => {
     if (!(typeof v === 'number' && v > 0 && v <= max)) throw new WorldError(`World option '${name}' must be a number in (0, ${max}], got ${String(v)}.`);
