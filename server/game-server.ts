@@ -8,7 +8,7 @@
 
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { Server, matchMaker, type Presence } from '@colyseus/core';
+import { Server, matchMaker, type Presence, type ServerOptions } from '@colyseus/core';
 import { RedisDriver } from '@colyseus/redis-driver';
 import { RedisPresence } from '@colyseus/redis-presence';
 import { WebSocketTransport } from '@colyseus/ws-transport';
@@ -26,6 +26,8 @@ export interface GameServerOptions {
   readonly zones: () => ZonesResponse;
   /** The browser page's folder (dist/serve-page/). */
   readonly pageDir: string;
+  /** A game's own Colyseus Server options (serveWorld): its presence, driver, transport, logger … win; its express routes are added beside ours. */
+  readonly colyseus?: ServerOptions;
 }
 
 /** A port another program holds: said before Colyseus tries, so the user gets a sentence, not a stack trace. */
@@ -50,17 +52,20 @@ or build the page.</p>`;
 
 export async function startGameServer(o: GameServerOptions): Promise<Server> {
   await checkPortFree(o.port);
-  const presence: Presence | undefined = o.redis !== undefined ? new RedisPresence(o.redis) : undefined;
+  const game = o.colyseus ?? {};
+  const presence: Presence | undefined = game.presence ?? (o.redis !== undefined ? new RedisPresence(o.redis) : undefined);
   const server = new Server({
-    transport: new WebSocketTransport(),
+    transport: game.transport ?? new WebSocketTransport(),
     greet: false,
     gracefullyShutdown: false,
+    ...game,
     presence,
-    driver: o.redis !== undefined ? new RedisDriver(o.redis) : undefined,
-    publicAddress: o.publicAddress,
+    driver: game.driver ?? (o.redis !== undefined ? new RedisDriver(o.redis) : undefined),
+    publicAddress: game.publicAddress ?? o.publicAddress,
     // A zone's room lives in the process that runs the zone.
     selectProcessIdToCreateRoom: async () => matchMaker.processId,
-    express: (app) => {
+    express: async (app) => {
+      await game.express?.(app);
       app.get('/status', (_req, res) => {
         o.status().then(
           (status) => res.json(status),

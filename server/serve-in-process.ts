@@ -6,20 +6,20 @@
  */
 
 import { writeFileSync } from 'node:fs';
-import type { Server } from '@colyseus/core';
+import type { Server, ServerOptions } from '@colyseus/core';
 import { LocalZoneBus } from './local-zone-bus.js';
 import { MemoryOwnershipStore } from './memory-ownership-store.js';
 import type { OwnershipStore } from './ownership-store.js';
 import { RedisOwnershipStore } from './redis-ownership-store.js';
 import { RedisZoneBus } from './redis-zone-bus.js';
 import { loadServedScenario, type ServedScenario } from './served-scenario.js';
-import { serveWorld } from './served-world.js';
+import { shareServedWorld } from './served-world.js';
 import type { ServeOptions } from './serve-options.js';
 import { summarize } from './summary.js';
 import { createZoneRooms, startGameServer, stopGameServer } from './game-server.js';
 import { ZoneHost } from './zone-host.js';
 import type { ZoneBus } from './zone-bus.js';
-import type { ZonesResponse } from './protocol.js';
+import type { StatusResponse, ZonesResponse } from './protocol.js';
 
 export function zonesResponse(served: ServedScenario): ZonesResponse {
   return { world: { width: served.grid.width, height: served.grid.height }, zones: served.grid.rects(), spells: [...served.spells], breeds: [...served.playerBreeds] };
@@ -29,12 +29,23 @@ export function zonesResponse(served: ServedScenario): ZonesResponse {
 export interface InProcessServer {
   readonly served: ServedScenario;
   readonly host: ZoneHost;
+  status(): Promise<StatusResponse>;
   close(): Promise<void>;
 }
 
-/** Build every zone, start the Colyseus server and the rooms; the zones are not stepped yet. */
+/** What serving in one process needs beside the scenario (ServeOptions less what the CLI alone uses). */
+export type InProcessOptions = Pick<ServeOptions, 'port' | 'redis' | 'snapshotEvery' | 'handoverTimeoutMs' | 'namespace' | 'pageDir' | 'publicHost'> & {
+  /** A game's own Colyseus Server options (serveWorld). */
+  readonly colyseus?: ServerOptions;
+};
+
+/** Build every zone of the scenario file, start the Colyseus server and the rooms; the zones are not stepped yet. */
 export async function startInProcess(o: ServeOptions, log: (message: string) => void): Promise<InProcessServer> {
-  const served = loadServedScenario(o.scenarioFile, o.zones);
+  return startServedInProcess(loadServedScenario(o.scenarioFile, o.zones, o.hosts), o, log);
+}
+
+/** Build every zone of a checked scenario, start the Colyseus server and the rooms; the zones are not stepped yet. */
+export async function startServedInProcess(served: ServedScenario, o: InProcessOptions, log: (message: string) => void): Promise<InProcessServer> {
   const store: OwnershipStore = o.redis !== undefined ? new RedisOwnershipStore(o.redis, o.namespace) : new MemoryOwnershipStore();
   const bus: ZoneBus = o.redis !== undefined ? new RedisZoneBus(o.redis, o.namespace) : new LocalZoneBus();
   // Saves are what another process takes a zone over from: without Redis there is none to take it.
@@ -47,27 +58,29 @@ export async function startInProcess(o: ServeOptions, log: (message: string) => 
     await bus.close();
     await store.close();
   };
+  const status = async (): Promise<StatusResponse> => {
+    const zones = host.status();
+    return { zones, handovers: zones.reduce((n, z) => n + z.handoversOut, 0), recovered: 0 };
+  };
   try {
     for (const zone of served.grid.zones) await host.addZone(zone.id, false);
-    serveWorld({ grid: served.grid, zones: host.zones, playerBreeds: served.playerBreeds, spawn: served.spawn, spells: served.spells, breeds: served.breeds });
+    shareServedWorld({ grid: served.grid, zones: host.zones, playerBreeds: served.playerBreeds, spawn: served.spawn, spells: served.spells, breeds: served.breeds });
     server = await startGameServer({
       port: o.port,
       redis: o.redis,
       publicAddress: o.publicHost === undefined ? undefined : `${o.publicHost}:${o.port}`,
       pageDir: o.pageDir,
-      status: async () => {
-        const zones = host.status();
-        return { zones, handovers: zones.reduce((n, z) => n + z.handoversOut, 0), recovered: 0 };
-      },
+      status,
       zones: () => zonesResponse(served),
+      colyseus: o.colyseus,
     });
     await createZoneRooms(host.zones.keys());
   } catch (error) {
     await close();
     throw error;
   }
-  log(`cantrip serve: ${served.grid.zones.length} zone${served.grid.zones.length === 1 ? '' : 's'} of ${o.scenarioFile} on port ${o.port} (process ${process.pid})`);
-  return { served, host, close };
+  log(`cantrip serve: ${served.grid.zones.length} zone${served.grid.zones.length === 1 ? '' : 's'} of ${served.file} on port ${o.port} (process ${process.pid})`);
+  return { served, host, status, close };
 }
 
 /** Runs the whole world in this process; resolves when it stops (a signal, or --ticks done). */

@@ -3,10 +3,16 @@
  * and the summary `--ticks T --summary FILE` writes.
  */
 
+import type { HostFunction } from '../vm/host.js';
 import type { GridSize } from './zone-grid.js';
 
 export interface ServeOptions {
   readonly scenarioFile: string;
+  /** The game's own host functions (from `hostsModule`, and those `apiFile` only declares). */
+  readonly hosts: readonly HostFunction[];
+  /** `--hosts MODULE` and `--api FILE`, as given: worker processes load them again. */
+  readonly hostsModule?: string;
+  readonly apiFile?: string;
   readonly port: number;
   readonly zones: GridSize;
   readonly processes: number;

@@ -22,7 +22,8 @@ export interface ServedWorld {
 
 let current: ServedWorld | null = null;
 
-export function serveWorld(world: ServedWorld): void {
+/** The world this process's zone rooms serve (one per process: Colyseus creates rooms by type name). */
+export function shareServedWorld(world: ServedWorld): void {
   current = world;
 }
 

@@ -48,7 +48,7 @@ interface WorkerProcess {
 }
 
 export async function supervise(o: ServeOptions, log: (message: string) => void): Promise<void> {
-  const served = loadServedScenario(o.scenarioFile, o.zones);
+  const served = loadServedScenario(o.scenarioFile, o.zones, o.hosts);
   const allZones = served.grid.zones.map((z) => z.id);
   // --only: the zones this command deals out (other machines run the rest).
   const zoneIds = o.only ?? allZones;
@@ -228,6 +228,8 @@ function workerArguments(o: ServeOptions, index: number): string[] {
   if (o.ticks !== undefined) args.push('--ticks', String(o.ticks), '--summary', o.summary!);
   if (o.only !== undefined) args.push('--only', o.only.join(','));
   if (o.publicHost !== undefined) args.push('--public-host', o.publicHost);
+  if (o.hostsModule !== undefined) args.push('--hosts', o.hostsModule);
+  if (o.apiFile !== undefined) args.push('--api', o.apiFile);
   return args;
 }
 

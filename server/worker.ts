@@ -15,7 +15,7 @@ import { createZoneRooms, startGameServer, stopGameServer } from './game-server.
 import { RedisOwnershipStore } from './redis-ownership-store.js';
 import { RedisZoneBus } from './redis-zone-bus.js';
 import { loadServedScenario } from './served-scenario.js';
-import { serveWorld } from './served-world.js';
+import { shareServedWorld } from './served-world.js';
 import { zonesResponse } from './serve-in-process.js';
 import type { ServeOptions, ServeSummary } from './serve-options.js';
 import { summarize } from './summary.js';
@@ -45,14 +45,14 @@ export async function runWorker(o: ServeOptions, worker: number, log: (message: 
     process.send?.(message);
   };
   const redisUrl = o.redis!;
-  const served = loadServedScenario(o.scenarioFile, o.zones);
+  const served = loadServedScenario(o.scenarioFile, o.zones, o.hosts);
   const key = workerKey();
   // Fenced: entities come to this process's zones only while the assignment gives it those zones.
   const store = new RedisOwnershipStore(redisUrl, o.namespace, key);
   const bus = new RedisZoneBus(redisUrl, o.namespace);
   const redis = new Redis(redisUrl, { maxRetriesPerRequest: 3 });
   const host = new ZoneHost({ served, store, bus, handoverTimeoutMs: o.handoverTimeoutMs, saveEveryMs: o.snapshotEvery * 1000, log });
-  serveWorld({ grid: served.grid, zones: host.zones, playerBreeds: served.playerBreeds, spawn: served.spawn, spells: served.spells, breeds: served.breeds });
+  shareServedWorld({ grid: served.grid, zones: host.zones, playerBreeds: served.playerBreeds, spawn: served.spawn, spells: served.spells, breeds: served.breeds });
 
   const beat = (): void => void redis.set(heartbeatKey(o.namespace, key), String(process.pid), 'PX', HEARTBEAT_TTL_MS).catch(() => {});
   beat();

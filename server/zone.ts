@@ -12,15 +12,15 @@
 
 import type { EntityId, WorldEvent } from '../runtime/events/events.js';
 import type { World } from '../runtime/world/world.js';
+import type { ScenarioCast } from '../runtime/scenario/scenario.js';
 import { GhostSync } from './ghost-sync.js';
+import { IDS_PER_ZONE, ScenarioCasts } from './scenario-casts.js';
 import { Handover, type HandoverHost } from './handover.js';
 import type { OwnershipStore } from './ownership-store.js';
 import type { SummaryZone } from './serve-options.js';
 import type { EntityCommand, ZoneBus, ZoneMessage } from './zone-bus.js';
 import type { Zone as ZoneRectangle, ZoneGrid } from './zone-grid.js';
 
-/** Each zone's entity ids start at its index × this, so an id names one entity across the whole server. */
-export const IDS_PER_ZONE = 2 ** 32;
 /** A zone taken over goes on this far past the next id of its save (more than a zone spawns between two saves). */
 export const IDS_SKIPPED_AFTER_TAKEOVER = 1_000_000;
 
@@ -38,12 +38,16 @@ export interface ZoneOptions {
   readonly saveEveryMs: number;
   readonly now?: () => number;
   readonly log?: (message: string) => void;
+  /** The scenario's casts, and the id of each named scenario entity (server/scenario-casts.ts). */
+  readonly casts?: readonly ScenarioCast[];
+  readonly entityIds?: ReadonlyMap<string, EntityId>;
 }
 
 export class ZoneRuntime {
   readonly world: World;
   readonly handover: Handover;
   readonly ghosts: GhostSync;
+  readonly casts: ScenarioCasts;
   readonly id: string;
   tick = 0;
   /** Events of each type this zone's world emitted. */
@@ -69,6 +73,7 @@ export class ZoneRuntime {
     this.world = o.makeWorld();
     this.world.startIdsAt(o.zone.index * IDS_PER_ZONE + 1);
     this.ghosts = new GhostSync(this.world, o.grid, o.zone, o.bus, o.ghostRange);
+    this.casts = new ScenarioCasts(o.casts ?? [], o.entityIds ?? new Map(), this.world, o.zone, (id) => this.owns(id));
     this.handover = new Handover(this.handoverHost(), o.store, o.bus, this.now, o.handoverTimeoutMs);
     this.handover.onFailure = (message) => this.o.log?.(message);
     this.handover.listener = {
@@ -108,6 +113,7 @@ export class ZoneRuntime {
     const id = this.world.spawn(breed, x, y);
     if (name !== undefined) this.world.setProperty(id, 'name', name);
     await this.claim(id);
+    this.casts.started(id);
     return id;
   }
 
@@ -131,6 +137,7 @@ export class ZoneRuntime {
 
   /** One step, then what crosses borders: ghost damage, hand-overs, ghosts. */
   step(): void {
+    this.casts.runDue(this.tick);
     this.world.step();
     this.tick++;
     this.world.flush();
@@ -174,7 +181,7 @@ export class ZoneRuntime {
     this.lastSave = this.now();
     try {
       const entities = new Map<EntityId, string>();
-      for (const id of this.handover.epochs.keys()) if (this.owns(id)) entities.set(id, JSON.stringify(this.world.exportEntity(id)));
+      for (const id of this.handover.epochs.keys()) if (this.owns(id)) entities.set(id, this.casts.pack(id, this.world.exportEntity(id)));
       await this.o.store.saveZone(this.id, { tick: this.tick, nextId: this.world.nextEntityId }, entities);
     } finally {
       this.saving = false;
@@ -189,6 +196,7 @@ export class ZoneRuntime {
   async recover(): Promise<number> {
     const saved = await this.o.store.loadZone(this.id);
     this.tick = saved.tick;
+    this.casts.restartAt(saved.tick);
     // Ids the dead process gave after its save are unknown: start past them, so no id names two entities.
     this.world.startIdsAt(Math.max(saved.nextId, this.o.zone.index * IDS_PER_ZONE + 1) + IDS_SKIPPED_AFTER_TAKEOVER);
     for (const [id, text] of saved.entities) {
@@ -198,7 +206,7 @@ export class ZoneRuntime {
       const change = await this.o.store.reclaim(id, this.id, record.epoch);
       if (!change.ok) continue;
       if (this.world.isMirror(id)) this.ghosts.drop(id);
-      this.world.importEntity(JSON.parse(text));
+      this.world.importEntity(this.casts.unpack(id, text));
       this.handover.epochs.set(id, change.record!.epoch);
       this.recovered++;
     }
@@ -249,6 +257,7 @@ export class ZoneRuntime {
     } else if (event.type === 'despawn' && event.reason !== 'handed-over' && this.handover.epochs.has(event.entity)) {
       this.handover.epochs.delete(event.entity);
       this.players.delete(event.entity);
+      this.casts.left(event.entity);
       this.background(this.o.store.forget(event.entity, this.id), `forgetting #${event.entity}`);
     }
     for (const listener of this.listeners) listener(event);
@@ -266,14 +275,16 @@ export class ZoneRuntime {
       owns: (id) => this.owns(id),
       exportAndRelease: (id) => {
         const exported = world.exportEntity(id);
+        const travelling = this.casts.pack(id, exported);
         world.releaseEntity(id);
+        this.casts.left(id);
         world.spawnMirror({ id, breed: exported.breed, x: exported.x, y: exported.y, health: exported.health });
         this.ghosts.keepInTransit(id);
-        return JSON.stringify(exported);
+        return travelling;
       },
       restore: (id, entity) => {
         this.ghosts.drop(id);
-        world.importEntity(JSON.parse(entity));
+        world.importEntity(this.casts.unpack(id, entity));
       },
       settled: (id, to) => {
         this.ghosts.reassign(id, to);
@@ -281,7 +292,7 @@ export class ZoneRuntime {
       },
       arrive: (id, entity) => {
         this.ghosts.drop(id);
-        world.importEntity(JSON.parse(entity));
+        world.importEntity(this.casts.unpack(id, entity));
       },
       apply: (id, command) => {
         try {

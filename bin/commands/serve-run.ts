@@ -7,7 +7,11 @@
  * read; 69 the port is in use, Redis cannot be reached, or a zone asked for is
  * served already; 70 the worker processes failed.
  */
+import { resolve } from 'node:path';
 import { BreedError, WorldError } from '../../runtime/errors.js';
+import type { HostFunction } from '../../vm/host.js';
+import { gameHosts, HostsModuleMissing, loadHostsModule } from '../../server/game-hosts.js';
+import { readApiFile } from '../api-file.js';
 import { VerifyError } from '../../vm/errors.js';
 import { PortInUseError } from '../../server/game-server.js';
 import { WorkersFailed, ZoneTakenError } from '../../server/supervisor.js';
@@ -30,6 +34,10 @@ export interface ServeCliOptions {
   readonly namespace?: string;
   readonly only?: string;
   readonly publicHost?: string;
+  /** The game's host functions: an ES module (default export: the list `new World({ hosts })` takes). */
+  readonly hosts?: string;
+  /** The game's host functions, declared only (a call without a --hosts implementation fails at run time). */
+  readonly api?: string;
   /** Internal: this process is worker N of a `--processes` server. */
   readonly worker?: number;
 }
@@ -52,8 +60,13 @@ export async function runServe(file: string, cli: ServeCliOptions & { namespace:
     if (cli.processes > only.length) throw new CliFailure(`cantrip: ${cli.processes} processes for the ${only.length} zones of --only: some would run none.`, EXIT.usage);
   }
   readInputBytes(file, io);
+  const hostsModule = cli.hosts === undefined ? undefined : resolve(cli.hosts);
+  const apiFile = cli.api === undefined ? undefined : resolve(cli.api);
   const options: ServeOptions = {
     scenarioFile: file,
+    hosts: await loadGameHosts(hostsModule, apiFile, io),
+    hostsModule,
+    apiFile,
     port: cli.port,
     zones,
     processes: cli.processes,
@@ -89,6 +102,18 @@ export async function runServe(file: string, cli: ServeCliOptions & { namespace:
     throw error;
   }
   return EXIT.ok;
+}
+
+/** The --hosts module's functions, then those the --api file declares and the module does not implement. */
+async function loadGameHosts(hostsModule: string | undefined, apiFile: string | undefined, io: CliIO): Promise<HostFunction[]> {
+  const declared = apiFile === undefined ? [] : readApiFile(apiFile, io);
+  try {
+    return gameHosts(hostsModule === undefined ? [] : await loadHostsModule(hostsModule), declared, apiFile);
+  } catch (error) {
+    if (error instanceof HostsModuleMissing) throw new CliFailure(`cantrip: ${error.message}`, EXIT.noInput);
+    if (error instanceof WorldError) throw new CliFailure(`cantrip: ${error.message}`, EXIT.dataError);
+    throw error;
+  }
 }
 
 class RedisUnreachable extends Error {}

@@ -86,4 +86,51 @@ describe('cantrip serve', () => {
     expect(r.stderr).toContain(`cantrip: ${bad}: players.breeds names "Dragon", which is not a breed of`);
     noStackTrace(r.stderr);
   });
+
+  it("--hosts MODULE serves the game's host functions; --api FILE alone declares them; neither: exit 65 naming each call", async () => {
+    const dir = tempDir('cantrip-serve-hosts-');
+    writeFileSync(join(dir, 'game.spell'), 'spell reward(caster, target) {\n  say(caster, "purse " + str(giveGold(caster, 5)));\n}\n');
+    writeFileSync(join(dir, 'breeds.json'), JSON.stringify({ breeds: [{ name: 'Priest', health: 10, speed: 0, interest: 4 }] }));
+    const scenario = join(dir, 'world.json');
+    writeFileSync(
+      scenario,
+      JSON.stringify({
+        breeds: 'breeds.json',
+        spells: ['game.spell'],
+        world: { width: 20, height: 10 },
+        entities: [{ name: 'abbot', breed: 'Priest', x: 15, y: 5 }],
+        casts: [{ tick: 2, spell: 'reward', caster: 'abbot' }],
+      }),
+    );
+    const hosts = join(dir, 'hosts.mjs');
+    writeFileSync(hosts, "export default [{ name: 'giveGold', params: [{ name: 'target', type: 'entity' }, { name: 'amount', type: 'number' }], returns: 'number', doc: 'Gold.', impl: (_ctx, _t, n) => n * 2 }];\n");
+    const run = (...args: string[]) => {
+      const summaryFile = join(dir, `summary-${args.length}.json`);
+      const r = cantrip('serve', scenario, '--zones', '2x1', '--ticks', '5', '--summary', summaryFile, ...args);
+      noStackTrace(r.stderr);
+      return { ...r, summary: r.status === 0 ? (JSON.parse(readFileSync(summaryFile, 'utf8')) as ServeSummary) : null };
+    };
+    const served = run('--hosts', hosts);
+    expect(served.status, served.stderr).toBe(0);
+    expect(served.summary!.events).toMatchObject({ say: 1 });
+    expect(served.summary!.events['cast-error']).toBeUndefined();
+
+    const declared = run('--api', join(ROOT, 'spells/game-api.json'));
+    expect(declared.status, declared.stderr).toBe(0);
+    expect(declared.summary!.events).toMatchObject({ 'cast-error': 1 });
+    expect(declared.summary!.events['say']).toBeUndefined();
+
+    const missing = run();
+    expect(missing.status).toBe(65);
+    expect(missing.stderr).toContain(`cantrip: ${scenario}: the spells call 'giveGold', which is not a built-in`);
+    expect(missing.stderr).toContain(`${join(dir, 'game.spell')}:2:30: 'giveGold'`);
+
+    writeFileSync(join(dir, 'bad-hosts.mjs'), 'export const giveGold = 1;\n');
+    const bad = run('--hosts', join(dir, 'bad-hosts.mjs'));
+    expect(bad.status).toBe(65);
+    expect(bad.stderr).toContain('must have a default export that is the list of host functions');
+    const absent = run('--hosts', join(dir, 'nowhere.mjs'));
+    expect(absent.status).toBe(66);
+    expect(absent.stderr).toContain('nowhere.mjs: no such file.');
+  });
 });

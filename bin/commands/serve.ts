@@ -1,6 +1,7 @@
 /**
  * `cantrip serve <scenario.json> [--port P] [--zones CxR] [--processes N]
- * [--redis URL] [--ticks T --summary FILE] [--snapshot-every SECONDS]`:
+ * [--redis URL] [--ticks T --summary FILE] [--snapshot-every SECONDS]
+ * [--hosts MODULE] [--api FILE]`:
  * a multiplayer world server on Colyseus (server/, docs/server.md).
  *
  * The server code (Colyseus, Redis) is loaded only when `serve` runs.
@@ -8,7 +9,7 @@
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { InvalidArgumentError, type Command } from 'commander';
-import type { CliCommand, CommandContext } from '../command.js';
+import { API_OPTION_FLAGS, type CliCommand, type CommandContext } from '../command.js';
 import type { ServeCliOptions } from './serve-run.js';
 
 
@@ -28,6 +29,8 @@ export const serveCommand: CliCommand = {
       .option('--handover-timeout <ms>', 'milliseconds a hand-over waits for its answer before it reads the owner record', whole('handover-timeout', 10, 600_000), 1000)
       .option('--namespace <name>', 'the Redis key prefix: processes on several machines serving one world pass the same')
       .option('--public-host <name>', 'the host name clients reach this machine by (seat reservations name it; default localhost)')
+      .option('--hosts <module>', "an ES module whose default export is the game's host functions (the list new World({ hosts }) takes); every worker process loads it")
+      .option(API_OPTION_FLAGS, "a JSON declaration of the game's host functions (`cantrip api --json`): spells calling them are served, and a call the --hosts module does not implement fails in its cast with a message")
       .option('--only <zones>', 'with --redis: the zones this machine serves, comma-separated (z0-0,z1-0); other machines serve the rest')
       .addOption(program.createOption('--worker <n>').argParser(whole('worker', 0, 63)).hideHelp())
       .action(async (file: string, options: ServeCliOptions) => {

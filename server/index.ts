@@ -1,0 +1,1 @@
+export { serveWorld, type ServeWorldOptions, type ServedWorldHandle } from './serve-world.js';
