@@ -14,6 +14,7 @@ import { RedisPresence } from '@colyseus/redis-presence';
 import { WebSocketTransport } from '@colyseus/ws-transport';
 import express from 'express';
 import { ZONE_ROOM_TYPE, type StatusResponse, type ZonesResponse } from './protocol.js';
+import { colyseusLogger } from './colyseus-logger.js';
 import { ZoneRoom } from './zone-room.js';
 
 export interface GameServerOptions {
@@ -28,6 +29,8 @@ export interface GameServerOptions {
   readonly pageDir: string;
   /** A game's own Colyseus Server options (serveWorld): its presence, driver, transport, logger … win; its express routes are added beside ours. */
   readonly colyseus?: ServerOptions;
+  /** Where Colyseus's warnings and errors go, one line each (server/colyseus-logger.ts). */
+  readonly log: (message: string) => void;
 }
 
 /** A port another program holds: said before Colyseus tries, so the user gets a sentence, not a stack trace. */
@@ -58,6 +61,7 @@ export async function startGameServer(o: GameServerOptions): Promise<Server> {
     transport: game.transport ?? new WebSocketTransport(),
     greet: false,
     gracefullyShutdown: false,
+    logger: colyseusLogger(o.log),
     ...game,
     presence,
     driver: game.driver ?? (o.redis !== undefined ? new RedisDriver(o.redis) : undefined),

@@ -37,11 +37,13 @@ export interface InProcessServer {
 export type InProcessOptions = Pick<ServeOptions, 'port' | 'redis' | 'snapshotEvery' | 'handoverTimeoutMs' | 'namespace' | 'pageDir' | 'publicHost'> & {
   /** A game's own Colyseus Server options (serveWorld). */
   readonly colyseus?: ServerOptions;
+  /** False: no port, no rooms (a `--ticks` run has no players). */
+  readonly listen?: boolean;
 };
 
 /** Build every zone of the scenario file, start the Colyseus server and the rooms; the zones are not stepped yet. */
 export async function startInProcess(o: ServeOptions, log: (message: string) => void): Promise<InProcessServer> {
-  return startServedInProcess(loadServedScenario(o.scenarioFile, o.zones, o.hosts), o, log);
+  return startServedInProcess(loadServedScenario(o.scenarioFile, o.zones, o.hosts), { ...o, listen: o.ticks === undefined }, log);
 }
 
 /** Build every zone of a checked scenario, start the Colyseus server and the rooms; the zones are not stepped yet. */
@@ -64,12 +66,17 @@ export async function startServedInProcess(served: ServedScenario, o: InProcessO
   };
   try {
     for (const zone of served.grid.zones) await host.addZone(zone.id, false);
+    if (o.listen === false) {
+      log(`cantrip serve: ${served.grid.zones.length} zone${served.grid.zones.length === 1 ? '' : 's'} of ${served.file} in process ${process.pid}, no port (a --ticks run)`);
+      return { served, host, status, close };
+    }
     shareServedWorld({ grid: served.grid, zones: host.zones, playerBreeds: served.playerBreeds, spawn: served.spawn, spells: served.spells, breeds: served.breeds });
     server = await startGameServer({
       port: o.port,
       redis: o.redis,
       publicAddress: o.publicHost === undefined ? undefined : `${o.publicHost}:${o.port}`,
       pageDir: o.pageDir,
+      log,
       status,
       zones: () => zonesResponse(served),
       colyseus: o.colyseus,
@@ -94,21 +101,34 @@ export async function serveInProcess(o: ServeOptions, log: (message: string) => 
       return;
     }
     host.runRealtime();
-    await untilSignalled();
+    const signal = await untilSignalled();
+    log(await drain(host, o.redis !== undefined, signal));
   } finally {
     await close();
   }
 }
 
-/** Resolves at SIGINT or SIGTERM. */
-export function untilSignalled(): Promise<void> {
+/** Resolves at SIGINT or SIGTERM, with its name. */
+export function untilSignalled(): Promise<NodeJS.Signals> {
   return new Promise((resolve) => {
-    const stop = (): void => {
+    const stop = (signal: NodeJS.Signals): void => {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
-      resolve();
+      resolve(signal);
     };
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   });
+}
+
+/** Stop stepping and save every zone (with Redis: what a later run or another process takes them over from); the line that says so. */
+export async function drain(host: ZoneHost, saved: boolean, signal: NodeJS.Signals): Promise<string> {
+  host.stop();
+  const zones = [...host.zones.values()];
+  const entities = zones.reduce((n, z) => n + z.ownedCount, 0);
+  if (!saved) return `cantrip serve: stopped on ${signal}: ${zones.length} zone${zones.length === 1 ? '' : 's'}, ${entities} entities (nothing is saved without --redis).`;
+  const failed: string[] = [];
+  for (const zone of zones) await zone.saveNow().catch((error: unknown) => failed.push(`${zone.id} (${error instanceof Error ? error.message : String(error)})`));
+  const note = failed.length === 0 ? '' : `; not saved: ${failed.join(', ')}`;
+  return `cantrip serve: stopped on ${signal}: saved ${zones.length - failed.length} zone${zones.length === 1 ? '' : 's'} (${entities} entities) to Redis${note}.`;
 }

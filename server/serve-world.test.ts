@@ -127,6 +127,28 @@ describe('serveWorld', () => {
   });
 });
 
+describe('a message over the size limit', () => {
+  it('closes that connection and logs one line, no stack trace', async () => {
+    const dir = tempDir('cantrip-serve-world-big-');
+    writeGame(dir);
+    const logged: string[] = [];
+    const served = await serveWorld({ scenario: scenario(), baseDir: dir, hosts: purseHosts(new Map()), port: await freePort(), log: (line) => logged.push(line) });
+    try {
+      const { room } = await join1(served.port, 'z0-0', 5, 5);
+      const left = new Promise<number>((resolve) => room.onLeave((code) => resolve(code)));
+      room.send(MESSAGE.cast, { spell: 'x'.repeat(2_000_000) });
+      expect(await left).toBe(1009);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(logged.filter((l) => l.includes('Max payload size exceeded'))).toEqual([
+        'colyseus error: a client sent a message over the WebSocket size limit (Max payload size exceeded): its connection was closed (code 1009).',
+      ]);
+      expect(logged.join('\n')).not.toMatch(/\n\s+at /);
+    } finally {
+      await served.close();
+    }
+  });
+});
+
 describe('serveWorld refuses what would fail in front of players', () => {
   it('a scenario whose spells call a function the server lacks: every name and place', async () => {
     const dir = tempDir('cantrip-serve-world-missing-');

@@ -52,7 +52,9 @@ export async function supervise(o: ServeOptions, log: (message: string) => void)
   const allZones = served.grid.zones.map((z) => z.id);
   // --only: the zones this command deals out (other machines run the rest).
   const zoneIds = o.only ?? allZones;
-  await checkPortFree(o.port);
+  // A --ticks run has no players: it binds no port.
+  const listen = o.ticks === undefined;
+  if (listen) await checkPortFree(o.port);
   const redis = new Redis(o.redis!, { maxRetriesPerRequest: 3 });
   const workers: WorkerProcess[] = [];
   const waiters = new Set<(message: FromWorker) => void>();
@@ -97,11 +99,12 @@ export async function supervise(o: ServeOptions, log: (message: string) => void)
   const started = await Promise.race([ready, waitFor(() => failures.length > 0 || workers.some((w) => !w.alive))]);
   // The port clients know: status, zones, the page, and Colyseus matchmaking (Redis presence and
   // driver) that sends a client joining a zone to the worker whose room it is.
-  const http = await startGameServer({
+  const http = !listen ? null : await startGameServer({
     port: o.port,
     redis: o.redis,
     publicAddress: `${o.publicHost ?? 'localhost'}:${o.port}`,
     pageDir: o.pageDir,
+    log,
     status: () => readClusterStatus(redis, o.namespace),
     zones: () => zonesResponse(served),
   });
@@ -121,7 +124,8 @@ export async function supervise(o: ServeOptions, log: (message: string) => void)
     }
     for (const [w, zones] of fresh) send(w, { type: 'run', zones, recover: false });
     for (const [w, zones] of recover) send(w, { type: 'run', zones, recover: true });
-    log(`cantrip serve: ${zoneIds.length} zones of ${o.scenarioFile} in ${o.processes} processes (${workers.map((w) => w.child.pid).join(', ')}); status on port ${o.port}, players on ports ${o.port + 1}–${o.port + o.processes}`);
+    const where = listen ? `status on port ${o.port}, players on ports ${o.port + 1}–${o.port + o.processes}` : 'no ports (a --ticks run)';
+    log(`cantrip serve: ${zoneIds.length} zones of ${o.scenarioFile} in ${o.processes} processes (${workers.map((w) => w.child.pid).join(', ')}); ${where}`);
 
     /** Give zones of a dead worker (`from`: its key) to the live worker with the fewest; only those this supervisor wins in Redis. */
     const takeOver = async (zones: readonly string[], from: string, who: string): Promise<void> => {
@@ -144,6 +148,8 @@ export async function supervise(o: ServeOptions, log: (message: string) => void)
     // worker of the namespace, on this machine or another, whose zones are in the assignment.
     const watch = setInterval(() => {
       void (async () => {
+        // Stopping: workers delete their heartbeats as they leave; that is no death.
+        if (stopping) return;
         for (const w of workers) {
           if (!w.alive && !w.beating) continue;
           const beating = (await redis.exists(heartbeatKey(o.namespace, w.key))) === 1;
@@ -169,7 +175,24 @@ export async function supervise(o: ServeOptions, log: (message: string) => void)
     }, HEARTBEAT_EVERY_MS);
     try {
       if (o.ticks === undefined) {
-        await untilSignalled();
+        const signal = await untilSignalled();
+        stopping = true;
+        const saved: Extract<FromWorker, { type: 'saved' }>[] = [];
+        const collect = (m: FromWorker): void => void (m.type === 'saved' && saved.push(m));
+        waiters.add(collect);
+        for (const w of workers) send(w, { type: 'exit' });
+        await waitFor(() => workers.every((w) => !w.alive || w.child.exitCode !== null), 5000);
+        waiters.delete(collect);
+        const zones = saved.reduce((n, m) => n + m.zones, 0);
+        const entities = saved.reduce((n, m) => n + m.entities, 0);
+        const failed = saved.flatMap((m) => m.failed);
+        const silent = workers.length - saved.length;
+        log(
+          `cantrip serve: stopped on ${signal}: ${saved.length} worker${saved.length === 1 ? '' : 's'} saved ${zones} zone${zones === 1 ? '' : 's'} (${entities} entities) to Redis` +
+            (failed.length > 0 ? `; not saved: ${failed.join(', ')}` : '') +
+            (silent > 0 ? `; ${silent} worker${silent === 1 ? '' : 's'} did not answer (its zones keep their last periodic save)` : '') +
+            '.',
+        );
         return;
       }
       await waitFor(() => done.size === zoneIds.length || failures.length > 0);
@@ -185,7 +208,7 @@ export async function supervise(o: ServeOptions, log: (message: string) => void)
     for (const w of workers) send(w, { type: 'exit' });
     await waitFor(() => workers.every((w) => !w.alive || w.child.exitCode !== null), 5000);
     for (const w of workers) if (w.child.exitCode === null) w.child.kill('SIGKILL');
-    await stopGameServer(http);
+    if (http !== null) await stopGameServer(http);
     redis.disconnect();
   }
 }

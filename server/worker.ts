@@ -38,7 +38,9 @@ export type FromWorker =
   | { readonly type: 'done'; readonly worker: number; readonly zones: readonly string[] }
   | { readonly type: 'settled'; readonly worker: number; readonly busy: number }
   | { readonly type: 'summary'; readonly worker: number; readonly summary: ServeSummary }
-  | { readonly type: 'failed'; readonly worker: number; readonly message: string };
+  | { readonly type: 'failed'; readonly worker: number; readonly message: string }
+  /** Stopping: it saved its zones (entities owned), the ones whose save failed named. */
+  | { readonly type: 'saved'; readonly worker: number; readonly zones: number; readonly entities: number; readonly failed: readonly string[] };
 
 export async function runWorker(o: ServeOptions, worker: number, log: (message: string) => void): Promise<void> {
   const send = (message: FromWorker): void => {
@@ -76,12 +78,13 @@ export async function runWorker(o: ServeOptions, worker: number, log: (message: 
     setInterval(() => void fence().catch(() => {}), HEARTBEAT_EVERY_MS),
   ];
   const port = o.port + 1 + worker;
-  let server: Server | null = null;
-  server = await startGameServer({
+  // A --ticks run has no players: no port, no rooms.
+  const server: Server | null = o.ticks !== undefined ? null : await startGameServer({
     port,
     redis: redisUrl,
     publicAddress: `${o.publicHost ?? 'localhost'}:${port}`,
     pageDir: o.pageDir,
+    log,
     status: () => readClusterStatus(redis, o.namespace),
     zones: () => zonesResponse(served),
   });
@@ -112,7 +115,7 @@ export async function runWorker(o: ServeOptions, worker: number, log: (message: 
           const zone = await host.addZone(id, message.recover);
           if (message.recover) await countRecovered(redis, o.namespace, zone.recovered);
           // A room for it here; after a takeover Colyseus may still list the dead process's room of that id.
-          await createZoneRooms([id]).catch((error: unknown) => log(`zone ${id}: no room in process ${process.pid} (${error instanceof Error ? error.message : String(error)})`));
+          if (server !== null) await createZoneRooms([id]).catch((error: unknown) => log(`zone ${id}: no room in process ${process.pid} (${error instanceof Error ? error.message : String(error)})`));
         }
         drive();
         return;
@@ -132,16 +135,21 @@ export async function runWorker(o: ServeOptions, worker: number, log: (message: 
   process.on('message', (message: ToWorker) => {
     handle(message).catch((error: unknown) => send({ type: 'failed', worker, message: error instanceof Error ? error.message : String(error) }));
   });
-  // The supervisor went away: so does this worker.
+  // The supervisor went away: so does this worker. A signal to the whole process group (Ctrl-C,
+  // a service manager) reaches the workers too: each drains as when its supervisor asks.
   process.on('disconnect', () => finished());
+  process.on('SIGTERM', () => finished());
+  process.on('SIGINT', () => finished());
   send({ type: 'ready', worker, pid: process.pid, key });
   await exited;
   // Stopping on purpose: save every zone first, so whoever takes them over starts from now.
   host.stop();
-  for (const zone of host.zones.values()) await zone.save().catch(() => {});
   for (const t of timers) clearInterval(t);
+  const failed: string[] = [];
+  for (const zone of host.zones.values()) await zone.saveNow().catch((error: unknown) => failed.push(`${zone.id} (${error instanceof Error ? error.message : String(error)})`));
+  send({ type: 'saved', worker, zones: host.zones.size - failed.length, entities: [...host.zones.values()].reduce((n, z) => n + z.ownedCount, 0), failed });
   await host.close();
-  await stopGameServer(server);
+  if (server !== null) await stopGameServer(server);
   await redis.del(heartbeatKey(o.namespace, key)).catch(() => 0);
   redis.disconnect();
   await bus.close();

@@ -63,7 +63,7 @@ export class ZoneRuntime {
   /** Told when a player's avatar arrived from another zone (its client should follow it here). */
   onAvatarArrived: (id: EntityId) => void = () => {};
   private lastSave: number;
-  private saving = false;
+  private saving: Promise<void> | null = null;
   private readonly now: () => number;
 
   constructor(private readonly o: ZoneOptions) {
@@ -176,16 +176,19 @@ export class ZoneRuntime {
 
   /** Save every entity this zone owns (its export) to the store. */
   async save(): Promise<void> {
-    if (this.saving) return;
-    this.saving = true;
+    // One save at a time: a periodic save that finds one running leaves it be.
+    if (this.saving !== null) return this.saving;
     this.lastSave = this.now();
-    try {
-      const entities = new Map<EntityId, string>();
-      for (const id of this.handover.epochs.keys()) if (this.owns(id)) entities.set(id, this.casts.pack(id, this.world.exportEntity(id)));
-      await this.o.store.saveZone(this.id, { tick: this.tick, nextId: this.world.nextEntityId }, entities);
-    } finally {
-      this.saving = false;
-    }
+    const entities = new Map<EntityId, string>();
+    for (const id of this.handover.epochs.keys()) if (this.owns(id)) entities.set(id, this.casts.pack(id, this.world.exportEntity(id)));
+    this.saving = this.o.store.saveZone(this.id, { tick: this.tick, nextId: this.world.nextEntityId }, entities).finally(() => (this.saving = null));
+    return this.saving;
+  }
+
+  /** Save the zone as it is now (stopping): after the save in flight, if any, which may be older. */
+  async saveNow(): Promise<void> {
+    while (this.saving !== null) await this.saving.catch(() => {});
+    await this.save();
   }
 
   /**

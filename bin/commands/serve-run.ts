@@ -86,6 +86,8 @@ export async function runServe(file: string, cli: ServeCliOptions & { namespace:
     if (cli.worker !== undefined) {
       const { runWorker } = await import('../../server/worker.js');
       await runWorker(options, cli.worker, log);
+      // Saved and closed: the Colyseus and Redis clients' sockets must not keep a stopping worker (and its supervisor, which waits for it) alive.
+      process.exit(EXIT.ok);
     } else if (cli.processes > 1 || only !== undefined) {
       const { supervise } = await import('../../server/supervisor.js');
       await supervise(options, log);

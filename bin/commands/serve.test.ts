@@ -3,10 +3,9 @@
  * summary and exits 0; every mistake is a sentence and an exit code, never a
  * stack trace — a port in use included.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { freePort } from '../../server/throwaway-redis.js';
@@ -46,17 +45,33 @@ describe('cantrip serve', () => {
     expect(typeof summary.handovers).toBe('number');
   });
 
-  it('says so when the port is in use (exit 69)', async () => {
+  it('says so when the port is in use (exit 69); a --ticks run binds no port', async () => {
     const port = await freePort();
     const holder = createServer();
     await new Promise<void>((resolve) => holder.listen(port, resolve));
     try {
-      const r = cantrip('serve', ZONES, '--port', String(port), '--ticks', '1', '--summary', join(tmpdir(), 'unused.json'));
+      const r = cantrip('serve', ZONES, '--port', String(port));
       expect(r.status).toBe(69);
       expect(r.stderr).toBe(`cantrip: Port ${port} is in use: stop what runs there, or pass another with --port.\n`);
+      const headless = cantrip('serve', ZONES, '--port', String(port), '--ticks', '1', '--summary', join(tempDir('cantrip-serve-ticks-'), 'summary.json'));
+      expect(headless.status, headless.stderr).toBe(0);
+      expect(headless.stderr).toContain('no port (a --ticks run)');
     } finally {
       holder.close();
     }
+  });
+
+  it('drains on SIGTERM: one line, exit 0', async () => {
+    const child = spawn(process.execPath, [join(ROOT, 'bin/cantrip.js'), 'serve', ZONES, '--zones', '2x1', '--port', String(await freePort())], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    for (let i = 0; i < 300 && !stderr.includes('on port'); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    const lines = stderr.trim().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toBe('cantrip serve: stopped on SIGTERM: 2 zones, 40 entities (nothing is saved without --redis).');
   });
 
   it('refuses bad options and bad scenarios with a sentence and the right exit code', () => {
