@@ -77,6 +77,16 @@ export interface WelcomeMessage {
   zones: ZoneRect[];
   /** Spells a client may cast by name. */
   spells: string[];
+  /** How each breed is drawn: its `color` and `glyph` from the breeds file (extension; the runtime's defaults where the file says nothing). */
+  breeds?: Record<string, BreedLook>;
+  /** A token that brings this player back to this avatar after its zone's process died (extension; docs/server.md, "Back after a crash"). */
+  token?: string;
+}
+
+/** A breed's looks, as the breeds file gives them. */
+export interface BreedLook {
+  color: string;
+  glyph: string;
 }
 
 /** [id, breed, x, y, health], and its handle in the compact encoding. */
@@ -100,7 +110,12 @@ export interface ViewMessage {
   l?: string[];
   /** Health changed. */
   h?: HealthChange[];
+  /** The names of entities in `e` that have one (a player's, a scenario entity's) (extension). */
+  n?: EntityName[];
 }
+
+/** [id, name] */
+export type EntityName = [string, string];
 
 /** A world event visible to this client: say, damage, heal, its own casts' errors ... */
 export interface ClientWorldEvent {

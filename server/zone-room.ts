@@ -17,7 +17,7 @@ import { ClientView } from './client-view.js';
 import { checkCast, checkMove } from './client-messages.js';
 import { EntityLookup } from './entity-lookup.js';
 import { ViewRouter } from './view-router.js';
-import { ERROR_CODE, MESSAGE, type ErrorMessage, type HandoverMessage, type JoinOptions, type WelcomeMessage } from './protocol.js';
+import { ERROR_CODE, MESSAGE, type BreedLook, type ErrorMessage, type HandoverMessage, type JoinOptions, type WelcomeMessage } from './protocol.js';
 import { RateLimiter } from './rate-limiter.js';
 import { servedWorld, type ServedWorld } from './served-world.js';
 import type { ZoneRuntime } from './zone.js';
@@ -54,6 +54,7 @@ export class ZoneRoom extends Room {
   private readonly sessions = new Map<string, Session>();
   private readonly views = new ViewRouter();
   private readonly castable = new Set<string>();
+  private looks: Record<string, BreedLook> = {};
   private readonly detach: (() => void)[] = [];
   /** Avatars handed in whose clients have not taken their seats yet. */
   private readonly orphanTimers = new Map<EntityId, NodeJS.Timeout>();
@@ -67,6 +68,7 @@ export class ZoneRoom extends Room {
     this.autoDispose = false;
     this.maxClients = 2000;
     for (const s of this.served.spells) this.castable.add(s);
+    for (const b of zone.world.breeds.breeds) if (!b.abstract) this.looks[b.name] = { color: b.color, glyph: b.glyph };
     this.detach.push(zone.onEvent((event) => this.observe(event)));
     this.detach.push(zone.onStep(() => this.sendViews()));
     zone.onAvatarLeft = (id, to, secret) => void this.follow(id, to, secret).catch(() => {});
@@ -98,6 +100,7 @@ export class ZoneRoom extends Room {
       world: { width: this.served.grid.width, height: this.served.grid.height },
       zones: this.served.grid.rects(),
       spells: [...this.castable],
+      breeds: this.looks,
     };
     client.send(MESSAGE.welcome, welcome);
   }

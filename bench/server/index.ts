@@ -56,7 +56,7 @@ export async function run(options: { quick?: boolean; write?: boolean } = {}): P
         ['what each client gets', 'bytes per client per tick', 'whole zone ÷ this', 'ms per tick (all clients)'],
         views.map((v) => [v.encoding, fmt(v.bytesPerClientTick), `${(whole.bytesPerClientTick / v.bytesPerClientTick).toFixed(1)}×`, fmt(v.msPerTick)]),
       ) +
-      '\n',
+      `\n(target ≤ 400 bytes per client per tick by default: the compact encoding reads ${fmt(views[1]!.bytesPerClientTick)})\n`,
   );
   const results = { node: process.version, capacity, handover, views };
   if (options.write) {
