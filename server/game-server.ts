@@ -13,7 +13,7 @@ import { RedisDriver } from '@colyseus/redis-driver';
 import { RedisPresence } from '@colyseus/redis-presence';
 import { WebSocketTransport } from '@colyseus/ws-transport';
 import express from 'express';
-import { ZONE_ROOM_TYPE, type StatusResponse, type ZonesResponse } from './protocol.js';
+import { ZONE_ROOM_TYPE, type AvatarResponse, type StatusResponse, type ZonesResponse } from './protocol.js';
 import { colyseusLogger } from './colyseus-logger.js';
 import { ZoneRoom } from './zone-room.js';
 
@@ -25,6 +25,8 @@ export interface GameServerOptions {
   readonly publicAddress?: string;
   readonly status: () => Promise<StatusResponse>;
   readonly zones: () => ZonesResponse;
+  /** The zone that owns an entity now (the owner record), or null: where a player comes back to its avatar. */
+  readonly whereIs: (id: number) => Promise<string | null>;
   /** The browser page's folder (dist/serve-page/). */
   readonly pageDir: string;
   /** A game's own Colyseus Server options (serveWorld): its presence, driver, transport, logger … win; its express routes are added beside ours. */
@@ -77,6 +79,14 @@ export async function startGameServer(o: GameServerOptions): Promise<Server> {
         );
       });
       app.get('/zones', (_req, res) => res.json(o.zones()));
+      app.get('/avatar/:id', (req, res) => {
+        const id = Number(req.params.id);
+        if (!Number.isSafeInteger(id) || id < 1) return void res.status(400).json({ error: `Not an avatar id: ${JSON.stringify(req.params.id).slice(0, 40)}.` });
+        o.whereIs(id).then(
+          (zone) => (zone === null ? res.status(404).json({ error: `Avatar ${id} is not in the world.` }) : res.json({ avatar: String(id), zone } satisfies AvatarResponse)),
+          (error: unknown) => res.status(503).json({ error: error instanceof Error ? error.message : String(error) }),
+        );
+      });
       if (existsSync(o.pageDir)) app.use(express.static(o.pageDir));
       else app.get('/', (_req, res) => res.type('html').send(PAGE_MISSING));
     },

@@ -52,6 +52,17 @@ export interface JoinOptions {
   handoverAvatar?: string;
   /** The avatar's secret, set with handoverAvatar: only the client it belongs to gets this seat. */
   handoverSecret?: string;
+  /**
+   * Come back to an avatar: the `token` of its welcome. Join the zone `GET /avatar/<id>` names
+   * (it changes when the avatar's zone was taken over by another process); breed, name and place are ignored.
+   */
+  rejoin?: string;
+}
+
+/** `GET /avatar/<id>`: the zone whose room to rejoin the avatar in (404 when the avatar is gone). */
+export interface AvatarResponse {
+  avatar: string;
+  zone: string;
 }
 
 /** The seat a client consumes to move to another zone's room (Colyseus's ISeatReservation). */

@@ -16,7 +16,7 @@
 
 import type { EntityId, WorldEvent } from '../runtime/events/events.js';
 import type { ScenarioCast, ScenarioEntity } from '../runtime/scenario/scenario.js';
-import type { ExportedEntity, World } from '../runtime/world/world.js';
+import type { World } from '../runtime/world/world.js';
 import type { Zone, ZoneGrid } from './zone-grid.js';
 
 /** Each zone's entity ids start at its index × this, so an id names one entity across the whole server. */
@@ -33,12 +33,6 @@ export function scenarioEntityIds(entities: readonly ScenarioEntity[], grid: Zon
     if (e.name !== undefined) ids.set(e.name, zone.index * IDS_PER_ZONE + 1 + n);
   }
   return ids;
-}
-
-/** What a zone saves and hands over for one entity: its export, and the index of its next scenario cast. */
-export interface TravellingEntity {
-  readonly entity: ExportedEntity;
-  readonly nextCast?: number;
 }
 
 interface CastOf {
@@ -85,17 +79,14 @@ export class ScenarioCasts {
     if (this.nextUnowned < 0) this.nextUnowned = list.length;
   }
 
-  /** Wrap an entity's export with its next cast, for a hand-over or a save. */
-  pack(id: EntityId, entity: ExportedEntity): string {
-    const nextCast = this.next.get(id);
-    return JSON.stringify(nextCast === undefined ? { entity } : ({ entity, nextCast } satisfies TravellingEntity));
+  /** The index of an entity's next cast (what travels with it), if it has casts. */
+  nextCastOf(id: EntityId): number | undefined {
+    return this.next.get(id);
   }
 
-  /** Unwrap what `pack` made (an entity arriving, restored or recovered here), keeping its next cast. */
-  unpack(id: EntityId, text: string): ExportedEntity {
-    const travelling = JSON.parse(text) as TravellingEntity;
-    if (travelling.nextCast !== undefined) this.next.set(id, travelling.nextCast);
-    return travelling.entity;
+  /** An entity arrived, restored or recovered here with the index of its next cast. */
+  carry(id: EntityId, nextCast: number | undefined): void {
+    if (nextCast !== undefined) this.next.set(id, nextCast);
   }
 
   /** The entity left this zone (handed over, or gone): its next cast went with it. */

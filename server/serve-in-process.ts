@@ -34,7 +34,7 @@ export interface InProcessServer {
 }
 
 /** What serving in one process needs beside the scenario (ServeOptions less what the CLI alone uses). */
-export type InProcessOptions = Pick<ServeOptions, 'port' | 'redis' | 'snapshotEvery' | 'handoverTimeoutMs' | 'namespace' | 'pageDir' | 'publicHost'> & {
+export type InProcessOptions = Pick<ServeOptions, 'port' | 'redis' | 'snapshotEvery' | 'handoverTimeoutMs' | 'namespace' | 'pageDir' | 'publicHost' | 'rejoinGrace'> & {
   /** A game's own Colyseus Server options (serveWorld). */
   readonly colyseus?: ServerOptions;
   /** False: no port, no rooms (a `--ticks` run has no players). */
@@ -70,7 +70,7 @@ export async function startServedInProcess(served: ServedScenario, o: InProcessO
       log(`cantrip serve: ${served.grid.zones.length} zone${served.grid.zones.length === 1 ? '' : 's'} of ${served.file} in process ${process.pid}, no port (a --ticks run)`);
       return { served, host, status, close };
     }
-    shareServedWorld({ grid: served.grid, zones: host.zones, playerBreeds: served.playerBreeds, spawn: served.spawn, spells: served.spells, breeds: served.breeds });
+    shareServedWorld({ grid: served.grid, zones: host.zones, playerBreeds: served.playerBreeds, spawn: served.spawn, spells: served.spells, breeds: served.breeds, rejoinGraceMs: o.rejoinGrace * 1000 });
     server = await startGameServer({
       port: o.port,
       redis: o.redis,
@@ -79,6 +79,7 @@ export async function startServedInProcess(served: ServedScenario, o: InProcessO
       log,
       status,
       zones: () => zonesResponse(served),
+      whereIs: async (id) => (await store.owner(id))?.zone ?? null,
       colyseus: o.colyseus,
     });
     await createZoneRooms(host.zones.keys());

@@ -22,6 +22,8 @@ export interface ServeOptions {
   readonly summary?: string;
   /** Seconds between saves of each zone's entities (what a survivor takes a dead process's zones over from). */
   readonly snapshotEvery: number;
+  /** Seconds an avatar waits for its player to come back (dropped connection, zone taken over) before it leaves the world. */
+  readonly rejoinGrace: number;
   /** Milliseconds a hand-over waits for an answer before it reads the owner record. */
   readonly handoverTimeoutMs: number;
   /** The Redis key prefix of this server's world. */

@@ -50,6 +50,8 @@ export interface ServeWorldOptions {
   readonly snapshotEverySeconds?: number;
   /** Milliseconds a hand-over waits before it reads the owner record (default 1000). */
   readonly handoverTimeoutMs?: number;
+  /** Seconds an avatar waits for its player to come back after its connection dropped (default 30). */
+  readonly rejoinGraceSeconds?: number;
   /** The host name clients reach this process by (seat reservations carry it). */
   readonly publicHost?: string;
   /** Where the server's one-line messages go (default: stderr). */
@@ -86,6 +88,7 @@ export async function serveWorld(o: ServeWorldOptions): Promise<ServedWorldHandl
       namespace: o.namespace ?? `cantrip:world:${randomBytes(4).toString('hex')}`,
       snapshotEvery: o.snapshotEverySeconds ?? 2,
       handoverTimeoutMs: o.handoverTimeoutMs ?? 1000,
+      rejoinGrace: o.rejoinGraceSeconds ?? 30,
       pageDir: fileURLToPath(new URL('../serve-page/', import.meta.url)),
       publicHost: o.publicHost,
       colyseus: o.server,

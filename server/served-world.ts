@@ -18,6 +18,8 @@ export interface ServedWorld {
   /** Spells a client may cast by name. */
   readonly spells: readonly string[];
   readonly breeds: readonly string[];
+  /** How long an avatar waits for its player to come back (a dropped connection, a zone taken over) before it leaves the world. */
+  readonly rejoinGraceMs: number;
 }
 
 let current: ServedWorld | null = null;

@@ -16,6 +16,7 @@ import { writeFileSync } from 'node:fs';
 import { Redis } from 'ioredis';
 import { HEARTBEAT_EVERY_MS, heartbeatKey, readClusterStatus } from './cluster-status.js';
 import { checkPortFree, startGameServer, stopGameServer } from './game-server.js';
+import { RedisOwnershipStore } from './redis-ownership-store.js';
 import { loadServedScenario } from './served-scenario.js';
 import { untilSignalled, zonesResponse } from './serve-in-process.js';
 import type { ServeOptions, ServeSummary } from './serve-options.js';
@@ -99,6 +100,8 @@ export async function supervise(o: ServeOptions, log: (message: string) => void)
   const started = await Promise.race([ready, waitFor(() => failures.length > 0 || workers.some((w) => !w.alive))]);
   // The port clients know: status, zones, the page, and Colyseus matchmaking (Redis presence and
   // driver) that sends a client joining a zone to the worker whose room it is.
+  // Read only: where a player's avatar is now (GET /avatar/<id>).
+  const owners = new RedisOwnershipStore(o.redis!, o.namespace);
   const http = !listen ? null : await startGameServer({
     port: o.port,
     redis: o.redis,
@@ -107,6 +110,7 @@ export async function supervise(o: ServeOptions, log: (message: string) => void)
     log,
     status: () => readClusterStatus(redis, o.namespace),
     zones: () => zonesResponse(served),
+    whereIs: async (id) => (await owners.owner(id))?.zone ?? null,
   });
   try {
     if (!Array.isArray(started)) throw new WorkersFailed(failures.join('; ') || 'a worker process exited before it served.');
@@ -209,6 +213,7 @@ export async function supervise(o: ServeOptions, log: (message: string) => void)
     await waitFor(() => workers.every((w) => !w.alive || w.child.exitCode !== null), 5000);
     for (const w of workers) if (w.child.exitCode === null) w.child.kill('SIGKILL');
     if (http !== null) await stopGameServer(http);
+    await owners.close();
     redis.disconnect();
   }
 }
@@ -247,7 +252,7 @@ const ANSWER_LIMIT_MS = 30_000;
 function workerArguments(o: ServeOptions, index: number): string[] {
   const args = ['serve', o.scenarioFile, '--worker', String(index), '--port', String(o.port), '--zones', `${o.zones.columns}x${o.zones.rows}`];
   args.push('--processes', String(o.processes), '--redis', o.redis!, '--namespace', o.namespace);
-  args.push('--snapshot-every', String(o.snapshotEvery), '--handover-timeout', String(o.handoverTimeoutMs));
+  args.push('--snapshot-every', String(o.snapshotEvery), '--handover-timeout', String(o.handoverTimeoutMs), '--rejoin-grace', String(o.rejoinGrace));
   if (o.ticks !== undefined) args.push('--ticks', String(o.ticks), '--summary', o.summary!);
   if (o.only !== undefined) args.push('--only', o.only.join(','));
   if (o.publicHost !== undefined) args.push('--public-host', o.publicHost);

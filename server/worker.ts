@@ -54,7 +54,7 @@ export async function runWorker(o: ServeOptions, worker: number, log: (message: 
   const bus = new RedisZoneBus(redisUrl, o.namespace);
   const redis = new Redis(redisUrl, { maxRetriesPerRequest: 3 });
   const host = new ZoneHost({ served, store, bus, handoverTimeoutMs: o.handoverTimeoutMs, saveEveryMs: o.snapshotEvery * 1000, log });
-  shareServedWorld({ grid: served.grid, zones: host.zones, playerBreeds: served.playerBreeds, spawn: served.spawn, spells: served.spells, breeds: served.breeds });
+  shareServedWorld({ grid: served.grid, zones: host.zones, playerBreeds: served.playerBreeds, spawn: served.spawn, spells: served.spells, breeds: served.breeds, rejoinGraceMs: o.rejoinGrace * 1000 });
 
   const beat = (): void => void redis.set(heartbeatKey(o.namespace, key), String(process.pid), 'PX', HEARTBEAT_TTL_MS).catch(() => {});
   beat();
@@ -87,6 +87,7 @@ export async function runWorker(o: ServeOptions, worker: number, log: (message: 
     log,
     status: () => readClusterStatus(redis, o.namespace),
     zones: () => zonesResponse(served),
+    whereIs: async (id) => (await store.owner(id))?.zone ?? null,
   });
 
   let driving: Promise<void> | null = null;

@@ -49,7 +49,7 @@ describe('a served world, through the Colyseus SDK', () => {
     );
     port = await freePort();
     served = await startInProcess(
-      { scenarioFile: scenario, hosts: [], port, zones: { columns: 2, rows: 1 }, processes: 1, snapshotEvery: 2, handoverTimeoutMs: 1000, namespace: 'test', pageDir: join(dir, 'no-page') },
+      { scenarioFile: scenario, hosts: [], port, zones: { columns: 2, rows: 1 }, processes: 1, snapshotEvery: 2, rejoinGrace: 30, handoverTimeoutMs: 1000, namespace: 'test', pageDir: join(dir, 'no-page') },
       () => {},
     );
     served.host.runRealtime();

@@ -15,6 +15,8 @@ import type { World } from '../runtime/world/world.js';
 import type { ScenarioCast } from '../runtime/scenario/scenario.js';
 import { GhostSync } from './ghost-sync.js';
 import { IDS_PER_ZONE, ScenarioCasts } from './scenario-casts.js';
+import { packEntity, unpackEntity } from './travelling-entity.js';
+import type { ExportedEntity } from '../runtime/world/world.js';
 import { Handover, type HandoverHost } from './handover.js';
 import type { OwnershipStore } from './ownership-store.js';
 import type { SummaryZone } from './serve-options.js';
@@ -180,7 +182,7 @@ export class ZoneRuntime {
     if (this.saving !== null) return this.saving;
     this.lastSave = this.now();
     const entities = new Map<EntityId, string>();
-    for (const id of this.handover.epochs.keys()) if (this.owns(id)) entities.set(id, this.casts.pack(id, this.world.exportEntity(id)));
+    for (const id of this.handover.epochs.keys()) if (this.owns(id)) entities.set(id, this.pack(id, this.world.exportEntity(id)));
     this.saving = this.o.store.saveZone(this.id, { tick: this.tick, nextId: this.world.nextEntityId }, entities).finally(() => (this.saving = null));
     return this.saving;
   }
@@ -209,7 +211,7 @@ export class ZoneRuntime {
       const change = await this.o.store.reclaim(id, this.id, record.epoch);
       if (!change.ok) continue;
       if (this.world.isMirror(id)) this.ghosts.drop(id);
-      this.world.importEntity(this.casts.unpack(id, text));
+      this.world.importEntity(this.unpack(id, text));
       this.handover.epochs.set(id, change.record!.epoch);
       this.recovered++;
     }
@@ -232,6 +234,19 @@ export class ZoneRuntime {
     let n = 0;
     for (const id of this.handover.epochs.keys()) if (this.owns(id)) n++;
     return n;
+  }
+
+  /** An entity's export with what travels beside it (server/travelling-entity.ts). */
+  private pack(id: EntityId, entity: ExportedEntity): string {
+    return packEntity({ entity, nextCast: this.casts.nextCastOf(id), player: this.players.get(id) });
+  }
+
+  /** What `pack` made, for an entity arriving, restored or recovered here: its next cast and its player's secret kept. */
+  private unpack(id: EntityId, text: string): ExportedEntity {
+    const travelling = unpackEntity(text);
+    this.casts.carry(id, travelling.nextCast);
+    if (travelling.player !== undefined) this.players.set(id, travelling.player);
+    return travelling.entity;
   }
 
   private async claim(id: EntityId): Promise<void> {
@@ -278,7 +293,7 @@ export class ZoneRuntime {
       owns: (id) => this.owns(id),
       exportAndRelease: (id) => {
         const exported = world.exportEntity(id);
-        const travelling = this.casts.pack(id, exported);
+        const travelling = this.pack(id, exported);
         world.releaseEntity(id);
         this.casts.left(id);
         world.spawnMirror({ id, breed: exported.breed, x: exported.x, y: exported.y, health: exported.health });
@@ -287,7 +302,7 @@ export class ZoneRuntime {
       },
       restore: (id, entity) => {
         this.ghosts.drop(id);
-        world.importEntity(this.casts.unpack(id, entity));
+        world.importEntity(this.unpack(id, entity));
       },
       settled: (id, to) => {
         this.ghosts.reassign(id, to);
@@ -295,7 +310,7 @@ export class ZoneRuntime {
       },
       arrive: (id, entity) => {
         this.ghosts.drop(id);
-        world.importEntity(this.casts.unpack(id, entity));
+        world.importEntity(this.unpack(id, entity));
       },
       apply: (id, command) => {
         try {

@@ -30,6 +30,7 @@ export interface ServeCliOptions {
   readonly ticks?: number;
   readonly summary?: string;
   readonly snapshotEvery: number;
+  readonly rejoinGrace: number;
   readonly handoverTimeout: number;
   readonly namespace?: string;
   readonly only?: string;
@@ -74,6 +75,7 @@ export async function runServe(file: string, cli: ServeCliOptions & { namespace:
     ticks: cli.ticks,
     summary: cli.summary,
     snapshotEvery: cli.snapshotEvery,
+    rejoinGrace: cli.rejoinGrace,
     handoverTimeoutMs: cli.handoverTimeout,
     namespace: cli.namespace,
     pageDir,

@@ -25,7 +25,8 @@ export const serveCommand: CliCommand = {
       .option('--redis <url>', 'Redis for ownership, hand-over and Colyseus presence (several processes or machines)')
       .option('--ticks <t>', 'step every zone T ticks as fast as it can, write --summary, exit', whole('ticks', 0, 10_000_000))
       .option('--summary <file>', 'where --ticks writes its JSON summary')
-      .option('--snapshot-every <seconds>', 'seconds between saves of each zone (what a survivor takes a dead process’s zones over from)', seconds, 2)
+      .option('--snapshot-every <seconds>', 'seconds between saves of each zone (what a survivor takes a dead process’s zones over from)', seconds('snapshot-every'), 2)
+      .option('--rejoin-grace <seconds>', "seconds a player's avatar waits for its player to come back (a dropped connection, its zone's process died) before it leaves the world", seconds('rejoin-grace'), 30)
       .option('--handover-timeout <ms>', 'milliseconds a hand-over waits for its answer before it reads the owner record', whole('handover-timeout', 10, 600_000), 1000)
       .option('--namespace <name>', 'the Redis key prefix: processes on several machines serving one world pass the same')
       .option('--public-host <name>', 'the host name clients reach this machine by (seat reservations name it; default localhost)')
@@ -50,8 +51,10 @@ function whole(name: string, min: number, max: number): (value: string) => numbe
   };
 }
 
-function seconds(value: string): number {
-  const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0 || n > 3600) throw new InvalidArgumentError('snapshot-every must be a number of seconds above 0, at most 3600.');
-  return n;
+function seconds(name: string): (value: string) => number {
+  return (value) => {
+    const n = Number(value);
+    if (!Number.isFinite(n) || n <= 0 || n > 3600) throw new InvalidArgumentError(`${name} must be a number of seconds above 0, at most 3600.`);
+    return n;
+  };
 }
