@@ -26,7 +26,7 @@ export interface GameServerOptions {
   readonly status: () => Promise<StatusResponse>;
   readonly zones: () => ZonesResponse;
   /** The zone that owns an entity now (the owner record), or null: where a player comes back to its avatar. */
-  readonly whereIs: (id: number) => Promise<string | null>;
+  readonly whereIs: (id: number) => Promise<{ readonly zone: string; readonly ready: boolean } | null>;
   /** The browser page's folder (dist/serve-page/). */
   readonly pageDir: string;
   /** A game's own Colyseus Server options (serveWorld): its presence, driver, transport, logger … win; its express routes are added beside ours. */
@@ -83,7 +83,7 @@ export async function startGameServer(o: GameServerOptions): Promise<Server> {
         const id = Number(req.params.id);
         if (!Number.isSafeInteger(id) || id < 1) return void res.status(400).json({ error: `Not an avatar id: ${JSON.stringify(req.params.id).slice(0, 40)}.` });
         o.whereIs(id).then(
-          (zone) => (zone === null ? res.status(404).json({ error: `Avatar ${id} is not in the world.` }) : res.json({ avatar: String(id), zone } satisfies AvatarResponse)),
+          (at) => (at === null ? res.status(404).json({ error: `Avatar ${id} is not in the world.` }) : res.json({ avatar: String(id), ...at } satisfies AvatarResponse)),
           (error: unknown) => res.status(503).json({ error: error instanceof Error ? error.message : String(error) }),
         );
       });
@@ -104,7 +104,15 @@ export async function stopGameServer(server: Server, limitMs = 2000): Promise<vo
   server.transport.shutdown();
 }
 
-/** Create the rooms of the zones this process runs. */
+/**
+ * Create the rooms of the zones this process runs. A zone taken over from a dead process may still be
+ * listed as that process's room (Colyseus sweeps dead processes only when a request to one times out):
+ * its listings go first, so a player joining the zone is not sent to the dead process.
+ */
 export async function createZoneRooms(zoneIds: Iterable<string>): Promise<void> {
-  for (const zoneId of zoneIds) await matchMaker.createRoom(ZONE_ROOM_TYPE, { zoneId });
+  for (const zoneId of zoneIds) {
+    const stale = await matchMaker.driver.findOne({ roomId: zoneId });
+    if (stale !== undefined && stale !== null && stale.processId !== matchMaker.processId) await matchMaker.driver.cleanup?.(stale.processId);
+    await matchMaker.createRoom(ZONE_ROOM_TYPE, { zoneId });
+  }
 }

@@ -56,11 +56,9 @@ async function rejoin(base: string, client: Client, welcome: WelcomeMessage, lim
   while (Date.now() < until) {
     try {
       const answer = await fetch(`${base}/avatar/${welcome.avatar}`);
-      if (answer.ok) {
-        const { zone } = (await answer.json()) as AvatarResponse;
-        return await joinAs(client, zone, { rejoin: welcome.token });
-      }
-      last = `GET /avatar: ${answer.status}`;
+      const at = answer.ok ? ((await answer.json()) as AvatarResponse) : null;
+      if (at?.ready) return await joinAs(client, at.zone, { rejoin: welcome.token });
+      last = at === null ? `GET /avatar: ${answer.status}` : `zone ${at.zone} is being taken over`;
     } catch (error) {
       last = error instanceof Error ? error.message : String(error);
     }

@@ -63,6 +63,8 @@ export interface JoinOptions {
 export interface AvatarResponse {
   avatar: string;
   zone: string;
+  /** False while the zone is being taken over by another process after its own died: ask again in a moment. */
+  ready: boolean;
 }
 
 /** The seat a client consumes to move to another zone's room (Colyseus's ISeatReservation). */

@@ -79,7 +79,11 @@ export async function startServedInProcess(served: ServedScenario, o: InProcessO
       log,
       status,
       zones: () => zonesResponse(served),
-      whereIs: async (id) => (await store.owner(id))?.zone ?? null,
+      whereIs: async (id) => {
+        const record = await store.owner(id);
+        // Every zone is in this process (with Redis, a zone another process runs is its to say).
+        return record === null ? null : { zone: record.zone, ready: true };
+      },
       colyseus: o.colyseus,
     });
     await createZoneRooms(host.zones.keys());

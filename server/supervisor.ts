@@ -14,7 +14,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { Redis } from 'ioredis';
-import { HEARTBEAT_EVERY_MS, heartbeatKey, readClusterStatus } from './cluster-status.js';
+import { HEARTBEAT_EVERY_MS, heartbeatKey, readClusterStatus, zoneServed } from './cluster-status.js';
 import { checkPortFree, startGameServer, stopGameServer } from './game-server.js';
 import { RedisOwnershipStore } from './redis-ownership-store.js';
 import { loadServedScenario } from './served-scenario.js';
@@ -85,14 +85,19 @@ export async function supervise(o: ServeOptions, log: (message: string) => void)
       waiters.add(waiter);
     });
 
+  /** A worker of this supervisor died (it exited, or stopped beating): its zones go to a survivor. Set once the zones are dealt. */
+  let buried: (w: WorkerProcess, how: string) => Promise<void> = async () => {};
+
   // Fork the workers and wait until each serves.
   const ready = next('ready', o.processes);
   for (let index = 0; index < o.processes; index++) {
     const child = fork(process.argv[1]!, workerArguments(o, index), { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     const w: WorkerProcess = { index, child, key: workerKey(child.pid), zones: new Set(), alive: true, beating: false };
     child.on('message', (m: FromWorker) => onMessage(m));
-    child.on('exit', (code) => {
+    child.on('exit', (code, signal) => {
       if (w.alive && !stopping && code !== null && code !== 0 && !w.beating) failures.push(`worker ${index} exited with code ${code} before it served`);
+      // A worker that served and exited (killed, crashed) is dead now: its zones are taken over at once, not when its heartbeat expires.
+      if (w.alive && !stopping && w.beating) void buried(w, `exited (${signal ?? `code ${code}`})`).catch(() => {});
       w.alive = false;
     });
     workers.push(w);
@@ -110,7 +115,10 @@ export async function supervise(o: ServeOptions, log: (message: string) => void)
     log,
     status: () => readClusterStatus(redis, o.namespace),
     zones: () => zonesResponse(served),
-    whereIs: async (id) => (await owners.owner(id))?.zone ?? null,
+    whereIs: async (id) => {
+      const record = await owners.owner(id);
+      return record === null ? null : { zone: record.zone, ready: await zoneServed(redis, o.namespace, record.zone) };
+    },
   });
   try {
     if (!Array.isArray(started)) throw new WorkersFailed(failures.join('; ') || 'a worker process exited before it served.');
@@ -145,11 +153,19 @@ export async function supervise(o: ServeOptions, log: (message: string) => void)
         survivor.zones.add(z);
         done.delete(z);
       }
-      log(`${who} stopped beating: worker ${survivor.index} (process ${survivor.child.pid}) takes over ${won.join(', ')}`);
+      log(`${who}: worker ${survivor.index} (process ${survivor.child.pid}) takes over ${won.join(', ')}`);
       send(survivor, { type: 'run', zones: won, recover: true });
     };
     // Watch the heartbeats: this supervisor's workers, and (serving without --ticks) every other
     // worker of the namespace, on this machine or another, whose zones are in the assignment.
+    buried = async (w, how) => {
+      w.beating = false;
+      w.alive = false;
+      w.child.kill('SIGKILL');
+      const zones = [...w.zones];
+      w.zones.clear();
+      if (zones.length > 0) await takeOver(zones, w.key, `worker ${w.index} (process ${w.child.pid}) ${how}`);
+    };
     const watch = setInterval(() => {
       void (async () => {
         // Stopping: workers delete their heartbeats as they leave; that is no death.
@@ -162,18 +178,13 @@ export async function supervise(o: ServeOptions, log: (message: string) => void)
             continue;
           }
           if (!w.beating || w.zones.size === 0) continue;
-          w.beating = false;
-          w.alive = false;
-          w.child.kill('SIGKILL');
-          const zones = [...w.zones];
-          w.zones.clear();
-          await takeOver(zones, w.key, `worker ${w.index} (process ${w.child.pid})`);
+          await buried(w, 'stopped beating');
         }
         if (o.ticks !== undefined) return;
         const own = new Set(workers.map((w) => w.key));
         for (const [zone, key] of await readAssignment(redis, o.namespace)) {
           if (own.has(key) || (await redis.exists(heartbeatKey(o.namespace, key))) === 1) continue;
-          await takeOver([zone], key, `worker ${key} (another supervisor's)`);
+          await takeOver([zone], key, `worker ${key} (another supervisor's) stopped beating`);
         }
       })().catch(() => {});
     }, HEARTBEAT_EVERY_MS);

@@ -10,7 +10,7 @@
 
 import { Redis } from 'ioredis';
 import type { Server } from '@colyseus/core';
-import { HEARTBEAT_EVERY_MS, HEARTBEAT_TTL_MS, countRecovered, heartbeatKey, readClusterStatus, writeZoneStatus } from './cluster-status.js';
+import { HEARTBEAT_EVERY_MS, HEARTBEAT_TTL_MS, countRecovered, heartbeatKey, readClusterStatus, writeZoneStatus, zoneServed } from './cluster-status.js';
 import { createZoneRooms, startGameServer, stopGameServer } from './game-server.js';
 import { RedisOwnershipStore } from './redis-ownership-store.js';
 import { RedisZoneBus } from './redis-zone-bus.js';
@@ -72,9 +72,15 @@ export async function runWorker(o: ServeOptions, worker: number, log: (message: 
       }
     }
   };
+  /**
+   * A zone's status is written once its room is there: the status naming this process is how a player
+   * whose zone was taken over learns it may join again (cluster-status.ts, zoneServed).
+   */
+  const withRoom = new Set<string>();
+  const writeStatus = (): Promise<void> => writeZoneStatus(redis, o.namespace, host.status().filter((z) => withRoom.has(z.id)));
   const timers = [
     setInterval(beat, HEARTBEAT_EVERY_MS),
-    setInterval(() => void writeZoneStatus(redis, o.namespace, host.status()).catch(() => {}), HEARTBEAT_EVERY_MS),
+    setInterval(() => void writeStatus().catch(() => {}), HEARTBEAT_EVERY_MS),
     setInterval(() => void fence().catch(() => {}), HEARTBEAT_EVERY_MS),
   ];
   const port = o.port + 1 + worker;
@@ -87,7 +93,10 @@ export async function runWorker(o: ServeOptions, worker: number, log: (message: 
     log,
     status: () => readClusterStatus(redis, o.namespace),
     zones: () => zonesResponse(served),
-    whereIs: async (id) => (await store.owner(id))?.zone ?? null,
+    whereIs: async (id) => {
+      const record = await store.owner(id);
+      return record === null ? null : { zone: record.zone, ready: await zoneServed(redis, o.namespace, record.zone) };
+    },
   });
 
   let driving: Promise<void> | null = null;
@@ -117,6 +126,8 @@ export async function runWorker(o: ServeOptions, worker: number, log: (message: 
           if (message.recover) await countRecovered(redis, o.namespace, zone.recovered);
           // A room for it here; after a takeover Colyseus may still list the dead process's room of that id.
           if (server !== null) await createZoneRooms([id]).catch((error: unknown) => log(`zone ${id}: no room in process ${process.pid} (${error instanceof Error ? error.message : String(error)})`));
+          withRoom.add(id);
+          await writeStatus();
         }
         drive();
         return;
