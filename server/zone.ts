@@ -1,7 +1,7 @@
 /**
  * One zone of a served world: its own World (the scenario's breeds and
  * spells, the entities inside its rectangle), stepped by whoever runs it,
- * and after each step: damage dealt to ghosts sent to their owners, entities
+ * and after each step: what spells did to ghosts sent to their owners, entities
  * past the border handed over (server/handover.ts), ghosts published to the
  * neighbours (server/ghost-sync.ts). It records who owns what in the
  * ownership store and saves its entities there every few seconds, so a
@@ -25,6 +25,9 @@ import type { Zone as ZoneRectangle, ZoneGrid } from './zone-grid.js';
 
 /** A zone taken over goes on this far past the next id of its save (more than a zone spawns between two saves). */
 export const IDS_SKIPPED_AFTER_TAKEOVER = 1_000_000;
+
+/** Events of an entity that players in a neighbouring zone, seeing its ghost, see too. */
+const ECHOED: ReadonlySet<string> = new Set(['say', 'damage', 'heal', 'buff']);
 
 export interface ZoneOptions {
   readonly grid: ZoneGrid;
@@ -60,6 +63,8 @@ export class ZoneRuntime {
   readonly players = new Map<EntityId, string>();
   private readonly listeners = new Set<(event: WorldEvent) => void>();
   private readonly stepListeners = new Set<() => void>();
+  /** Events of this zone's entities that neighbours show as ghosts, by neighbour, for their clients (sent after the step). */
+  private readonly echoes = new Map<string, WorldEvent[]>();
   /** Told when a player's avatar left for another zone (its client must follow). */
   onAvatarLeft: (id: EntityId, to: string, secret: string) => void = () => {};
   /** Told when a player's avatar arrived from another zone (its client should follow it here). */
@@ -137,21 +142,22 @@ export class ZoneRuntime {
     return this.world.isAlive(id) && !this.world.isMirror(id) && this.handover.epochs.has(id);
   }
 
-  /** One step, then what crosses borders: ghost damage, hand-overs, ghosts. */
+  /** One step, then what crosses borders: what spells did to ghosts, hand-overs, ghosts. */
   step(): void {
     this.casts.runDue(this.tick);
     this.world.step();
     this.tick++;
     this.world.flush();
-    for (const d of this.world.takeMirrorDamage()) {
-      const owner = this.ghosts.ownerOf(d.entity);
-      const damage = { kind: 'damage', amount: d.amount, by: d.by } as const;
-      // The ghost of an entity this zone is handing over: the damage waits for the hand-over and follows it.
-      if (owner === this.id) this.handover.command(d.entity, damage);
-      else if (owner !== undefined) this.o.bus.send(owner, { type: 'ghost-damage', from: this.id, id: d.entity, amount: d.amount, by: d.by });
+    for (const effect of this.world.takeMirrorEffects()) {
+      const owner = this.ghosts.ownerOf(effect.entity);
+      // The ghost of an entity this zone is handing over: the effect waits for the hand-over and follows it.
+      if (owner === this.id) this.handover.command(effect.entity, { kind: 'effect', effect });
+      else if (owner !== undefined) this.o.bus.send(owner, { type: 'ghost-effect', from: this.id, effect });
     }
     this.handOverCrossers();
     this.ghosts.publish(this.tick, (id) => this.handover.epochs.has(id));
+    for (const [to, events] of this.echoes) this.o.bus.send(to, { type: 'ghost-events', from: this.id, events });
+    this.echoes.clear();
     this.handover.checkTimeouts();
     for (const listener of this.stepListeners) listener();
     if (this.o.saveEveryMs > 0 && this.now() - this.lastSave >= this.o.saveEveryMs) this.background(this.save(), 'saving');
@@ -167,9 +173,16 @@ export class ZoneRuntime {
       case 'ghosts':
         this.ghosts.receive(message);
         return;
-      case 'ghost-damage':
-        // Applied here, or (it moved on) kept or forwarded like a client's command.
-        this.handover.command(message.id, { kind: 'damage', amount: message.amount, by: message.by });
+      case 'ghost-events':
+        // Seen here as ghosts: this zone's clients hear and see it; the world here does not (it is not its own).
+        for (const event of message.events) {
+          if (!this.world.isMirror((event as { entity: EntityId }).entity)) continue;
+          for (const listener of this.listeners) listener(event);
+        }
+        return;
+      case 'ghost-effect':
+        // Done here, or (it moved on) kept or forwarded like a client's command.
+        this.handover.command(message.effect.entity, { kind: 'effect', effect: message.effect });
         return;
       default:
         this.handover.receive(message);
@@ -279,6 +292,13 @@ export class ZoneRuntime {
       this.background(this.o.store.forget(event.entity, this.id), `forgetting #${event.entity}`);
     }
     for (const listener of this.listeners) listener(event);
+    if (ECHOED.has(event.type) && 'entity' in event && this.owns(event.entity)) {
+      for (const to of this.ghosts.watchersOf(event.entity)) {
+        let list = this.echoes.get(to);
+        if (list === undefined) this.echoes.set(to, (list = []));
+        list.push(event);
+      }
+    }
   }
 
   /** Work that runs beside the steps (the store): a failure is logged, never an unhandled rejection. */
@@ -315,7 +335,7 @@ export class ZoneRuntime {
       apply: (id, command) => {
         try {
           if (command.kind === 'move') world.setVelocity(id, command.vx, command.vy);
-          else if (command.kind === 'damage') world.damage(id, command.amount, command.by !== null && world.isAlive(command.by) ? command.by : null);
+          else if (command.kind === 'effect') world.applyMirrorEffect({ ...command.effect, by: command.effect.by !== null && world.isAlive(command.effect.by) ? command.effect.by : null });
           else world.cast(command.spell, id, command.target !== null && world.isAlive(command.target) ? command.target : null, command.args);
         } catch (error) {
           // A command forwarded from another zone: its client was answered there; a target gone since is not its fault.
