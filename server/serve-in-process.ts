@@ -20,6 +20,8 @@ import { createZoneRooms, startGameServer, stopGameServer } from './game-server.
 import { ZoneHost } from './zone-host.js';
 import type { ZoneBus } from './zone-bus.js';
 import type { StatusResponse, ZonesResponse } from './protocol.js';
+import type { SpellsReload } from '../runtime/world/world.js';
+import { SpellReloader, describeReload, watchSpellFiles, type SpellSource } from './spell-reload.js';
 
 export function zonesResponse(served: ServedScenario): ZonesResponse {
   return { world: { width: served.grid.width, height: served.grid.height }, zones: served.grid.rects(), spells: [...served.spells], breeds: [...served.playerBreeds] };
@@ -30,6 +32,9 @@ export interface InProcessServer {
   readonly served: ServedScenario;
   readonly host: ZoneHost;
   status(): Promise<StatusResponse>;
+  /** Reload spell files in every zone (all or nothing: SpellsCompileError / WorldError when they cannot be loaded, and nothing changed). */
+  reload(files: readonly SpellSource[]): SpellsReload[];
+  readonly reloader: SpellReloader;
   close(): Promise<void>;
 }
 
@@ -53,6 +58,12 @@ export async function startServedInProcess(served: ServedScenario, o: InProcessO
   // Saves are what another process takes a zone over from: without Redis there is none to take it.
   const saveEveryMs = o.redis !== undefined ? o.snapshotEvery * 1000 : 0;
   const host = new ZoneHost({ served, store, bus, handoverTimeoutMs: o.handoverTimeoutMs, saveEveryMs, log });
+  const reloader = new SpellReloader(served);
+  const reload = (files: readonly SpellSource[]): SpellsReload[] => {
+    const reports = reloader.trial(files);
+    reloader.apply(host.zones.values(), files);
+    return reports;
+  };
   let server: Server | null = null;
   const close = async (): Promise<void> => {
     await host.close();
@@ -68,7 +79,7 @@ export async function startServedInProcess(served: ServedScenario, o: InProcessO
     for (const zone of served.grid.zones) await host.addZone(zone.id, false);
     if (o.listen === false) {
       log(`cantrip serve: ${served.grid.zones.length} zone${served.grid.zones.length === 1 ? '' : 's'} of ${served.file} in process ${process.pid}, no port (a --ticks run)`);
-      return { served, host, status, close };
+      return { served, host, status, reload, reloader, close };
     }
     shareServedWorld({ grid: served.grid, zones: host.zones, playerBreeds: served.playerBreeds, spawn: served.spawn, spells: served.spells, breeds: served.breeds, rejoinGraceMs: o.rejoinGrace * 1000 });
     server = await startGameServer({
@@ -92,12 +103,13 @@ export async function startServedInProcess(served: ServedScenario, o: InProcessO
     throw error;
   }
   log(`cantrip serve: ${served.grid.zones.length} zone${served.grid.zones.length === 1 ? '' : 's'} of ${served.file} on port ${o.port} (process ${process.pid})`);
-  return { served, host, status, close };
+  return { served, host, status, reload, reloader, close };
 }
 
 /** Runs the whole world in this process; resolves when it stops (a signal, or --ticks done). */
 export async function serveInProcess(o: ServeOptions, log: (message: string) => void): Promise<void> {
-  const { host, close } = await startInProcess(o, log);
+  const { served, host, reload, close } = await startInProcess(o, log);
+  const unwatch = o.watch !== true ? () => {} : watchSpellFiles(spellFiles(served), (file) => log(reloadLine(() => reload([file]), file, `in ${host.zones.size} zone${host.zones.size === 1 ? '' : 's'}`)));
   try {
     if (o.ticks !== undefined) {
       await host.runTicks(o.ticks);
@@ -109,8 +121,27 @@ export async function serveInProcess(o: ServeOptions, log: (message: string) => 
     const signal = await untilSignalled();
     log(await drain(host, o.redis !== undefined, signal));
   } finally {
+    unwatch();
     await close();
   }
+}
+
+/** The scenario's spell files a reload can replace (bytecode is compiled elsewhere). */
+export function spellFiles(served: ServedScenario): string[] {
+  return served.scenario.spells.filter((f) => !f.endsWith('.spb'));
+}
+
+/** What `--watch` says of a changed file: what the reload changed, or why nothing did. */
+export function reloadLine(reload: () => SpellsReload[], file: SpellSource, where: string): string {
+  try {
+    return describeReload(reload(), where);
+  } catch (error) {
+    return notReloadedLine(file, error);
+  }
+}
+
+export function notReloadedLine(file: SpellSource, error: unknown): string {
+  return `cantrip serve: ${file.path} changed but was not reloaded, nothing changed anywhere: ${error instanceof Error ? error.message : String(error)}`;
 }
 
 /** Resolves at SIGINT or SIGTERM, with its name. */

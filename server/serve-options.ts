@@ -20,6 +20,8 @@ export interface ServeOptions {
   /** Step every zone this many ticks as fast as it can, write `summary`, exit. */
   readonly ticks?: number;
   readonly summary?: string;
+  /** Reload changed spell files in every zone of every process (`--watch`). */
+  readonly watch?: boolean;
   /** Seconds between saves of each zone's entities (what a survivor takes a dead process's zones over from). */
   readonly snapshotEvery: number;
   /** Seconds an avatar waits for its player to come back (dropped connection, zone taken over) before it leaves the world. */

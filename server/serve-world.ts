@@ -22,6 +22,7 @@ import type { ServerOptions } from '@colyseus/core';
 import { WorldError } from '../runtime/errors.js';
 import type { Scenario, ScenarioFiles } from '../runtime/scenario/scenario.js';
 import type { HostFunction } from '../vm/host.js';
+import type { SpellsReload } from '../runtime/world/world.js';
 import type { StatusResponse } from './protocol.js';
 import { servedScenario, withPaths } from './served-scenario.js';
 import { startServedInProcess } from './serve-in-process.js';
@@ -64,6 +65,13 @@ export interface ServedWorldHandle {
   readonly port: number;
   /** What `GET /status` answers: each zone's tick, entities, ghosts, clients, hand-overs. */
   status(): Promise<StatusResponse>;
+  /**
+   * Reload one of the scenario's spell files (named as the scenario names it, or its file name; may be left
+   * out when there is one) in every zone: World.loadSpells's rules and report. All or nothing: a source
+   * that does not compile, clashes, drops a spell a breed names or whose script fails throws
+   * (SpellsCompileError / WorldError) and changes nothing.
+   */
+  reload(source: string, file?: string): SpellsReload;
   /** Stop stepping, close the rooms and the port, disconnect from Redis. */
   close(): Promise<void>;
 }
@@ -96,5 +104,10 @@ export async function serveWorld(o: ServeWorldOptions): Promise<ServedWorldHandl
     log,
   );
   server.host.runRealtime();
-  return { port, status: server.status, close: server.close };
+  return {
+    port,
+    status: server.status,
+    reload: (source, file) => server.reload([{ path: server.reloader.fileFor(file), source }])[0]!,
+    close: server.close,
+  };
 }

@@ -30,8 +30,10 @@ export interface ServedScenario {
   /** The id each named scenario entity gets (server/scenario-casts.ts). */
   readonly entityIds: ReadonlyMap<string, EntityId>;
   readonly grid: ZoneGrid;
-  /** A fresh world of the scenario (breeds and spells, no entities), for one zone. */
-  makeWorld(): World;
+  /** A fresh world of the scenario (breeds and spells, no entities), for one zone; `sources`: spell files' texts to use instead of reading them. */
+  makeWorld(sources?: ReadonlyMap<string, string>): World;
+  /** Reads the scenario's files. */
+  readonly files: ScenarioFiles;
   readonly entities: readonly ScenarioEntity[];
   readonly playerBreeds: readonly string[];
   readonly spawn: { readonly x: number; readonly y: number };
@@ -60,10 +62,11 @@ export interface ServedScenarioSource {
 export function servedScenario(scenario: Scenario, size: GridSize, source: ServedScenarioSource): ServedScenario {
   const { name: file, hosts } = source;
   const files: ScenarioFiles = source.files ?? { readText, readBytes: (path) => readFileSync(path) };
-  const makeWorld = (): World => {
+  const makeWorld = (sources?: ReadonlyMap<string, string>): World => {
     // The scenario's world, except that a zone's pool grows (entities arrive from the neighbours) and AOI move events stay off (server/client-view.ts).
     const served: Scenario = { ...scenario, world: { ...scenario.world, policy: 'grow', aoiMoveEvents: false }, entities: [], casts: [] };
-    return startScenario(served, files, { hosts }).world;
+    const from: ScenarioFiles = sources === undefined ? files : { readBytes: files.readBytes, readText: (path) => sources.get(path) ?? files.readText(path) };
+    return startScenario(served, from, { hosts }).world;
   };
   const probe = makeWorld();
   checkCallsHosts(scenario, files, probe);
@@ -98,6 +101,7 @@ export function servedScenario(scenario: Scenario, size: GridSize, source: Serve
     file,
     scenario,
     hosts,
+    files,
     casts,
     entityIds: scenarioEntityIds(scenario.entities ?? [], grid),
     grid,
@@ -113,7 +117,7 @@ export function servedScenario(scenario: Scenario, size: GridSize, source: Serve
 }
 
 /** The spells a player may cast: every spell but those breeds run on their own (tick, onEnter, onLeave). */
-function castableSpells(world: World): string[] {
+export function castableSpells(world: World): string[] {
   const automatic = new Set<string>();
   for (const b of world.breeds.breeds) for (const slot of ['tick', 'onEnter', 'onLeave'] as const) if (b.spells[slot] !== undefined) automatic.add(b.spells[slot]!);
   return world.spellNames().filter((s) => !automatic.has(s));

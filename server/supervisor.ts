@@ -18,7 +18,9 @@ import { HEARTBEAT_EVERY_MS, heartbeatKey, readClusterStatus, zoneServed } from 
 import { checkPortFree, startGameServer, stopGameServer } from './game-server.js';
 import { RedisOwnershipStore } from './redis-ownership-store.js';
 import { loadServedScenario } from './served-scenario.js';
-import { untilSignalled, zonesResponse } from './serve-in-process.js';
+import { notReloadedLine, spellFiles, untilSignalled, zonesResponse } from './serve-in-process.js';
+import { SpellReloader, describeReload, watchSpellFiles, type SpellSource } from './spell-reload.js';
+import type { SpellsReload } from '../runtime/world/world.js';
 import type { ServeOptions, ServeSummary } from './serve-options.js';
 import { mergeSummaries } from './summary.js';
 import { claimZone, readAssignment, reassignZone, workerKey } from './zone-assignment.js';
@@ -166,6 +168,24 @@ export async function supervise(o: ServeOptions, log: (message: string) => void)
       w.zones.clear();
       if (zones.length > 0) await takeOver(zones, w.key, `worker ${w.index} (process ${w.child.pid}) ${how}`);
     };
+    // --watch: a changed spell file is tried here first, then reloaded by every worker in its zones.
+    const reloader = new SpellReloader(served);
+    const unwatch = o.watch !== true ? () => {} : watchSpellFiles(spellFiles(served), (file) => void reloadEverywhere(file).catch(() => {}));
+    const reloadEverywhere = async (file: SpellSource): Promise<void> => {
+      let reports: SpellsReload[];
+      try {
+        reports = reloader.trial([file]);
+      } catch (error) {
+        log(notReloadedLine(file, error));
+        return;
+      }
+      const live = workers.filter((w) => w.alive);
+      const answers = next('reloaded', live.length);
+      for (const w of live) send(w, { type: 'reload', files: [file] });
+      log(describeReload(reports, `in ${live.length} process${live.length === 1 ? '' : 'es'}`));
+      const failed = (await answers).filter((a) => a.error !== undefined);
+      for (const a of failed) log(`cantrip serve: worker ${a.worker} could not reload ${file.path}: ${a.error}`);
+    };
     const watch = setInterval(() => {
       void (async () => {
         // Stopping: workers delete their heartbeats as they leave; that is no death.
@@ -217,6 +237,7 @@ export async function supervise(o: ServeOptions, log: (message: string) => void)
       writeFileSync(o.summary!, JSON.stringify(mergeSummaries(summary, allZones), null, 2) + '\n');
     } finally {
       clearInterval(watch);
+      unwatch();
     }
   } finally {
     stopping = true;

@@ -19,6 +19,7 @@ import { shareServedWorld } from './served-world.js';
 import { zonesResponse } from './serve-in-process.js';
 import type { ServeOptions, ServeSummary } from './serve-options.js';
 import { summarize } from './summary.js';
+import { SpellReloader, type SpellSource } from './spell-reload.js';
 import { ZoneHost } from './zone-host.js';
 import { assignZone, readAssignment, workerKey } from './zone-assignment.js';
 
@@ -29,6 +30,8 @@ const EXIT_FENCED = 75;
 export type ToWorker =
   | { readonly type: 'run'; readonly zones: readonly string[]; readonly recover: boolean }
   | { readonly type: 'settle' }
+  /** Reload these spell files in every zone here (the supervisor tried them first). */
+  | { readonly type: 'reload'; readonly files: readonly SpellSource[] }
   | { readonly type: 'summary' }
   | { readonly type: 'exit' };
 
@@ -39,6 +42,8 @@ export type FromWorker =
   | { readonly type: 'settled'; readonly worker: number; readonly busy: number }
   | { readonly type: 'summary'; readonly worker: number; readonly summary: ServeSummary }
   | { readonly type: 'failed'; readonly worker: number; readonly message: string }
+  /** It reloaded the files in its zones (or why it could not). */
+  | { readonly type: 'reloaded'; readonly worker: number; readonly zones: number; readonly error?: string }
   /** Stopping: it saved its zones (entities owned), the ones whose save failed named. */
   | { readonly type: 'saved'; readonly worker: number; readonly zones: number; readonly entities: number; readonly failed: readonly string[] };
 
@@ -54,6 +59,7 @@ export async function runWorker(o: ServeOptions, worker: number, log: (message: 
   const bus = new RedisZoneBus(redisUrl, o.namespace);
   const redis = new Redis(redisUrl, { maxRetriesPerRequest: 3 });
   const host = new ZoneHost({ served, store, bus, handoverTimeoutMs: o.handoverTimeoutMs, saveEveryMs: o.snapshotEvery * 1000, log });
+  const reloader = new SpellReloader(served);
   shareServedWorld({ grid: served.grid, zones: host.zones, playerBreeds: served.playerBreeds, spawn: served.spawn, spells: served.spells, breeds: served.breeds, rejoinGraceMs: o.rejoinGrace * 1000 });
 
   const beat = (): void => void redis.set(heartbeatKey(o.namespace, key), String(process.pid), 'PX', HEARTBEAT_TTL_MS).catch(() => {});
@@ -138,6 +144,14 @@ export async function runWorker(o: ServeOptions, worker: number, log: (message: 
       }
       case 'summary':
         send({ type: 'summary', worker, summary: summarize(host) });
+        return;
+      case 'reload':
+        try {
+          reloader.apply(host.zones.values(), message.files);
+          send({ type: 'reloaded', worker, zones: host.zones.size });
+        } catch (error) {
+          send({ type: 'reloaded', worker, zones: 0, error: error instanceof Error ? error.message.split('\n')[0]! : String(error) });
+        }
         return;
       case 'exit':
         finished();

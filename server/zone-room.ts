@@ -20,6 +20,7 @@ import { ViewRouter } from './view-router.js';
 import { ERROR_CODE, MESSAGE, type BreedLook, type ErrorMessage, type HandoverMessage, type JoinOptions, type WelcomeMessage } from './protocol.js';
 import { RateLimiter } from './rate-limiter.js';
 import { servedWorld, type ServedWorld } from './served-world.js';
+import { castableSpells } from './served-scenario.js';
 import type { ZoneRuntime } from './zone.js';
 import type { EntityCommand } from './zone-bus.js';
 
@@ -53,7 +54,7 @@ export class ZoneRoom extends Room {
   private zone!: ZoneRuntime;
   private readonly sessions = new Map<string, Session>();
   private readonly views = new ViewRouter();
-  private readonly castable = new Set<string>();
+  private castable = new Set<string>();
   private looks: Record<string, BreedLook> = {};
   private readonly detach: (() => void)[] = [];
   /** Avatars handed in whose clients have not taken their seats yet. */
@@ -242,6 +243,8 @@ export class ZoneRoom extends Room {
   }
 
   private observe(event: WorldEvent): void {
+    // Spells reloaded: what players may cast follows (a new spell, one gone).
+    if (event.type === 'spells-reload') this.castable = new Set(castableSpells(this.zone.world));
     this.views.route(event);
   }
 

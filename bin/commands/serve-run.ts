@@ -31,6 +31,7 @@ export interface ServeCliOptions {
   readonly summary?: string;
   readonly snapshotEvery: number;
   readonly rejoinGrace: number;
+  readonly watch?: boolean;
   readonly handoverTimeout: number;
   readonly namespace?: string;
   readonly only?: string;
@@ -75,6 +76,7 @@ export async function runServe(file: string, cli: ServeCliOptions & { namespace:
     ticks: cli.ticks,
     summary: cli.summary,
     snapshotEvery: cli.snapshotEvery,
+    watch: cli.watch === true,
     rejoinGrace: cli.rejoinGrace,
     handoverTimeoutMs: cli.handoverTimeout,
     namespace: cli.namespace,

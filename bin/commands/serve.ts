@@ -26,6 +26,7 @@ export const serveCommand: CliCommand = {
       .option('--ticks <t>', 'step every zone T ticks as fast as it can, write --summary, exit', whole('ticks', 0, 10_000_000))
       .option('--summary <file>', 'where --ticks writes its JSON summary')
       .option('--snapshot-every <seconds>', 'seconds between saves of each zone (what a survivor takes a dead process’s zones over from)', seconds('snapshot-every'), 2)
+      .option('--watch', 'reload a spell file when it changes, in every zone of every process (a file that does not compile changes nothing)')
       .option('--rejoin-grace <seconds>', "seconds a player's avatar waits for its player to come back (a dropped connection, its zone's process died) before it leaves the world", seconds('rejoin-grace'), 30)
       .option('--handover-timeout <ms>', 'milliseconds a hand-over waits for its answer before it reads the owner record', whole('handover-timeout', 10, 600_000), 1000)
       .option('--namespace <name>', 'the Redis key prefix: processes on several machines serving one world pass the same')
