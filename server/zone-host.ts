@@ -58,7 +58,7 @@ export class ZoneHost {
         if (spawned !== expected) throw new Error(`Zone ${id}: scenario entity '${e.name}' was spawned as #${spawned}, not #${expected}.`);
       }
       zone.world.flush();
-      await zone.save();
+      await zone.saveNow();
     }
     this.zones.set(id, zone);
     return zone;

@@ -16,6 +16,7 @@ import type { ScenarioCast } from '../runtime/scenario/scenario.js';
 import { GhostSync } from './ghost-sync.js';
 import { IDS_PER_ZONE, ScenarioCasts } from './scenario-casts.js';
 import { packEntity, unpackEntity } from './travelling-entity.js';
+import { ZoneSaver } from './zone-saver.js';
 import type { ExportedEntity } from '../runtime/world/world.js';
 import { Handover, type HandoverHost } from './handover.js';
 import type { OwnershipStore } from './ownership-store.js';
@@ -25,6 +26,9 @@ import type { Zone as ZoneRectangle, ZoneGrid } from './zone-grid.js';
 
 /** A zone taken over goes on this far past the next id of its save (more than a zone spawns between two saves). */
 export const IDS_SKIPPED_AFTER_TAKEOVER = 1_000_000;
+
+/** Milliseconds of a step a periodic save may spend exporting (the rest waits for the next step). */
+const SAVE_SLICE_MS = 4;
 
 /** Events of an entity that players in a neighbouring zone, seeing its ghost, see too. */
 const ECHOED: ReadonlySet<string> = new Set(['say', 'damage', 'heal', 'buff']);
@@ -41,6 +45,8 @@ export interface ZoneOptions {
   readonly handoverTimeoutMs: number;
   /** Milliseconds between saves of the zone's entities (0: only when asked). */
   readonly saveEveryMs: number;
+  /** Milliseconds of a step a save may take (server/zone-saver.ts; default 4; Infinity: a save at once). */
+  readonly saveSliceMs?: number;
   readonly now?: () => number;
   readonly log?: (message: string) => void;
   /** The scenario's casts, and the id of each named scenario entity (server/scenario-casts.ts). */
@@ -70,13 +76,24 @@ export class ZoneRuntime {
   /** Told when a player's avatar arrived from another zone (its client should follow it here). */
   onAvatarArrived: (id: EntityId) => void = () => {};
   private lastSave: number;
-  private saving: Promise<void> | null = null;
+  readonly saver: ZoneSaver;
   private readonly now: () => number;
 
   constructor(private readonly o: ZoneOptions) {
     this.id = o.zone.id;
     this.now = o.now ?? Date.now;
     this.lastSave = this.now();
+    this.saver = new ZoneSaver(
+      {
+        zone: o.zone.id,
+        store: o.store,
+        owned: () => this.handover.epochs.keys(),
+        owns: (id) => this.owns(id),
+        pack: (id) => this.pack(id, this.world.exportEntity(id)),
+        mark: () => ({ tick: this.tick, nextId: this.world.nextEntityId }),
+      },
+      o.saveSliceMs ?? SAVE_SLICE_MS,
+    );
     this.world = o.makeWorld();
     this.world.startIdsAt(o.zone.index * IDS_PER_ZONE + 1);
     this.ghosts = new GhostSync(this.world, o.grid, o.zone, o.bus, o.ghostRange);
@@ -160,7 +177,11 @@ export class ZoneRuntime {
     this.echoes.clear();
     this.handover.checkTimeouts();
     for (const listener of this.stepListeners) listener();
-    if (this.o.saveEveryMs > 0 && this.now() - this.lastSave >= this.o.saveEveryMs) this.background(this.save(), 'saving');
+    if (this.o.saveEveryMs > 0 && this.now() - this.lastSave >= this.o.saveEveryMs && !this.saver.busy) {
+      this.lastSave = this.now();
+      this.saver.start(this.tick);
+    }
+    this.saver.continue((error) => this.o.log?.(`zone ${this.id}: saving failed: ${error instanceof Error ? error.message : String(error)}`));
   }
 
   /** Apply a client's command to an entity, wherever it is now. */
@@ -189,21 +210,10 @@ export class ZoneRuntime {
     }
   }
 
-  /** Save every entity this zone owns (its export) to the store. */
-  async save(): Promise<void> {
-    // One save at a time: a periodic save that finds one running leaves it be.
-    if (this.saving !== null) return this.saving;
-    this.lastSave = this.now();
-    const entities = new Map<EntityId, string>();
-    for (const id of this.handover.epochs.keys()) if (this.owns(id)) entities.set(id, this.pack(id, this.world.exportEntity(id)));
-    this.saving = this.o.store.saveZone(this.id, { tick: this.tick, nextId: this.world.nextEntityId }, entities).finally(() => (this.saving = null));
-    return this.saving;
-  }
-
-  /** Save the zone as it is now (stopping): after the save in flight, if any, which may be older. */
+  /** Save every entity this zone owns, now, at once (a zone's first save; stopping): after the write in flight, if any. */
   async saveNow(): Promise<void> {
-    while (this.saving !== null) await this.saving.catch(() => {});
-    await this.save();
+    this.lastSave = this.now();
+    await this.saver.saveAll(this.tick);
   }
 
   /**
@@ -289,6 +299,7 @@ export class ZoneRuntime {
       this.handover.epochs.delete(event.entity);
       this.players.delete(event.entity);
       this.casts.left(event.entity);
+      this.saver.forget(event.entity);
       this.background(this.o.store.forget(event.entity, this.id), `forgetting #${event.entity}`);
     }
     for (const listener of this.listeners) listener(event);
@@ -316,6 +327,7 @@ export class ZoneRuntime {
         const travelling = this.pack(id, exported);
         world.releaseEntity(id);
         this.casts.left(id);
+        this.saver.forget(id);
         world.spawnMirror({ id, breed: exported.breed, x: exported.x, y: exported.y, health: exported.health });
         this.ghosts.keepInTransit(id);
         return travelling;
