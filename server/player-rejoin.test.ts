@@ -18,7 +18,7 @@ import { Inbox } from './room-inbox.test-helper.js';
 import { freePort, startRedis, type TestRedis } from './throwaway-redis.js';
 
 const ROOT = new URL('..', import.meta.url).pathname;
-const GRACE_SECONDS = 3;
+const GRACE_SECONDS = 8;
 
 function writeScenario(dir: string): string {
   const scenario = join(dir, 'world.json');
