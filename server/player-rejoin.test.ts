@@ -12,6 +12,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client, type Room } from '@colyseus/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stopServe } from '../tests/e2e/cantrip-serve.js';
 import { tempDir } from '../tests/temp-dir.test-helper.js';
 import { MESSAGE, type AvatarResponse, type StatusResponse, type ViewMessage, type WelcomeMessage } from './protocol.js';
 import { Inbox } from './room-inbox.test-helper.js';
@@ -85,11 +86,7 @@ describe('a player whose zone’s process dies', () => {
   }, 60_000);
 
   afterAll(async () => {
-    if (server !== null && server.exitCode === null) {
-      const exited = new Promise((resolve) => server!.once('exit', resolve));
-      server.kill('SIGTERM');
-      await exited;
-    }
+    await stopServe(server ?? undefined);
     await redis?.stop();
   });
 

@@ -12,6 +12,7 @@ import { Client, type Room } from '@colyseus/sdk';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SpellsCompileError } from '../runtime/errors.js';
 import type { Scenario } from '../runtime/scenario/scenario.js';
+import { stopServe } from '../tests/e2e/cantrip-serve.js';
 import { tempDir } from '../tests/temp-dir.test-helper.js';
 import { MESSAGE, type ClientWorldEvent, type WelcomeMessage } from './protocol.js';
 import { Inbox } from './room-inbox.test-helper.js';
@@ -75,11 +76,7 @@ describe('cantrip serve --watch --processes 2', () => {
   let server: ChildProcess | null = null;
 
   afterAll(async () => {
-    if (server !== null && server.exitCode === null) {
-      const exited = new Promise((resolve) => server!.once('exit', resolve));
-      server.kill('SIGTERM');
-      await exited;
-    }
+    await stopServe(server ?? undefined);
     await redis?.stop();
   });
 

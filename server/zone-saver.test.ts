@@ -11,7 +11,7 @@ import { ZoneSaver } from './zone-saver.js';
 describe('ZoneSaver', () => {
   it('spreads a save over steps, then writes only what changed', async () => {
     const store = new MemoryOwnershipStore();
-    const texts = new Map(Array.from({ length: 100 }, (_, i) => [i + 1, `entity ${i + 1} at 0`] as const));
+    const texts = new Map<number, string>(Array.from({ length: 100 }, (_, i) => [i + 1, `entity ${i + 1} at 0`]));
     const saver = new ZoneSaver(
       {
         zone: 'z0-0',
