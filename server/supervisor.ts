@@ -158,8 +158,6 @@ export async function supervise(o: ServeOptions, log: (message: string) => void)
       log(`${who}: worker ${survivor.index} (process ${survivor.child.pid}) takes over ${won.join(', ')}`);
       send(survivor, { type: 'run', zones: won, recover: true });
     };
-    // Watch the heartbeats: this supervisor's workers, and (serving without --ticks) every other
-    // worker of the namespace, on this machine or another, whose zones are in the assignment.
     buried = async (w, how) => {
       w.beating = false;
       w.alive = false;
@@ -186,6 +184,8 @@ export async function supervise(o: ServeOptions, log: (message: string) => void)
       const failed = (await answers).filter((a) => a.error !== undefined);
       for (const a of failed) log(`cantrip serve: worker ${a.worker} could not reload ${file.path}: ${a.error}`);
     };
+    // Watch the heartbeats: this supervisor's workers, and (serving without --ticks) every other
+    // worker of the namespace, on this machine or another, whose zones are in the assignment.
     const watch = setInterval(() => {
       void (async () => {
         // Stopping: workers delete their heartbeats as they leave; that is no death.
