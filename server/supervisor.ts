@@ -119,7 +119,8 @@ export async function supervise(o: ServeOptions, log: (message: string) => void)
     zones: () => zonesResponse(served),
     whereIs: async (id) => {
       const record = await owners.owner(id);
-      return record === null ? null : { zone: record.zone, ready: await zoneServed(redis, o.namespace, record.zone) };
+      const dead = (key: string): boolean => workers.some((w) => w.key === key && !w.alive);
+      return record === null ? null : { zone: record.zone, ready: await zoneServed(redis, o.namespace, record.zone, dead) };
     },
   });
   try {
