@@ -24,8 +24,25 @@ export class HostsModuleMissing extends Error {}
  */
 let importer: ((url: string) => Promise<unknown>) | null = null;
 function importModule(url: string): Promise<unknown> {
-  importer ??= new vm.Script('(url) => import(url)', { importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER }).runInThisContext() as (url: string) => Promise<unknown>;
-  return importer(url);
+  importer ??= withoutLoaderWarning(
+    () => new vm.Script('(url) => import(url)', { importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER }).runInThisContext() as (url: string) => Promise<unknown>,
+  );
+  const load = importer;
+  return withoutLoaderWarning(() => load(url));
+}
+
+/** Node 20 calls the loader constant experimental (a line on stderr in front of every serve); it is what the bundle needs, not news to the user. */
+function withoutLoaderWarning<T>(make: () => T): T {
+  const emit = process.emitWarning;
+  process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
+    if (String(warning instanceof Error ? warning.message : warning).includes('USE_MAIN_CONTEXT_DEFAULT_LOADER')) return;
+    (emit as (...args: unknown[]) => void).call(process, warning, ...rest);
+  }) as typeof process.emitWarning;
+  try {
+    return make();
+  } finally {
+    process.emitWarning = emit;
+  }
 }
 
 /** Import `path` and return its default export, checked to be a list of host functions (their declarations are checked by the World). */
