@@ -199,6 +199,8 @@ export interface ZoneStatus {
   clients: number;
   handoversOut: number;
   handoversIn: number;
+  /** Milliseconds a step of the zone takes, smoothed (its load; extension). */
+  stepMs?: number;
 }
 
 /** `GET /status` */

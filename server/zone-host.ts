@@ -128,6 +128,7 @@ export class ZoneHost {
       clients: z.players.size,
       handoversOut: z.handover.handoversOut,
       handoversIn: z.handover.handoversIn,
+      stepMs: Math.round(z.stepMs * 100) / 100,
     }));
   }
 

@@ -72,6 +72,7 @@ describe('a served world, through the Colyseus SDK', () => {
       ['z0-0', process.pid, 0],
       ['z1-0', process.pid, 1],
     ]);
+    expect(status.zones.every((z) => typeof z.stepMs === 'number' && z.stepMs >= 0)).toBe(true);
     const page = await (await fetch(`http://localhost:${port}/`)).text();
     expect(page).toContain('Cantrip zone server');
   });

@@ -27,6 +27,9 @@ import type { Zone as ZoneRectangle, ZoneGrid } from './zone-grid.js';
 /** A zone taken over goes on this far past the next id of its save (more than a zone spawns between two saves). */
 export const IDS_SKIPPED_AFTER_TAKEOVER = 1_000_000;
 
+/** How much each step's time moves the zone's smoothed step time (an exponential average over ~30 steps). */
+const STEP_SMOOTHING = 1 / 30;
+
 /** Milliseconds of a step a periodic save may spend exporting (the rest waits for the next step). */
 const SAVE_SLICE_MS = 4;
 
@@ -63,6 +66,8 @@ export class ZoneRuntime {
   tick = 0;
   /** Events of each type this zone's world emitted. */
   readonly eventCounts = new Map<string, number>();
+  /** Milliseconds a step takes, smoothed over the last few dozen (what `GET /status` shows as the zone's load). */
+  stepMs = 0;
   /** Entities taken back from the store after a takeover (`recover`). */
   recovered = 0;
   /** Player avatars here: entity id → the avatar's secret (it travels with a hand-over; the next room checks it). */
@@ -161,6 +166,7 @@ export class ZoneRuntime {
 
   /** One step, then what crosses borders: what spells did to ghosts, hand-overs, ghosts. */
   step(): void {
+    const started = performance.now();
     this.casts.runDue(this.tick);
     this.world.step();
     this.tick++;
@@ -182,6 +188,7 @@ export class ZoneRuntime {
       this.saver.start(this.tick);
     }
     this.saver.continue((error) => this.o.log?.(`zone ${this.id}: saving failed: ${error instanceof Error ? error.message : String(error)}`));
+    this.stepMs += (performance.now() - started - this.stepMs) * STEP_SMOOTHING;
   }
 
   /** Apply a client's command to an entity, wherever it is now. */
