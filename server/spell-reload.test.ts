@@ -40,7 +40,7 @@ async function player(port: number, zone: string, x: number): Promise<{ room: Ro
 /** Cast chant until the player hears `words` (a reload reaches a process a moment after it is said). */
 async function hears(p: { room: Room; inbox: Inbox }, words: string): Promise<void> {
   const heard = (): boolean => p.inbox.all.some((m) => m.type === MESSAGE.events && (m.message as ClientWorldEvent[]).some((e) => e.type === 'say' && e['text'] === words));
-  for (let i = 0; i < 40 && !heard(); i++) {
+  for (let i = 0; i < 80 && !heard(); i++) {
     p.room.send(MESSAGE.cast, { spell: 'chant' });
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
@@ -100,7 +100,7 @@ describe('cantrip serve --watch --processes 2', () => {
     expect(stderr).toContain(`cantrip serve: reloaded ${join(dir, 'chant.spell')} in 2 processes: changed chant.`);
 
     writeFileSync(join(dir, 'chant.spell'), 'spell chant(caster, target) { say(caster, "broken" }\n');
-    for (let i = 0; i < 100 && !stderr.includes('was not reloaded'); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    for (let i = 0; i < 300 && !stderr.includes('was not reloaded'); i++) await new Promise((resolve) => setTimeout(resolve, 50));
     expect(stderr).toContain(`cantrip serve: ${join(dir, 'chant.spell')} changed but was not reloaded, nothing changed anywhere: ${join(dir, 'chant.spell')} does not compile (1 error):`);
     west.inbox.all.length = 0;
     east.inbox.all.length = 0;
