@@ -15,7 +15,7 @@
 import type { EntityId, WorldEvent } from '../runtime/events/events.js';
 import type { World } from '../runtime/world/world.js';
 import { EntityLookup } from './entity-lookup.js';
-import type { ClientWorldEvent, EnteredEntity, HealthChange, MovedEntity, ViewMessage } from './protocol.js';
+import type { ClientWorldEvent, EnteredEntity, EntityName, HealthChange, MovedEntity, ViewMessage } from './protocol.js';
 
 interface Sent {
   /** Position last sent, in whole hundredths of a unit. */
@@ -87,6 +87,7 @@ export class ClientView {
     const c: number[] = [];
     const l: string[] = [];
     const h: HealthChange[] = [];
+    const n: EntityName[] = [];
     if (this.releasedHandles.length > 0) {
       this.freeHandles.push(...this.releasedHandles);
       this.releasedHandles.length = 0;
@@ -123,6 +124,8 @@ export class ClientView {
       const handle = this.compact ? (this.freeHandles.pop() ?? this.nextHandle++) : 0;
       e.push(this.compact ? [String(id), now.breed, xh / 100, yh / 100, now.health, handle] : [String(id), now.breed, xh / 100, yh / 100, now.health]);
       this.sent.set(id, { xh, yh, health: now.health, handle });
+      const name = this.world.property(id, 'name');
+      if (typeof name === 'string') n.push([String(id), name]);
     }
     this.entering.clear();
     const events = this.events;
@@ -134,6 +137,7 @@ export class ClientView {
     if (c.length > 0) view.c = c;
     if (l.length > 0) view.l = l;
     if (h.length > 0) view.h = h;
+    if (n.length > 0) view.n = n;
     return { view, events };
   }
 

@@ -29,6 +29,18 @@ export async function countRecovered(redis: Redis, ns: string, n: number): Promi
   await redis.incrby(`${ns}:recovered`, n);
 }
 
+/**
+ * Is a zone served now: the worker the assignment names is beating, and has written the zone's
+ * status (it runs the zone; its room follows at once)? After a worker's death, not until a
+ * survivor took the zone over.
+ */
+export async function zoneServed(redis: Redis, ns: string, zone: string, knownDead: (worker: string) => boolean = () => false): Promise<boolean> {
+  const [holder, status] = await Promise.all([redis.hget(`${ns}:assignment`, zone), redis.hget(`${ns}:status`, zone)]);
+  // A worker known to have exited still has a heartbeat key for a few seconds, and the assignment names it until the takeover's write.
+  if (holder === null || status === null || knownDead(holder) || (await redis.exists(heartbeatKey(ns, holder))) !== 1) return false;
+  return holder.endsWith(`:${(JSON.parse(status) as ZoneStatus).pid}`);
+}
+
 export async function readClusterStatus(redis: Redis, ns: string): Promise<StatusResponse> {
   const [all, recovered] = await Promise.all([redis.hgetall(`${ns}:status`), redis.get(`${ns}:recovered`)]);
   const zones = Object.values(all)

@@ -17,6 +17,8 @@ export class GhostSync {
   /** Each ghost here and the zone it mirrors an entity of. */
   private readonly ghostOf = new Map<EntityId, string>();
   private readonly lastSentTo = new Set<string>();
+  /** The neighbours each entity was published to at the last publish (what happens to it is told to them too). */
+  private readonly seenBy = new Map<EntityId, string[]>();
 
   constructor(
     private readonly world: World,
@@ -36,12 +38,14 @@ export class GhostSync {
     const z = this.zone;
     const r = this.range;
     const out = new Map<string, GhostEntry[]>();
+    this.seenBy.clear();
     this.world.forEachPosition((id, x, y, mirror) => {
       // Most entities are deep inside the zone: a few comparisons each.
       if (mirror || (x - z.x > r && z.x + z.width - x > r && y - z.y > r && z.y + z.height - y > r) || !isOwned(id)) return;
       const neighbours = this.grid.neighboursWithin(z, x, y, r);
       if (neighbours.length === 0) return;
       const e = this.world.entity(id)!;
+      this.seenBy.set(id, neighbours.map((n) => n.id));
       for (const n of neighbours) {
         let list = out.get(n.id);
         if (list === undefined) out.set(n.id, (list = []));
@@ -72,6 +76,11 @@ export class GhostSync {
       if (from !== message.from || listed.has(id)) continue;
       this.drop(id);
     }
+  }
+
+  /** The neighbours that have a ghost of this zone's entity (as of the last publish). */
+  watchersOf(id: EntityId): readonly string[] {
+    return this.seenBy.get(id) ?? [];
   }
 
   /** The zone a ghost mirrors an entity of, if it is one. */

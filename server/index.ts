@@ -10,3 +10,4 @@
  */
 export * from './protocol.js';
 export { ServerPackagesMissing, assertServerPackages, missingServerPackages, serverPackages } from './server-packages.js';
+export { serveWorld, type ServeWorldOptions, type ServedWorldHandle } from './serve-world.js';

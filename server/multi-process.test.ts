@@ -12,7 +12,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@colyseus/sdk';
-import { MESSAGE, type HandoverMessage, type StatusResponse, type WelcomeMessage } from './protocol.js';
+import { Redis } from 'ioredis';
+import { MESSAGE, type HandoverMessage, type StatusResponse, type WelcomeMessage, type ZoneStatus } from './protocol.js';
 import type { ServeSummary } from './serve-options.js';
 import { freePort, startRedis, type TestRedis } from './throwaway-redis.js';
 import { tempDir } from '../tests/temp-dir.test-helper.js';
@@ -130,27 +131,27 @@ describe('cantrip serve --processes 2 --redis', () => {
     const summaryFile = join(dir, 'summary-kill.json');
     const port = await freePort();
     let killed = 0;
+    // A --ticks run binds no port: the zones' status is read where the workers write it, in Redis.
+    const namespace = `kill-${port}`;
+    const reader = new Redis(redis.url);
     const run = await serve(
-      [scenario, '--zones', '2x2', '--processes', '2', '--redis', redis.url, '--port', String(port), '--ticks', '700', '--summary', summaryFile, '--snapshot-every', '0.5'],
-      async (p) => {
+      [scenario, '--zones', '2x2', '--processes', '2', '--redis', redis.url, '--port', String(port), '--ticks', '700', '--summary', summaryFile, '--snapshot-every', '0.5', '--namespace', namespace],
+      async () => {
         // Once the zones have run a while, kill the process running z1-0.
         for (let i = 0; i < 600 && killed === 0; i++) {
           await new Promise((resolve) => setTimeout(resolve, 50));
-          try {
-            const status = (await (await fetch(`http://127.0.0.1:${p}/status`)).json()) as StatusResponse;
-            const zone = status.zones.find((z) => z.id === 'z1-0');
-            if (zone !== undefined && zone.tick >= 150) {
-              killed = zone.pid;
-              process.kill(zone.pid, 'SIGKILL');
-            }
-          } catch {
-            // not serving yet
+          const text = await reader.hget(`${namespace}:status`, 'z1-0').catch(() => null);
+          const zone = text === null ? undefined : (JSON.parse(text) as ZoneStatus);
+          if (zone !== undefined && zone.tick >= 150) {
+            killed = zone.pid;
+            process.kill(zone.pid, 'SIGKILL');
           }
         }
       },
     );
+    reader.disconnect();
     expect(killed).toBeGreaterThan(0);
-    expect(run.stderr).toContain(`(process ${killed}) stopped beating`);
+    expect(run.stderr).toContain(`(process ${killed}) exited (SIGKILL): worker`);
     expect(run.code, run.stderr).toBe(0);
     const summary = run.summary!;
     expect(summary.zones.every((z) => z.tick === 700)).toBe(true);

@@ -52,6 +52,19 @@ export interface JoinOptions {
   handoverAvatar?: string;
   /** The avatar's secret, set with handoverAvatar: only the client it belongs to gets this seat. */
   handoverSecret?: string;
+  /**
+   * Come back to an avatar: the `token` of its welcome. Join the zone `GET /avatar/<id>` names
+   * (it changes when the avatar's zone was taken over by another process); breed, name and place are ignored.
+   */
+  rejoin?: string;
+}
+
+/** `GET /avatar/<id>`: the zone whose room to rejoin the avatar in (404 when the avatar is gone). */
+export interface AvatarResponse {
+  avatar: string;
+  zone: string;
+  /** False while the zone is being taken over by another process after its own died: ask again in a moment. */
+  ready: boolean;
 }
 
 /** The seat a client consumes to move to another zone's room (Colyseus's ISeatReservation). */
@@ -77,6 +90,16 @@ export interface WelcomeMessage {
   zones: ZoneRect[];
   /** Spells a client may cast by name. */
   spells: string[];
+  /** How each breed is drawn: its `color` and `glyph` from the breeds file (extension; the runtime's defaults where the file says nothing). */
+  breeds?: Record<string, BreedLook>;
+  /** A token that brings this player back to this avatar after its zone's process died (extension; docs/server.md, "Back after a crash"). */
+  token?: string;
+}
+
+/** A breed's looks, as the breeds file gives them. */
+export interface BreedLook {
+  color: string;
+  glyph: string;
 }
 
 /** [id, breed, x, y, health], and its handle in the compact encoding. */
@@ -100,7 +123,12 @@ export interface ViewMessage {
   l?: string[];
   /** Health changed. */
   h?: HealthChange[];
+  /** The names of entities in `e` that have one (a player's, a scenario entity's) (extension). */
+  n?: EntityName[];
 }
+
+/** [id, name] */
+export type EntityName = [string, string];
 
 /** A world event visible to this client: say, damage, heal, its own casts' errors ... */
 export interface ClientWorldEvent {
@@ -171,6 +199,8 @@ export interface ZoneStatus {
   clients: number;
   handoversOut: number;
   handoversIn: number;
+  /** Milliseconds a step of the zone takes, smoothed (its load; extension). */
+  stepMs?: number;
 }
 
 /** `GET /status` */

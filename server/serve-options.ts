@@ -3,10 +3,16 @@
  * and the summary `--ticks T --summary FILE` writes.
  */
 
+import type { HostFunction } from '../vm/host.js';
 import type { GridSize } from './zone-grid.js';
 
 export interface ServeOptions {
   readonly scenarioFile: string;
+  /** The game's own host functions (from `hostsModule`, and those `apiFile` only declares). */
+  readonly hosts: readonly HostFunction[];
+  /** `--hosts MODULE` and `--api FILE`, as given: worker processes load them again. */
+  readonly hostsModule?: string;
+  readonly apiFile?: string;
   readonly port: number;
   readonly zones: GridSize;
   readonly processes: number;
@@ -14,8 +20,12 @@ export interface ServeOptions {
   /** Step every zone this many ticks as fast as it can, write `summary`, exit. */
   readonly ticks?: number;
   readonly summary?: string;
+  /** Reload changed spell files in every zone of every process (`--watch`). */
+  readonly watch?: boolean;
   /** Seconds between saves of each zone's entities (what a survivor takes a dead process's zones over from). */
   readonly snapshotEvery: number;
+  /** Seconds an avatar waits for its player to come back (dropped connection, zone taken over) before it leaves the world. */
+  readonly rejoinGrace: number;
   /** Milliseconds a hand-over waits for an answer before it reads the owner record. */
   readonly handoverTimeoutMs: number;
   /** The Redis key prefix of this server's world. */

@@ -18,11 +18,14 @@ export interface ServedWorld {
   /** Spells a client may cast by name. */
   readonly spells: readonly string[];
   readonly breeds: readonly string[];
+  /** How long an avatar waits for its player to come back (a dropped connection, a zone taken over) before it leaves the world. */
+  readonly rejoinGraceMs: number;
 }
 
 let current: ServedWorld | null = null;
 
-export function serveWorld(world: ServedWorld): void {
+/** The world this process's zone rooms serve (one per process: Colyseus creates rooms by type name). */
+export function shareServedWorld(world: ServedWorld): void {
   current = world;
 }
 

@@ -7,7 +7,8 @@
  * lost, repeated and late messages (server/handover.ts; its model test).
  */
 
-import type { EntityId } from '../runtime/events/events.js';
+import type { EntityId, WorldEvent } from '../runtime/events/events.js';
+import type { MirrorEffect } from '../runtime/world/world.js';
 import type { CastArgument } from './protocol.js';
 
 /** The source offers an entity (its export, as JSON) at the epoch it owns it with. */
@@ -36,7 +37,7 @@ export interface RejectMessage {
   readonly from: string;
 }
 
-/** A command for an entity (a client's, or damage to its ghost), forwarded to the zone that owns it now. */
+/** A command for an entity (a client's, or what a spell did to its ghost), forwarded to the zone that owns it now. */
 export interface ForwardMessage {
   readonly type: 'forward';
   readonly id: EntityId;
@@ -49,8 +50,8 @@ export interface ForwardMessage {
 export type EntityCommand =
   | { readonly kind: 'move'; readonly vx: number; readonly vy: number }
   | { readonly kind: 'cast'; readonly spell: string; readonly target: EntityId | null; readonly args: readonly CastArgument[] }
-  /** Damage a spell dealt to the entity's ghost in another zone. */
-  | { readonly kind: 'damage'; readonly amount: number; readonly by: EntityId | null };
+  /** What a spell did to the entity's ghost in another zone (damage, healing, a buff, a property, speech): the owner does it. */
+  | { readonly kind: 'effect'; readonly effect: MirrorEffect };
 
 /** [id, breed, x, y, health] of each entity of `from` within interest range of the receiver. */
 export interface GhostsMessage {
@@ -60,16 +61,21 @@ export interface GhostsMessage {
   readonly entities: readonly (readonly [EntityId, string, number, number, number])[];
 }
 
-/** Damage a spell in `from` dealt to a ghost of an entity the receiver owns. */
-export interface GhostDamageMessage {
-  readonly type: 'ghost-damage';
+/** What a spell in `from` did to a ghost of an entity the receiver owns. */
+export interface GhostEffectMessage {
+  readonly type: 'ghost-effect';
   readonly from: string;
-  readonly id: EntityId;
-  readonly amount: number;
-  readonly by: EntityId | null;
+  readonly effect: MirrorEffect;
 }
 
-export type ZoneMessage = OfferMessage | AcceptMessage | RejectMessage | ForwardMessage | GhostsMessage | GhostDamageMessage;
+/** What happened to entities of `from` that the receiver shows as ghosts (speech, damage, healing, buffs): for the receiver's clients. */
+export interface GhostEventsMessage {
+  readonly type: 'ghost-events';
+  readonly from: string;
+  readonly events: readonly WorldEvent[];
+}
+
+export type ZoneMessage = OfferMessage | AcceptMessage | RejectMessage | ForwardMessage | GhostsMessage | GhostEffectMessage | GhostEventsMessage;
 
 export interface ZoneBus {
   /** Deliver messages addressed to `zone` to `handler` (one handler per zone). */

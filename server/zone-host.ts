@@ -42,6 +42,8 @@ export class ZoneHost {
       handoverTimeoutMs: this.o.handoverTimeoutMs,
       saveEveryMs: this.o.saveEveryMs,
       log: this.o.log,
+      casts: this.o.served.casts,
+      entityIds: this.o.served.entityIds,
     });
     await zone.connect();
     if (recover) {
@@ -49,10 +51,14 @@ export class ZoneHost {
       this.o.log(`zone ${id}: taken over in process ${process.pid} from its save at tick ${zone.tick} (${n} entities)`);
     } else {
       for (const e of this.o.served.entities) {
-        if (this.o.served.grid.zoneAt(e.x, e.y).id === id) await zone.spawn(e.breed, e.x, e.y, e.name);
+        if (this.o.served.grid.zoneAt(e.x, e.y).id !== id) continue;
+        const spawned = await zone.spawn(e.breed, e.x, e.y, e.name);
+        // Every zone knows each named entity's id before it spawns (scenario casts name entities of other zones).
+        const expected = e.name === undefined ? spawned : this.o.served.entityIds.get(e.name);
+        if (spawned !== expected) throw new Error(`Zone ${id}: scenario entity '${e.name}' was spawned as #${spawned}, not #${expected}.`);
       }
       zone.world.flush();
-      await zone.save();
+      await zone.saveNow();
     }
     this.zones.set(id, zone);
     return zone;
@@ -122,6 +128,7 @@ export class ZoneHost {
       clients: z.players.size,
       handoversOut: z.handover.handoversOut,
       handoversIn: z.handover.handoversIn,
+      stepMs: Math.round(z.stepMs * 100) / 100,
     }));
   }
 

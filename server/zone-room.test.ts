@@ -8,55 +8,13 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client, type Room } from '@colyseus/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkPortFree } from './game-server.js';
+import { Inbox } from './room-inbox.test-helper.js';
+import { freePort } from './throwaway-redis.js';
 import { MESSAGE, type ErrorMessage, type HandoverMessage, type StatusResponse, type ViewMessage, type WelcomeMessage, type ZonesResponse } from './protocol.js';
 import { startInProcess, type InProcessServer } from './serve-in-process.js';
 import { tempDir } from '../tests/temp-dir.test-helper.js';
 
 const SPELLS = new URL('../spells/', import.meta.url).pathname;
-
-async function freePort(): Promise<number> {
-  for (let port = 20_000 + Math.floor(Math.random() * 20_000); ; port++) {
-    try {
-      await checkPortFree(port);
-      return port;
-    } catch {
-      // taken: try the next
-    }
-  }
-}
-
-/** Collects what a room receives, and waits for a message that fits. */
-class Inbox {
-  readonly all: { type: string; message: unknown }[] = [];
-  private readonly waiting = new Set<() => void>();
-  constructor(room: Room) {
-    room.onMessage('*', (type, message) => {
-      this.all.push({ type: String(type), message });
-      for (const w of [...this.waiting]) w();
-    });
-  }
-  find<T>(type: string, fits: (m: T) => boolean = () => true): T | undefined {
-    return this.all.find((x) => x.type === type && fits(x.message as T))?.message as T | undefined;
-  }
-  wait<T>(type: string, fits: (m: T) => boolean = () => true, ms = 8000): Promise<T> {
-    return new Promise((resolve, reject) => {
-      const check = (): void => {
-        const found = this.find<T>(type, fits);
-        if (found === undefined) return;
-        this.waiting.delete(check);
-        clearTimeout(timer);
-        resolve(found);
-      };
-      const timer = setTimeout(() => {
-        this.waiting.delete(check);
-        reject(new Error(`no ${type} message that fits (got ${this.all.map((x) => x.type).join(', ')})`));
-      }, ms);
-      this.waiting.add(check);
-      check();
-    });
-  }
-}
 
 /** Ids a client has seen enter its view and not leave. */
 function inView(inbox: Inbox): Set<string> {
@@ -91,7 +49,7 @@ describe('a served world, through the Colyseus SDK', () => {
     );
     port = await freePort();
     served = await startInProcess(
-      { scenarioFile: scenario, port, zones: { columns: 2, rows: 1 }, processes: 1, snapshotEvery: 2, handoverTimeoutMs: 1000, namespace: 'test', pageDir: join(dir, 'no-page') },
+      { scenarioFile: scenario, hosts: [], port, zones: { columns: 2, rows: 1 }, processes: 1, snapshotEvery: 2, rejoinGrace: 30, handoverTimeoutMs: 1000, namespace: 'test', pageDir: join(dir, 'no-page') },
       () => {},
     );
     served.host.runRealtime();
@@ -114,6 +72,7 @@ describe('a served world, through the Colyseus SDK', () => {
       ['z0-0', process.pid, 0],
       ['z1-0', process.pid, 1],
     ]);
+    expect(status.zones.every((z) => typeof z.stepMs === 'number' && z.stepMs >= 0)).toBe(true);
     const page = await (await fetch(`http://localhost:${port}/`)).text();
     expect(page).toContain('Cantrip zone server');
   });

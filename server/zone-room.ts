@@ -11,20 +11,19 @@
  */
 
 import { randomUUID } from 'node:crypto';
-import { ErrorCode, Room, ServerError, matchMaker, type Client } from '@colyseus/core';
+import { CloseCode, ErrorCode, Room, ServerError, matchMaker, type Client } from '@colyseus/core';
 import type { EntityId, WorldEvent } from '../runtime/events/events.js';
 import { ClientView } from './client-view.js';
 import { checkCast, checkMove } from './client-messages.js';
 import { EntityLookup } from './entity-lookup.js';
 import { ViewRouter } from './view-router.js';
-import { ERROR_CODE, MESSAGE, type ErrorMessage, type HandoverMessage, type JoinOptions, type WelcomeMessage } from './protocol.js';
+import { ERROR_CODE, MESSAGE, type BreedLook, type ErrorMessage, type HandoverMessage, type JoinOptions, type WelcomeMessage } from './protocol.js';
 import { RateLimiter } from './rate-limiter.js';
 import { servedWorld, type ServedWorld } from './served-world.js';
+import { castableSpells } from './served-scenario.js';
 import type { ZoneRuntime } from './zone.js';
 import type { EntityCommand } from './zone-bus.js';
 
-/** How long an avatar handed in waits for its client (a seat reservation lasts 15 s by default). */
-const ORPHAN_AVATAR_MS = 30_000;
 
 /** Messages a client may send a second on average, and in a burst. */
 const MESSAGES_PER_SECOND = 30;
@@ -41,6 +40,8 @@ interface Session {
   readonly compact: boolean;
   /** Its avatar went to another zone: it is on its way there. */
   moved: boolean;
+  /** Its player came back to the avatar on another connection (a rejoin): this one's leave leaves the avatar be. */
+  replaced: boolean;
   lastFloodAnswer: number;
 }
 
@@ -53,7 +54,8 @@ export class ZoneRoom extends Room {
   private zone!: ZoneRuntime;
   private readonly sessions = new Map<string, Session>();
   private readonly views = new ViewRouter();
-  private readonly castable = new Set<string>();
+  private castable = new Set<string>();
+  private looks: Record<string, BreedLook> = {};
   private readonly detach: (() => void)[] = [];
   /** Avatars handed in whose clients have not taken their seats yet. */
   private readonly orphanTimers = new Map<EntityId, NodeJS.Timeout>();
@@ -67,17 +69,20 @@ export class ZoneRoom extends Room {
     this.autoDispose = false;
     this.maxClients = 2000;
     for (const s of this.served.spells) this.castable.add(s);
+    for (const b of zone.world.breeds.breeds) if (!b.abstract) this.looks[b.name] = { color: b.color, glyph: b.glyph };
     this.detach.push(zone.onEvent((event) => this.observe(event)));
     this.detach.push(zone.onStep(() => this.sendViews()));
     zone.onAvatarLeft = (id, to, secret) => void this.follow(id, to, secret).catch(() => {});
     zone.onAvatarArrived = (id) => this.expectClient(id);
+    // Avatars with no player here yet: a zone taken over from its save brings its players' avatars back; they wait for them.
+    for (const id of zone.players.keys()) this.expectClient(id);
     this.onMessage(MESSAGE.move, (client, message) => this.guarded(client, (s) => this.move(s, message)));
     this.onMessage(MESSAGE.cast, (client, message) => this.guarded(client, (s) => this.cast(s, message)));
     this.onMessage('*', (client, type) => this.refuse(client, { code: ERROR_CODE.badMessage, message: `Unknown message type ${JSON.stringify(String(type)).slice(0, 80)}: send move or cast.` }));
   }
 
   override async onJoin(client: Client, options: JoinOptions = {}): Promise<void> {
-    const avatar = options.handoverAvatar !== undefined ? this.arrivingAvatar(options) : await this.newAvatar(options);
+    const avatar = options.rejoin !== undefined ? this.returningAvatar(options.rejoin) : options.handoverAvatar !== undefined ? this.arrivingAvatar(options) : await this.newAvatar(options);
     const world = this.zone.world;
     const session: Session = {
       client,
@@ -87,6 +92,7 @@ export class ZoneRoom extends Room {
       limiter: new RateLimiter(MESSAGES_PER_SECOND, MESSAGE_BURST),
       speed: world.stat(avatar, 'speed'),
       moved: false,
+      replaced: false,
       lastFloodAnswer: 0,
     };
     this.sessions.set(client.sessionId, session);
@@ -98,17 +104,24 @@ export class ZoneRoom extends Room {
       world: { width: this.served.grid.width, height: this.served.grid.height },
       zones: this.served.grid.rects(),
       spells: [...this.castable],
+      breeds: this.looks,
+      token: `${avatar}.${this.zone.players.get(avatar)}`,
     };
     client.send(MESSAGE.welcome, welcome);
   }
 
-  override onLeave(client: Client): void {
+  override onLeave(client: Client, code?: number): void {
     const s = this.sessions.get(client.sessionId);
     this.sessions.delete(client.sessionId);
     if (s !== undefined) this.views.remove(s.view);
-    if (s === undefined || s.moved) return;
-    // The player left the game: its avatar goes with it.
-    if (this.zone.owns(s.avatar)) this.zone.world.despawn(s.avatar);
+    if (s === undefined || s.moved || s.replaced) return;
+    // The player left the game (Leave): its avatar goes with it. A connection that dropped keeps the
+    // avatar for the grace period: the player comes back to it with its token (`rejoin`).
+    if (code === CloseCode.CONSENTED) {
+      if (this.zone.owns(s.avatar)) this.zone.world.despawn(s.avatar);
+    } else {
+      this.expectClient(s.avatar);
+    }
   }
 
   override onDispose(): void {
@@ -117,16 +130,17 @@ export class ZoneRoom extends Room {
   }
 
   /**
-   * An avatar arrived from another zone: its client has a seat reserved here. One that
-   * never comes (it left the game on the way) does not leave its avatar in the world.
+   * An avatar waits for its player: handed in from another zone (a seat is reserved here), its
+   * connection dropped, or its zone taken over from a save. One whose player does not come within
+   * the grace period (it left the game) leaves the world.
    */
   private expectClient(id: EntityId): void {
     clearTimeout(this.orphanTimers.get(id));
     const timer = setTimeout(() => {
       this.orphanTimers.delete(id);
-      const claimed = [...this.sessions.values()].some((s) => s.avatar === id);
+      const claimed = [...this.sessions.values()].some((s) => s.avatar === id && !s.moved);
       if (!claimed && this.zone.owns(id) && this.zone.players.has(id)) this.zone.world.despawn(id);
-    }, ORPHAN_AVATAR_MS);
+    }, this.served.rejoinGraceMs);
     timer.unref();
     this.orphanTimers.set(id, timer);
   }
@@ -136,6 +150,29 @@ export class ZoneRoom extends Room {
     const id = Number(options.handoverAvatar);
     if (!Number.isSafeInteger(id) || !this.zone.owns(id) || this.zone.players.get(id) !== options.handoverSecret) {
       throw new ServerError(ErrorCode.AUTH_FAILED, 'This seat is for an avatar handed over to this zone; join with a breed to start a new one.');
+    }
+    clearTimeout(this.orphanTimers.get(id));
+    this.orphanTimers.delete(id);
+    return id;
+  }
+
+  /**
+   * A player coming back to its avatar with the welcome's token: after a dropped connection, or after the
+   * process running its zone died and another took the zone over from its save. A connection of the same
+   * player still in the room (not yet seen to drop) is replaced.
+   */
+  private returningAvatar(token: unknown): EntityId {
+    const [idText, secret] = typeof token === 'string' ? token.split('.', 2) : [];
+    const id = Number(idText);
+    if (!Number.isSafeInteger(id) || secret === undefined || !this.zone.owns(id) || this.zone.players.get(id) !== secret) {
+      throw new ServerError(ErrorCode.AUTH_FAILED, `That avatar is not in zone ${this.zone.id} (GET /avatar/<id> says where it is), or it left the world: join with a breed to start a new one.`);
+    }
+    for (const s of this.sessions.values()) {
+      if (s.avatar !== id || s.moved) continue;
+      s.replaced = true;
+      this.sessions.delete(s.client.sessionId);
+      this.views.remove(s.view);
+      s.client.leave(CloseCode.CONSENTED);
     }
     clearTimeout(this.orphanTimers.get(id));
     this.orphanTimers.delete(id);
@@ -206,6 +243,8 @@ export class ZoneRoom extends Room {
   }
 
   private observe(event: WorldEvent): void {
+    // Spells reloaded: what players may cast follows (a new spell, one gone).
+    if (event.type === 'spells-reload') this.castable = new Set(castableSpells(this.zone.world));
     this.views.route(event);
   }
 

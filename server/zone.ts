@@ -1,7 +1,7 @@
 /**
  * One zone of a served world: its own World (the scenario's breeds and
  * spells, the entities inside its rectangle), stepped by whoever runs it,
- * and after each step: damage dealt to ghosts sent to their owners, entities
+ * and after each step: what spells did to ghosts sent to their owners, entities
  * past the border handed over (server/handover.ts), ghosts published to the
  * neighbours (server/ghost-sync.ts). It records who owns what in the
  * ownership store and saves its entities there every few seconds, so a
@@ -12,17 +12,29 @@
 
 import type { EntityId, WorldEvent } from '../runtime/events/events.js';
 import type { World } from '../runtime/world/world.js';
+import type { ScenarioCast } from '../runtime/scenario/scenario.js';
 import { GhostSync } from './ghost-sync.js';
+import { IDS_PER_ZONE, ScenarioCasts } from './scenario-casts.js';
+import { packEntity, unpackEntity } from './travelling-entity.js';
+import { ZoneSaver } from './zone-saver.js';
+import type { ExportedEntity } from '../runtime/world/world.js';
 import { Handover, type HandoverHost } from './handover.js';
 import type { OwnershipStore } from './ownership-store.js';
 import type { SummaryZone } from './serve-options.js';
 import type { EntityCommand, ZoneBus, ZoneMessage } from './zone-bus.js';
 import type { Zone as ZoneRectangle, ZoneGrid } from './zone-grid.js';
 
-/** Each zone's entity ids start at its index × this, so an id names one entity across the whole server. */
-export const IDS_PER_ZONE = 2 ** 32;
 /** A zone taken over goes on this far past the next id of its save (more than a zone spawns between two saves). */
 export const IDS_SKIPPED_AFTER_TAKEOVER = 1_000_000;
+
+/** How much each step's time moves the zone's smoothed step time (an exponential average over ~30 steps). */
+const STEP_SMOOTHING = 1 / 30;
+
+/** Milliseconds of a step a periodic save may spend exporting (the rest waits for the next step). */
+const SAVE_SLICE_MS = 4;
+
+/** Events of an entity that players in a neighbouring zone, seeing its ghost, see too. */
+const ECHOED: ReadonlySet<string> = new Set(['say', 'damage', 'heal', 'buff']);
 
 export interface ZoneOptions {
   readonly grid: ZoneGrid;
@@ -36,39 +48,61 @@ export interface ZoneOptions {
   readonly handoverTimeoutMs: number;
   /** Milliseconds between saves of the zone's entities (0: only when asked). */
   readonly saveEveryMs: number;
+  /** Milliseconds of a step a save may take (server/zone-saver.ts; default 4; Infinity: a save at once). */
+  readonly saveSliceMs?: number;
   readonly now?: () => number;
   readonly log?: (message: string) => void;
+  /** The scenario's casts, and the id of each named scenario entity (server/scenario-casts.ts). */
+  readonly casts?: readonly ScenarioCast[];
+  readonly entityIds?: ReadonlyMap<string, EntityId>;
 }
 
 export class ZoneRuntime {
   readonly world: World;
   readonly handover: Handover;
   readonly ghosts: GhostSync;
+  readonly casts: ScenarioCasts;
   readonly id: string;
   tick = 0;
   /** Events of each type this zone's world emitted. */
   readonly eventCounts = new Map<string, number>();
+  /** Milliseconds a step takes, smoothed over the last few dozen (what `GET /status` shows as the zone's load). */
+  stepMs = 0;
   /** Entities taken back from the store after a takeover (`recover`). */
   recovered = 0;
   /** Player avatars here: entity id → the avatar's secret (it travels with a hand-over; the next room checks it). */
   readonly players = new Map<EntityId, string>();
   private readonly listeners = new Set<(event: WorldEvent) => void>();
   private readonly stepListeners = new Set<() => void>();
+  /** Events of this zone's entities that neighbours show as ghosts, by neighbour, for their clients (sent after the step). */
+  private readonly echoes = new Map<string, WorldEvent[]>();
   /** Told when a player's avatar left for another zone (its client must follow). */
   onAvatarLeft: (id: EntityId, to: string, secret: string) => void = () => {};
   /** Told when a player's avatar arrived from another zone (its client should follow it here). */
   onAvatarArrived: (id: EntityId) => void = () => {};
   private lastSave: number;
-  private saving = false;
+  readonly saver: ZoneSaver;
   private readonly now: () => number;
 
   constructor(private readonly o: ZoneOptions) {
     this.id = o.zone.id;
     this.now = o.now ?? Date.now;
     this.lastSave = this.now();
+    this.saver = new ZoneSaver(
+      {
+        zone: o.zone.id,
+        store: o.store,
+        owned: () => this.handover.epochs.keys(),
+        owns: (id) => this.owns(id),
+        pack: (id) => this.pack(id, this.world.exportEntity(id)),
+        mark: () => ({ tick: this.tick, nextId: this.world.nextEntityId }),
+      },
+      o.saveSliceMs ?? SAVE_SLICE_MS,
+    );
     this.world = o.makeWorld();
     this.world.startIdsAt(o.zone.index * IDS_PER_ZONE + 1);
     this.ghosts = new GhostSync(this.world, o.grid, o.zone, o.bus, o.ghostRange);
+    this.casts = new ScenarioCasts(o.casts ?? [], o.entityIds ?? new Map(), this.world, o.zone, (id) => this.owns(id));
     this.handover = new Handover(this.handoverHost(), o.store, o.bus, this.now, o.handoverTimeoutMs);
     this.handover.onFailure = (message) => this.o.log?.(message);
     this.handover.listener = {
@@ -108,6 +142,7 @@ export class ZoneRuntime {
     const id = this.world.spawn(breed, x, y);
     if (name !== undefined) this.world.setProperty(id, 'name', name);
     await this.claim(id);
+    this.casts.started(id);
     return id;
   }
 
@@ -129,23 +164,31 @@ export class ZoneRuntime {
     return this.world.isAlive(id) && !this.world.isMirror(id) && this.handover.epochs.has(id);
   }
 
-  /** One step, then what crosses borders: ghost damage, hand-overs, ghosts. */
+  /** One step, then what crosses borders: what spells did to ghosts, hand-overs, ghosts. */
   step(): void {
+    const started = performance.now();
+    this.casts.runDue(this.tick);
     this.world.step();
     this.tick++;
     this.world.flush();
-    for (const d of this.world.takeMirrorDamage()) {
-      const owner = this.ghosts.ownerOf(d.entity);
-      const damage = { kind: 'damage', amount: d.amount, by: d.by } as const;
-      // The ghost of an entity this zone is handing over: the damage waits for the hand-over and follows it.
-      if (owner === this.id) this.handover.command(d.entity, damage);
-      else if (owner !== undefined) this.o.bus.send(owner, { type: 'ghost-damage', from: this.id, id: d.entity, amount: d.amount, by: d.by });
+    for (const effect of this.world.takeMirrorEffects()) {
+      const owner = this.ghosts.ownerOf(effect.entity);
+      // The ghost of an entity this zone is handing over: the effect waits for the hand-over and follows it.
+      if (owner === this.id) this.handover.command(effect.entity, { kind: 'effect', effect });
+      else if (owner !== undefined) this.o.bus.send(owner, { type: 'ghost-effect', from: this.id, effect });
     }
     this.handOverCrossers();
     this.ghosts.publish(this.tick, (id) => this.handover.epochs.has(id));
+    for (const [to, events] of this.echoes) this.o.bus.send(to, { type: 'ghost-events', from: this.id, events });
+    this.echoes.clear();
     this.handover.checkTimeouts();
     for (const listener of this.stepListeners) listener();
-    if (this.o.saveEveryMs > 0 && this.now() - this.lastSave >= this.o.saveEveryMs) this.background(this.save(), 'saving');
+    if (this.o.saveEveryMs > 0 && this.now() - this.lastSave >= this.o.saveEveryMs && !this.saver.busy) {
+      this.lastSave = this.now();
+      this.saver.start(this.tick);
+    }
+    this.saver.continue((error) => this.o.log?.(`zone ${this.id}: saving failed: ${error instanceof Error ? error.message : String(error)}`));
+    this.stepMs += (performance.now() - started - this.stepMs) * STEP_SMOOTHING;
   }
 
   /** Apply a client's command to an entity, wherever it is now. */
@@ -158,27 +201,26 @@ export class ZoneRuntime {
       case 'ghosts':
         this.ghosts.receive(message);
         return;
-      case 'ghost-damage':
-        // Applied here, or (it moved on) kept or forwarded like a client's command.
-        this.handover.command(message.id, { kind: 'damage', amount: message.amount, by: message.by });
+      case 'ghost-events':
+        // Seen here as ghosts: this zone's clients hear and see it; the world here does not (it is not its own).
+        for (const event of message.events) {
+          if (!this.world.isMirror((event as { entity: EntityId }).entity)) continue;
+          for (const listener of this.listeners) listener(event);
+        }
+        return;
+      case 'ghost-effect':
+        // Done here, or (it moved on) kept or forwarded like a client's command.
+        this.handover.command(message.effect.entity, { kind: 'effect', effect: message.effect });
         return;
       default:
         this.handover.receive(message);
     }
   }
 
-  /** Save every entity this zone owns (its export) to the store. */
-  async save(): Promise<void> {
-    if (this.saving) return;
-    this.saving = true;
+  /** Save every entity this zone owns, now, at once (a zone's first save; stopping): after the write in flight, if any. */
+  async saveNow(): Promise<void> {
     this.lastSave = this.now();
-    try {
-      const entities = new Map<EntityId, string>();
-      for (const id of this.handover.epochs.keys()) if (this.owns(id)) entities.set(id, JSON.stringify(this.world.exportEntity(id)));
-      await this.o.store.saveZone(this.id, { tick: this.tick, nextId: this.world.nextEntityId }, entities);
-    } finally {
-      this.saving = false;
-    }
+    await this.saver.saveAll(this.tick);
   }
 
   /**
@@ -189,6 +231,7 @@ export class ZoneRuntime {
   async recover(): Promise<number> {
     const saved = await this.o.store.loadZone(this.id);
     this.tick = saved.tick;
+    this.casts.restartAt(saved.tick);
     // Ids the dead process gave after its save are unknown: start past them, so no id names two entities.
     this.world.startIdsAt(Math.max(saved.nextId, this.o.zone.index * IDS_PER_ZONE + 1) + IDS_SKIPPED_AFTER_TAKEOVER);
     for (const [id, text] of saved.entities) {
@@ -198,7 +241,7 @@ export class ZoneRuntime {
       const change = await this.o.store.reclaim(id, this.id, record.epoch);
       if (!change.ok) continue;
       if (this.world.isMirror(id)) this.ghosts.drop(id);
-      this.world.importEntity(JSON.parse(text));
+      this.world.importEntity(this.unpack(id, text));
       this.handover.epochs.set(id, change.record!.epoch);
       this.recovered++;
     }
@@ -221,6 +264,19 @@ export class ZoneRuntime {
     let n = 0;
     for (const id of this.handover.epochs.keys()) if (this.owns(id)) n++;
     return n;
+  }
+
+  /** An entity's export with what travels beside it (server/travelling-entity.ts). */
+  private pack(id: EntityId, entity: ExportedEntity): string {
+    return packEntity({ entity, nextCast: this.casts.nextCastOf(id), player: this.players.get(id) });
+  }
+
+  /** What `pack` made, for an entity arriving, restored or recovered here: its next cast and its player's secret kept. */
+  private unpack(id: EntityId, text: string): ExportedEntity {
+    const travelling = unpackEntity(text);
+    this.casts.carry(id, travelling.nextCast);
+    if (travelling.player !== undefined) this.players.set(id, travelling.player);
+    return travelling.entity;
   }
 
   private async claim(id: EntityId): Promise<void> {
@@ -249,9 +305,18 @@ export class ZoneRuntime {
     } else if (event.type === 'despawn' && event.reason !== 'handed-over' && this.handover.epochs.has(event.entity)) {
       this.handover.epochs.delete(event.entity);
       this.players.delete(event.entity);
+      this.casts.left(event.entity);
+      this.saver.forget(event.entity);
       this.background(this.o.store.forget(event.entity, this.id), `forgetting #${event.entity}`);
     }
     for (const listener of this.listeners) listener(event);
+    if (ECHOED.has(event.type) && 'entity' in event && this.owns(event.entity)) {
+      for (const to of this.ghosts.watchersOf(event.entity)) {
+        let list = this.echoes.get(to);
+        if (list === undefined) this.echoes.set(to, (list = []));
+        list.push(event);
+      }
+    }
   }
 
   /** Work that runs beside the steps (the store): a failure is logged, never an unhandled rejection. */
@@ -266,14 +331,17 @@ export class ZoneRuntime {
       owns: (id) => this.owns(id),
       exportAndRelease: (id) => {
         const exported = world.exportEntity(id);
+        const travelling = this.pack(id, exported);
         world.releaseEntity(id);
+        this.casts.left(id);
+        this.saver.forget(id);
         world.spawnMirror({ id, breed: exported.breed, x: exported.x, y: exported.y, health: exported.health });
         this.ghosts.keepInTransit(id);
-        return JSON.stringify(exported);
+        return travelling;
       },
       restore: (id, entity) => {
         this.ghosts.drop(id);
-        world.importEntity(JSON.parse(entity));
+        world.importEntity(this.unpack(id, entity));
       },
       settled: (id, to) => {
         this.ghosts.reassign(id, to);
@@ -281,12 +349,12 @@ export class ZoneRuntime {
       },
       arrive: (id, entity) => {
         this.ghosts.drop(id);
-        world.importEntity(JSON.parse(entity));
+        world.importEntity(this.unpack(id, entity));
       },
       apply: (id, command) => {
         try {
           if (command.kind === 'move') world.setVelocity(id, command.vx, command.vy);
-          else if (command.kind === 'damage') world.damage(id, command.amount, command.by !== null && world.isAlive(command.by) ? command.by : null);
+          else if (command.kind === 'effect') world.applyMirrorEffect({ ...command.effect, by: command.effect.by !== null && world.isAlive(command.effect.by) ? command.effect.by : null });
           else world.cast(command.spell, id, command.target !== null && world.isAlive(command.target) ? command.target : null, command.args);
         } catch (error) {
           // A command forwarded from another zone: its client was answered there; a target gone since is not its fault.

@@ -33,6 +33,11 @@ export interface BenchZoneOptions {
   readonly zone: string;
   readonly store?: OwnershipStore;
   readonly bus?: ZoneBus;
+  /** Milliseconds between saves (default 0: none) and the time a step may spend on one (server/zone-saver.ts). */
+  readonly saveEveryMs?: number;
+  readonly saveSliceMs?: number;
+  /** The zone's clock (default Date.now). */
+  readonly now?: () => number;
 }
 
 /** A zone runtime of the wanderers world (in-memory store and bus unless given). */
@@ -46,7 +51,9 @@ export async function benchZone(o: BenchZoneOptions): Promise<ZoneRuntime> {
     makeWorld: wanderersWorld(o.grid.width, o.grid.height),
     ghostRange: 10,
     handoverTimeoutMs: 5000,
-    saveEveryMs: 0,
+    saveEveryMs: o.saveEveryMs ?? 0,
+    saveSliceMs: o.saveSliceMs,
+    now: o.now,
   });
   await zone.connect();
   return zone;

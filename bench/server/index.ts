@@ -6,6 +6,8 @@
  *   - hand-overs a second between two processes over Redis, and the p99
  *     latency of one (bench/server/handover-rate.ts; targets ≥ 1,000/s,
  *     p99 ≤ 10 ms; skipped without /usr/bin/redis-server);
+ *   - step times of a zone of 10,000 entities while it saves (bench/server/save-steps.ts;
+ *     target p99 ≤ 50 ms);
  *   - bytes per client per tick at 300 clients with ~80 entities in view,
  *     and AOI-filtered views against sending every client the whole zone
  *     (bench/server/view-bytes.ts; target ≤ 400).
@@ -20,6 +22,7 @@ import { fmt, formatTable } from '../spatial/table.js';
 import { handoverRate } from './handover-rate.js';
 import { viewBytes } from './view-bytes.js';
 import { zoneCapacity } from './zone-capacity.js';
+import { saveSteps } from './save-steps.js';
 
 export async function run(options: { quick?: boolean; write?: boolean } = {}): Promise<unknown> {
   const quick = options.quick === true;
@@ -31,6 +34,15 @@ export async function run(options: { quick?: boolean; write?: boolean } = {}): P
         capacity.map((r) => [r.entities.toLocaleString('en'), fmt(r.msPerStep), r.entitiesAt20Hz.toLocaleString('en'), `${(r.entitiesAt20Hz / 10_000).toFixed(2)}×`]),
       ) +
       '\n',
+  );
+  const saves = await saveSteps(10_000, quick ? 100 : 200);
+  process.stdout.write(
+    '\nStep times while saving: one zone of 10,000 wanderers, a save every 2 s of zone time (in-memory store), ms\n\n' +
+      formatTable(
+        ['save', 'p50', 'p90', 'p99', 'max', 'last save wrote'],
+        saves.map((r) => [r.how, fmt(r.p50), fmt(r.p90), fmt(r.p99), fmt(r.max), `${r.written.toLocaleString('en')} of ${r.visited.toLocaleString('en')}`]),
+      ) +
+      `\n(target: p99 ≤ 50 ms at 20 Hz with saves on, over ${saves[0]!.steps} steps)\n`,
   );
   const handover = await handoverRate(quick ? 1000 : 4000, quick ? 1000 : 4000, 2000);
   if (handover === null) {
@@ -56,9 +68,9 @@ export async function run(options: { quick?: boolean; write?: boolean } = {}): P
         ['what each client gets', 'bytes per client per tick', 'whole zone ÷ this', 'ms per tick (all clients)'],
         views.map((v) => [v.encoding, fmt(v.bytesPerClientTick), `${(whole.bytesPerClientTick / v.bytesPerClientTick).toFixed(1)}×`, fmt(v.msPerTick)]),
       ) +
-      '\n',
+      `\n(target ≤ 400 bytes per client per tick by default: the compact encoding reads ${fmt(views[1]!.bytesPerClientTick)})\n`,
   );
-  const results = { node: process.version, capacity, handover, views };
+  const results = { node: process.version, capacity, saves, handover, views };
   if (options.write) {
     mkdirSync(RESULTS_DIR, { recursive: true });
     writeFileSync(join(RESULTS_DIR, 'server.json'), JSON.stringify(results, null, 2) + '\n');

@@ -8,7 +8,11 @@
  * port is in use, Redis cannot be reached, or a zone asked for is served
  * already; 70 the worker processes failed.
  */
+import { resolve } from 'node:path';
 import { BreedError, WorldError } from '../../runtime/errors.js';
+import type { HostFunction } from '../../vm/host.js';
+import { gameHosts, HostsModuleMissing, loadHostsModule } from '../../server/game-hosts.js';
+import { readApiFile } from '../api-file.js';
 import { VerifyError } from '../../vm/errors.js';
 import { PortInUseError } from '../../server/game-server.js';
 import { WorkersFailed, ZoneTakenError } from '../../server/supervisor.js';
@@ -31,10 +35,16 @@ export interface ServeCliOptions {
   readonly ticks?: number;
   readonly summary?: string;
   readonly snapshotEvery: number;
+  readonly rejoinGrace: number;
+  readonly watch?: boolean;
   readonly handoverTimeout: number;
   readonly namespace?: string;
   readonly only?: string;
   readonly publicHost?: string;
+  /** The game's host functions: an ES module (default export: the list `new World({ hosts })` takes). */
+  readonly hosts?: string;
+  /** The game's host functions, declared only (a call without a --hosts implementation fails at run time). */
+  readonly api?: string;
   /** Internal: this process is worker N of a `--processes` server. */
   readonly worker?: number;
 }
@@ -57,10 +67,16 @@ export async function runServe(file: string, cli: ServeCliOptions & { namespace:
     if (cli.processes > only.length) throw new CliFailure(`cantrip: ${cli.processes} processes for the ${only.length} zones of --only: some would run none.`, EXIT.usage);
   }
   const text = decodeSourceText(file, readInputBytes(file, io));
+  const hostsModule = cli.hosts === undefined ? undefined : resolve(cli.hosts);
+  const apiFile = cli.api === undefined ? undefined : resolve(cli.api);
+  const hosts = await loadGameHosts(hostsModule, apiFile, io);
   // A worker's supervisor has checked all this already.
-  if (cli.worker === undefined) await checkBeforeServing(file, text, io);
+  if (cli.worker === undefined) await checkBeforeServing(file, text, hosts, io);
   const options: ServeOptions = {
     scenarioFile: file,
+    hosts,
+    hostsModule,
+    apiFile,
     port: cli.port,
     zones,
     processes: cli.processes,
@@ -68,6 +84,8 @@ export async function runServe(file: string, cli: ServeCliOptions & { namespace:
     ticks: cli.ticks,
     summary: cli.summary,
     snapshotEvery: cli.snapshotEvery,
+    watch: cli.watch === true,
+    rejoinGrace: cli.rejoinGrace,
     handoverTimeoutMs: cli.handoverTimeout,
     namespace: cli.namespace,
     pageDir,
@@ -80,6 +98,8 @@ export async function runServe(file: string, cli: ServeCliOptions & { namespace:
     if (cli.worker !== undefined) {
       const { runWorker } = await import('../../server/worker.js');
       await runWorker(options, cli.worker, log);
+      // Saved and closed: the Colyseus and Redis clients' sockets must not keep a stopping worker (and its supervisor, which waits for it) alive.
+      process.exit(EXIT.ok);
     } else if (cli.processes > 1 || only !== undefined) {
       const { supervise } = await import('../../server/supervisor.js');
       await supervise(options, log);
@@ -100,12 +120,11 @@ export async function runServe(file: string, cli: ServeCliOptions & { namespace:
 
 /**
  * The scenario's project read as every command reads it, and its spells
- * checked against what a served world has — the built-in functions: the
- * server runs without the game, so the game's own (its api file) are not
- * there, and a spell calling one is said before serving, not as a cast
- * error when a player casts it.
+ * checked against what a served world has — the built-in functions and the
+ * game's it is given (--hosts, --api) — so a spell calling anything else is
+ * said before serving, not as a cast error when a player casts it.
  */
-async function checkBeforeServing(file: string, text: string, io: CliIO): Promise<void> {
+async function checkBeforeServing(file: string, text: string, gameHosts: readonly HostFunction[], io: CliIO): Promise<void> {
   let scenario;
   try {
     scenario = scenarioPaths(file, parseScenario(text));
@@ -114,10 +133,10 @@ async function checkBeforeServing(file: string, text: string, io: CliIO): Promis
     throw error;
   }
   const project = new Projects(io).ofOrFail(file);
-  await checkScenarioSpells(file, scenario.spells, { hosts: WORLD_HOST_FUNCTIONS, apiFile: null, explainUndefined: (names) => gameFunctionsNote(names, project) }, io);
+  await checkScenarioSpells(file, scenario.spells, { hosts: [...WORLD_HOST_FUNCTIONS, ...gameHosts], apiFile: null, explainUndefined: (names) => gameFunctionsNote(names, project) }, io);
 }
 
-/** When some of the names are the game's functions (its api file's), which `serve` cannot run: why, in place of check's note; else null (check's note). */
+/** When some of the names are the game's functions (its cantrip.json's api file's) that serve was not given: why, in place of check's note; else null (check's note). */
 function gameFunctionsNote(names: readonly string[], project: Project): string | null {
   const isGame = (name: string): boolean => project.gameHosts.some((spec) => spec.name === name);
   const list = (some: readonly string[]): string => `${some.map((n) => `'${n}'`).join(', ')} ${some.length === 1 ? 'is' : 'are'}`;
@@ -125,10 +144,22 @@ function gameFunctionsNote(names: readonly string[], project: Project): string |
   const others = names.filter((name) => !isGame(name));
   if (game.length === 0) return null;
   return (
-    `note: ${list(game)} declared in ${project.apiFile}, but \`cantrip serve\` runs the world without your game: ` +
-    `a served spell can call only the built-in functions (\`cantrip api\` lists them)` +
+    `note: ${list(game)} declared in ${project.apiFile}, but \`cantrip serve\` was not given your game's functions: ` +
+    `serve with --hosts MODULE (their implementation) or --api ${project.apiFile} (declared only: a call fails in its cast)` +
     (others.length === 0 ? '.' : `; ${list(others)} not defined anywhere.`)
   );
+}
+
+/** The --hosts module's functions, then those the --api file declares and the module does not implement. */
+async function loadGameHosts(hostsModule: string | undefined, apiFile: string | undefined, io: CliIO): Promise<HostFunction[]> {
+  const declared = apiFile === undefined ? [] : readApiFile(apiFile, io);
+  try {
+    return gameHosts(hostsModule === undefined ? [] : await loadHostsModule(hostsModule), declared, apiFile);
+  } catch (error) {
+    if (error instanceof HostsModuleMissing) throw new CliFailure(`cantrip: ${error.message}`, EXIT.noInput);
+    if (error instanceof WorldError) throw new CliFailure(`cantrip: ${error.message}`, EXIT.dataError);
+    throw error;
+  }
 }
 
 class RedisUnreachable extends Error {}

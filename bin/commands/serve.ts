@@ -1,6 +1,7 @@
 /**
  * `cantrip serve <scenario.json> [--port P] [--zones CxR] [--processes N]
- * [--redis URL] [--ticks T --summary FILE] [--snapshot-every SECONDS]`:
+ * [--redis URL] [--ticks T --summary FILE] [--snapshot-every SECONDS]
+ * [--hosts MODULE] [--api FILE]`:
  * a multiplayer world server on Colyseus (server/, docs/server.md).
  *
  * The server code (Colyseus, Redis) is loaded only when `serve` runs, and
@@ -11,7 +12,7 @@
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { InvalidArgumentError, type Command } from 'commander';
-import type { CliCommand, CommandContext } from '../command.js';
+import { API_OPTION_FLAGS, type CliCommand, type CommandContext } from '../command.js';
 import { CliFailure, EXIT } from '../exit-codes.js';
 import type { ServeCliOptions } from './serve-run.js';
 
@@ -27,10 +28,14 @@ export const serveCommand: CliCommand = {
       .option('--redis <url>', 'Redis for ownership, hand-over and Colyseus presence (several processes or machines)')
       .option('--ticks <t>', 'step every zone T ticks as fast as it can, write --summary, exit', whole('ticks', 0, 10_000_000))
       .option('--summary <file>', 'where --ticks writes its JSON summary')
-      .option('--snapshot-every <seconds>', 'seconds between saves of each zone (what a survivor takes a dead process’s zones over from)', seconds, 2)
+      .option('--snapshot-every <seconds>', 'seconds between saves of each zone (what a survivor takes a dead process’s zones over from)', seconds('snapshot-every'), 2)
+      .option('--watch', 'reload a spell file when it changes, in every zone of every process (a file that does not compile changes nothing)')
+      .option('--rejoin-grace <seconds>', "seconds a player's avatar waits for its player to come back (a dropped connection, its zone's process died) before it leaves the world", seconds('rejoin-grace'), 30)
       .option('--handover-timeout <ms>', 'milliseconds a hand-over waits for its answer before it reads the owner record', whole('handover-timeout', 10, 600_000), 1000)
       .option('--namespace <name>', 'the Redis key prefix: processes on several machines serving one world pass the same')
       .option('--public-host <name>', 'the host name clients reach this machine by (seat reservations name it; default localhost)')
+      .option('--hosts <module>', "an ES module whose default export is the game's host functions (the list new World({ hosts }) takes); every worker process loads it")
+      .option(API_OPTION_FLAGS, "a JSON declaration of the game's host functions (`cantrip api --json`): spells calling them are served, and a call the --hosts module does not implement fails in its cast with a message")
       .option('--only <zones>', 'with --redis: the zones this machine serves, comma-separated (z0-0,z1-0); other machines serve the rest')
       .addOption(program.createOption('--worker <n>').argParser(whole('worker', 0, 63)).hideHelp())
       .action(async (file: string, options: ServeCliOptions) => {
@@ -57,8 +62,10 @@ function whole(name: string, min: number, max: number): (value: string) => numbe
   };
 }
 
-function seconds(value: string): number {
-  const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0 || n > 3600) throw new InvalidArgumentError('snapshot-every must be a number of seconds above 0, at most 3600.');
-  return n;
+function seconds(name: string): (value: string) => number {
+  return (value) => {
+    const n = Number(value);
+    if (!Number.isFinite(n) || n <= 0 || n > 3600) throw new InvalidArgumentError(`${name} must be a number of seconds above 0, at most 3600.`);
+    return n;
+  };
 }

@@ -47,7 +47,7 @@ export class WorldGameHost implements GameHost {
     s.pool.health[slot] = before - dealt;
     s.push({ type: 'damage', tick: s.steps, entity: target.id, breed: target.breedName, amount: dealt, health: before - dealt, by: cast.caster });
     // A mirror does not die here: the damage goes to the world that owns the entity, which decides.
-    if (s.mirror[slot] === 1) s.mirrorDamage.push({ entity: target.id, amount: dealt, by: cast.caster });
+    if (s.mirror[slot] === 1) s.mirrorEffects.push({ kind: 'damage', entity: target.id, amount: dealt, by: cast.caster });
     else if (before - dealt <= 0) this.entities.markGone(slot, 'killed');
     return dealt;
   }
@@ -60,6 +60,8 @@ export class WorldGameHost implements GameHost {
     const before = s.pool.health[slot]!;
     const healed = Math.max(0, Math.min(amount, max - before));
     s.pool.health[slot] = before + healed;
+    // The owner heals its entity by as much, up to its own maximum.
+    if (s.mirror[slot] === 1 && healed > 0) s.mirrorEffects.push({ kind: 'heal', entity: target.id, amount: healed, by: cast.caster });
     if (healed > 0) s.push({ type: 'heal', tick: s.steps, entity: target.id, breed: target.breedName, amount: healed, health: before + healed, by: cast.caster });
     return healed;
   }
@@ -80,12 +82,12 @@ export class WorldGameHost implements GameHost {
   }
 
   moveEntity(target: EntityRef, x: number, y: number): void {
-    this.properties.moveTo(this.state.slotOfRef(target), x, y);
+    this.properties.moveTo(this.notMirror(target, 'moved'), x, y);
   }
 
   setEntityVelocity(target: EntityRef, vx: number, vy: number): void {
     const s = this.state;
-    const slot = s.slotOfRef(target);
+    const slot = this.notMirror(target, 'moved');
     s.pool.vx[slot] = vx;
     s.pool.vy[slot] = vy;
   }
@@ -128,13 +130,27 @@ export class WorldGameHost implements GameHost {
     this.state.push({ type: 'particles', tick: this.state.steps, kind: eventText(kind), x, y, count: Math.min(MAX_PARTICLES, Math.floor(count)), by: cast.caster });
   }
 
-  emitSay(speaker: EntityRef, text: string, _cast: CastContext): void {
-    this.state.slotOfRef(speaker);
-    this.state.push({ type: 'say', tick: this.state.steps, entity: speaker.id, breed: speaker.breedName, text: eventText(text) });
+  emitSay(speaker: EntityRef, text: string, cast: CastContext): void {
+    const s = this.state;
+    const slot = s.slotOfRef(speaker);
+    s.push({ type: 'say', tick: s.steps, entity: speaker.id, breed: speaker.breedName, text: eventText(text) });
+    // Said here (observers here hear it) and in the owner's world, for its own observers.
+    if (s.mirror[slot] === 1) s.mirrorEffects.push({ kind: 'say', entity: speaker.id, text: eventText(text), by: cast.caster });
   }
 
-  addBuff(target: EntityRef, stat: string, amount: number, seconds: number, _cast: CastContext): void {
-    this.buffs.add(target, stat, amount, seconds);
+  addBuff(target: EntityRef, stat: string, amount: number, seconds: number, cast: CastContext): void {
+    const s = this.state;
+    const slot = s.slotOfRef(target);
+    // A mirror's stats are its owner's: the buff goes there (and shows in the owner's updates).
+    if (s.mirror[slot] === 1) s.mirrorEffects.push({ kind: 'buff', entity: target.id, stat, amount, seconds, by: cast.caster });
+    else this.buffs.add(target, stat, amount, seconds);
+  }
+
+  /** The slot of an entity a spell may move: a mirror is moved by its own world only. */
+  private notMirror(target: EntityRef, what: string): number {
+    const slot = this.state.slotOfRef(target);
+    if (this.state.mirror[slot] === 1) throw new HostError(`This entity belongs to another zone (a mirror): it cannot be ${what} from here.`);
+    return slot;
   }
 
   nextRandom(): number {

@@ -175,8 +175,8 @@ describe('mirrors (ghosts)', () => {
     expect(events.filter((e) => e.type === 'print').map((e) => e.type === 'print' && e.text)).toEqual(['9000001']);
     world.cast('blast', me, 9_000_001);
     expect(world.isAlive(9_000_001)).toBe(true);
-    expect(world.takeMirrorDamage()).toEqual([{ entity: 9_000_001, amount: 5, by: me }]);
-    expect(world.takeMirrorDamage()).toEqual([]);
+    expect(world.takeMirrorEffects()).toEqual([{ kind: 'damage', entity: 9_000_001, amount: 5, by: me }]);
+    expect(world.takeMirrorEffects()).toEqual([]);
     expect(() => world.cast('blast', 9_000_001, me)).toThrow('belongs to another zone');
     expect(() => world.exportEntity(9_000_001)).toThrow('is a mirror');
 

@@ -5,15 +5,17 @@
  * index and the AOI like any entity, but it runs no tick spell and no AOI
  * handler, does not move by its velocity, watches nothing (interest 0), comes
  * and goes without spawn / despawn events, cannot cast or be despawned by a
- * spell, and does not die here: damage a spell deals it is kept for the
- * owner's world (World.takeMirrorDamage), which applies it and sends back
- * the health that results with the next update.
+ * spell, and does not die here. What a spell does to it — damage, healing,
+ * a buff, a property set, speech — is kept for the owner's world
+ * (World.takeMirrorEffects → World.applyMirrorEffect), which does it and
+ * sends back the health and position that result with the next update;
+ * moving it is refused (its own world moves it).
  */
 
 import { WorldError } from '../errors.js';
 import type { EntityId } from '../events/events.js';
 import type { WorldEntities } from './world-entities.js';
-import { NONE, clamp, type MirrorDamage, type WorldState } from './world-state.js';
+import { NONE, clamp, type MirrorEffect, type WorldState } from './world-state.js';
 
 /** What a mirror shows of the entity it copies. */
 export interface MirrorView {
@@ -58,10 +60,10 @@ export class WorldMirrors {
     return slot !== NONE && this.state.mirror[slot] === 1;
   }
 
-  /** The damage dealt to mirrors since the last call, in the order it was dealt. */
-  takeDamage(): MirrorDamage[] {
-    const taken = this.state.mirrorDamage;
-    this.state.mirrorDamage = [];
+  /** What spells did to mirrors since the last call, in the order they did it. */
+  takeEffects(): MirrorEffect[] {
+    const taken = this.state.mirrorEffects;
+    this.state.mirrorEffects = [];
     return taken;
   }
 

@@ -87,6 +87,7 @@ export class WorldProperties {
       if (typeof value !== 'number' || !Number.isFinite(value)) throw new HostError(`Property '${name}' must be a finite number.`);
       return value;
     };
+    if (s.mirror[slot] === 1) return this.setOnMirror(ref, name, value);
     switch (name) {
       case 'x':
       case 'y':
@@ -126,6 +127,18 @@ export class WorldProperties {
     // Fields outlive the cast: they count against the world's heap budget.
     s.memory.chargeField(state, name, field);
     state.setField(name, field);
+  }
+
+  /**
+   * A property set on a mirror is its owner's to make (World.applyMirrorEffect): kept for it, in order,
+   * and not made here (the owner's updates bring health and position back). Only plain values travel.
+   */
+  private setOnMirror(ref: EntityRef, name: string, value: Value): void {
+    if (name === 'alive' || name === 'breed' || name === 'id' || name === 'is') throw new HostError(`Property '${name}' is read-only.`);
+    if (name === 'x' || name === 'y' || name === 'vx' || name === 'vy') throw new HostError('This entity belongs to another zone (a mirror): it cannot be moved from here.');
+    const plain = value === null || typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
+    if (!plain) throw new HostError(`This entity belongs to another zone (a mirror): only a number, a string, a bool or nil can be set on it, not ${typeof value === 'number' ? String(value) : 'a ' + (typeof value === 'object' ? 'list, map or object' : typeof value)}.`);
+    this.state.mirrorEffects.push({ kind: 'set', entity: ref.id, name, value: value as number | string | boolean | null, by: null });
   }
 
   invoke(ref: EntityRef, name: string, args: readonly Value[], _ctx: HostContext): Value | undefined {

@@ -27,13 +27,17 @@ import { makeIndex, type ResolvedWorldOptions } from './world-options.js';
 /** "No slot" for lookups. */
 export const NONE = -1;
 
-/** Damage a spell dealt to a mirror, for the world that owns the entity. */
-export interface MirrorDamage {
-  readonly entity: EntityId;
-  readonly amount: number;
-  /** The caster, or null. */
-  readonly by: EntityId | null;
-}
+/**
+ * What a spell did to a mirror, for the world that owns the entity to do
+ * (World.applyMirrorEffect), in the order it was done: damage, healing, a
+ * buff, a property set to a plain value, speech. `by` is the caster, or null.
+ */
+export type MirrorEffect =
+  | { readonly kind: 'damage'; readonly entity: EntityId; readonly amount: number; readonly by: EntityId | null }
+  | { readonly kind: 'heal'; readonly entity: EntityId; readonly amount: number; readonly by: EntityId | null }
+  | { readonly kind: 'buff'; readonly entity: EntityId; readonly stat: string; readonly amount: number; readonly seconds: number; readonly by: EntityId | null }
+  | { readonly kind: 'set'; readonly entity: EntityId; readonly name: string; readonly value: number | string | boolean | null; readonly by: EntityId | null }
+  | { readonly kind: 'say'; readonly entity: EntityId; readonly text: string; readonly by: EntityId | null };
 
 /** A slot marked gone, waiting to be freed at the next reap point. */
 export interface ReapEntry {
@@ -53,8 +57,8 @@ export class WorldState {
   dying!: Uint8Array;
   /** 1 for a mirror (a read-only copy of an entity another world owns: runtime/world/world-mirrors.ts). */
   mirror!: Uint8Array;
-  /** Damage spells dealt to mirrors since World.takeMirrorDamage last took it: the owner's world applies it. */
-  mirrorDamage: MirrorDamage[] = [];
+  /** What spells did to mirrors since World.takeMirrorEffects last took it: the owner's world does it. */
+  mirrorEffects: MirrorEffect[] = [];
   states: (EntityState | null)[] = [];
   refs: (EntityRef | null)[] = [];
   /**

@@ -61,7 +61,7 @@ import { OverloadWarnings, type WorldLogger } from './overload-warnings.js';
 import { WorldQueries } from './world-queries.js';
 import { WorldMirrors, type MirrorView } from './world-mirrors.js';
 import { captureEntity, restoreEntity, type ExportedEntity } from '../snapshot/entity-export.js';
-import type { MirrorDamage } from './world-state.js';
+import type { MirrorEffect } from './world-state.js';
 
 export type { WorldOptions, ResolvedWorldOptions } from './world-options.js';
 export type { RestoreOptions } from '../snapshot/world-snapshot-check.js';
@@ -69,7 +69,7 @@ export type { CastResult, SpellsReload, InFlightPolicy, KeptCast } from './world
 export type { CastFilter, CastId, CastInfo } from './cast-handles.js';
 export type { EntityView } from './world-entities.js';
 export type { MirrorView } from './world-mirrors.js';
-export type { MirrorDamage } from './world-state.js';
+export type { MirrorEffect } from './world-state.js';
 export type { ExportedEntity } from '../snapshot/entity-export.js';
 
 /** One of an entity's properties beyond the hot fields (World.fields): a breed attribute, or a field a spell set. */
@@ -494,9 +494,30 @@ export class World<G extends EventDeclaration = never> implements EntityAccess {
     return this.mirrors.isMirror(id);
   }
 
-  /** Damage spells dealt to mirrors since the last call: the owner's world applies it (World.damage). */
-  takeMirrorDamage(): MirrorDamage[] {
-    return this.mirrors.takeDamage();
+  /** What spells did to mirrors since the last call, in order: the owner's world does each (applyMirrorEffect). */
+  takeMirrorEffects(): MirrorEffect[] {
+    return this.mirrors.takeEffects();
+  }
+
+  /**
+   * The owner's side of what a spell did to this entity's mirror in another world: damage and healing
+   * as `damage` / `heal` would (the owner's maximum health bounds it), a buff, a property set, speech
+   * (a `say` event here). WorldError when the entity cannot take it (a stat that is not numeric …).
+   */
+  applyMirrorEffect(effect: MirrorEffect): void {
+    const ref = this.livingRef(effect.entity);
+    const cast = { host: this.gameHost, spell: '<embedder>', caster: effect.by, wakeAt: 0 };
+    try {
+      if (effect.kind === 'damage') this.gameHost.damage(ref, effect.amount, cast);
+      else if (effect.kind === 'heal') this.gameHost.heal(ref, effect.amount, cast);
+      else if (effect.kind === 'buff') this.gameHost.addBuff(ref, effect.stat, effect.amount, effect.seconds, cast);
+      else if (effect.kind === 'set') this.properties.set(ref, effect.name, effect.value);
+      else this.gameHost.emitSay(ref, effect.text, cast);
+    } catch (error) {
+      if (error instanceof HostError || error instanceof BudgetExceeded) throw new WorldError(error.message);
+      throw error;
+    }
+    this.entityLife.reapOutsideStep();
   }
 
   /**

@@ -46,6 +46,8 @@ describe.skipIf(!available)('the zone server page in Chromium (cantrip serve --z
   it('two players in different zones see each other within range across the border; the walker crosses keeping its avatar and view', async () => {
     const west = await joinAt('name=West&x=8&y=10');
     const east = await joinAt('name=East&x=24&y=10');
+    // The page joins with the compact encoding and shows a player's name.
+    await west.page.waitForFunction(() => window.servePage!.state().entities.some((e) => e.name === 'West'));
     // 16 apart, interest 10, walking at 4 units a second: West sees East from x 14, 1.5 s before the border.
     await crossTheBorder(west, east, 'serve-zones');
     await west.page.close();

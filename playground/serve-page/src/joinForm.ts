@@ -51,7 +51,8 @@ export class JoinForm {
   }
 
   options(): JoinOptions {
-    return { name: this.name.value.trim() || undefined, breed: this.breed.value || undefined, x: optionalNumber(this.x), y: optionalNumber(this.y) };
+    // The compact view encoding: about a sixth of the plain one's bytes (docs/server.md, "Bytes on the wire").
+    return { name: this.name.value.trim() || undefined, breed: this.breed.value || undefined, x: optionalNumber(this.x), y: optionalNumber(this.y), compact: true };
   }
 
   /** Lock the fields while joining or in the world; Leave only then. */

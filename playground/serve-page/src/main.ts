@@ -8,7 +8,7 @@
  * ?name=Ann&breed=Wizard&x=10&y=12&zone=z0-0, and &join=1 joins at once.
  */
 import { Client } from '@colyseus/sdk';
-import type { ZonesResponse } from '../../../server/protocol.js';
+import type { AvatarResponse, ZonesResponse } from '../../../server/protocol.js';
 import { ZoneView, labelOf } from './zoneView.js';
 import { ZoneConnection } from './zoneConnection.js';
 import { ZoneCanvas } from './zoneCanvas.js';
@@ -65,17 +65,29 @@ const connection = new ZoneConnection(new Client(location.origin), {
     update();
   },
   dropped(reason) {
-    log.add('info', `The connection dropped (${reason}); reconnecting…`);
+    log.add('info', `The connection dropped (${reason}); getting back to your avatar…`);
   },
-  reconnected() {
-    log.add('info', 'Reconnected.');
+  reconnected(zone) {
+    // A new room's first view lists everything in range again: what it leaves out is dropped then.
+    if (zone !== null) view.handover(zone);
+    log.add('info', zone === null ? 'Reconnected.' : `Back in zone ${zone} as the same avatar.`);
+    update();
   },
   disconnected(reason) {
     showError(reason);
     view.clear();
     joined(false);
   },
-});
+}, locateAvatar);
+
+/** Where the server says the avatar is now (GET /avatar/<id>: the zone that owns it, once served), 'gone' when it left the world. */
+async function locateAvatar(avatar: string): Promise<string | null | 'gone'> {
+  const response = await fetch(`avatar/${encodeURIComponent(avatar)}`);
+  if (response.status === 404) return 'gone';
+  if (!response.ok) throw new Error(`GET /avatar answered ${response.status}`);
+  const at = (await response.json()) as AvatarResponse;
+  return at.ready ? at.zone : null;
+}
 
 /** An entity as the canvas labels it (a bare id until it is in view). */
 function nameOf(key: string): string {

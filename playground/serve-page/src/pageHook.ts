@@ -13,7 +13,7 @@ export interface ServePageHook {
     zone: string | null;
     tick: number;
     spells: readonly string[];
-    entities: { key: string; breed: string; x: number; y: number; health: number }[];
+    entities: { key: string; breed: string; x: number; y: number; health: number; name?: string }[];
     /** Every error the page showed, oldest first. */
     errors: readonly string[];
   };
@@ -36,7 +36,7 @@ export function installPageHook(view: ZoneView, canvas: ZoneCanvas, connection: 
       zone: view.zone,
       tick: view.tick,
       spells: view.spells,
-      entities: view.entities().map(({ key, breed, x, y, health }) => ({ key, breed, x, y, health })),
+      entities: view.entities().map(({ key, breed, x, y, health, name }) => ({ key, breed, x, y, health, ...(name === undefined ? {} : { name }) })),
       errors,
     }),
     screenPosition: (key) => {

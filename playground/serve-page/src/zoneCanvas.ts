@@ -158,11 +158,20 @@ export class ZoneCanvas {
     ctx.textAlign = 'left';
     ctx.textBaseline = 'top';
     ctx.fillStyle = ZONE_LABEL;
+    const width = this.canvas.clientWidth;
+    const height = this.canvas.clientHeight;
+    const drawn: Box[] = [];
     for (const z of this.view.zones) {
-      // Inside the zone's corner, or at the canvas's edge when that corner is out of view.
-      const x = Math.max(p.sx(z.x), 0) + 6;
-      const y = Math.max(p.sy(z.y), 0) + 6;
-      if (x < p.sx(z.x + z.width) && y < p.sy(z.y + z.height)) ctx.fillText(`zone ${z.id}${z.id === this.view.zone ? ' (yours)' : ''}`, x, y);
+      // Inside the zone's corner, or at the canvas's edge when that corner is out of view; only where it
+      // fits inside the zone's part of the canvas and covers no other zone's label (two zones meeting
+      // at a border would otherwise put theirs one over the other).
+      const text = `zone ${z.id}${z.id === this.view.zone ? ' (yours)' : ''}`;
+      const box = { left: Math.max(p.sx(z.x), 0) + 6, top: Math.max(p.sy(z.y), 0) + 6, width: ctx.measureText(text).width, height: 14 };
+      const right = Math.min(p.sx(z.x + z.width), width) - 6;
+      const bottom = Math.min(p.sy(z.y + z.height), height) - 6;
+      if (box.left + box.width > right || box.top + box.height > bottom || drawn.some((b) => overlaps(b, box))) continue;
+      drawn.push(box);
+      ctx.fillText(text, box.left, box.top);
     }
     ctx.restore();
   }

@@ -1,7 +1,7 @@
 import type { Client } from '@colyseus/sdk';
 import { describe, expect, it } from 'vitest';
 import type { SeatReservation } from '../../../server/protocol.js';
-import { ZoneConnection, type ZoneConnectionEvents } from './zoneConnection.js';
+import { ZoneConnection, type LocateAvatar, type ZoneConnectionEvents } from './zoneConnection.js';
 
 /** A room as the page uses it: handlers by message type, what was sent, whether it was left. */
 class FakeRoom {
@@ -56,7 +56,10 @@ class FakeClient {
   /** Resolves or rejects the pending consumeSeatReservation. */
   seat: { resolve(): void; reject(error: Error): void } | null = null;
 
-  async joinById(roomId: string): Promise<FakeRoom> {
+  readonly joins: [string, unknown][] = [];
+
+  async joinById(roomId: string, options?: unknown): Promise<FakeRoom> {
+    this.joins.push([roomId, options]);
     if (this.refuseJoin !== null) throw new Error(this.refuseJoin);
     return this.add(roomId);
   }
@@ -74,7 +77,7 @@ class FakeClient {
   }
 }
 
-function connect() {
+function connect(locate: LocateAvatar = async () => 'gone') {
   const client = new FakeClient();
   const heard: string[] = [];
   const events: ZoneConnectionEvents = {
@@ -84,10 +87,10 @@ function connect() {
     error: (m) => heard.push(`error ${m.code}`),
     handover: (zone) => heard.push(`handover ${zone}`),
     dropped: (reason) => heard.push(`dropped ${reason}`),
-    reconnected: () => heard.push('reconnected'),
+    reconnected: (zone) => heard.push(`reconnected ${zone ?? 'here'}`),
     disconnected: (reason) => heard.push(`disconnected ${reason}`),
   };
-  const connection = new ZoneConnection(client as unknown as Client, events);
+  const connection = new ZoneConnection(client as unknown as Client, events, locate, { retryMs: 1, limitMs: 50 });
   return { client, connection, heard };
 }
 
@@ -168,7 +171,66 @@ describe('ZoneConnection', () => {
     room.drop(1006);
     room.reconnect();
     room.close(4003, 'No more retries. Reconnection failed.');
-    expect(heard).toEqual(['dropped code 1006', 'reconnected', "disconnected The zone's room closed the connection (code 4003: No more retries. Reconnection failed)."]);
+    expect(heard).toEqual(['dropped code 1006', 'reconnected here', "disconnected The zone's room closed the connection (code 4003: No more retries. Reconnection failed)."]);
     expect(connection.connected).toBe(false);
+  });
+
+  it('comes back to its avatar by itself when its room dies: asks where the avatar is, joins that zone with the token, carries the velocity and the casts made meanwhile', async () => {
+    const asked: string[] = [];
+    const { client, connection, heard } = connect(async (avatar) => {
+      asked.push(avatar);
+      return asked.length === 1 ? null : 'z1-0'; // first: its zone is being taken over
+    });
+    await connection.join('z0-0', { compact: true });
+    const first = client.rooms[0]!;
+    first.deliver('welcome', { ...welcome('z0-0'), token: 'p1.secret' });
+    connection.move({ vx: 2, vy: 0 });
+    client.refuseJoin = 'the room is not there yet';
+    first.close(1006);
+    expect(connection.connected).toBe(true);
+    expect(connection.cast({ spell: 'zap' })).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    client.refuseJoin = null;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    const back = client.rooms[1]!;
+    expect(back.roomId).toBe('z1-0');
+    expect(asked[0]).toBe('p1');
+    expect(client.joins.at(-1)).toEqual(['z1-0', { rejoin: 'p1.secret', compact: true }]);
+    expect(back.sent).toEqual([
+      ['move', { vx: 2, vy: 0 }],
+      ['cast', { spell: 'zap' }],
+    ]);
+    back.deliver('welcome', welcome('z1-0'));
+    expect(heard).toEqual(['welcome z0-0', 'dropped code 1006', 'reconnected z1-0', 'welcome z1-0']);
+  });
+
+  it('stops coming back when the avatar left the world, when the time is up, or when the player leaves', async () => {
+    const gone = connect(async () => 'gone');
+    await gone.connection.join('z0-0', {});
+    gone.client.rooms[0]!.deliver('welcome', { ...welcome('z0-0'), token: 'p1.secret' });
+    gone.client.rooms[0]!.close(1006);
+    await settle();
+    expect(gone.heard.at(-1)).toBe('disconnected Your avatar left the world while you were away: join again.');
+    expect(gone.connection.connected).toBe(false);
+
+    const down = connect(async () => {
+      throw new Error('GET /avatar answered 503');
+    });
+    await down.connection.join('z0-0', {});
+    down.client.rooms[0]!.deliver('welcome', { ...welcome('z0-0'), token: 'p1.secret' });
+    down.client.rooms[0]!.close(1006);
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    expect(down.heard.at(-1)).toBe('disconnected Could not get back to your avatar within 0.05 s (GET /avatar answered 503).');
+
+    const leaving = connect(async () => 'z0-0');
+    await leaving.connection.join('z0-0', {});
+    leaving.client.rooms[0]!.deliver('welcome', { ...welcome('z0-0'), token: 'p1.secret' });
+    leaving.client.refuseJoin = 'not yet';
+    leaving.client.rooms[0]!.close(1006);
+    await leaving.connection.leave();
+    leaving.client.refuseJoin = null;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(leaving.connection.connected).toBe(false);
+    expect(leaving.client.rooms).toHaveLength(1);
   });
 });

@@ -92,4 +92,30 @@ describe('ZoneView', () => {
     expect(view.avatar).toBeNull();
     expect(keys(view)).toEqual([]);
   });
+
+  it('reads the compact encoding: handles given on entering, moves in hundredths since the last position, a handle freed by a leave reused', () => {
+    const view = new ZoneView();
+    view.welcome(welcome('z0-0'));
+    view.apply({ t: 1, e: [['p1', 'Wizard', 10, 10, 100, 1], ['troll', 'Troll', 12.5, 10, 60, 2]] });
+    view.apply({ t: 2, c: [2, 50, -25, 1, 1, 0] });
+    expect(view.byKey('troll')).toMatchObject({ x: 13, y: 9.75 });
+    expect(view.avatarEntity()).toMatchObject({ x: 10.01, y: 10 });
+    view.apply({ t: 3, c: [2, -300, 0] });
+    expect(view.byKey('troll')).toMatchObject({ x: 10, y: 9.75 });
+    view.apply({ t: 4, l: ['troll'] });
+    view.apply({ t: 5, e: [['imp', 'Imp', 3, 3, 5, 2]] });
+    view.apply({ t: 6, c: [2, 100, 100] });
+    expect(view.byKey('imp')).toMatchObject({ x: 4, y: 4 });
+    expect(view.byKey('troll')).toBeNull();
+  });
+
+  it("draws breeds in the looks the server's welcome gives (the playground's rule: grey '?' for an unknown one), and labels named entities by name", () => {
+    const view = new ZoneView();
+    view.welcome({ ...welcome('z0-0'), breeds: { Wizard: { color: '#123456', glyph: 'W' } } });
+    expect([view.breedColour('Wizard'), view.breedGlyph('Wizard')]).toEqual(['#123456', 'W']);
+    expect([view.breedColour('Troll'), view.breedGlyph('Troll')]).toEqual(['#9aa0a6', '?']);
+    view.apply({ t: 1, e: [['p1', 'Wizard', 10, 10, 100], ['4294967302', 'Troll', 12, 10, 60]], n: [['p1', 'Ann']] });
+    expect(labelOf(view.avatarEntity()!)).toBe('Ann');
+    expect(labelOf(view.byKey('4294967302')!)).toBe('Troll#4294967302');
+  });
 });

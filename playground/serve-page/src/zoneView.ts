@@ -12,9 +12,9 @@
  * to the next zone's room; that room's first `view` lists everything in
  * range again (as `e` or `m`), and whatever it does not list is dropped then.
  */
-import type { ViewMessage, WelcomeMessage, WorldSize, ZoneRect } from '../../../server/protocol.js';
+import type { BreedLook, ViewMessage, WelcomeMessage, WorldSize, ZoneRect } from '../../../server/protocol.js';
+import { breedLookOf } from '../../src/world/breedLook.js';
 import type { PaintedEntity, PaintedScene } from '../../src/world/worldPainter.js';
-import { breedColour, breedGlyph } from './breedLooks.js';
 
 /** An entity in view, as drawn. */
 export interface ViewEntity extends PaintedEntity {
@@ -22,11 +22,21 @@ export interface ViewEntity extends PaintedEntity {
   readonly key: string;
   /** The highest health seen (the protocol sends health, not its maximum): the health bar's full length. */
   readonly maxHealth: number;
+  /** Its name (a player's, a scenario entity's), when the server sent one. */
+  readonly name?: string;
 }
 
-/** How an entity is named on the canvas: its global id, with its breed when the id is a bare number. */
+/** How an entity is named on the canvas: its name; else its global id, with its breed when the id is a bare number. */
 export function labelOf(e: ViewEntity): string {
+  if (e.name !== undefined) return e.name;
   return /^\d+$/.test(e.key) ? `${e.breed}#${e.key}` : e.key;
+}
+
+/** Where the compact encoding last put an entity (whole hundredths), by its handle. */
+interface Handled {
+  readonly key: string;
+  xh: number;
+  yh: number;
 }
 
 /** World units an entity is drawn across when the server says nothing of its size. */
@@ -48,6 +58,10 @@ export class ZoneView implements PaintedScene {
   private readonly fullHealth = new Map<number, number>();
   /** After a hand-over: the next view lists everything in range, and the rest is dropped. */
   private reconcile = false;
+  /** Breed looks from the server's welcome. */
+  private looks = new Map<string, BreedLook>();
+  /** The compact encoding's handles of the current room (a room's handles mean nothing in the next). */
+  private readonly handles = new Map<number, Handled>();
 
   /** The local number for a global id (a new one the first time). */
   idOf(key: string): number {
@@ -73,6 +87,8 @@ export class ZoneView implements PaintedScene {
     this.world = message.world;
     this.zones = message.zones;
     this.spells = message.spells;
+    if (message.breeds !== undefined) this.looks = new Map(Object.entries(message.breeds));
+    this.handles.clear();
   }
 
   /** The world and its zones, before joining (from `GET /zones`). */
@@ -94,15 +110,25 @@ export class ZoneView implements PaintedScene {
       const listed = new Set<string>([...(view.e ?? []).map((e) => e[0]), ...(view.m ?? []).map((m) => m[0])]);
       for (const [id, e] of this.byId) if (!listed.has(e.key) && e.key !== this.avatar) this.byId.delete(id);
     }
-    for (const [key, breed, x, y, health] of view.e ?? []) {
+    // Compact moves name handles given before this message: applied before this message's entries.
+    const c = view.c ?? [];
+    for (let i = 0; i + 2 < c.length; i += 3) {
+      const at = this.handles.get(c[i]!);
+      if (at === undefined) continue;
+      at.xh += c[i + 1]!;
+      at.yh += c[i + 2]!;
+      this.moveTo(at.key, at.xh / 100, at.yh / 100);
+    }
+    const names = new Map(view.n ?? []);
+    for (const entry of view.e ?? []) {
+      const [key, breed, x, y, health] = entry;
       const id = this.idOf(key);
       const maxHealth = this.seenHealth(id, health);
-      this.byId.set(id, { id, key, breed, x, y, health, maxHealth, radius: ENTITY_RADIUS, interest: key === this.avatar ? this.interest : 0 });
+      const name = names.get(key) ?? this.byId.get(id)?.name;
+      this.byId.set(id, { id, key, breed, x, y, health, maxHealth, radius: ENTITY_RADIUS, interest: key === this.avatar ? this.interest : 0, ...(name === undefined ? {} : { name }) });
+      if (entry.length === 6) this.handles.set(entry[5], { key, xh: Math.round(x * 100), yh: Math.round(y * 100) });
     }
-    for (const [key, x, y] of view.m ?? []) {
-      const e = this.byKey(key);
-      if (e) this.byId.set(e.id, { ...e, x, y });
-    }
+    for (const [key, x, y] of view.m ?? []) this.moveTo(key, x, y);
     for (const [key, health] of view.h ?? []) {
       const e = this.byKey(key);
       if (e) this.byId.set(e.id, { ...e, health, maxHealth: this.seenHealth(e.id, health) });
@@ -110,7 +136,14 @@ export class ZoneView implements PaintedScene {
     for (const key of view.l ?? []) {
       const id = this.ids.get(key);
       if (id !== undefined && key !== this.avatar) this.byId.delete(id);
+      // Its handle is free: the server gives it to another entity from the next message on.
+      for (const [handle, at] of this.handles) if (at.key === key) this.handles.delete(handle);
     }
+  }
+
+  private moveTo(key: string, x: number, y: number): void {
+    const e = this.byKey(key);
+    if (e) this.byId.set(e.id, { ...e, x, y });
   }
 
   /** Note a health seen; returns the highest seen. */
@@ -123,6 +156,7 @@ export class ZoneView implements PaintedScene {
   /** Forget every entity (the page left the world). */
   clear(): void {
     this.byId.clear();
+    this.handles.clear();
     this.avatar = null;
     this.zone = null;
     this.reconcile = false;
@@ -152,10 +186,10 @@ export class ZoneView implements PaintedScene {
   }
 
   breedColour(breed: string): string {
-    return breedColour(breed);
+    return breedLookOf(this.looks.get(breed)).color;
   }
 
   breedGlyph(breed: string): string {
-    return breedGlyph(breed);
+    return breedLookOf(this.looks.get(breed)).glyph;
   }
 }

@@ -17,6 +17,7 @@ import type { BreedData } from '../../../runtime/entities/breeds.js';
 import { declaredSpells } from '../../../compiler/service/index.js';
 import { keepKnownSpells, libraryFilesFor, type SpellFile } from '../language/worldSetup.js';
 import { errorMessage } from '../engine.js';
+import { breedLookOf } from './breedLook.js';
 
 const spellFiles = import.meta.glob<string>('../../../spells/*.spell', { query: '?raw', import: 'default', eager: true });
 const scenarioFiles = import.meta.glob<unknown>('../../../spells/scenarios/*.json', { import: 'default', eager: true });
@@ -262,10 +263,10 @@ export class PlaygroundWorld {
   }
 
   breedColour(name: string): string {
-    return this.world?.breeds.get(name)?.color ?? '#9aa0a6';
+    return breedLookOf(this.world?.breeds.get(name)).color;
   }
 
   breedGlyph(name: string): string {
-    return this.world?.breeds.get(name)?.glyph ?? '?';
+    return breedLookOf(this.world?.breeds.get(name)).glyph;
   }
 }
