@@ -118,11 +118,11 @@ describe('cantrip.json, read by every command', () => {
     expect((await cantrip('run', join(dir, 'top.spell').replace('top', 'nothing'))).code).toBe(66);
   });
 
-  it('serve checks the scenario’s spells against what a served world has — no game functions — before serving', async () => {
+  it('serve checks the scenario’s spells against what a served world has — no game functions unless --hosts or --api gives them — before serving', async () => {
     const dir = game();
     const r = await cantrip('serve', join(dir, 'scenario.json'), '--ticks', '1', '--summary', join(dir, 's.json'));
     expect(r.code).toBe(65);
-    expect(r.err).toContain(`note: 'giveGold' is declared in ${join(dir, 'game-api.json')}, but \`cantrip serve\` runs the world without your game`);
+    expect(r.err).toContain(`note: 'giveGold' is declared in ${join(dir, 'game-api.json')}, but \`cantrip serve\` was not given your game's functions: serve with --hosts MODULE`);
     expect(r.err).not.toContain('pass --api');
   });
 });

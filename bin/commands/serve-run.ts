@@ -136,13 +136,18 @@ async function checkBeforeServing(file: string, text: string, gameHosts: readonl
   await checkScenarioSpells(file, scenario.spells, { hosts: [...WORLD_HOST_FUNCTIONS, ...gameHosts], apiFile: null, explainUndefined: (names) => gameFunctionsNote(names, project) }, io);
 }
 
-/** When some of the names are the game's functions (its cantrip.json's api file's) that serve was not given: why, in place of check's note; else null (check's note). */
-function gameFunctionsNote(names: readonly string[], project: Project): string | null {
+/** Why the names are undefined for serve, in place of check's note (which speaks of check's options): the game's functions serve was not given, or names nothing declares. */
+function gameFunctionsNote(names: readonly string[], project: Project): string {
   const isGame = (name: string): boolean => project.gameHosts.some((spec) => spec.name === name);
   const list = (some: readonly string[]): string => `${some.map((n) => `'${n}'`).join(', ')} ${some.length === 1 ? 'is' : 'are'}`;
   const game = names.filter(isGame);
   const others = names.filter((name) => !isGame(name));
-  if (game.length === 0) return null;
+  if (game.length === 0) {
+    return (
+      `note: ${list(names)} not a built-in and not declared in the spell. If ${names.length === 1 ? 'it is one' : 'they are'} of your game's host functions, ` +
+      `serve with --hosts MODULE (their implementation) or --api FILE (declared only: a call fails in its cast); docs/server.md.`
+    );
+  }
   return (
     `note: ${list(game)} declared in ${project.apiFile}, but \`cantrip serve\` was not given your game's functions: ` +
     `serve with --hosts MODULE (their implementation) or --api ${project.apiFile} (declared only: a call fails in its cast)` +

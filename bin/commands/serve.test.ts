@@ -137,8 +137,9 @@ describe('cantrip serve', () => {
 
     const missing = run();
     expect(missing.status).toBe(65);
-    expect(missing.stderr).toContain(`cantrip: ${scenario}: the spells call 'giveGold', which is not a built-in`);
-    expect(missing.stderr).toContain(`${join(dir, 'game.spell')}:2:30: 'giveGold'`);
+    expect(missing.stderr).toContain(`${join(dir, 'game.spell')}:2:30: warning: Undefined variable 'giveGold'.`);
+    expect(missing.stderr).toContain("note: 'giveGold' is not a built-in and not declared in the spell. If it is one of your game's host functions, serve with --hosts MODULE");
+    expect(missing.stderr).toContain(`cantrip: ${scenario}: not run: its spells call names nothing defines`);
 
     writeFileSync(join(dir, 'bad-hosts.mjs'), 'export const giveGold = 1;\n');
     const bad = run('--hosts', join(dir, 'bad-hosts.mjs'));
