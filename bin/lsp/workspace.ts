@@ -46,6 +46,13 @@ export class SpellWorkspace {
     return { doc, project, diagnostics: [...problems, ...doc.diagnostics] };
   }
 
+  /** The project files to watch: every loaded project's cantrip.json and the breeds and API files it names. */
+  projectFiles(): string[] {
+    const files = new Set<string>();
+    for (const project of this.services.keys()) for (const input of project.inputs) files.add(input);
+    return [...files].sort();
+  }
+
   forget(uri: string): void {
     for (const service of this.services.values()) service.forget(uri);
   }

@@ -44,6 +44,10 @@ export class LspClient {
   exited: number | null = null;
   /** Resolves with the exit code when the server process ends. */
   readonly exit: Promise<number>;
+  /** What the server registered with `client/registerCapability`, newest last. */
+  readonly registrations: { id: string; method: string; registerOptions?: unknown }[] = [];
+  /** Every `window/showMessage` the server sent. */
+  readonly messages: { type: number; message: string }[] = [];
 
   /** `launch`: how to start the server (default: `node bin/cantrip.js lsp --stdio`). */
   constructor(cwd = REPO, launch: ServerProcess = { command: process.execPath, args: [LAUNCHER, 'lsp', '--stdio'] }) {
@@ -66,15 +70,22 @@ export class LspClient {
         }
       }
     });
+    this.connection.onRequest('client/registerCapability', (p: { registrations: { id: string; method: string; registerOptions?: unknown }[] }) => {
+      this.registrations.push(...p.registrations);
+      return null;
+    });
+    this.connection.onRequest('client/unregisterCapability', () => null);
+    this.connection.onNotification('window/showMessage', (p: { type: number; message: string }) => void this.messages.push(p));
     this.connection.listen();
   }
 
-  async initialize(rootUri: string | null = null): Promise<{ capabilities: Record<string, unknown> }> {
+  /** `capabilities`: the client capabilities to declare (none by default). */
+  async initialize(rootUri: string | null = null, capabilities: Record<string, unknown> = {}): Promise<{ capabilities: Record<string, unknown> }> {
     const result = await this.connection.sendRequest<{ capabilities: Record<string, unknown> }>('initialize', {
       processId: process.pid,
       rootUri,
       workspaceFolders: rootUri ? [{ uri: rootUri, name: 'root' }] : null,
-      capabilities: {},
+      capabilities,
     });
     await this.connection.sendNotification('initialized', {});
     return result;
@@ -86,6 +97,11 @@ export class LspClient {
     if (have && version !== undefined && have.version === version) return Promise.resolve(have);
     if (this.exited !== null) return Promise.reject(new Error(`the language server exited (${this.exited}): ${this.stderr}`));
     return new Promise((resolve, reject) => this.waiters.push({ uri, version, resolve, reject }));
+  }
+
+  /** The diagnostics last published for `uri`. */
+  lastPublished(uri: string): PublishedDiagnostics | undefined {
+    return this.published.get(uri);
   }
 
   async open(uri: string, text: string, version = 1): Promise<PublishedDiagnostics> {
