@@ -82,6 +82,57 @@ describe('diagnostics', () => {
   });
 });
 
+describe('diagnostics while a line is half typed', () => {
+  const spells = (middle: string) =>
+    [
+      'spell first(caster, target) {',
+      '  print caster.wisdm;',
+      '}',
+      'spell typing(caster) {',
+      middle,
+      '}',
+      'fun helper() {',
+      '  damage(1);',
+      '  return missing;',
+      '}',
+      'spell last(caster) {',
+      '  print caster.helth;',
+      '}',
+      '',
+    ].join('\n');
+  const messages = (doc: { diagnostics: readonly { message: string; severity: string }[] }) => doc.diagnostics.map((d) => `${d.severity}: ${d.message}`);
+
+  for (const middle of ['  caster.', '  var x = caster.', '  if (caster.wis', '  damage(caster, ']) {
+    it(`keeps the breed-aware warnings, their quick fixes and the other checks of the parts that parse, beside \`${middle.trim()}\``, () => {
+      const source = spells(middle);
+      const doc = service.document(`typing-${middle}.spell`, source);
+      expect(messages(doc)).toEqual(
+        expect.arrayContaining([
+          "warning: No breed has a property 'wisdm'; did you mean 'wisdom'?",
+          "warning: No breed has a property 'helth'; did you mean 'health'?",
+          'error: damage() expects 2 arguments (target, amount) but got 1.',
+          "warning: Undefined variable 'missing'.",
+        ]),
+      );
+      expect(doc.diagnostics.filter((d) => d.severity === 'error' && !/damage\(\)/.test(d.message))).toHaveLength(1);
+      const fixes = quickFixes(doc, 0, source.length).map((f) => [f.title, source.slice(f.edit.start, f.edit.end)]);
+      expect(fixes).toEqual([
+        ["Change to 'wisdom'", 'wisdm'],
+        ["Change to 'health'", 'helth'],
+      ]);
+    });
+  }
+
+  it('keeps the declarations after one whose closing brace is not typed yet', () => {
+    const source = spells('  if (caster.wisdom > 1) {\n    print caster.wisdm;').replace('}\nfun helper', '\nfun helper');
+    const doc = service.document('open-brace.spell', source);
+    expect(messages(doc)).toEqual(
+      expect.arrayContaining(["warning: No breed has a property 'helth'; did you mean 'health'?", 'error: damage() expects 2 arguments (target, amount) but got 1.', "error: Expect '}' after block."]),
+    );
+    expect(messages(doc).filter((m) => m.includes("'wisdm'"))).toHaveLength(2);
+  });
+});
+
 describe('completion', () => {
   it('offers keywords, locals, upvalues, module functions, classes, spells and host functions with snippets', () => {
     const { doc, offset } = open('fun helper(a) {}\nclass Rune {}\nspell zap(caster, target) {\n  var dmg = 1;\n  fun inner() {\n    |\n  }\n}\n');
