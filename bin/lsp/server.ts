@@ -99,6 +99,10 @@ export function startLanguageServer(connection: Connection, io: CliIO): void {
   connection.onInitialize((params): InitializeResult => {
     const roots = params.workspaceFolders?.map((f) => f.uri) ?? (params.rootUri ? [params.rootUri] : []);
     workspace.setRoots(roots);
+    const options = params.initializationOptions as { analysisCacheMB?: unknown } | null | undefined;
+    const cacheMB = options?.analysisCacheMB;
+    if (typeof cacheMB === 'number' && Number.isFinite(cacheMB) && cacheMB >= 0) workspace.setAnalysisBudget(Math.round(cacheMB * (1 << 20)));
+    else if (cacheMB !== undefined) connection.console.warn(`cantrip lsp: ignoring analysisCacheMB ${JSON.stringify(cacheMB)} (a number of megabytes, 0 or more)`);
     projectWatch = new ProjectWatch(connection, params.capabilities);
     return { capabilities: SERVER_CAPABILITIES, serverInfo: { name: 'cantrip' } };
   });

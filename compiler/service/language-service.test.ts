@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { HostFunctionSpec } from '../../vm/host.js';
 import {
+  AnalysisBudget,
   LanguageService,
   completionsAt,
   declaredSpells,
@@ -130,6 +131,39 @@ describe('diagnostics while a line is half typed', () => {
       expect.arrayContaining(["warning: No breed has a property 'helth'; did you mean 'health'?", 'error: damage() expects 2 arguments (target, amount) but got 1.', "error: Expect '}' after block."]),
     );
     expect(messages(doc).filter((m) => m.includes("'wisdm'"))).toHaveLength(2);
+  });
+});
+
+describe('what the service keeps', () => {
+  it('drops the least recently used analyses past its budget, across services, and analyses them again when asked', () => {
+    const budget = new AnalysisBudget(100);
+    const one = new LanguageService(WORLD, { budget });
+    const two = new LanguageService(WORLD, { budget });
+    const text = (name: string) => `spell ${name}(caster) {\n  print caster.wisdm;\n}\n`.padEnd(45, ' ');
+    const a = one.document('a', text('a'));
+    two.document('b', text('b'));
+    expect(one.document('a', text('a'))).toBe(a);
+    two.document('c', text('c'));
+    // a was used after b: b goes.
+    expect(one.cached('a')).toBe(a);
+    expect(two.cached('b')).toBeUndefined();
+    expect(budget.keptSource).toBe(90);
+    const again = two.document('b', text('b'));
+    expect(again.diagnostics.map((d) => d.suggestion)).toEqual(['wisdom']);
+    expect(two.cached('c')).toBeDefined();
+    expect(one.cached('a')).toBeUndefined();
+    // A file larger than the whole budget is still analysed (the newest is always kept).
+    const big = one.document('big', text('big').repeat(4));
+    expect(big.diagnostics.filter((d) => d.suggestion === 'wisdom')).toHaveLength(4);
+    expect(budget.keptSource).toBe(180);
+    one.forgetAll();
+    expect(budget.keptSource).toBe(0);
+  });
+
+  it('refuses to format a file over the size it formats, saying so', () => {
+    const doc = service.document('huge.spell', 'print 1;\n'.repeat(150_000));
+    const result = formatEdits(doc, 2);
+    expect(result).toEqual({ ok: false, message: 'This file is 1.3 MB; the editor formats files up to 1.0 MB (run `cantrip fmt` on it).' });
   });
 });
 

@@ -4,7 +4,7 @@
  * and talks JSON-RPC to it with vscode-jsonrpc.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
@@ -80,12 +80,13 @@ export class LspClient {
   }
 
   /** `capabilities`: the client capabilities to declare (none by default). */
-  async initialize(rootUri: string | null = null, capabilities: Record<string, unknown> = {}): Promise<{ capabilities: Record<string, unknown> }> {
+  async initialize(rootUri: string | null = null, capabilities: Record<string, unknown> = {}, initializationOptions?: unknown): Promise<{ capabilities: Record<string, unknown> }> {
     const result = await this.connection.sendRequest<{ capabilities: Record<string, unknown> }>('initialize', {
       processId: process.pid,
       rootUri,
       workspaceFolders: rootUri ? [{ uri: rootUri, name: 'root' }] : null,
       capabilities,
+      initializationOptions,
     });
     await this.connection.sendNotification('initialized', {});
     return result;
@@ -130,6 +131,12 @@ export class LspClient {
     }
     this.connection.dispose();
     if (this.exited === null) this.child.kill();
+  }
+
+  /** The server process's resident memory, in MB (Linux: /proc). */
+  rssMegabytes(): number {
+    const status = readFileSync(`/proc/${this.child.pid}/status`, 'utf8');
+    return Number(/^VmRSS:\s+(\d+) kB/m.exec(status)![1]) / 1024;
   }
 
   /** Write raw bytes to the server's input (hostile framing, invalid UTF-8). */
