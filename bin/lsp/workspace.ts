@@ -12,6 +12,7 @@ import { createHash } from 'node:crypto';
 import { AnalysisBudget, LanguageService, MAX_ANALYSED_SOURCE, documentSymbols, flattenSymbols, matchesQuery, type OutlineSymbol, type SpellDocument } from '../../compiler/service/index.js';
 import { serviceDiagnostic, type ServiceDiagnostic } from '../../compiler/service/index.js';
 import type { CliIO } from '../io.js';
+import { analysesDropped } from './memory.js';
 import { ProjectCache, projectDiagnostics, projectWorld, type Project } from '../project-config.js';
 
 /** Workspace symbol search reads at most this many files from disk. */
@@ -32,7 +33,7 @@ export class SpellWorkspace {
   private readonly projects: ProjectCache;
   private readonly services = new Map<Project, LanguageService>();
   /** One bound on the analyses of every project's service together. */
-  private readonly budget = new AnalysisBudget();
+  private readonly budget = new AnalysisBudget(undefined, analysesDropped);
   private readonly outlines = new Map<string, { digest: string; symbols: readonly FlatSymbol[] }>();
   private roots: string[] = [];
 

@@ -19,8 +19,16 @@ export class AnalysisBudget {
   private readonly kept = new Map<object, { size: number; drop: () => void }>();
   private total = 0;
 
-  /** In characters of source; an editor may set it (the language server's `analysisCacheMB`). */
-  constructor(public maxSource = DEFAULT_ANALYSED_SOURCE_BUDGET) {}
+  /**
+   * `maxSource`: in characters of source; an editor may set it (the
+   * language server's `analysisCacheMB`). `dropped` is told how much source
+   * the analyses just dropped had (the server then has the garbage
+   * collected: see bin/lsp/memory.ts).
+   */
+  constructor(
+    public maxSource = DEFAULT_ANALYSED_SOURCE_BUDGET,
+    private readonly dropped?: (source: number) => void,
+  ) {}
 
   /** The size of the sources whose analyses are kept. */
   get keptSource(): number {
@@ -32,12 +40,15 @@ export class AnalysisBudget {
     this.forget(key);
     this.kept.set(key, { size, drop });
     this.total += size;
+    let droppedSource = 0;
     for (const [oldKey, old] of this.kept) {
       if (this.total <= this.maxSource || oldKey === key) break;
       this.kept.delete(oldKey);
       this.total -= old.size;
+      droppedSource += old.size;
       old.drop();
     }
+    if (droppedSource > 0) this.dropped?.(droppedSource);
   }
 
   /** `key`'s analysis was dropped by its owner. */

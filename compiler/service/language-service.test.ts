@@ -136,7 +136,8 @@ describe('diagnostics while a line is half typed', () => {
 
 describe('what the service keeps', () => {
   it('drops the least recently used analyses past its budget, across services, and analyses them again when asked', () => {
-    const budget = new AnalysisBudget(100);
+    const dropped: number[] = [];
+    const budget = new AnalysisBudget(100, (source) => dropped.push(source));
     const one = new LanguageService(WORLD, { budget });
     const two = new LanguageService(WORLD, { budget });
     const text = (name: string) => `spell ${name}(caster) {\n  print caster.wisdm;\n}\n`.padEnd(45, ' ');
@@ -148,6 +149,7 @@ describe('what the service keeps', () => {
     expect(one.cached('a')).toBe(a);
     expect(two.cached('b')).toBeUndefined();
     expect(budget.keptSource).toBe(90);
+    expect(dropped).toEqual([45]);
     const again = two.document('b', text('b'));
     expect(again.diagnostics.map((d) => d.suggestion)).toEqual(['wisdom']);
     expect(two.cached('c')).toBeDefined();
