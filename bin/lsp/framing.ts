@@ -40,9 +40,20 @@ export class FrameGuard extends Transform {
     super();
   }
 
+  /** Chunks of a long body not yet complete, kept apart so that each is copied once. */
+  private waiting: Buffer[] = [];
+  private waitingLength = 0;
+
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
     if (this.failed) return done();
-    this.buffer = this.buffer.length === 0 ? chunk : Buffer.concat([this.buffer, chunk]);
+    if (this.bodyLength >= 0 && this.buffer.length + this.waitingLength + chunk.length < this.bodyLength) {
+      this.waiting.push(chunk);
+      this.waitingLength += chunk.length;
+      return done();
+    }
+    this.buffer = Buffer.concat([this.buffer, ...this.waiting, chunk]);
+    this.waiting = [];
+    this.waitingLength = 0;
     this.drain();
     done();
   }
