@@ -21,6 +21,7 @@
  *   node dist/bench/lsp/index.js [--quick] [--documents N]      (or: npm run bench -- lsp)
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { LanguageService, completionsAt, hoverAt } from '../../compiler/service/index.js';
@@ -155,7 +156,9 @@ export async function run(options: { quick?: boolean; write?: boolean; documents
   console.log('\n== lsp (1,000-line spell)');
   const spell = generateSpell(1000);
   const at = positions(spell);
-  const results: Record<string, unknown> = { lines: spell.split('\n').length - 1, rounds, targetMs: TARGET_MS };
+  // The machine may be shared: its load average says how far to trust the figures.
+  const results: Record<string, unknown> = { lines: spell.split('\n').length - 1, rounds, targetMs: TARGET_MS, loadAverageAtStart: loadavg()[0] };
+  console.log(`load average ${loadavg()[0]!.toFixed(1)} at the start`);
 
   const client = new LspClient(REPO);
   try {
@@ -222,6 +225,7 @@ export async function run(options: { quick?: boolean; write?: boolean; documents
     `memory: peak RSS ${memory.peakRssMB} MB, final ${memory.finalRssMB} MB (${memory.peakRssMB <= 1536 ? 'within' : 'OVER'} 1.5 GB); documentSymbol of a dropped document ${ms(memory.symbolsOfDroppedMs)}, hover ${ms(memory.hoverMs)}, slowest answer while opening ${ms(memory.slowestAnswerWhileOpeningMs)}`,
   );
 
+  results.loadAverageAtEnd = loadavg()[0];
   if (options.write) {
     const dir = join(REPO, 'bench', 'results');
     mkdirSync(dir, { recursive: true });
