@@ -7,6 +7,7 @@
 import type { IToken, Lexer as ChevrotainLexer, TokenType } from 'chevrotain';
 import { Lexer } from './chevrotain.js';
 import type { Diagnostic } from './diagnostics.js';
+import { forgetLexedTokens } from './template-lexing.js';
 import {
   ALL_TOKENS,
   Comment,
@@ -49,6 +50,7 @@ export interface LexResult {
 
 export function lex(source: string): LexResult {
   const result = lexer.tokenize(source);
+  forgetLexedTokens();
   const tokens: IToken[] = [];
   const errorTokens: IToken[] = [];
   const diagnostics: Diagnostic[] = [];

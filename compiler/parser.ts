@@ -123,6 +123,8 @@ export class SpellParser extends EmbeddedActionsParser {
   topLevel: Stmt[] = [];
   /** Bodies opened by a '{' that recovery invented, still open (see canTokenTypeBeInsertedInRecovery). */
   private inventedBraces = 0;
+  /** The file ended inside blocks: said once, for the innermost. */
+  private reportedOpenAtEnd = false;
   /** The expression a call / property / index suffix applies to (see `call`). */
   private callee: Expr = { kind: 'ErrorExpr', loc: EMPTY_SPAN };
   // OR alternatives are built once and reused: rebuilding closures on every
@@ -182,6 +184,18 @@ export class SpellParser extends EmbeddedActionsParser {
     return tokType !== T.LeftBrace || this.inventedBraces < MAX_INVENTED_BRACES;
   }
 
+  /**
+   * Recovery may skip one unexpected token when the next is the one wanted;
+   * never a '}': in `caster.` + `}` + `spell c(…)` it would take `spell` (a
+   * name in plain Lox) as the property and make the next declaration part
+   * of this block, losing both to the editor's analysis. clox reports the
+   * same error at the '}' and closes the block there.
+   */
+  protected override canTokenTypeBeDeletedInRecovery(_expected: TokenType): boolean {
+    // chevrotain passes the type it expected; the token it would delete is the next one.
+    return this.LA(1).tokenType !== T.RightBrace;
+  }
+
   /** `{ body }` of a function or class: counts a '{' invented by recovery while its body is open. */
   private openBody<R>(open: IToken, body: () => R): R {
     const invented = open.isInsertedInRecovery === true;
@@ -199,6 +213,7 @@ export class SpellParser extends EmbeddedActionsParser {
     this.problems = [];
     this.topLevel = [];
     this.inventedBraces = 0;
+    this.reportedOpenAtEnd = false;
   }
 
   /**
@@ -676,6 +691,14 @@ export class SpellParser extends EmbeddedActionsParser {
           if (stmt) body.push(stmt);
         },
       });
+      // The file ended inside the block: the error clox gives, and the statements read so far kept
+      // (an exception here would drop the whole function the block belongs to, and the editor's
+      // analysis of everything in it, while the user is still typing it).
+      if (!this.RECORDING_PHASE && this.LA(1).tokenType.name === 'EOF') {
+        if (!this.reportedOpenAtEnd) this.problem("Expect '}' after block.", this.LA(1));
+        this.reportedOpenAtEnd = true;
+        return { body, closeLoc: this.span(this.LA(1)) };
+      }
       const end = this.CONSUME(T.RightBrace, { ERR_MSG: "Expect '}' after block." });
       return { body, closeLoc: this.span(end) };
     },

@@ -51,6 +51,17 @@ let seenTokens: IToken[] | null = null;
 let seenCount = 0;
 let depths: number[] = [];
 
+/**
+ * Forget the tokens of the last text lexed (lex() calls it when done): held
+ * here, a whole file's tokens (~70 MB for 1 MB of source) outlived the
+ * analysis that made them, until the next text with a `}` was lexed.
+ */
+export function forgetLexedTokens(): void {
+  seenTokens = null;
+  seenCount = 0;
+  depths = [];
+}
+
 function closesSubstitution(matched: IToken[]): boolean {
   if (matched !== seenTokens || matched.length < seenCount) {
     seenTokens = matched;

@@ -12,6 +12,7 @@ import type { Command } from 'commander';
 import type { Connection, MessageReader, MessageWriter } from 'vscode-languageserver/node';
 import type { CliCommand, CommandContext } from '../command.js';
 import { CliFailure, EXIT } from '../exit-codes.js';
+import { FrameGuard } from '../lsp/framing.js';
 
 interface LspOptions {
   readonly stdio?: boolean;
@@ -71,8 +72,17 @@ function connect(options: LspOptions, protocol: typeof import('vscode-languagese
     if (options.pipe === '') throw new CliFailure('cantrip lsp: --pipe needs the name of a pipe', EXIT.usage);
     return over(...createServerPipeTransport(options.pipe));
   }
-  // Raw streams, not readers around them: the library then exits when the editor closes them.
-  return createConnection(ProposedFeatures.all, process.stdin, process.stdout);
+  // Streams, not readers around them: the library then exits when the editor closes them. The
+  // frames are checked first (bin/lsp/framing.ts): a bad header must not leave the server deaf.
+  const framed = new FrameGuard({
+    recovered: (line) => process.stderr.write(`${line}\n`),
+    fatal: (line) => {
+      process.stderr.write(`${line}\n`);
+      process.exit(1);
+    },
+  });
+  process.stdin.pipe(framed);
+  return createConnection(ProposedFeatures.all, framed, process.stdout);
 }
 
 /**

@@ -36,6 +36,7 @@ import {
 } from '../../compiler/service/index.js';
 import type { CliIO } from '../io.js';
 import { toCompletionItem, toDiagnostic, toDocumentSymbol, toRange, toSymbolKind } from './convert.js';
+import { ProjectWatch } from './project-watch.js';
 import { SpellWorkspace, type Analysis } from './workspace.js';
 
 export const SERVER_CAPABILITIES: ServerCapabilities = {
@@ -58,6 +59,7 @@ export function startLanguageServer(connection: Connection, io: CliIO): void {
   const documents = new TextDocuments(TextDocument);
   const workspace = new SpellWorkspace(io);
   const pending = new Set<string>();
+  let projectWatch: ProjectWatch | null = null;
 
   /** The analysis of an open document, or null for a document the client never opened. */
   const analysisOf = (uri: string): { text: TextDocument; analysis: Analysis } | null => {
@@ -70,6 +72,8 @@ export function startLanguageServer(connection: Connection, io: CliIO): void {
     if (!open) return;
     const diagnostics = open.analysis.diagnostics.map((d) => toDiagnostic(open.text, d));
     void connection.sendDiagnostics({ uri, version: open.text.version, diagnostics });
+    // Analysing may have loaded a project: its breeds and API files are watched from now on.
+    projectWatch?.watch(workspace.projectFiles());
   };
 
   /** Edits come in bursts; diagnose each document once, on its newest text. */
@@ -95,6 +99,11 @@ export function startLanguageServer(connection: Connection, io: CliIO): void {
   connection.onInitialize((params): InitializeResult => {
     const roots = params.workspaceFolders?.map((f) => f.uri) ?? (params.rootUri ? [params.rootUri] : []);
     workspace.setRoots(roots);
+    const options = params.initializationOptions as { analysisCacheMB?: unknown } | null | undefined;
+    const cacheMB = options?.analysisCacheMB;
+    if (typeof cacheMB === 'number' && Number.isFinite(cacheMB) && cacheMB >= 0) workspace.setAnalysisBudget(Math.round(cacheMB * (1 << 20)));
+    else if (cacheMB !== undefined) connection.console.warn(`cantrip lsp: ignoring analysisCacheMB ${JSON.stringify(cacheMB)} (a number of megabytes, 0 or more)`);
+    projectWatch = new ProjectWatch(connection, params.capabilities);
     return { capabilities: SERVER_CAPABILITIES, serverInfo: { name: 'cantrip' } };
   });
 
@@ -104,6 +113,7 @@ export function startLanguageServer(connection: Connection, io: CliIO): void {
     workspace.forget(e.document.uri);
     void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
   });
+  connection.onInitialized(() => projectWatch?.watch(workspace.projectFiles()));
   // A breeds, API or cantrip.json file changed on disk: diagnose every open document again (the projects reload themselves).
   connection.onDidChangeWatchedFiles(() => {
     for (const doc of documents.all()) schedule(doc.uri);

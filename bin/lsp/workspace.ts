@@ -8,9 +8,11 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { LanguageService, MAX_ANALYSED_SOURCE, type SpellDocument } from '../../compiler/service/index.js';
+import { createHash } from 'node:crypto';
+import { AnalysisBudget, LanguageService, MAX_ANALYSED_SOURCE, documentSymbols, flattenSymbols, matchesQuery, type OutlineSymbol, type SpellDocument } from '../../compiler/service/index.js';
 import { serviceDiagnostic, type ServiceDiagnostic } from '../../compiler/service/index.js';
 import type { CliIO } from '../io.js';
+import { analysesDropped } from './memory.js';
 import { ProjectCache, projectDiagnostics, projectWorld, type Project } from '../project-config.js';
 
 /** Workspace symbol search reads at most this many files from disk. */
@@ -24,13 +26,24 @@ export interface Analysis {
   readonly diagnostics: readonly ServiceDiagnostic[];
 }
 
+type FlatSymbol = { symbol: OutlineSymbol; container: string };
+export type WorkspaceSymbolMatch = FlatSymbol & { uri: string };
+
 export class SpellWorkspace {
   private readonly projects: ProjectCache;
   private readonly services = new Map<Project, LanguageService>();
+  /** One bound on the analyses of every project's service together. */
+  private readonly budget = new AnalysisBudget(undefined, analysesDropped);
+  private readonly outlines = new Map<string, { digest: string; symbols: readonly FlatSymbol[] }>();
   private roots: string[] = [];
 
   constructor(io: CliIO) {
     this.projects = new ProjectCache(io);
+  }
+
+  /** How many characters of source the analyses kept may total (the `analysisCacheMB` initialization option). */
+  setAnalysisBudget(characters: number): void {
+    this.budget.maxSource = characters;
   }
 
   setRoots(uris: readonly string[]): void {
@@ -46,24 +59,43 @@ export class SpellWorkspace {
     return { doc, project, diagnostics: [...problems, ...doc.diagnostics] };
   }
 
+  /** The project files to watch: every loaded project's cantrip.json and the breeds and API files it names. */
+  projectFiles(): string[] {
+    const files = new Set<string>();
+    for (const project of this.services.keys()) for (const input of project.inputs) files.add(input);
+    return [...files].sort();
+  }
+
   forget(uri: string): void {
     for (const service of this.services.values()) service.forget(uri);
   }
 
   /** Symbols matching `query` in the open documents and the spell files under the workspace folders. */
-  workspaceSymbols(query: string, open: ReadonlyMap<string, string>) {
-    for (const [uri, text] of open) this.analyse(uri, text);
+  workspaceSymbols(query: string, open: ReadonlyMap<string, string>): WorkspaceSymbolMatch[] {
+    const texts = new Map(open);
     for (const file of this.spellFilesOnDisk()) {
       const uri = pathToFileURL(file).href;
-      if (open.has(uri)) continue;
+      if (texts.has(uri)) continue;
       const text = readText(file);
-      if (text !== null) this.analyse(uri, text);
+      if (text !== null) texts.set(uri, text);
     }
-    const seen = new Set<string>();
-    return [...this.services.values()].flatMap((s) => s.workspaceSymbols(query)).filter((s) => {
-      const key = `${s.uri}#${s.symbol.nameStart}`;
-      return !seen.has(key) && seen.add(key) !== undefined;
-    });
+    const found: WorkspaceSymbolMatch[] = [];
+    for (const [uri, text] of texts) {
+      for (const entry of this.outlineOf(uri, text)) if (matchesQuery(entry.symbol.name, query)) found.push({ uri, ...entry });
+    }
+    // Outlines of files no longer there are not kept.
+    for (const uri of this.outlines.keys()) if (!texts.has(uri)) this.outlines.delete(uri);
+    return found;
+  }
+
+  /** A file's symbols: analysed once per text (the analysis itself may be dropped; its outline is small). */
+  private outlineOf(uri: string, text: string): readonly FlatSymbol[] {
+    const digest = createHash('sha1').update(text).digest('hex');
+    const known = this.outlines.get(uri);
+    if (known?.digest === digest) return known.symbols;
+    const symbols = flattenSymbols(documentSymbols(this.analyse(uri, text).doc));
+    this.outlines.set(uri, { digest, symbols });
+    return symbols;
   }
 
   private projectOf(uri: string): Project {
@@ -75,8 +107,12 @@ export class SpellWorkspace {
     let service = this.services.get(project);
     if (service === undefined) {
       // A reloaded project replaces the old one: drop the old project's service with it.
-      for (const old of this.services.keys()) if (old.configFile === project.configFile) this.services.delete(old);
-      service = new LanguageService(projectWorld(project));
+      for (const [old, oldService] of this.services) {
+        if (old.configFile !== project.configFile) continue;
+        oldService.forgetAll();
+        this.services.delete(old);
+      }
+      service = new LanguageService(projectWorld(project), { budget: this.budget });
       this.services.set(project, service);
     }
     return service;

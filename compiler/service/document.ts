@@ -111,8 +111,12 @@ export class SpellDocument {
 }
 
 function tooLargeMessage(length: number): string {
-  const mb = (n: number) => `${(n / (1 << 20)).toFixed(1)} MB`;
-  return `This file is ${mb(length)}; the language service analyses files up to ${mb(MAX_ANALYSED_SOURCE)} (run \`cantrip check\` on it).`;
+  return `This file is ${megabytes(length)}; the language service analyses files up to ${megabytes(MAX_ANALYSED_SOURCE)} (run \`cantrip check\` on it).`;
+}
+
+/** A size for messages: `5.0 MB`. */
+export function megabytes(n: number): string {
+  return `${(n / (1 << 20)).toFixed(1)} MB`;
 }
 
 /** The statements directly inside a statement (functions are declared only by statements: Lox has no function expressions). */

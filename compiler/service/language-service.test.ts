@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { HostFunctionSpec } from '../../vm/host.js';
 import {
+  AnalysisBudget,
   LanguageService,
   completionsAt,
   declaredSpells,
@@ -79,6 +80,92 @@ describe('diagnostics', () => {
     const b = s.document('a', 'var x = 2;');
     s.setWorld({ ...WORLD, breeds: [] });
     expect(s.document('a', 'var x = 2;')).not.toBe(b);
+  });
+});
+
+describe('diagnostics while a line is half typed', () => {
+  const spells = (middle: string) =>
+    [
+      'spell first(caster, target) {',
+      '  print caster.wisdm;',
+      '}',
+      'spell typing(caster) {',
+      middle,
+      '}',
+      'fun helper() {',
+      '  damage(1);',
+      '  return missing;',
+      '}',
+      'spell last(caster) {',
+      '  print caster.helth;',
+      '}',
+      '',
+    ].join('\n');
+  const messages = (doc: { diagnostics: readonly { message: string; severity: string }[] }) => doc.diagnostics.map((d) => `${d.severity}: ${d.message}`);
+
+  for (const middle of ['  caster.', '  var x = caster.', '  if (caster.wis', '  damage(caster, ']) {
+    it(`keeps the breed-aware warnings, their quick fixes and the other checks of the parts that parse, beside \`${middle.trim()}\``, () => {
+      const source = spells(middle);
+      const doc = service.document(`typing-${middle}.spell`, source);
+      expect(messages(doc)).toEqual(
+        expect.arrayContaining([
+          "warning: No breed has a property 'wisdm'; did you mean 'wisdom'?",
+          "warning: No breed has a property 'helth'; did you mean 'health'?",
+          'error: damage() expects 2 arguments (target, amount) but got 1.',
+          "warning: Undefined variable 'missing'.",
+        ]),
+      );
+      expect(doc.diagnostics.filter((d) => d.severity === 'error' && !/damage\(\)/.test(d.message))).toHaveLength(1);
+      const fixes = quickFixes(doc, 0, source.length).map((f) => [f.title, source.slice(f.edit.start, f.edit.end)]);
+      expect(fixes).toEqual([
+        ["Change to 'wisdom'", 'wisdm'],
+        ["Change to 'health'", 'helth'],
+      ]);
+    });
+  }
+
+  it('keeps the declarations after one whose closing brace is not typed yet', () => {
+    const source = spells('  if (caster.wisdom > 1) {\n    print caster.wisdm;').replace('}\nfun helper', '\nfun helper');
+    const doc = service.document('open-brace.spell', source);
+    expect(messages(doc)).toEqual(
+      expect.arrayContaining(["warning: No breed has a property 'helth'; did you mean 'health'?", 'error: damage() expects 2 arguments (target, amount) but got 1.', "error: Expect '}' after block."]),
+    );
+    expect(messages(doc).filter((m) => m.includes("'wisdm'"))).toHaveLength(2);
+  });
+});
+
+describe('what the service keeps', () => {
+  it('drops the least recently used analyses past its budget, across services, and analyses them again when asked', () => {
+    const dropped: number[] = [];
+    const budget = new AnalysisBudget(100, (source) => dropped.push(source));
+    const one = new LanguageService(WORLD, { budget });
+    const two = new LanguageService(WORLD, { budget });
+    const text = (name: string) => `spell ${name}(caster) {\n  print caster.wisdm;\n}\n`.padEnd(45, ' ');
+    const a = one.document('a', text('a'));
+    two.document('b', text('b'));
+    expect(one.document('a', text('a'))).toBe(a);
+    two.document('c', text('c'));
+    // a was used after b: b goes.
+    expect(one.cached('a')).toBe(a);
+    expect(two.cached('b')).toBeUndefined();
+    expect(budget.keptSource).toBe(90);
+    expect(dropped).toEqual([45]);
+    const again = two.document('b', text('b'));
+    expect(again.diagnostics.map((d) => d.suggestion)).toEqual(['wisdom']);
+    expect(two.cached('c')).toBeDefined();
+    expect(one.cached('a')).toBeUndefined();
+    // A file larger than the whole budget is still analysed (the newest is always kept).
+    const big = one.document('big', text('big').repeat(4));
+    expect(big.diagnostics.filter((d) => d.suggestion === 'wisdom')).toHaveLength(4);
+    expect(budget.keptSource).toBe(180);
+    one.forgetAll();
+    expect(budget.keptSource).toBe(0);
+  });
+
+  it('refuses to format a file over the size it formats, saying so', () => {
+    const doc = service.document('huge.spell', 'print 1;\n'.repeat(150_000));
+    const result = formatEdits(doc, 2);
+    expect(result).toEqual({ ok: false, message: 'This file is 1.3 MB; the editor formats files up to 1.0 MB (run `cantrip fmt` on it).' });
   });
 });
 

@@ -4,7 +4,7 @@
  * and talks JSON-RPC to it with vscode-jsonrpc.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
@@ -44,6 +44,10 @@ export class LspClient {
   exited: number | null = null;
   /** Resolves with the exit code when the server process ends. */
   readonly exit: Promise<number>;
+  /** What the server registered with `client/registerCapability`, newest last. */
+  readonly registrations: { id: string; method: string; registerOptions?: unknown }[] = [];
+  /** Every `window/showMessage` the server sent. */
+  readonly messages: { type: number; message: string }[] = [];
 
   /** `launch`: how to start the server (default: `node bin/cantrip.js lsp --stdio`). */
   constructor(cwd = REPO, launch: ServerProcess = { command: process.execPath, args: [LAUNCHER, 'lsp', '--stdio'] }) {
@@ -66,15 +70,23 @@ export class LspClient {
         }
       }
     });
+    this.connection.onRequest('client/registerCapability', (p: { registrations: { id: string; method: string; registerOptions?: unknown }[] }) => {
+      this.registrations.push(...p.registrations);
+      return null;
+    });
+    this.connection.onRequest('client/unregisterCapability', () => null);
+    this.connection.onNotification('window/showMessage', (p: { type: number; message: string }) => void this.messages.push(p));
     this.connection.listen();
   }
 
-  async initialize(rootUri: string | null = null): Promise<{ capabilities: Record<string, unknown> }> {
+  /** `capabilities`: the client capabilities to declare (none by default). */
+  async initialize(rootUri: string | null = null, capabilities: Record<string, unknown> = {}, initializationOptions?: unknown): Promise<{ capabilities: Record<string, unknown> }> {
     const result = await this.connection.sendRequest<{ capabilities: Record<string, unknown> }>('initialize', {
       processId: process.pid,
       rootUri,
       workspaceFolders: rootUri ? [{ uri: rootUri, name: 'root' }] : null,
-      capabilities: {},
+      capabilities,
+      initializationOptions,
     });
     await this.connection.sendNotification('initialized', {});
     return result;
@@ -86,6 +98,11 @@ export class LspClient {
     if (have && version !== undefined && have.version === version) return Promise.resolve(have);
     if (this.exited !== null) return Promise.reject(new Error(`the language server exited (${this.exited}): ${this.stderr}`));
     return new Promise((resolve, reject) => this.waiters.push({ uri, version, resolve, reject }));
+  }
+
+  /** The diagnostics last published for `uri`. */
+  lastPublished(uri: string): PublishedDiagnostics | undefined {
+    return this.published.get(uri);
   }
 
   async open(uri: string, text: string, version = 1): Promise<PublishedDiagnostics> {
@@ -114,6 +131,20 @@ export class LspClient {
     }
     this.connection.dispose();
     if (this.exited === null) this.child.kill();
+  }
+
+  /** The server process's resident memory, in MB (Linux: /proc). */
+  rssMegabytes(): number {
+    const status = readFileSync(`/proc/${this.child.pid}/status`, 'utf8');
+    return Number(/^VmRSS:\s+(\d+) kB/m.exec(status)![1]) / 1024;
+  }
+
+  /** The CPU time the server process has used so far, in ms (Linux: /proc; clock ticks of 10 ms): a figure a shared machine disturbs far less than wall time. */
+  cpuMilliseconds(): number {
+    const stat = readFileSync(`/proc/${this.child.pid}/stat`, 'utf8');
+    // The fields after the command name (which may hold spaces, in parentheses): utime and stime are the 12th and 13th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
   }
 
   /** Write raw bytes to the server's input (hostile framing, invalid UTF-8). */

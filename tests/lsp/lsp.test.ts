@@ -121,6 +121,21 @@ describe('cantrip lsp', () => {
     expect(actions.map((a) => [a.title, a.edit.changes[uri]![0]!.newText])).toEqual([["Change to 'wisdom'", 'wisdom']]);
   });
 
+  it('keeps the breed-aware warning and its quick fix while another spell has a half-typed `caster.`', async () => {
+    const typing = pathToFileURL(join(dir, 'typing.spell')).href;
+    const text = 'spell first(caster) {\n  caster.\n}\n' + SPELL;
+    const published = await client.open(typing, text);
+    expect(published.diagnostics.map((d) => d.message)).toEqual(["Expect property name after '.'.", "No breed has a property 'wisdm'; did you mean 'wisdom'?"]);
+    const completion = await client.request<{ label: string }[]>('textDocument/completion', { textDocument: { uri: typing }, position: pos(1, 9) });
+    expect(completion.map((c) => c.label)).toContain('wisdom');
+    const actions = await client.request<{ title: string }[]>('textDocument/codeAction', {
+      textDocument: { uri: typing },
+      range: { start: pos(7, 16), end: pos(7, 16) },
+      context: { diagnostics: published.diagnostics },
+    });
+    expect(actions.map((a) => a.title)).toEqual(["Change to 'wisdom'"]);
+  });
+
   it('formats the document, and refuses text with syntax errors', async () => {
     const messy = pathToFileURL(join(dir, 'messy.spell')).href;
     await client.open(messy, 'spell s(c,t){damage(t,1);}');
