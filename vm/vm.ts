@@ -44,7 +44,7 @@ import { interpret } from './generated/interpreter.js';
 import type { BreakHandler, InterpreterVM } from './interpreter/interpreter-vm.js';
 import { closeUpvalues } from './interpreter/upvalues.js';
 import { UNDEFINED, flatConstants } from './interpreter/value-ops.js';
-import { FunctionCompiler, canCompile, type CompiledFunction } from './compiled/compile.js';
+import { FunctionCompiler, canCompile, compiledDepthOf, type CompiledFunction } from './compiled/compile.js';
 import { fuelBeforeCompiling } from './compiled/statuses.js';
 
 export type { Budgets } from './budgets.js';
@@ -206,6 +206,7 @@ export class VM {
       this.rememberedLoops.clear();
       for (const fn of this.functions) {
         fn.compiled = null;
+        fn.compiledDepth = 0;
         fn.loopEntry = null;
         fn.untilCompiled = fuelBeforeCompiling(fn.original.length);
       }
@@ -252,6 +253,7 @@ export class VM {
       return false;
     }
     fn.compiled = compiled;
+    fn.compiledDepth = compiledDepthOf(compiled);
     // Below zero for good: the interpreter's one test at a call or back edge ("hot now, or compiled") holds.
     fn.untilCompiled = Number.NEGATIVE_INFINITY;
     return true;

@@ -10,6 +10,8 @@
 import * as HELPERS from '../interpreter/helpers.js';
 import type { Module } from '../module.js';
 import type { ObjFunction } from '../objects.js';
+import { frameSlots } from './frame-slots.js';
+import { COMPILED_STACK_SLOTS, compiledDepthLimit } from './statuses.js';
 import { SHARED_HELPERS, compiledEntrySource, compiledFunctionSource, fastPathSource, helperSource } from './function-source.js';
 
 /** A function's compiled code: `(vm, fiber, closure, base, ip, sp) => status`. */
@@ -169,6 +171,7 @@ function evaluate(source: string): unknown {
   if (compiled === undefined) {
     compiled = evaluateIn(scope(), source);
     COMPILED.set(source, compiled);
+    FRAME_SLOTS.set(compiled as object, frameSlots(source));
     cachedChars += source.length;
     // The oldest go first (a Map keeps insertion order); V8 keeps each function's source alive.
     while (cachedChars > MAX_CACHED_CHARS && COMPILED.size > 1) {
@@ -181,6 +184,14 @@ function evaluate(source: string): unknown {
 }
 
 const COMPILED = new Map<string, unknown>();
+
+/** The JavaScript stack a frame of each compiled function takes (frameSlots), by function. */
+const FRAME_SLOTS = new WeakMap<object, number>();
+
+/** How deep in a fiber's frames `compiled` may be entered (ObjFunction.compiledDepth): fewer frames the larger its own. */
+export function compiledDepthOf(compiled: CompiledFunction): number {
+  return compiledDepthLimit(FRAME_SLOTS.get(compiled) ?? COMPILED_STACK_SLOTS);
+}
 
 /**
  * The functions compiled whole in this process (FunctionCompiler.compile), by codeKey. A new VM

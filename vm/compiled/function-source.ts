@@ -28,7 +28,7 @@ import type { Module } from '../module.js';
 import { stackDepths } from '../verifier.js';
 import { CaseWriter } from '../generator/case-writer.js';
 import { callOut, formatCode } from '../generator/macros.js';
-import { COMPILED_DEPTH_LIMIT, LOOP_PAUSE } from './statuses.js';
+import { LOOP_PAUSE } from './statuses.js';
 import { definition, single, type Part } from '../generator/parts.js';
 import { popsOf, stackOf, type Instruction } from '../instructions/define.js';
 import { INSTRUCTIONS, INTERNAL_INSTRUCTIONS } from '../instructions/index.js';
@@ -253,7 +253,7 @@ function enterInline(callee: string, argc: string, label: string): string {
     const enterBase = sp - 1 - enterArgc;
     const enterFuel = fuel - enterFn.callFuel;
     let status;
-    if (enterCode !== null && enterFn.inline === ${INLINE_NONE} && enterArgc === enterFn.arity && fc < ${COMPILED_DEPTH_LIMIT} && fc < fiber.frameBudget && fc < fiber.frameIps.length && enterFuel >= 0 && enterBase + enterFn.maxStack <= stack.length) {
+    if (enterCode !== null && enterFn.inline === ${INLINE_NONE} && enterArgc === enterFn.arity && fc < enterFn.compiledDepth && fc < fiber.frameBudget && fc < fiber.frameIps.length && enterFuel >= 0 && enterBase + enterFn.maxStack <= stack.length) {
       fiber.frameIps[fc - 1] = ip;
       fiber.frameClosures[fc] = enterClosure;
       fiber.frameBases[fc] = enterBase;

@@ -56,5 +56,24 @@ export function fuelBeforeCompiling(words: number): number {
  */
 export const COMPILED_DEPTH_LIMIT = 200;
 
+/**
+ * The JavaScript stack, in 8-byte slots, that compiled frames of one function
+ * may take together: a function whose frame takes `slots` (frameSlots,
+ * vm/compiled/frame-slots.ts) is entered compiled only below
+ * compiledDepthLimit(slots) frames. A frame of a function that holds 300
+ * values in locals (a list literal of 300) takes ~5 KB of V8's stack; 200 of
+ * them overflowed Node's ~1 MB stack, and the RangeError was reported as the
+ * heap budget. Compiled frames at depth d each take less than
+ * COMPILED_STACK_SLOTS / d, so however their sizes mix, together they take at
+ * most COMPILED_STACK_SLOTS × (1 + ln COMPILED_DEPTH_LIMIT) ≈ 6.3 × 64 KB =
+ * 400 KB (docs/compiled-tier.md, "Deep recursion").
+ */
+export const COMPILED_STACK_SLOTS = 8192;
+
+/** How deep (in frames of the fiber) a function whose compiled frame takes `slots` of the JS stack may be entered compiled. */
+export function compiledDepthLimit(slots: number): number {
+  return Math.max(1, Math.min(COMPILED_DEPTH_LIMIT, Math.floor(COMPILED_STACK_SLOTS / Math.max(1, slots))));
+}
+
 /** The interpreter counts one loop back edge in this many (for them all) towards compiling. */
 export const BACK_EDGE_SAMPLE = 128;
