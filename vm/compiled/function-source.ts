@@ -101,19 +101,24 @@ function compiledTier(
   const dirty = new Set(promotion.written);
   const writeBack = () => [...dirty].map((k) => `stack[base + ${k}] = L${k}; `).join('');
   return {
-    localHolder: (part, k, pending, inputs) => {
+    localHolder: (part, k, pending, inputs, write) => {
       const depth = depths?.[leader + part.pos] ?? -1;
       const slot = Number(k);
       // A slot a compiled loop holds in a local (promotedSlots) is there, wherever the stack's depth.
       if (promotion.slots.has(slot)) {
-        if (part.def.name === 'SET_LOCAL') dirty.add(slot);
+        if (write) dirty.add(slot);
         return `L${slot}`;
       }
       if (depth < 0 || !Number.isInteger(slot)) return undefined;
-      const firstPending = depth - inputs - pending.length;
-      if (slot >= firstPending) return pending[slot - firstPending];
+      const firstInput = depth - inputs;
+      const firstPending = firstInput - pending.length;
+      if (slot >= firstPending && slot < firstInput) return pending[slot - firstPending];
+      // One of the part's own inputs (SET_LOCAL k naming its operand's slot, which the verifier accepts): a
+      // read is the input; a write lands where the part's outputs go (or above them), so it is the stack's,
+      // as the plain interpreter's is (nothing reads it before it is written again).
+      if (slot >= firstInput && !write && part.def.kind === 'stack') return part.def.inputs[slot - firstInput];
       // A mirrored slot is read in its local, and written on the stack and in the local (the stack stays the truth).
-      if (shadows.has(slot)) return part.def.name === 'SET_LOCAL' ? `stack[base + ${slot}] = S${slot}` : `S${slot}`;
+      if (shadows.has(slot)) return write ? `stack[base + ${slot}] = S${slot}` : `S${slot}`;
       return `stack[base + ${slot}]`;
     },
     depthAt: (offset) => depths?.[leader + offset] ?? -1,
