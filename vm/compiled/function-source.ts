@@ -449,16 +449,45 @@ function flow(code: Int32Array, starts: readonly number[], leaders: ReadonlySet<
  */
 function loopBlocks(code: Int32Array, starts: readonly number[], leaders: ReadonlySet<number>, fused: ReadonlySet<number>, header: number): Set<number> {
   const { successors, latches } = flow(code, starts, leaders, fused, header);
-  // Backwards from the back edges to the header, within what the header reaches.
+  // Backwards from the back edges to the header, within what the header reaches (through each block's
+  // predecessors: a scan of every block's successors per block was quadratic in a large function).
+  const predecessors = new Map<number, number[]>();
+  for (const [from, next] of successors) {
+    for (const to of next) {
+      const known = predecessors.get(to);
+      if (known === undefined) predecessors.set(to, [from]);
+      else known.push(from);
+    }
+  }
   const loop = new Set<number>([header]);
   const back = [...latches];
   while (back.length > 0) {
     const pc = back.pop()!;
     if (loop.has(pc)) continue;
     loop.add(pc);
-    for (const [from, next] of successors) if (!loop.has(from) && next.includes(pc)) back.push(from);
+    for (const from of predecessors.get(pc) ?? []) if (!loop.has(from)) back.push(from);
   }
   return loop;
+}
+
+/**
+ * The bytecode words the code of `fn`'s loop at `header` compiles (the blocks of the loop: loopBlocks),
+ * worked out without writing it, or -1 when the code holds what the compiled tier does not run.
+ */
+export function loopWords(fn: ObjFunction, header: number): number {
+  const code = fn.original;
+  const analysis = analyse(code);
+  if (analysis === null) return -1;
+  const { starts, leaders, fused } = analysis;
+  const index = new Map(starts.map((pc, k) => [pc, k]));
+  let words = 0;
+  for (const pc of loopBlocks(code, starts, leaders, fused, header)) {
+    const k = index.get(pc);
+    if (k === undefined) continue;
+    const last = blockParts(code, starts, leaders, fused, k).at(-1)!;
+    words += last.pos + last.words;
+  }
+  return words;
 }
 
 /**
