@@ -124,7 +124,7 @@ export const BASELINE: CostCase = {
   where: 'vm',
   source: 'spell go() { while (true) {} }',
   budgets: { fuel: 2_000_000 },
-  tier: (process.env.CANTRIP_COST_BASELINE as 'compiled' | undefined) ?? 'interpreter',
+  tier: process.env.CANTRIP_COST_BASELINE === 'compiled' ? 'compiled' : 'interpreter',
 };
 
 export class Calibration {
