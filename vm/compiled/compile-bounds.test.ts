@@ -14,7 +14,7 @@ import { FunctionCompiler } from './compile.js';
 import { COMPILE_FUEL_PER_WORD, MAX_COMPILE_WORDS, compileWordsFor } from './statuses.js';
 import { describeFiber } from '../../tests/fuzz/tier-transcript.js';
 
-/** `fun chain(x)` of `n` `else if`s (about 9 words each), returning which branch matched. */
+/** `fun chain(x)` of `n` `else if`s (about 17 words each), returning which branch matched. */
 function elseIfs(n: number): string {
   const branches = Array.from({ length: n }, (_, i) => `  else if (x == ${i + 1}) return ${i + 1} * 2;`).join('\n');
   return `fun chain(x) {\n  if (x == 0) return 0;\n${branches}\n  return -1;\n}\n`;
