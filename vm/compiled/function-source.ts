@@ -116,7 +116,10 @@ function compiledTier(
       // One of the part's own inputs (SET_LOCAL k naming its operand's slot, which the verifier accepts): a
       // read is the input; a write lands where the part's outputs go (or above them), so it is the stack's,
       // as the plain interpreter's is (nothing reads it before it is written again).
-      if (slot >= firstInput && !write && part.def.kind === 'stack') return part.def.inputs[slot - firstInput];
+      if (slot >= firstInput && !write && part.def.kind === 'stack') {
+        const input = part.def.inputs[slot - firstInput]!;
+        return input.startsWith('_') ? undefined : input;
+      }
       // A mirrored slot is read in its local, and written on the stack and in the local (the stack stays the truth).
       if (shadows.has(slot)) return write ? `stack[base + ${slot}] = S${slot}` : `S${slot}`;
       return `stack[base + ${slot}]`;

@@ -347,9 +347,11 @@ export class CaseWriter {
       FINISH: ([value, n]) => (inline !== null ? `{ ${inline.result} = ${value}; ${done}; }` : `{ sp -= (${n}) - 1; stack[sp - 1] = ${value}; ${done}; }`),
       CONST: ([k]) => tier.constant?.(k!) ?? `constants[${k}]`,
       LOCAL: ([k]) => {
-        // A part reading a frame slot while some of its inputs are taken off the stack could name one of those.
+        const holder = this.holder(part, k!, false);
+        if (holder !== undefined) return holder;
+        // Where the tier does not place the slot, a part with inputs taken off the stack could name one of them.
         if (pending.length > 0 && def.kind === 'stack' && def.inputs.length > 0) throw new Error(`${def.name}: reads a frame slot and has inputs.`);
-        return this.holder(part, k!, false) ?? localRead(`base + ${k}`, pending);
+        return localRead(`base + ${k}`, pending);
       },
       STORE_LOCAL: ([k, value]) => {
         const holder = this.holder(part, k!, true);
