@@ -37,7 +37,8 @@ import { programArbitrary, renderProgram } from './program-arbitrary.js';
 import { sameOnEveryTier, STILL_CLOCK_HOSTS } from './tier-transcript.js';
 
 const budgetsArbitrary: fc.Arbitrary<Partial<Budgets>> = fc.record({
-  fuel: fc.constantFrom(50, 500, 5_000, 30_000),
+  // 200,000: enough for `auto` to compile hot functions and loops at their thresholds mid-run.
+  fuel: fc.constantFrom(50, 500, 5_000, 30_000, 200_000),
   maxFrames: fc.constantFrom(2, 8, 64),
   maxStack: fc.constantFrom(16, 256, 4_000),
   maxHeap: fc.constantFrom(4, 100, 20_000),
