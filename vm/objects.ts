@@ -57,6 +57,12 @@ export class ObjFunction implements VmObject {
    * is set, and dropped with it (the debugger attaching); null until then, or when it cannot be made.
    */
   loopEntry: ((vm: object, fiber: object, closure: ObjClosure, a0: Value, a1: Value) => number) | null = null;
+  /**
+   * A call from compiled code enters `compiled` only below this many frames (compiledDepthLimit,
+   * vm/compiled/statuses.ts: fewer the more JavaScript stack a frame of it takes); deeper, the
+   * interpreter runs it. Set with `compiled`; 0 while there is none.
+   */
+  compiledDepth = 0;
   /** Fuel it may still spend on the interpreter before it is compiled (vm/compiled/statuses.ts); Infinity: never. */
   untilCompiled: number;
   /**

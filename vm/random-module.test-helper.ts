@@ -78,7 +78,9 @@ class FunctionGenerator {
           operands.push(STRING_CONSTANTS[r(STRING_CONSTANTS.length)]!);
           break;
         case 'local':
-          operands.push(r(this.depth));
+          // Often a slot at the top (an operand's own, the values just below it: what compiled code holds in
+          // locals within a block), or any live slot.
+          operands.push(r(2) === 0 ? Math.max(0, this.depth - 1 - r(3)) : r(this.depth));
           break;
         case 'upvalue':
           if (SHAPES[this.self]!.upvalues.length === 0) return null;
@@ -170,6 +172,28 @@ class FunctionGenerator {
     this.depth = slot;
   }
 
+  /**
+   * Stack traffic that cannot fail — constants, reads and writes of slots (often the top ones, the
+   * operand's own included), DUP, POP — then every slot printed: values moving between slots and
+   * the locals compiled code holds them in within a block, observed (most other random code fails
+   * on a type before it prints anything).
+   */
+  slotTraffic(steps: number): void {
+    const entry = this.depth;
+    const moves = [Op.CONSTANT, Op.GET_LOCAL, Op.SET_LOCAL, Op.SET_LOCAL, Op.DUP, Op.POP];
+    // Constants pushed first (values that differ), so that the moves find some held in locals below the top.
+    const pushes = 1 + this.random(4);
+    for (let i = 0; i < pushes + steps; i++) {
+      const code = i < pushes ? Op.CONSTANT : moves[this.random(moves.length)]!;
+      const info = OPCODES[code]!;
+      if (code === Op.POP && this.depth <= entry) continue;
+      const operands = this.operandsFor(info);
+      if (operands !== null) this.emit(code, operands, info);
+    }
+    if (this.depth + 1 > this.maxStack) return;
+    for (let slot = 0; slot < this.depth; slot++) this.items.push(Op.GET_LOCAL, slot, Op.PRINT);
+  }
+
   finish(): AsmItem[] {
     if (this.depth === this.base) this.emit(Op.NIL, [], OPCODES[Op.NIL]!);
     this.items.push(Op.RETURN);
@@ -183,11 +207,14 @@ export function generateModule(seed: number): Module {
     const base = 1 + shape.arity;
     const maxStack = base + EXTRA_SLOTS;
     const g = new FunctionGenerator(random, self, base, maxStack);
+    // Most random code fails on a type within a few instructions: half the functions start with traffic that cannot.
+    if (random(2) === 0) g.slotTraffic(random(10));
     const blocks = 1 + random(4);
     for (let b = 0; b < blocks; b++) {
-      const choice = random(6);
+      const choice = random(7);
       if (choice === 0) g.loop(random(8));
       else if (choice === 1) g.forIn(random(6));
+      else if (choice === 2) g.slotTraffic(random(10));
       else g.straightLine(random(16));
     }
     return { ...shape, maxStack, code: g.finish() };

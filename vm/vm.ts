@@ -44,8 +44,8 @@ import { interpret } from './generated/interpreter.js';
 import type { BreakHandler, InterpreterVM } from './interpreter/interpreter-vm.js';
 import { closeUpvalues } from './interpreter/upvalues.js';
 import { UNDEFINED, flatConstants } from './interpreter/value-ops.js';
-import { FunctionCompiler, canCompile, type CompiledFunction } from './compiled/compile.js';
-import { fuelBeforeCompiling } from './compiled/statuses.js';
+import { FunctionCompiler, canCompile, compiledDepthOf, type CompiledFunction } from './compiled/compile.js';
+import { MAX_COMPILE_WORDS, compileWordsFor, fuelBeforeCompiling } from './compiled/statuses.js';
 
 export type { Budgets } from './budgets.js';
 export type { Tier, VMOptions } from './vm-options.js';
@@ -160,7 +160,9 @@ export class VM {
     this.retainedRoots = options.heapCounts === 'retained' ? this.globals : null;
     this.interpreterView = new VM.View(this);
     this.tier = options.tier ?? 'auto';
-    this.compiler = new FunctionCompiler(module);
+    // One compile is bounded in words (vm/compiled/statuses.ts); on tier auto also by what a slice of the VM's
+    // fuel may cost, since a compile is one stall of the call that asks for it (tier compiled compiles up front).
+    this.compiler = new FunctionCompiler(module, this.tier === 'compiled' ? MAX_COMPILE_WORDS : compileWordsFor(this.defaults.fuel));
     if (this.tier === 'compiled') this.compileAll();
     else if (this.tier === 'auto') this.markRemembered();
   }
@@ -219,6 +221,7 @@ export class VM {
       this.rememberedLoops.clear();
       for (const fn of this.functions) {
         fn.compiled = null;
+        fn.compiledDepth = 0;
         fn.loopEntry = null;
         fn.untilCompiled = fuelBeforeCompiling(fn.original.length);
       }
@@ -230,9 +233,23 @@ export class VM {
     return this.tier !== 'interpreter' && canCompile() ? this.tier : 'interpreter';
   }
 
-  /** Time spent compiling (ms) and bytecode words compiled, so far. */
-  get compileStats(): { readonly ms: number; readonly words: number; readonly functions: number } {
-    return { ms: this.compiler.compileMs, words: this.compiler.compiledWords, functions: this.functions.filter((f) => f.compiled !== null).length };
+  /**
+   * Time spent compiling (ms), bytecode words and characters of source compiled, functions compiled
+   * whole, and compiles refused by the bounds of what a compile may take (vm/compiled/statuses.ts), so far.
+   */
+  get compileStats(): { readonly ms: number; readonly words: number; readonly functions: number; readonly chars: number; readonly refused: number } {
+    return {
+      ms: this.compiler.compileMs,
+      words: this.compiler.compiledWords,
+      functions: this.functions.filter((f) => f.compiled !== null).length,
+      chars: this.compiler.compiledChars,
+      refused: this.compiler.refusalCount,
+    };
+  }
+
+  /** Why compiles were refused (the first 100): a function or loop too large to compile, or the VM's compiled code at its limit. */
+  get compileRefusals(): readonly string[] {
+    return this.compiler.refusals;
   }
 
   /** `fn` is hot (or called from compiled code): compile it, unless this VM stays on the interpreter. */
@@ -261,10 +278,13 @@ export class VM {
       this.compileFailures.push(`${fn.name}: ${error instanceof Error ? error.message : String(error)}`);
     }
     if (compiled === null) {
-      fn.untilCompiled = Infinity;
+      // Past a bound of what a compile may take (vm/compiled/statuses.ts): whole, it stays on the interpreter,
+      // and its fuel counts again, so that its loops may still be compiled alone (each within the bound).
+      fn.untilCompiled = this.compiler.lastRefused ? fuelBeforeCompiling(fn.original.length) : Infinity;
       return false;
     }
     fn.compiled = compiled;
+    fn.compiledDepth = compiledDepthOf(compiled);
     // Below zero for good: the interpreter's one test at a call or back edge ("hot now, or compiled") holds.
     fn.untilCompiled = Number.NEGATIVE_INFINITY;
     return true;

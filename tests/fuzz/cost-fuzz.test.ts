@@ -68,8 +68,27 @@ const worldCase = (name: string, source: string, size: number, entities: number)
   budgets: FUEL,
 });
 
+/** Classes C0 … Cn, each inheriting from the one before; C0 has `methodCount` methods (m0 …). */
+const classChain = (depth: number, methodCount: number): string =>
+  `class C0 { ${methods(methodCount)} }\n${Array.from({ length: depth }, (_, i) => `class C${i + 1} < C${i} {}`).join('\n')}`;
+
+/** What a spell can do with a method found through a deep inheritance chain (issue 34). */
+const CHAIN_OPS: Record<string, (depth: number) => string> = {
+  'call a method of the root': (d) => `var o = C${d}(); while (true) { o.m0(); }`,
+  'read it as a bound method': (d) => `var o = C${d}(); while (true) { var b = o.m0; }`,
+  'call it on instances of every class of the chain at one site': (d) =>
+    `var os = []; for (var i = 0; i <= ${d}; i = i + 1) os.append(C${d}()); var k = 0; while (true) { os[k % ${d + 1}].m0(); k = k + 1; }`,
+  'declare a subclass of the deepest class': (d) => `while (true) { class D < C${d} {} }`,
+  'instantiate the deepest class': (d) => `while (true) { C${d}(); }`,
+  'call a missing method': (d) => `var o = C${d}(); while (true) { if (random_() > 2) o.nothing(); }`,
+};
+
 /** Templates of the hostile shapes: each a family of programs that loop on one expensive operation. */
 const hostile: fc.Arbitrary<CostCase> = fc.oneof(
+  // Up to 500 deep here (declaring a chain of 2,000 classes takes a while): the test below runs 2,000.
+  fc.tuple(fc.integer({ min: 1, max: 500 }), fc.constantFrom(1, 20, 200), fc.constantFrom(...Object.keys(CHAIN_OPS))).map(([depth, count, op]) =>
+    vmCase(`chain ${depth} deep of ${count} methods: ${op}`, `${classChain(depth, count)}\nfun random_() { return 1; }\nspell go() { ${CHAIN_OPS[op]!(depth)} }`),
+  ),
   fc.integer({ min: 1, max: 3000 }).map((n) => vmCase(`inherit ${n} methods`, `class A { ${methods(n)} }\nspell go() { while (true) { class B < A {} } }`)),
   fc.integer({ min: 1, max: 250 }).map((n) => {
     const names = localNames(n);
@@ -164,6 +183,12 @@ describe('cost proportionality: CPU time ≤ fuel × a constant', () => {
 
   it('templates of the hostile shapes stay within the bound', () => {
     checkProperty('cost/hostile', fc.property(hostile, checkCase), 60);
+  });
+
+  it('methods through a 2,000-deep inheritance chain stay within the bound (always run, whatever the seed draws)', () => {
+    for (const [op, body] of Object.entries(CHAIN_OPS)) {
+      checkCase(vmCase(`chain 2000 deep of 20 methods: ${op}`, `${classChain(2_000, 20)}\nfun random_() { return 1; }\nspell go() { ${body(2_000)} }`));
+    }
   });
 
   it('the worst searches stay within the bound (always run, whatever the seed draws)', () => {

@@ -10,7 +10,9 @@
 import * as HELPERS from '../interpreter/helpers.js';
 import type { Module } from '../module.js';
 import type { ObjFunction } from '../objects.js';
-import { SHARED_HELPERS, compiledEntrySource, compiledFunctionSource, fastPathSource, helperSource } from './function-source.js';
+import { frameSlots } from './frame-slots.js';
+import { COMPILED_STACK_SLOTS, MAX_COMPILE_SOURCE_CHARS, MAX_COMPILE_WORDS, MAX_VM_COMPILED_CHARS, compiledDepthLimit } from './statuses.js';
+import { loopWords, SHARED_HELPERS, compiledEntrySource, compiledFunctionSource, fastPathSource, helperSource } from './function-source.js';
 
 /** A function's compiled code: `(vm, fiber, closure, base, ip, sp) => status`. */
 export type CompiledFunction = NonNullable<ObjFunction['compiled']>;
@@ -19,6 +21,9 @@ export type CompiledFunction = NonNullable<ObjFunction['compiled']>;
 export type LoopEntry = NonNullable<ObjFunction['loopEntry']>;
 
 let evalAllowed: boolean | null = null;
+
+/** Refusals a VM keeps the reasons of (FunctionCompiler.refusals); the rest are only counted. */
+const MAX_REFUSALS = 100;
 
 /** Whether this JavaScript environment lets code be compiled at run time (a strict Content-Security-Policy does not). */
 export function canCompile(): boolean {
@@ -42,12 +47,24 @@ export class FunctionCompiler {
   /** Milliseconds spent compiling, and bytecode words compiled (for `cantrip run --tier` reports and benchmarks). */
   compileMs = 0;
   compiledWords = 0;
+  /** Characters of source compiled (counted against MAX_VM_COMPILED_CHARS). */
+  compiledChars = 0;
+  /** Compiles refused by the bounds (the code stays on the interpreter), and why: at most MAX_REFUSALS kept. */
+  readonly refusals: string[] = [];
+  refusalCount = 0;
+  /** Whether the last compile asked for was refused by a bound (not a failure: a smaller one may pass). */
+  lastRefused = false;
+  constructor(
+    private readonly module: Module,
+    /** The most words one compile may take here (MAX_COMPILE_WORDS, or compileWordsFor the VM's fuel). */
+    readonly maxWords = MAX_COMPILE_WORDS,
+    /** The most source this VM may compile in all. */
+    private readonly maxChars = MAX_VM_COMPILED_CHARS,
+  ) {}
 
-  constructor(private readonly module: Module) {}
-
-  /** `fn`'s compiled code, or null when it cannot be compiled here. */
+  /** `fn`'s compiled code, or null when it cannot be compiled here (lastRefused: a bound refused it). */
   compile(fn: ObjFunction): CompiledFunction | null {
-    const compiled = this.compileSource({ words: fn.original.length }, () => compiledFunctionSource(this.module, fn));
+    const compiled = this.compileSource(fn, fn.original.length, { words: fn.original.length }, () => compiledFunctionSource(this.module, fn));
     if (compiled !== null) rememberCode(fn);
     return compiled;
   }
@@ -70,7 +87,8 @@ export class FunctionCompiler {
    * pass is all it costs. Null otherwise (the caller then counts fuel towards compiling as usual).
    */
   compileRemembered(fn: ObjFunction): CompiledFunction | null {
-    return this.compileSource({ words: fn.original.length }, () => {
+    // Nothing written or evaluated, nothing more held: no bound of a compile applies.
+    return this.compileSource(fn, null, { words: fn.original.length }, () => {
       const text = compiledFunctionSource(this.module, fn, undefined, undefined, true);
       return text !== null && COMPILED.has(text) ? text : null;
     });
@@ -83,7 +101,7 @@ export class FunctionCompiler {
    * same words, counted in the figures as such.
    */
   compileEntry(fn: ObjFunction): LoopEntry | null {
-    return this.compileSource({ words: fn.original.length }, () => compiledEntrySource(this.module, fn)) as LoopEntry | null;
+    return this.compileSource(fn, fn.original.length, { words: fn.original.length }, () => compiledEntrySource(this.module, fn)) as LoopEntry | null;
   }
 
   /**
@@ -102,7 +120,7 @@ export class FunctionCompiler {
     if (known !== undefined) return known;
     if (loops.words >= fn.original.length) return null;
     const counted = { words: 0 };
-    const compiled = this.compileSource(counted, () => {
+    const compiled = this.compileSource(fn, rememberedOnly ? null : loopWords(fn, header), counted, () => {
       // rememberedOnly: the source and function the process holds, or null (nothing written or evaluated; see compileRemembered).
       const text = compiledFunctionSource(this.module, fn, header, counted, rememberedOnly);
       return !rememberedOnly || (text !== null && COMPILED.has(text)) ? text : null;
@@ -122,15 +140,39 @@ export class FunctionCompiler {
 
   private readonly loops = new Map<ObjFunction, { words: number; code: Map<number, CompiledFunction> }>();
 
-  private compileSource(counted: { readonly words: number }, source: () => string | null): CompiledFunction | null {
+  /**
+   * Compile what `source` writes for `fn` (`words`: what it compiles, known before it is written), within
+   * the bounds: at most maxWords words, MAX_COMPILE_SOURCE_CHARS of source, and MAX_VM_COMPILED_CHARS in
+   * all for this VM. Null (lastRefused) past one of them. `words` null: only what the process holds is
+   * taken (compileRemembered), which writes, evaluates and holds nothing more, so no bound applies.
+   */
+  private compileSource(fn: ObjFunction, words: number | null, counted: { readonly words: number }, source: () => string | null): CompiledFunction | null {
+    this.lastRefused = false;
     if (!canCompile()) return null;
+    if (words !== null && words > this.maxWords) return this.refuse(fn, `${words} words, more than one compile may take (${this.maxWords})`);
     const started = performance.now();
     const text = source();
     if (text === null) return null;
+    if (words === null) {
+      const compiled = evaluate(text) as CompiledFunction;
+      this.compileMs += performance.now() - started;
+      this.compiledWords += counted.words;
+      return compiled;
+    }
+    if (text.length > MAX_COMPILE_SOURCE_CHARS) return this.refuse(fn, `${text.length} characters of source, more than one compile may write (${MAX_COMPILE_SOURCE_CHARS})`);
+    if (this.compiledChars + text.length > this.maxChars) return this.refuse(fn, `the VM's compiled code would pass ${this.maxChars} characters of source`);
+    this.compiledChars += text.length;
     const compiled = evaluate(text) as CompiledFunction;
     this.compileMs += performance.now() - started;
     this.compiledWords += counted.words;
     return compiled;
+  }
+
+  private refuse(fn: ObjFunction, why: string): null {
+    this.lastRefused = true;
+    this.refusalCount++;
+    if (this.refusals.length < MAX_REFUSALS) this.refusals.push(`${fn.name || 'script'}: ${why}`);
+    return null;
   }
 }
 
@@ -169,6 +211,7 @@ function evaluate(source: string): unknown {
   if (compiled === undefined) {
     compiled = evaluateIn(scope(), source);
     COMPILED.set(source, compiled);
+    FRAME_SLOTS.set(compiled as object, frameSlots(source));
     cachedChars += source.length;
     // The oldest go first (a Map keeps insertion order); V8 keeps each function's source alive.
     while (cachedChars > MAX_CACHED_CHARS && COMPILED.size > 1) {
@@ -181,6 +224,14 @@ function evaluate(source: string): unknown {
 }
 
 const COMPILED = new Map<string, unknown>();
+
+/** The JavaScript stack a frame of each compiled function takes (frameSlots), by function. */
+const FRAME_SLOTS = new WeakMap<object, number>();
+
+/** How deep in a fiber's frames `compiled` may be entered (ObjFunction.compiledDepth): fewer frames the larger its own. */
+export function compiledDepthOf(compiled: CompiledFunction): number {
+  return compiledDepthLimit(FRAME_SLOTS.get(compiled) ?? COMPILED_STACK_SLOTS);
+}
 
 /**
  * The functions compiled whole in this process (FunctionCompiler.compile), by codeKey. A new VM

@@ -7,7 +7,7 @@ import { Fault, fuelFault } from '../interpreter/fault.js';
 import { growFrames, growStackCharged } from '../interpreter/frames.js';
 import type { InterpreterVM } from '../interpreter/interpreter-vm.js';
 import { GETTER_IC, INLINE_NIL, INLINE_NONE, INLINE_SELF, INLINE_STORES, ObjInstance, type ObjClosure, type ObjFunction } from '../objects.js';
-import { COMPILED_DEPTH_LIMIT, FINISHED, RETURNED, UNWOUND } from './statuses.js';
+import { FINISHED, RETURNED, UNWOUND } from './statuses.js';
 
 /**
  * Push the frame of a call to `closure` with the `argc` arguments on the
@@ -34,7 +34,7 @@ export function pushFrame(vm: InterpreterVM, fiber: Fiber, closure: ObjClosure, 
     fc >= fiber.frameBudget ||
     fuel < 0 ||
     newBase + fn.maxStack > fiber.stack.length ||
-    fc >= COMPILED_DEPTH_LIMIT
+    fc >= fn.compiledDepth
   ) {
     fiber.sp = sp;
     return pushFrameChecked(vm, fiber, closure, argc, returnIp);
@@ -63,7 +63,7 @@ function pushFrameChecked(vm: InterpreterVM, fiber: Fiber, closure: ObjClosure, 
   fiber.frameBases[fc] = newBase;
   fiber.frameCount = fc + 1;
   const compiled = fn.compiled !== null || ((fn.untilCompiled -= fn.callFuel) <= 0 && vm.tierUp(fn)) ? fn.compiled : null;
-  if (compiled === null || fc >= COMPILED_DEPTH_LIMIT) {
+  if (compiled === null || fc >= fn.compiledDepth) {
     fiber.frameIps[fc] = 0;
     return interpretCallee;
   }

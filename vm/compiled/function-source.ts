@@ -28,7 +28,7 @@ import type { Module } from '../module.js';
 import { stackDepths } from '../verifier.js';
 import { CaseWriter } from '../generator/case-writer.js';
 import { callOut, formatCode } from '../generator/macros.js';
-import { COMPILED_DEPTH_LIMIT, LOOP_PAUSE } from './statuses.js';
+import { LOOP_PAUSE } from './statuses.js';
 import { definition, single, type Part } from '../generator/parts.js';
 import { popsOf, stackOf, type Instruction } from '../instructions/define.js';
 import { INSTRUCTIONS, INTERNAL_INSTRUCTIONS } from '../instructions/index.js';
@@ -101,19 +101,27 @@ function compiledTier(
   const dirty = new Set(promotion.written);
   const writeBack = () => [...dirty].map((k) => `stack[base + ${k}] = L${k}; `).join('');
   return {
-    localHolder: (part, k, pending, inputs) => {
+    localHolder: (part, k, pending, inputs, write) => {
       const depth = depths?.[leader + part.pos] ?? -1;
       const slot = Number(k);
       // A slot a compiled loop holds in a local (promotedSlots) is there, wherever the stack's depth.
       if (promotion.slots.has(slot)) {
-        if (part.def.name === 'SET_LOCAL') dirty.add(slot);
+        if (write) dirty.add(slot);
         return `L${slot}`;
       }
       if (depth < 0 || !Number.isInteger(slot)) return undefined;
-      const firstPending = depth - inputs - pending.length;
-      if (slot >= firstPending) return pending[slot - firstPending];
+      const firstInput = depth - inputs;
+      const firstPending = firstInput - pending.length;
+      if (slot >= firstPending && slot < firstInput) return pending[slot - firstPending];
+      // One of the part's own inputs (SET_LOCAL k naming its operand's slot, which the verifier accepts): a
+      // read is the input; a write lands where the part's outputs go (or above them), so it is the stack's,
+      // as the plain interpreter's is (nothing reads it before it is written again).
+      if (slot >= firstInput && !write && part.def.kind === 'stack') {
+        const input = part.def.inputs[slot - firstInput]!;
+        return input.startsWith('_') ? undefined : input;
+      }
       // A mirrored slot is read in its local, and written on the stack and in the local (the stack stays the truth).
-      if (shadows.has(slot)) return part.def.name === 'SET_LOCAL' ? `stack[base + ${slot}] = S${slot}` : `S${slot}`;
+      if (shadows.has(slot)) return write ? `stack[base + ${slot}] = S${slot}` : `S${slot}`;
       return `stack[base + ${slot}]`;
     },
     depthAt: (offset) => depths?.[leader + offset] ?? -1,
@@ -253,7 +261,7 @@ function enterInline(callee: string, argc: string, label: string): string {
     const enterBase = sp - 1 - enterArgc;
     const enterFuel = fuel - enterFn.callFuel;
     let status;
-    if (enterCode !== null && enterFn.inline === ${INLINE_NONE} && enterArgc === enterFn.arity && fc < ${COMPILED_DEPTH_LIMIT} && fc < fiber.frameBudget && fc < fiber.frameIps.length && enterFuel >= 0 && enterBase + enterFn.maxStack <= stack.length) {
+    if (enterCode !== null && enterFn.inline === ${INLINE_NONE} && enterArgc === enterFn.arity && fc < enterFn.compiledDepth && fc < fiber.frameBudget && fc < fiber.frameIps.length && enterFuel >= 0 && enterBase + enterFn.maxStack <= stack.length) {
       fiber.frameIps[fc - 1] = ip;
       fiber.frameClosures[fc] = enterClosure;
       fiber.frameBases[fc] = enterBase;
@@ -444,16 +452,45 @@ function flow(code: Int32Array, starts: readonly number[], leaders: ReadonlySet<
  */
 function loopBlocks(code: Int32Array, starts: readonly number[], leaders: ReadonlySet<number>, fused: ReadonlySet<number>, header: number): Set<number> {
   const { successors, latches } = flow(code, starts, leaders, fused, header);
-  // Backwards from the back edges to the header, within what the header reaches.
+  // Backwards from the back edges to the header, within what the header reaches (through each block's
+  // predecessors: a scan of every block's successors per block was quadratic in a large function).
+  const predecessors = new Map<number, number[]>();
+  for (const [from, next] of successors) {
+    for (const to of next) {
+      const known = predecessors.get(to);
+      if (known === undefined) predecessors.set(to, [from]);
+      else known.push(from);
+    }
+  }
   const loop = new Set<number>([header]);
   const back = [...latches];
   while (back.length > 0) {
     const pc = back.pop()!;
     if (loop.has(pc)) continue;
     loop.add(pc);
-    for (const [from, next] of successors) if (!loop.has(from) && next.includes(pc)) back.push(from);
+    for (const from of predecessors.get(pc) ?? []) if (!loop.has(from)) back.push(from);
   }
   return loop;
+}
+
+/**
+ * The bytecode words the code of `fn`'s loop at `header` compiles (the blocks of the loop: loopBlocks),
+ * worked out without writing it, or -1 when the code holds what the compiled tier does not run.
+ */
+export function loopWords(fn: ObjFunction, header: number): number {
+  const code = fn.original;
+  const analysis = analyse(code);
+  if (analysis === null) return -1;
+  const { starts, leaders, fused } = analysis;
+  const index = new Map(starts.map((pc, k) => [pc, k]));
+  let words = 0;
+  for (const pc of loopBlocks(code, starts, leaders, fused, header)) {
+    const k = index.get(pc);
+    if (k === undefined) continue;
+    const last = blockParts(code, starts, leaders, fused, k).at(-1)!;
+    words += last.pos + last.words;
+  }
+  return words;
 }
 
 /**

@@ -3,68 +3,27 @@
  * output, results, errors with their lines and traces, the fuel left when a
  * run ends (so fuel runs out at the same instruction), the heap charged, and
  * the same depth of stack overflow. Checked on every spell of the corpus and
- * on programs generated from the grammar under small budgets.
+ * on programs made to reach each path; generated programs and mutated
+ * bytecode are tests/fuzz/tier-differential.test.ts's.
  */
 
-import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { compile } from '../../compiler/index.js';
 import { spellCorpus } from '../../tests/fuzz/corpus.js';
-import { checkProperty } from '../../tests/fuzz/fuzz-settings.js';
-import { programArbitrary, renderProgram } from '../../tests/fuzz/program-arbitrary.js';
 import type { Budgets } from '../budgets.js';
-import { CORE_HOST_FUNCTIONS } from '../builtins.js';
 import type { Fiber } from '../fiber.js';
+import { CORE_HOST_FUNCTIONS } from '../builtins.js';
 import type { Module } from '../module.js';
-import { verifyModule } from '../verifier.js';
-import { readSpb, writeSpb } from '../spb.js';
-import { VerifyError } from '../errors.js';
 import { VM, type Tier } from '../vm.js';
 import { canCompile, compiledSource, forgetCompileCheck, forgetCompiledCode } from './compile.js';
 import { saveVm } from '../fiber-snapshot.js';
 import { RUN_HOSTS } from '../test-support/run-hosts.js';
+import { describeFiber, sameOnEveryTier, transcript } from '../../tests/fuzz/tier-transcript.js';
 
 const HOSTS = RUN_HOSTS;
 
-function describeFiber(fiber: Fiber): string {
-  return JSON.stringify({
-    state: fiber.state,
-    result: fiber.state === 'done' ? String(fiber.result) : null,
-    error: fiber.error?.format() ?? null,
-    limit: fiber.error?.limit ?? null,
-    fuel: fiber.fuel,
-    heap: fiber.heapUsed,
-    output: fiber.outputUsed,
-  });
-}
-
-/**
- * The core builtins with a clock that stands still: a generated program may print `str(clock())`, whose text
- * (and so its heap and output charges) would differ from one run to the next, whichever tier ran it.
- */
-const STILL_CLOCK_HOSTS = CORE_HOST_FUNCTIONS.map((host) => (host.name === 'clock' ? { ...host, impl: () => 1.25 } : host));
-
-/** Everything observable of running a module's script, its spells and some of its functions. */
-function transcript(module: Module, tier: Tier, budgets: Partial<Budgets>): { lines: string[]; failures: readonly string[] } {
-  const lines: string[] = [];
-  const vm = new VM(module, { ...budgets, hosts: STILL_CLOCK_HOSTS, print: (text) => lines.push(`print ${text}`), tier });
-  lines.push(`script ${describeFiber(vm.runScript())}`);
-  for (const spell of vm.spellNames().slice(0, 4)) {
-    for (let i = 0; i < 3; i++) lines.push(`cast ${spell} ${describeFiber(vm.cast(spell, [i, 'two']))}`);
-  }
-  for (const name of ['f', 'g', 'h', 'C', 'D', 'main']) {
-    if (vm.getGlobal(name) !== undefined) lines.push(`call ${name} ${describeFiber(vm.call(name, [3]))}`);
-  }
-  return { lines, failures: vm.compileFailures };
-}
-
 function sameInBothTiers(module: Module, budgets: Partial<Budgets>): void {
-  const interpreted = transcript(module, 'interpreter', budgets);
-  for (const tier of ['compiled', 'auto'] as const) {
-    const compiled = transcript(module, tier, budgets);
-    expect(compiled.failures).toEqual([]);
-    expect(compiled.lines).toEqual(interpreted.lines);
-  }
+  sameOnEveryTier(module, budgets);
 }
 
 /** Cast `go(arg)`, saving the VM at each wait and resuming it: what was printed, the snapshots, the end. */
@@ -281,48 +240,6 @@ describe('the compiled tier', () => {
     expect(compiled).toEqual(run('interpreter'));
     expect(compiled.slice(0, 3)).toEqual(['5000', '5000', 'built']);
     expect(compiled[3]).toMatch(/Stack overflow/);
-  });
-
-  it('behaves as the interpreter on programs generated from the grammar, under small budgets', () => {
-    const budgets = fc.record({
-      fuel: fc.constantFrom(50, 500, 5_000, 30_000),
-      maxFrames: fc.constantFrom(2, 8, 64),
-      maxStack: fc.constantFrom(16, 256, 4_000),
-      maxHeap: fc.constantFrom(4, 100, 20_000),
-    });
-    const property = fc.property(programArbitrary({ world: false }).map(renderProgram), budgets, (source, limits) => {
-      const { module } = compile(source, { hosts: CORE_HOST_FUNCTIONS });
-      if (module === null) return;
-      verifyModule(module, CORE_HOST_FUNCTIONS);
-      sameInBothTiers(module, limits);
-    });
-    checkProperty('compiled tier = interpreter on generated programs', property, 150);
-  });
-
-  it('behaves as the interpreter on mutated bytecode that still verifies (through .spb)', () => {
-    const files = corpus.map((entry) => writeSpb(entry.module));
-    let ran = 0;
-    const property = fc.property(
-      fc.nat({ max: files.length - 1 }),
-      fc.array(fc.tuple(fc.nat(), fc.integer({ min: -2, max: 70 })), { minLength: 1, maxLength: 3 }),
-      (which, edits) => {
-        const module = readSpb(files[which]!);
-        for (const [at, value] of edits) {
-          const fn = module.functions[at % module.functions.length]!;
-          if (fn.code.length > 0) fn.code[at % fn.code.length] = value;
-        }
-        try {
-          verifyModule(module, CORE_HOST_FUNCTIONS);
-        } catch (error) {
-          if (error instanceof VerifyError) return;
-          throw error;
-        }
-        ran++;
-        sameInBothTiers(module, { fuel: 20_000, maxHeap: 20_000, maxFrames: 32 });
-      },
-    );
-    checkProperty('compiled tier = interpreter on mutated bytecode', property, 300);
-    expect(ran).toBeGreaterThan(0);
   });
 
   it('never writes a string, name or number of the spell into the JavaScript it runs', () => {

@@ -290,9 +290,9 @@ export class CaseWriter {
   }
 
   /** Where frame slot `k` is, if the tier knows the stack's depth. */
-  private holder(part: Part, k: string): string | undefined {
+  private holder(part: Part, k: string, write: boolean): string | undefined {
     const inputs = part.def.kind === 'stack' ? part.def.inputs.length : 0;
-    return this.tier.localHolder?.(part, k, this.pending, inputs);
+    return this.tier.localHolder?.(part, k, this.pending, inputs, write);
   }
 
   /**
@@ -346,9 +346,15 @@ export class CaseWriter {
       },
       FINISH: ([value, n]) => (inline !== null ? `{ ${inline.result} = ${value}; ${done}; }` : `{ sp -= (${n}) - 1; stack[sp - 1] = ${value}; ${done}; }`),
       CONST: ([k]) => tier.constant?.(k!) ?? `constants[${k}]`,
-      LOCAL: ([k]) => this.holder(part, k!) ?? localRead(`base + ${k}`, pending),
+      LOCAL: ([k]) => {
+        const holder = this.holder(part, k!, false);
+        if (holder !== undefined) return holder;
+        // Where the tier does not place the slot, a part with inputs taken off the stack could name one of them.
+        if (pending.length > 0 && def.kind === 'stack' && def.inputs.length > 0) throw new Error(`${def.name}: reads a frame slot and has inputs.`);
+        return localRead(`base + ${k}`, pending);
+      },
       STORE_LOCAL: ([k, value]) => {
-        const holder = this.holder(part, k!);
+        const holder = this.holder(part, k!, true);
         return holder !== undefined ? `${holder} = ${value}` : localWrite(`base + ${k}`, value!, pending);
       },
       ARG_BASE: ([argc]) => (held !== null ? 'sp' : `sp - ${argc}`),

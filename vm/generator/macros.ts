@@ -40,7 +40,10 @@ export function expandCalls(text: string, macros: Readonly<Record<string, Macro>
   return out + text.slice(from);
 }
 
-/** Frame slot `slot` read where the values `pending` hold are logically on the stack at sp, sp + 1, …. */
+/**
+ * Frame slot `slot` read where the values `pending` hold are logically on the stack at sp, sp + 1, …
+ * (the verifier's live slots end there: only a part without inputs reads one, CaseWriter checks).
+ */
 export function localRead(slot: string, pending: readonly string[]): string {
   if (pending.length === 0) return `stack[${slot}]!`;
   let pick = pending[pending.length - 1]!;
@@ -48,11 +51,16 @@ export function localRead(slot: string, pending: readonly string[]): string {
   return `((localSlot = ${slot}) < sp ? stack[localSlot]! : ${pick})`;
 }
 
-/** Frame slot `slot` written where the values `pending` hold are logically on the stack at sp, sp + 1, …. */
+/**
+ * Frame slot `slot` written where the values `pending` hold are logically on the stack at sp, sp + 1, ….
+ * A slot above them is one of the writing part's own inputs (SET_LOCAL naming its operand's slot, which
+ * the verifier accepts): written on the stack, as the plain interpreter writes it (the part's outputs go
+ * there, so nothing reads it first), never into the last pending value.
+ */
 export function localWrite(slot: string, value: string, pending: readonly string[]): string {
   if (pending.length === 0) return `stack[${slot}] = ${value}`;
-  let store = `${pending[pending.length - 1]!} = ${value}`;
-  for (let i = pending.length - 2; i >= 0; i--) store = `if (localSlot === sp + ${i}) ${pending[i]} = ${value}; else ${store}`;
+  let store = `stack[localSlot] = ${value}`;
+  for (let i = pending.length - 1; i >= 0; i--) store = `if (localSlot === sp + ${i}) ${pending[i]} = ${value}; else ${store}`;
   return `if ((localSlot = ${slot}) < sp) stack[localSlot] = ${value}; else ${store}`;
 }
 

@@ -18,8 +18,9 @@ export interface Tier {
    * Where frame slot `k` (an expression) is while `pending` values (after the
    * part's `inputs` were taken) are held in locals: a temporary's name or a
    * stack element, when the tier knows the stack's depth; undefined otherwise.
+   * `write`: for STORE_LOCAL (an assignment's target), not LOCAL.
    */
-  localHolder?(part: Part, k: string, pending: readonly string[], inputs: number): string | undefined;
+  localHolder?(part: Part, k: string, pending: readonly string[], inputs: number, write: boolean): string | undefined;
   /**
    * The stack's depth (from the frame's base) before the instruction at `offset` from the sequence's
    * base, when the tier knows it (compiled code: the verifier's), else -1.

@@ -40,9 +40,14 @@ function safeMessage(error: unknown): string {
 export function describeFailure(error: unknown, fiber: Fiber): { message: string; limit: BudgetLimit | null } {
   if (error instanceof Fault) return { message: error.message, limit: error.limit };
   if (error instanceof BudgetExceeded) return { message: error.message, limit: error.limit };
-  if (error instanceof RangeError && /call stack|string length|array length/i.test(error.message)) {
-    // The JS engine's own limits (a huge string, a runaway host): report them as the heap budget.
-    return { message: budgetMessage('heap', fiber.budgets, fiber.runKind), limit: 'heap' };
+  if (error instanceof RangeError && /call stack/i.test(error.message)) {
+    // V8's own stack: no budget of the cast ran out, so none is named (compiled code keeps within it:
+    // ObjFunction.compiledDepth; what is left is a host function or a host that called in deep).
+    return { message: `Host limit: the ${fiber.runKind} ran out of the JavaScript engine's stack.`, limit: null };
+  }
+  if (error instanceof RangeError && /string length|array length/i.test(error.message)) {
+    // V8's largest string or array, past a heap budget set higher than it.
+    return { message: `Host limit: the ${fiber.runKind} made a string or list longer than the JavaScript engine allows.`, limit: null };
   }
   return { message: `Internal error: ${safeMessage(error)}`, limit: null };
 }
