@@ -108,6 +108,34 @@ describe('Debugger', () => {
     expect(out).toEqual(['3']);
   });
 
+  it('gives the values a frame sees, raw, with its captured variables named', () => {
+    const source = `fun outer() {
+  var count = [1, 2];
+  fun again(n) {
+    var twice = n * 2;
+    count[0] = twice;
+    return again;
+  }
+  return again;
+}
+var step = outer();
+step(5);
+`;
+    const { vm, dbg } = setUp(source, false);
+    dbg.setBreakpoints([5]);
+    const fiber = vm.runScript();
+    expect(fiber.state).toBe('paused');
+    const inner = dbg.frameValues(fiber, 0)!;
+    expect(inner.locals).toEqual([
+      { name: 'n', value: 5 },
+      { name: 'twice', value: 10 },
+    ]);
+    expect(inner.upvalues.map((u) => u.name)).toEqual(['count', 'again']);
+    expect((inner.upvalues[0]!.value as { items: unknown[] }).items).toEqual([1, 2]);
+    expect(dbg.frameValues(fiber, 1)).toEqual({ locals: [], upvalues: [] }); // the script: `step` is a global
+    expect(dbg.frameValues(fiber, 2)).toBeNull();
+  });
+
   it('detaching restores the original code', () => {
     const { vm, dbg } = setUp();
     for (const fn of vm.runtimeFunctions) expect(fn.code).not.toBe(fn.fast);
