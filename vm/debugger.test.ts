@@ -4,6 +4,7 @@ import { CORE_HOST_FUNCTIONS } from './builtins.js';
 import { Debugger, lineStarts } from './debugger.js';
 import type { Fiber } from './fiber.js';
 import type { HostFunction } from './host.js';
+import type { ObjList } from './objects.js';
 import { Op } from './opcodes.js';
 import { VM } from './vm.js';
 
@@ -131,7 +132,7 @@ step(5);
       { name: 'twice', value: 10 },
     ]);
     expect(inner.upvalues.map((u) => u.name)).toEqual(['count', 'again']);
-    expect((inner.upvalues[0]!.value as { items: unknown[] }).items).toEqual([1, 2]);
+    expect((inner.upvalues[0]!.value as ObjList).items).toEqual([1, 2]);
     expect(dbg.frameValues(fiber, 1)).toEqual({ locals: [], upvalues: [] }); // the script: `step` is a global
     expect(dbg.frameValues(fiber, 2)).toBeNull();
   });
