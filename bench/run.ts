@@ -22,7 +22,7 @@ interface SuiteModule {
   run(options?: { quick?: boolean; write?: boolean }): Promise<unknown>;
 }
 
-const OTHER_SUITES = ['embedding', 'spatial', 'pool', 'playground', 'snapshot', 'server', 'lsp', 'clox'] as const;
+const OTHER_SUITES = ['embedding', 'spatial', 'pool', 'playground', 'snapshot', 'server', 'lsp', 'dap', 'clox'] as const;
 const SUITE_NAMES: readonly string[] = ['lang', ...OTHER_SUITES];
 const USAGE =
   'usage: node dist/bench/run.js [<suite|benchmark|compile>[,…]] [--only <suite|benchmark|compile>[,…]] [--quick] [--runs N] [--engines <name>[,…]]';

@@ -388,16 +388,18 @@ export class DebugRun {
   }
 }
 
-/** A breakpoint on `line`, or the next line with code; never hit past the last line with code or on top-level code a world already ran. */
+/**
+ * A breakpoint on `line`, or the next line with code. Where a world already
+ * ran the file's top-level code, only code in spells and functions can stop,
+ * so a breakpoint on a top-level line (a `spell` header, a global) moves to
+ * the next line of one, and says why.
+ */
 function placeBreakpoint(source: DebuggedSource, line: number): BreakpointPlace {
-  const target = source.codeLines.find((l) => l >= line);
-  if (target === undefined) return { verified: false, line, message: 'No code on or after this line: this breakpoint is never hit.' };
-  if (source.scriptRanAlready && source.scriptOnlyLines.has(target)) {
-    return {
-      verified: false,
-      line: target,
-      message: "Top-level code runs when the world loads the file, before the debugger attaches: this breakpoint is never hit. Set it inside a spell or a function.",
-    };
-  }
-  return { verified: true, line: target };
+  const next = source.codeLines.find((l) => l >= line);
+  if (next === undefined) return { verified: false, line, message: 'No code on or after this line: this breakpoint is never hit.' };
+  if (!source.scriptRanAlready || !source.scriptOnlyLines.has(next)) return { verified: true, line: next };
+  const inFunction = source.codeLines.find((l) => l >= line && !source.scriptOnlyLines.has(l));
+  const why = 'Top-level code runs when the world loads the file, before the debugger attaches';
+  if (inFunction === undefined) return { verified: false, line: next, message: `${why}: this breakpoint is never hit. Set it inside a spell or a function.` };
+  return { verified: true, line: inFunction, message: `${why}: moved to the next line of a spell or function.` };
 }

@@ -15,28 +15,20 @@
  * (66 unreadable, 65 bad data), and the located messages an editor links to
  * their lines.
  */
-import { dirname, isAbsolute, join } from 'node:path';
 import type { Diagnostic } from '../../compiler/diagnostics.js';
-import type { BreedData } from '../../runtime/entities/breeds.js';
 import { BreedError, WorldError } from '../../runtime/errors.js';
-import { describeEvent, EntityNames, type EntityId } from '../../runtime/events/events.js';
-import { declaredOnlyHosts } from '../../runtime/host/declared-hosts.js';
-import { parseScenario, startScenario, type ScenarioRun } from '../../runtime/scenario/scenario.js';
-import { World } from '../../runtime/world/world.js';
+import type { World } from '../../runtime/world/world.js';
 import { DEFAULT_BUDGETS } from '../../vm/budgets.js';
 import { VerifyError } from '../../vm/errors.js';
 import type { Fiber } from '../../vm/fiber.js';
 import type { Module } from '../../vm/module.js';
-import type { Value } from '../../vm/value.js';
 import { VM } from '../../vm/vm.js';
-import { readApiFile } from '../api-file.js';
 import { CliFailure, EXIT } from '../exit-codes.js';
 import { CLI_HOSTS } from '../hosts.js';
-import { decodeSourceText, readInputBytes, readSpellInput } from '../input.js';
+import { readSpellInput } from '../input.js';
 import type { CliIO } from '../io.js';
 import { compileSource, loadBytecode } from '../load-module.js';
-import { loadProject } from '../project-config.js';
-import type { CastArgument, LaunchPlan } from './launch-config.js';
+import type { LaunchPlan } from './launch-config.js';
 
 /** A message about a place in a file (a compile error), which an editor shows as a link. */
 export interface LocatedMessage {
@@ -69,6 +61,8 @@ export interface DebugProgram {
   readonly kind: LaunchPlan['kind'];
   readonly sources: readonly LoadedSource[];
   readonly world: World | null;
+  /** The properties every entity has (the world's built-in ones), for the variables view; empty without a world. */
+  readonly entityProperties: ReadonlySet<string>;
   /** The one cast that stops (a cast launch), or null: every fiber may stop (a script, a scenario). */
   readonly onlySpell: string | null;
   /** Run the beginning: the script, or the cast. Null for a scenario, which begins with its first tick. */
@@ -89,8 +83,9 @@ export interface ProgramOutput {
 export async function buildProgram(plan: LaunchPlan, io: CliIO, out: ProgramOutput): Promise<DebugProgram> {
   try {
     if (plan.kind === 'script') return await scriptProgram(plan, io, out);
-    if (plan.kind === 'cast') return await castProgram(plan, io, out);
-    return scenarioProgram(plan, io, out);
+    // Loaded only for a world: the runtime's breeds and world are most of what a launch would load otherwise.
+    const { castProgram, scenarioProgram } = await import('./world-program.js');
+    return plan.kind === 'cast' ? await castProgram(plan, io, out) : scenarioProgram(plan, io, out);
   } catch (error) {
     throw asFailure(error);
   }
@@ -111,6 +106,7 @@ async function scriptProgram(plan: Extract<LaunchPlan, { kind: 'script' }>, io: 
     kind: 'script',
     sources: [{ path: plan.program, vm, scriptRanAlready: false }],
     world: null,
+    entityProperties: new Set(),
     onlySpell: null,
     begin: () => vm.runScript(),
     tick: () => false,
@@ -118,81 +114,8 @@ async function scriptProgram(plan: Extract<LaunchPlan, { kind: 'script' }>, io: 
   };
 }
 
-async function castProgram(plan: Extract<LaunchPlan, { kind: 'cast' }>, io: CliIO, out: ProgramOutput): Promise<DebugProgram> {
-  const project = loadProject(plan.program, io);
-  if (project.problems.length > 0) throw new ProgramFailure(project.problems.join('\n'), EXIT.dataError);
-  const gameHosts = project.apiFile === null ? [] : declaredOnlyHosts(readApiFile(project.apiFile, io));
-  const world = new World({ ...plan.world, seed: 1, budgets: worldBudgets(plan), hosts: gameHosts });
-  describeEvents(world, out);
-  const module = await loadProgramModule(plan.program, world.hosts, io);
-  if (!module.spells.some((s) => s.name === plan.spell)) {
-    const names = module.spells.map((s) => s.name);
-    throw new ProgramFailure(`${plan.program} has no spell '${plan.spell}'${names.length > 0 ? ` (it has ${names.join(', ')})` : ' (it declares none)'}.`, EXIT.usage);
-  }
-  world.loadModule(module, plan.program);
-  if (project.breeds !== null) world.loadBreeds(breedsWithLoadedSpells(project.breeds.source as BreedData, new Set(world.spellNames()), out));
-  else if (plan.args.some((a) => a.kind === 'entity')) {
-    throw new ProgramFailure(`The cast's arguments spawn entities, but no cantrip.json with breeds was found above ${plan.program}.`, EXIT.usage);
-  }
-  const vm = world.spellVm(plan.spell)!;
-  // world.cast's first two arguments are the caster and the target (entities or nil); the rest follow as they are.
-  const [casterArg, targetArg, ...rest] = plan.args;
-  const caster = castEntity(world, casterArg, 0, 'caster', plan.world);
-  const target = castEntity(world, targetArg, 1, 'target', plan.world);
-  const extra = rest.map((arg, i) => argumentValue(world, arg, i + 2, plan.world));
-  return {
-    kind: 'cast',
-    sources: [{ path: plan.program, vm, scriptRanAlready: true }],
-    world,
-    onlySpell: plan.spell,
-    begin: () => world.cast(plan.spell, caster, target, extra).fiber,
-    tick: () => {
-      world.step();
-      return true;
-    },
-    clock: worldClock(world),
-  };
-}
-
-function scenarioProgram(plan: Extract<LaunchPlan, { kind: 'scenario' }>, io: CliIO, out: ProgramOutput): DebugProgram {
-  const file = plan.scenario;
-  const parsed = parseScenario(decodeSourceText(file, readInputBytes(file, io)));
-  const local = (path: string): string => (isAbsolute(path) ? path : join(dirname(file), path));
-  const scenario = {
-    ...parsed,
-    breeds: local(parsed.breeds),
-    spells: parsed.spells.map(local),
-    world: { ...parsed.world, ...(plan.fuel === Infinity ? {} : { fuel: plan.fuel }) },
-  };
-  // The game's functions, declared in the project's API file, record a host-call event each (as `cantrip sim --api`).
-  const project = loadProject(file, io);
-  const hosts = project.apiFile === null ? undefined : declaredOnlyHosts(readApiFile(project.apiFile, io));
-  const run: ScenarioRun = startScenario(scenario, { readBytes: (p) => readInputBytes(p, io), readText: (p) => decodeSourceText(p, readInputBytes(p, io)) }, { hosts });
-  describeEvents(run.world, out);
-  run.world.flush();
-  const ticks = plan.ticks ?? scenario.ticks ?? 100;
-  const sources = new Map<string, LoadedSource>();
-  for (const spell of run.world.spellNames()) {
-    const vm = run.world.spellVm(spell);
-    if (vm !== null && !sources.has(vm.module.sourceName)) sources.set(vm.module.sourceName, { path: vm.module.sourceName, vm, scriptRanAlready: true });
-  }
-  return {
-    kind: 'scenario',
-    sources: [...sources.values()],
-    world: run.world,
-    onlySpell: null,
-    begin: () => null,
-    tick: () => {
-      if (run.ticksRun >= ticks) return false;
-      run.step();
-      return true;
-    },
-    clock: worldClock(run.world),
-  };
-}
-
 /** A .spell compiled (its errors located, for the editor) or a .spb verified. */
-async function loadProgramModule(path: string, hosts: Parameters<typeof compileSource>[2], io: CliIO): Promise<Module> {
+export async function loadProgramModule(path: string, hosts: Parameters<typeof compileSource>[2], io: CliIO): Promise<Module> {
   const input = readSpellInput(path, io);
   if (input.kind === 'bytecode') return loadBytecode(path, input.bytes, hosts);
   const { module, diagnostics } = await compileSource(input.text, path, hosts);
@@ -204,69 +127,6 @@ function compileFailure(path: string, diagnostics: readonly Diagnostic[]): Progr
   const errors = diagnostics.filter((d) => d.severity === 'error');
   const located = errors.map((d) => ({ path, line: d.line, column: d.column, text: `${path}:${d.line}:${d.column}: error: ${d.message}` }));
   return new ProgramFailure(`${path} does not compile.`, EXIT.dataError, located);
-}
-
-function worldBudgets(plan: LaunchPlan): { fuel?: number; maxHeap?: number } {
-  return { ...(plan.fuel === Infinity ? {} : { fuel: plan.fuel }), ...(plan.maxHeap === null ? {} : { maxHeap: plan.maxHeap }) };
-}
-
-function worldClock(world: World): DebugProgram['clock'] {
-  return {
-    get time() {
-      return world.time;
-    },
-    get steps() {
-      return world.steps;
-    },
-  };
-}
-
-/**
- * A cast launch loads one file: a breed's spell that lives in another file
- * (a troll's `tick: wander`) is left out of this world, and said so, rather
- * than refusing the whole project's breeds.
- */
-function breedsWithLoadedSpells(data: BreedData, loaded: ReadonlySet<string>, out: ProgramOutput): BreedData {
-  const breeds = data.breeds.map((breed) => {
-    if (breed.spells === undefined) return breed;
-    const kept = Object.entries(breed.spells).filter(([slot, spell]) => {
-      if (spell === undefined || loaded.has(spell)) return true;
-      out.event(`note: ${breed.name}'s ${slot} spell '${spell}' is in another file: it does not run in this world.`, false);
-      return false;
-    });
-    return { ...breed, spells: Object.fromEntries(kept) };
-  });
-  return { ...data, breeds };
-}
-
-type WorldSize = { readonly width: number; readonly height: number };
-
-/** The caster or the target: an entity spawned for it, or nil. */
-function castEntity(world: World, arg: CastArgument | undefined, index: number, role: string, size: WorldSize): EntityId | null {
-  if (arg === undefined || (arg.kind === 'value' && arg.value === null)) return null;
-  if (arg.kind === 'value') throw new ProgramFailure(`'args[${index}]' is the ${role}: an entity ({ "breed": "Troll" }) or null, got ${JSON.stringify(arg.value)}.`, EXIT.usage);
-  return spawnFor(world, arg, index, size);
-}
-
-/** An argument after the caster and the target: a value, or a spawned entity. */
-function argumentValue(world: World, arg: CastArgument, index: number, size: WorldSize): Value {
-  return arg.kind === 'value' ? arg.value : world.entityRef(spawnFor(world, arg, index, size));
-}
-
-/** An entity spawned for an argument, by default beside the world's centre (one apart per argument). */
-function spawnFor(world: World, arg: Extract<CastArgument, { kind: 'entity' }>, index: number, size: WorldSize): EntityId {
-  return world.spawn(arg.breed, arg.x ?? size.width / 2 + 2 * index, arg.y ?? size.height / 2);
-}
-
-/** Every world event to the editor's console as `cantrip sim` prints it; a print is the program's output. */
-function describeEvents(world: World, out: ProgramOutput): void {
-  const names = new EntityNames();
-  world.on((e) => {
-    names.observe(e);
-    if (e.type === 'print') out.print(e.text);
-    else if (e.type === 'cast-error') out.event(e.trace, true);
-    else out.event(describeEvent(e, names.breedOf), false);
-  });
 }
 
 /** The runtime's and CLI's errors about bad input, as the exit code the CLI gives for them. */

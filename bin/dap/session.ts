@@ -49,7 +49,11 @@ interface WaitingBreakpoints {
 
 export class CantripDebugSession extends DebugSession {
   private run: DebugRun | null = null;
-  private readonly variables = new VariableStore(() => this.world);
+  private readonly variables = new VariableStore(
+    () => this.world,
+    () => this.entityProperties,
+  );
+  private entityProperties: ReadonlySet<string> = new Set();
   private world: World | null = null;
   private configurationDone = false;
   private started = false;
@@ -109,6 +113,7 @@ export class CantripDebugSession extends DebugSession {
       return this.end(error.exitCode);
     }
     this.world = program.world;
+    this.entityProperties = program.entityProperties;
     this.run = new DebugRun(program, plan, this.runListener());
     for (const [path, waiting] of this.waitingBreakpoints) {
       this.run.setBreakpoints(path, waiting.lines).forEach((place, i) => {

@@ -8,7 +8,6 @@
 import { Handles } from '@vscode/debugadapter';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { EntityRef } from '../../runtime/entities/entity-ref.js';
-import { BUILTIN_ENTITY_PROPERTIES } from '../../runtime/entities/breeds.js';
 import type { World } from '../../runtime/world/world.js';
 import type { NamedValue } from '../../vm/debugger.js';
 import { displayBounded } from '../../vm/display.js';
@@ -29,8 +28,9 @@ export class VariableStore {
   private readonly handles = new Handles<Container>();
 
   constructor(
-    /** The world entities live in (null without one: a script has no entities). */
+    /** The world entities live in (null without one: a script has no entities), and the properties every entity has. */
     private readonly world: () => World | null,
+    private readonly entityProperties: () => ReadonlySet<string>,
   ) {}
 
   /** Forget every handle: the program ran, the values may have changed. */
@@ -102,7 +102,7 @@ export class VariableStore {
       { name: 'alive', value: alive },
     ];
     if (world === null || !alive) return head;
-    const builtIn = [...BUILTIN_ENTITY_PROPERTIES]
+    const builtIn = [...this.entityProperties()]
       .filter((name) => !ENTITY_METHODS.has(name) && !head.some((h) => h.name === name))
       .map((name) => ({ name, value: world.property(entity.id, name) ?? null }));
     const fields = world.fields(entity.id).map((f) => ({ name: f.name, value: f.value }));

@@ -72,8 +72,14 @@ export class DapClient {
     const init = await this.request('initialize', { adapterID: 'cantrip', clientID: 'tests', linesStartAt1: true, columnsStartAt1: true, pathFormat: 'path' });
     if (!init.success) throw new Error(`initialize failed: ${init.message}`);
     const launched = this.request('launch', args);
-    const first = await Promise.race([launched, this.event('initialized')]);
-    if (first.type === 'response') return first;
+    // A launch that fails answers without an `initialized` event; one that does not fail sends both, in either order.
+    const initialized = this.event('initialized');
+    const first = await Promise.race([launched, initialized]);
+    if (first.type === 'response' && (!first.success || this.received.some((m) => m.event === 'exited'))) {
+      initialized.catch(() => {}); // never comes
+      return first;
+    }
+    await initialized;
     for (const [path, lines] of Object.entries(breakpoints)) {
       await this.request('setBreakpoints', { source: { path }, breakpoints: lines.map((line) => ({ line })) });
     }

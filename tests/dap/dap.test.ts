@@ -1,0 +1,286 @@
+/**
+ * The debug adapter as an editor runs it: `node bin/cantrip.js dap` (needs
+ * `npm run build` first), driven by a plain DAP client over stdio. A script
+ * (breakpoints, variables, steps, evaluate, output, exit codes), a cast in a
+ * world that waits, a scenario, and the mistakes a user makes.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { DapClient } from './dap-client.js';
+
+const SCRIPT = [
+  '// Rolls on a loot table.', // 1
+  'var table = ["gold", "potion", "sword"];', // 2
+  'var rolls = 0;', // 3
+  '', // 4
+  'fun pick(index) {', // 5
+  '  var name = table[index];', // 6
+  '  rolls += 1;', // 7
+  '  return name;', // 8
+  '}', // 9
+  '', // 10
+  'print pick(1);', // 11
+  'print "rolled " + str(rolls);', // 12
+  '', // 13
+].join('\n');
+
+const FAILING = 'var items = [1, 2];\nprint items[0];\nprint items[5];\n';
+const BROKEN = 'var a = 1;\nprint a +;\n';
+const ENDLESS = 'var n = 0;\nwhile (true) {\n  n = n + 1;\n}\n';
+
+const BREEDS = { breeds: [{ name: 'Mage', health: 20, attributes: { wisdom: 8 } }, { name: 'Goblin', health: 12, attributes: { armor: 1 } }] };
+const FIREBOLT = [
+  'spell firebolt(caster, target) {', // 1
+  '  var heat = 4 + caster.wisdom / 2;', // 2
+  '  damage(target, heat - target.armor);', // 3
+  '  wait(0.5);', // 4
+  '  print "burnt: " + str(target.health);', // 5
+  '}', // 6
+  '', // 7
+].join('\n');
+
+let dir: string;
+let client: DapClient | null = null;
+const file = (name: string) => join(dir, name);
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'cantrip-dap-'));
+  writeFileSync(file('loot.spell'), SCRIPT);
+  writeFileSync(file('failing.spell'), FAILING);
+  writeFileSync(file('broken.spell'), BROKEN);
+  writeFileSync(file('endless.spell'), ENDLESS);
+  writeFileSync(file('cantrip.json'), JSON.stringify({ breeds: 'breeds.json' }));
+  writeFileSync(file('breeds.json'), JSON.stringify(BREEDS));
+  writeFileSync(file('firebolt.spell'), FIREBOLT);
+  writeFileSync(
+    file('skirmish.json'),
+    JSON.stringify({
+      breeds: 'breeds.json',
+      spells: ['firebolt.spell'],
+      world: { width: 20, height: 20, step: 0.1 },
+      ticks: 20,
+      entities: [
+        { name: 'mage', breed: 'Mage', x: 5, y: 5 },
+        { name: 'goblin', breed: 'Goblin', x: 7, y: 5 },
+      ],
+      casts: [{ tick: 2, spell: 'firebolt', caster: 'mage', target: 'goblin' }],
+    }),
+  );
+});
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+afterEach(async () => {
+  await client?.close();
+  client = null;
+});
+
+function start(): DapClient {
+  client = new DapClient(dir);
+  return client;
+}
+
+describe('cantrip dap: a script', () => {
+  it('stops at a breakpoint moved to the next line with code, shows the frames and variables, steps, and ends with exit 0', async () => {
+    const c = start();
+    const launch = await c.launch({ program: file('loot.spell') }, { [file('loot.spell')]: [4, 6, 40] });
+    expect(launch.success).toBe(true);
+    const set = c.received.find((m) => m.command === 'setBreakpoints')!.body.breakpoints;
+    // A blank line moves to the next line with code (the one inside pick is then asked for again, as line 6).
+    expect(set.map((b: { verified: boolean; line: number }) => [b.verified, b.line])).toEqual([
+      [true, 5],
+      [true, 6],
+      [false, 40],
+    ]);
+    expect(set[2].message).toMatch(/No code on or after this line/);
+
+    // Line 5 (`fun pick`) is top-level code: the script defines the function there.
+    expect((await c.event('stopped')).body.reason).toBe('breakpoint');
+    expect((await c.topFrame()).line).toBe(5);
+    await c.request('continue', { threadId: 1 });
+    expect((await c.event('stopped')).body.reason).toBe('breakpoint');
+    const trace = await c.request('stackTrace', { threadId: 1 });
+    expect(trace.body.stackFrames.map((f: { name: string; line: number }) => [f.name, f.line])).toEqual([
+      ['pick', 6],
+      ['<script>', 11],
+    ]);
+    expect(trace.body.stackFrames[0].source.path).toBe(file('loot.spell'));
+    const frame = trace.body.stackFrames[0].id;
+
+    const locals = await c.scope(frame, 'Locals');
+    expect(locals.get('index')!.value).toBe('1');
+    const globals = await c.scope(frame, 'Globals');
+    expect(globals.get('table')!.value).toBe('[gold, potion, sword]');
+    const elements = await c.children(globals.get('table')!.variablesReference);
+    expect([...elements].map(([name, v]) => [name, v.value])).toEqual([
+      ['[0]', '"gold"'],
+      ['[1]', '"potion"'],
+      ['[2]', '"sword"'],
+    ]);
+
+    await c.request('next', { threadId: 1 });
+    expect((await c.event('stopped')).body.reason).toBe('step');
+    expect((await c.topFrame()).line).toBe(7);
+    expect((await c.scope((await c.topFrame()).id, 'Locals')).get('name')!.value).toBe('"potion"');
+    await c.request('stepOut', { threadId: 1 });
+    await c.event('stopped');
+    // Back in the caller: the rest of line 11 (the print) ran, the stop is at the next line.
+    expect((await c.topFrame()).line).toBe(12);
+    expect(c.output('stdout')).toBe('potion\n');
+
+    await c.request('continue', { threadId: 1 });
+    expect((await c.event('exited')).body.exitCode).toBe(0);
+    await c.event('terminated');
+    expect(c.output('stdout')).toBe('potion\nrolled 1\n');
+  });
+
+  it('evaluates expressions in the paused frame, read-only', async () => {
+    const c = start();
+    await c.launch({ program: file('loot.spell') }, { [file('loot.spell')]: [7] });
+    await c.event('stopped');
+    const frame = (await c.topFrame()).id;
+    const evaluate = (expression: string) => c.request('evaluate', { expression, frameId: frame, context: 'repl' });
+
+    const sum = await evaluate('index * 10 + len(table)');
+    expect(sum.success).toBe(true);
+    expect(sum.body.result).toBe('13');
+    const list = await evaluate('[name, table[0]]');
+    expect(list.body.result).toBe('[potion, gold]');
+    expect([...(await c.children(list.body.variablesReference)).values()].map((v) => v.value)).toEqual(['"potion"', '"gold"']);
+
+    const assignment = await evaluate('rolls = 100');
+    expect(assignment.success).toBe(false);
+    expect(assignment.message).toMatch(/read-only: it does not assign to 'rolls'/);
+    const compound = await evaluate('table[0] += "!"');
+    expect(compound.success).toBe(false);
+    expect(compound.message).toMatch(/read-only/);
+    const call = await evaluate('pick(0)');
+    expect(call.message).toMatch(/does not call the program's functions/);
+    const method = await evaluate('table.append(1)');
+    expect(method.message).toMatch(/does not call methods/);
+    const statement = await evaluate('1; print 2');
+    expect(statement.message).toMatch(/one expression/);
+    expect((await evaluate('nothing + 1')).message).toBe("Undefined variable 'nothing'.");
+    expect((await evaluate('index +')).success).toBe(false);
+
+    // Nothing the refused expressions named has changed: the program goes on as it would have.
+    await c.request('continue', { threadId: 1 });
+    expect((await c.event('exited')).body.exitCode).toBe(0);
+    expect(c.output('stdout')).toBe('potion\nrolled 1\n');
+  });
+
+  it('stops on entry when asked', async () => {
+    const c = start();
+    await c.launch({ program: file('loot.spell'), stopOnEntry: true });
+    expect((await c.event('stopped')).body.reason).toBe('entry');
+    expect((await c.topFrame()).line).toBe(2);
+    await c.request('stepIn', { threadId: 1 });
+    await c.event('stopped');
+    expect((await c.topFrame()).line).toBe(3);
+  });
+
+  it('a runtime error is output on stderr with its line and exits 70', async () => {
+    const c = start();
+    await c.launch({ program: file('failing.spell') });
+    expect((await c.event('exited')).body.exitCode).toBe(70);
+    await c.event('terminated');
+    expect(c.output('stdout')).toBe('1\n');
+    expect(c.output('stderr')).toBe('List index out of range.\n[line 3] in script\n');
+    const located = c.received.find((m) => m.event === 'output' && m.body.category === 'stderr')!;
+    expect(located.body.line).toBe(3);
+  });
+
+  it('a compile error is output with its line and exits 65', async () => {
+    const c = start();
+    const launch = await c.launch({ program: file('broken.spell') });
+    expect(launch.success).toBe(true);
+    expect((await c.event('exited')).body.exitCode).toBe(65);
+    const error = c.received.find((m) => m.event === 'output' && m.body.category === 'stderr')!;
+    expect(error.body.output).toMatch(/broken\.spell:2:\d+: error: /);
+    expect(error.body.line).toBe(2);
+    expect(error.body.source.path).toBe(file('broken.spell'));
+  });
+
+  it('pauses a spell in an endless loop, and stops it', async () => {
+    const c = start();
+    await c.launch({ program: file('endless.spell') });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const pause = await c.request('pause', { threadId: 1 });
+    expect(pause.success).toBe(true);
+    const stopped = await c.event('stopped');
+    expect(stopped.body.reason).toBe('pause');
+    expect([2, 3, 4]).toContain((await c.topFrame()).line); // wherever the loop was: its condition, its body or its jump back
+    const n = Number((await c.scope((await c.topFrame()).id, 'Globals')).get('n')!.value);
+    expect(n).toBeGreaterThan(0);
+    await c.request('disconnect', { terminateDebuggee: true });
+    expect(await c.exit).toBe(0);
+  });
+
+  it('refuses a launch it cannot do with a clear message, and stays up', async () => {
+    const c = start();
+    const missing = await c.launch({ program: file('nowhere.spell') });
+    expect(missing.success).toBe(false);
+    expect(missing.message).toMatch(/nowhere\.spell/);
+    expect(missing.message).not.toMatch(/ at .*\.js:\d+/);
+    const bad = await c.request('launch', { program: file('loot.spell'), fuel: -3 });
+    expect(bad.message).toBe("'fuel' must be a whole number ≥ 0, got -3.");
+    const none = await c.request('launch', {});
+    expect(none.message).toMatch(/needs 'program'/);
+    expect((await c.request('threads')).success).toBe(true);
+  });
+});
+
+describe('cantrip dap: a world', () => {
+  it('casts a spell in a world of the project breeds; a wait steps the world until the cast wakes', async () => {
+    const c = start();
+    const launch = await c.launch(
+      { program: file('firebolt.spell'), spell: 'firebolt', args: [{ breed: 'Mage' }, { breed: 'Goblin', x: 52, y: 50 }] },
+      { [file('firebolt.spell')]: [3] },
+    );
+    expect(launch.success).toBe(true);
+    await c.event('stopped');
+    const frame = await c.topFrame();
+    expect([frame.name, frame.line]).toEqual(['firebolt', 3]);
+    const locals = await c.scope(frame.id, 'Locals');
+    expect(locals.get('heat')!.value).toBe('8');
+    const goblin = await c.children(locals.get('target')!.variablesReference);
+    expect(goblin.get('breed')!.value).toBe('"Goblin"');
+    expect(goblin.get('health')!.value).toBe('12');
+    expect(goblin.get('armor')!.value).toBe('1');
+    const distance = await c.request('evaluate', { expression: 'distance(caster, target)', frameId: frame.id });
+    expect(distance.body.result).toBe('2');
+    const damage = await c.request('evaluate', { expression: 'damage(target, 100)', frameId: frame.id });
+    expect(damage.message).toMatch(/does not call damage\(\): it has effects/);
+
+    await c.request('next', { threadId: 1 });
+    await c.event('stopped');
+    expect((await c.topFrame()).line).toBe(4);
+    // Stepping over the wait: the world steps (0.5 s of game time) until the cast wakes at its next line.
+    await c.request('next', { threadId: 1 });
+    expect((await c.event('stopped')).body.reason).toBe('step');
+    const woke = await c.topFrame();
+    expect(woke.line).toBe(5);
+    expect((await c.request('evaluate', { expression: 'now()', frameId: woke.id })).body.result).toBe('0.5');
+    await c.request('continue', { threadId: 1 });
+    expect((await c.event('exited')).body.exitCode).toBe(0);
+    expect(c.output('stdout')).toBe('burnt: 5\n');
+    expect(c.output('console')).toMatch(/Goblin#2 takes 7 damage/);
+  });
+
+  it('steps a scenario as cantrip sim does, stopping in its casts', async () => {
+    const c = start();
+    await c.launch({ scenario: file('skirmish.json') }, { [file('firebolt.spell')]: [1] });
+    const set = c.received.find((m) => m.command === 'setBreakpoints')!.body.breakpoints[0];
+    // The spell's header is top-level code (the world ran it on load): the breakpoint moves into the spell.
+    expect([set.verified, set.line]).toEqual([true, 2]);
+    await c.event('stopped');
+    const frame = await c.topFrame();
+    expect([frame.name, frame.line]).toEqual(['firebolt', 2]);
+    expect((await c.request('evaluate', { expression: 'now()', frameId: frame.id })).body.result).toBe('0.2');
+    await c.request('continue', { threadId: 1 });
+    expect((await c.event('exited')).body.exitCode).toBe(0);
+    expect(c.output('console')).toMatch(/\[tick 2\] Mage#1 casts firebolt on Goblin#2/);
+  });
+});
