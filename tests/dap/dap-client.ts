@@ -35,8 +35,9 @@ export class DapClient {
   stderr = '';
   readonly exit: Promise<number>;
 
-  constructor(cwd = REPO) {
-    this.child = spawn(process.execPath, [join(REPO, 'bin', 'cantrip.js'), 'dap'], { cwd, stdio: 'pipe' });
+  /** `launch`: how to start the adapter (default: `node bin/cantrip.js dap`). */
+  constructor(cwd = REPO, launch: { command: string; args: readonly string[]; env?: Readonly<Record<string, string>> } = { command: process.execPath, args: [join(REPO, 'bin', 'cantrip.js'), 'dap'] }) {
+    this.child = spawn(launch.command, [...launch.args], { cwd, stdio: 'pipe', env: { ...process.env, ...launch.env } });
     this.child.stderr.on('data', (chunk: Buffer) => (this.stderr += chunk.toString()));
     this.child.stdout.on('data', (chunk: Buffer) => this.read(chunk));
     this.exit = new Promise((resolve) => this.child.on('exit', (code) => resolve(code ?? -1)));

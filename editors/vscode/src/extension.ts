@@ -10,7 +10,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
-import { locateServer, serverCommand, SERVER_PACKAGE, type ServerLaunch } from './server-location.js';
+import { registerDebugAdapter } from './debug-adapter.js';
+import { locateServer, serverCommand, SERVER_PACKAGE, type ServerLaunch, type ServerSearch } from './server-location.js';
 
 const LANGUAGE_ID = 'cantrip';
 const SETTING = 'cantrip.server.path';
@@ -31,6 +32,7 @@ export function activate(context: vscode.ExtensionContext): Promise<void> {
     }),
     vscode.workspace.onDidChangeWorkspaceFolders(() => restart()),
     vscode.workspace.onDidGrantWorkspaceTrust(() => restart()),
+    registerDebugAdapter(findServer),
   );
   return restart();
 }
@@ -50,8 +52,9 @@ async function stop(): Promise<void> {
   if (running) await running.stop().catch(() => undefined);
 }
 
-async function start(): Promise<void> {
-  const search = locateServer({
+/** Where `cantrip` is: the language server and the debug adapter (`cantrip dap`) run from the same one. */
+function findServer(): ServerSearch {
+  return locateServer({
     setting: vscode.workspace.getConfiguration().get<string>(SETTING),
     workspaceFolders: (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath),
     workspaceTrusted: vscode.workspace.isTrusted,
@@ -62,6 +65,10 @@ async function start(): Promise<void> {
     isDirectory: (dir) => fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory() ?? false,
     realPath: (file) => fs.realpathSync(file),
   });
+}
+
+async function start(): Promise<void> {
+  const search = findServer();
   if (search.launch === null) {
     output?.warn(`${search.problem}\nSearched:\n${search.searched.map((s) => `  ${s}`).join('\n')}`);
     void explainMissingServer(search.problem);

@@ -1,0 +1,37 @@
+/**
+ * The `cantrip` debug type: VS Code starts `cantrip dap` (the Debug Adapter
+ * Protocol on stdio) from the same `cantrip` it runs `cantrip lsp` from —
+ * found by the extension's server search (the setting, the workspace's
+ * package, PATH) — and F5 on a .spell file with no launch.json debugs that
+ * file's top-level script.
+ */
+import * as vscode from 'vscode';
+import { debugAdapterCommand } from './debug-adapter-command.js';
+import type { ServerSearch } from './server-location.js';
+
+export const DEBUG_TYPE = 'cantrip';
+
+/** Registers the adapter and the configuration F5 uses without a launch.json; `findServer` is the extension's own search. */
+export function registerDebugAdapter(findServer: () => ServerSearch): vscode.Disposable {
+  const factory: vscode.DebugAdapterDescriptorFactory = {
+    createDebugAdapterDescriptor() {
+      const search = findServer();
+      // Thrown, VS Code shows the message and does not start the session.
+      if (search.launch === null) throw new Error(`Cantrip: cannot debug: ${search.problem}`);
+      const command = debugAdapterCommand(search.launch, process.execPath, process.platform);
+      return new vscode.DebugAdapterExecutable(command.command, [...command.args], { env: { ...process.env, ...command.env } as Record<string, string> });
+    },
+  };
+  const configurations: vscode.DebugConfigurationProvider = {
+    resolveDebugConfiguration(_folder, config) {
+      if (config.type !== undefined || config.request !== undefined || config.name !== undefined) return config;
+      const editor = vscode.window.activeTextEditor;
+      if (editor?.document.languageId !== 'cantrip') return config;
+      return { type: DEBUG_TYPE, request: 'launch', name: 'Debug this spell file', program: editor.document.uri.fsPath };
+    },
+  };
+  return vscode.Disposable.from(
+    vscode.debug.registerDebugAdapterDescriptorFactory(DEBUG_TYPE, factory),
+    vscode.debug.registerDebugConfigurationProvider(DEBUG_TYPE, configurations),
+  );
+}
