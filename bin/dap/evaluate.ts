@@ -73,17 +73,25 @@ function refused(message: string): Evaluation {
   return { ok: false, message };
 }
 
+/**
+ * The text is parsed in parentheses, on lines of their own: `{…}` is then a
+ * map, not a block, and a trailing `// comment` cannot swallow the `)`.
+ */
+const PREFIX = '(\n';
+
 /** The one expression the text is, or why it is not one. */
 function parseExpression(text: string): { readonly node: Expr } | { readonly message: string } {
-  // On a line of its own, so a trailing `// comment` cannot swallow the semicolon.
-  const { ast, diagnostics } = parse(`${text}\n;`);
+  const { ast, diagnostics } = parse(`${PREFIX}${text}\n);`);
+  const notOne = { message: 'Evaluate takes one expression (a statement such as var, print or a loop is not evaluated).' };
   const error = diagnostics.find((d) => d.severity === 'error');
-  if (error !== undefined) return { message: `${error.message} (column ${error.column})` };
-  const [statement, ...more] = ast.body;
-  if (statement === undefined || more.length > 0 || statement.kind !== 'ExpressionStmt') {
-    return { message: 'Evaluate takes one expression (a statement such as var, print or a loop is not evaluated).' };
+  if (error !== undefined) {
+    // Statements (`var x = 1`) parse where an expression does not: say so, rather than "Expect expression."
+    const asStatements = parse(`${text}\n;`).diagnostics.some((d) => d.severity === 'error');
+    return asStatements ? { message: `${error.message} (line ${error.line - 1}, column ${error.column})` } : notOne;
   }
-  return { node: statement.expression };
+  const [statement, ...more] = ast.body;
+  if (statement === undefined || more.length > 0 || statement.kind !== 'ExpressionStmt' || statement.expression.kind !== 'Grouping') return notOne;
+  return { node: statement.expression.expression };
 }
 
 /**
@@ -163,6 +171,8 @@ function withThisRenamed(text: string, root: Expr): string {
     },
   });
   let renamed = text;
-  for (const { start, end } of spans.sort((a, b) => b.start - a.start)) renamed = renamed.slice(0, start) + THIS_NAME + renamed.slice(end);
+  for (const { start, end } of spans.sort((a, b) => b.start - a.start)) {
+    renamed = renamed.slice(0, start - PREFIX.length) + THIS_NAME + renamed.slice(end - PREFIX.length);
+  }
   return renamed;
 }

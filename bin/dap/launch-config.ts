@@ -149,7 +149,7 @@ function wholeNumber(v: unknown, name: string): number | null {
 }
 
 function positiveWholeNumber(v: unknown, name: string): number | null {
-  const n = wholeNumber(v, name);
-  if (n === 0) throw new LaunchProblem(`'${name}' must be a positive whole number, got 0.`);
+  const n = finiteNumber(v, name);
+  if (n !== null && (!Number.isSafeInteger(n) || n <= 0)) throw new LaunchProblem(`'${name}' must be a positive whole number, got ${n}.`);
   return n;
 }

@@ -225,7 +225,7 @@ describe('cantrip dap: a script', () => {
     expect(missing.message).toMatch(/nowhere\.spell/);
     expect(missing.message).not.toMatch(/ at .*\.js:\d+/);
     const bad = await c.request('launch', { program: file('loot.spell'), fuel: -3 });
-    expect(bad.message).toBe("'fuel' must be a whole number ≥ 0, got -3.");
+    expect(bad.message).toBe("'fuel' must be a positive whole number, got -3.");
     const none = await c.request('launch', {});
     expect(none.message).toMatch(/needs 'program'/);
     expect((await c.request('threads')).success).toBe(true);
