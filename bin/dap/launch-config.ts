@@ -50,6 +50,8 @@ export interface LaunchArguments {
   readonly ticks?: unknown;
   readonly world?: unknown;
   readonly cwd?: unknown;
+  /** The editor's own (type, request, name, __sessionId …): ignored. */
+  readonly [other: string]: unknown;
 }
 
 const DEFAULT_WORLD = { width: 100, height: 100 };

@@ -18,6 +18,7 @@ import {
   Breakpoint,
   BreakpointEvent,
   DebugSession,
+  ErrorDestination,
   ExitedEvent,
   InitializedEvent,
   OutputEvent,
@@ -37,6 +38,9 @@ import { evaluate } from './evaluate.js';
 import { readLaunchArguments, type LaunchArguments } from './launch-config.js';
 import { buildProgram, ProgramFailure, type ProgramOutput } from './program.js';
 import { VariableStore } from './variables.js';
+
+/** The code @vscode/debugadapter answers with when a request handler throws. */
+const UNCAUGHT_IN_HANDLER = 1104;
 
 /** The one thread the editor sees: the program runs on the adapter's thread, one fiber shown at a time. */
 const THREAD_ID = 1;
@@ -66,15 +70,21 @@ export class CantripDebugSession extends DebugSession {
     this.setDebuggerColumnsStartAt1(true);
   }
 
-  /** Any request that fails in a way no handler foresaw answers with one clean sentence; the stack goes to stderr (the editor's log). */
-  protected override dispatchRequest(request: DebugProtocol.Request): void {
-    try {
-      super.dispatchRequest(request);
-    } catch (error) {
-      process.stderr.write(`cantrip dap: ${request.command}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-      const response: DebugProtocol.Response = { seq: 0, type: 'response', request_seq: request.seq, command: request.command, success: false };
-      this.fail(response, `Internal error in cantrip dap (${request.command}): ${error instanceof Error ? error.message : String(error)}`);
-    }
+  /**
+   * The library answers a request whose handler threw with code 1104 and the
+   * JavaScript stack as the message: the editor gets one clean sentence
+   * instead, and the stack goes to stderr (the editor's log of the adapter).
+   */
+  protected override sendErrorResponse(
+    response: DebugProtocol.Response,
+    codeOrMessage: number | DebugProtocol.Message,
+    format?: string,
+    variables?: Record<string, string>,
+    dest?: ErrorDestination,
+  ): void {
+    if (codeOrMessage !== UNCAUGHT_IN_HANDLER) return super.sendErrorResponse(response, codeOrMessage, format, variables, dest);
+    process.stderr.write(`cantrip dap: ${response.command}: ${variables?.['_stack'] ?? variables?.['_exception'] ?? 'unknown error'}\n`);
+    this.fail(response, `Internal error in cantrip dap (${response.command}): ${variables?.['_exception'] ?? 'unknown error'}`);
   }
 
   protected override initializeRequest(response: DebugProtocol.InitializeResponse): void {
@@ -98,6 +108,7 @@ export class CantripDebugSession extends DebugSession {
   }
 
   private async launch(response: DebugProtocol.LaunchResponse, args: LaunchArguments): Promise<void> {
+    if (this.run !== null) return this.fail(response, 'This session has launched its program already: start another session.');
     const plan = readLaunchArguments(args);
     if ('problem' in plan) return this.fail(response, plan.problem);
     let program;

@@ -43,6 +43,11 @@ export class DapClient {
     this.exit = new Promise((resolve) => this.child.on('exit', (code) => resolve(code ?? -1)));
   }
 
+  /** The adapter's process id (the benchmark reads its CPU time). */
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
   /** Send a request; resolves with its response (failed ones too: check `success`). */
   request(command: string, args?: unknown): Promise<DapMessage> {
     const seq = this.seq++;

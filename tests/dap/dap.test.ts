@@ -269,6 +269,13 @@ describe('cantrip dap: a world', () => {
     expect(c.output('console')).toMatch(/Goblin#2 takes 7 damage/);
   });
 
+  it('a cast that fails exits 70, its error on stderr', async () => {
+    const c = start();
+    await c.launch({ program: file('firebolt.spell'), spell: 'firebolt', args: [{ breed: 'Mage' }, null] });
+    expect((await c.event('exited')).body.exitCode).toBe(70);
+    expect(c.output('stderr')).toMatch(/\[line 3\] in firebolt\(\)/);
+  });
+
   it('steps a scenario as cantrip sim does, stopping in its casts', async () => {
     const c = start();
     await c.launch({ scenario: file('skirmish.json') }, { [file('firebolt.spell')]: [1] });
