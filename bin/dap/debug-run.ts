@@ -17,7 +17,6 @@ import { runInCast } from '../../runtime/host/host-api.js';
 import { Debugger, lineStarts, type FrameView, type FrameValues, type StepMode } from '../../vm/debugger.js';
 import type { Fiber } from '../../vm/fiber.js';
 import type { Value } from '../../vm/value.js';
-import type { VM } from '../../vm/vm.js';
 import { EXIT } from '../exit-codes.js';
 import { CLI_HOSTS } from '../hosts.js';
 import { BreakGate, SliceClock, type PauseRecord } from './break-gate.js';
@@ -160,9 +159,10 @@ export class DebugRun {
         this.adopting = false;
       }
       if (fiber !== null) {
-        this.castFiber ??= this.program.onlySpell === null ? null : fiber;
-        const source = this.sources.find((s) => s.vm === this.pending.find((r) => r.fiber === fiber)?.vm) ?? this.sources[0]!;
-        this.shown = { fiber, source, cast: this.pending.find((r) => r.fiber === fiber)?.cast ?? null };
+        // A cast that ended before its first line (no code of its own) is still the one the launch debugs.
+        if (this.program.onlySpell !== null) this.castFiber ??= fiber;
+        const record = this.pending.find((r) => r.fiber === fiber);
+        this.shown = { fiber, source: this.sources.find((s) => s.vm === record?.vm) ?? this.sources[0]!, cast: record?.cast ?? null };
       }
       this.settle();
     });
@@ -180,8 +180,7 @@ export class DebugRun {
         return;
       }
       this.clock.start();
-      const dbg = shown.source.debugger;
-      this.run(shown.fiber, (f) => void (mode === 'run' ? dbg.continue(f) : mode === 'over' ? dbg.stepOver(f) : mode === 'into' ? dbg.stepInto(f) : dbg.stepOut(f)));
+      this.run(shown, (fiber) => shown.source.debugger.setMode(fiber, mode));
       this.settle();
     });
   }
@@ -245,11 +244,19 @@ export class DebugRun {
     };
   }
 
-  /** Run a fiber with a debugger command (through the world, which keeps the casts it runs). */
-  private run(fiber: Fiber, command: (fiber: Fiber) => void): void {
+  /**
+   * Go on with a paused fiber, after `prepare` (the step mode to go on in,
+   * or nothing after a yield) — through the world when there is one, which
+   * keeps the casts it runs (parked in a wait, reported when they fail).
+   */
+  private run(shown: Shown, prepare: (fiber: Fiber) => void): void {
+    const go = (fiber: Fiber) => {
+      prepare(fiber);
+      shown.source.vm.continuePaused(fiber);
+    };
     const world = this.program.world;
-    if (world !== null) world.continuePaused(fiber, command);
-    else command(fiber);
+    if (world !== null) world.continuePaused(shown.fiber, go);
+    else go(shown.fiber);
   }
 
   /** After a run: show the next stop, go on after a yield, step the world, or end. */
@@ -291,7 +298,7 @@ export class DebugRun {
       setImmediate(() =>
         this.guard(() => {
           this.clock.start();
-          this.run(shown.fiber, (f) => void record.vm.continuePaused(f));
+          this.run(shown, () => {});
           this.settle();
         }),
       );
