@@ -27,6 +27,17 @@ const SCRIPT = [
 ].join('\n');
 
 const FAILING = 'var items = [1, 2];\nprint items[0];\nprint items[5];\n';
+const CHEST = [
+  'class Chest {', // 1
+  '  init(owner) {', // 2
+  '    this.owner = owner;', // 3
+  '    this.bag = {"gold": 3, "keys": ["iron", "brass"]};', // 4
+  '  }', // 5
+  '}', // 6
+  'var chest = Chest("Ada");', // 7
+  'print len(chest.bag);', // 8
+  '',
+].join('\n');
 const BROKEN = 'var a = 1;\nprint a +;\n';
 const ENDLESS = 'var n = 0;\nwhile (true) {\n  n = n + 1;\n}\n';
 
@@ -49,6 +60,7 @@ beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'cantrip-dap-'));
   writeFileSync(file('loot.spell'), SCRIPT);
   writeFileSync(file('failing.spell'), FAILING);
+  writeFileSync(file('chest.spell'), CHEST);
   writeFileSync(file('broken.spell'), BROKEN);
   writeFileSync(file('endless.spell'), ENDLESS);
   writeFileSync(file('cantrip.json'), JSON.stringify({ breeds: 'breeds.json' }));
@@ -169,6 +181,21 @@ describe('cantrip dap: a script', () => {
     await c.request('continue', { threadId: 1 });
     expect((await c.event('exited')).body.exitCode).toBe(0);
     expect(c.output('stdout')).toBe('potion\nrolled 1\n');
+  });
+
+  it('opens instances, maps and the lists inside them', async () => {
+    const c = start();
+    await c.launch({ program: file('chest.spell') }, { [file('chest.spell')]: [8] });
+    await c.event('stopped');
+    const globals = await c.scope((await c.topFrame()).id, 'Globals');
+    expect(globals.get('chest')!.value).toBe('Chest instance');
+    const chest = await c.children(globals.get('chest')!.variablesReference);
+    expect(chest.get('owner')!.value).toBe('"Ada"');
+    const bag = await c.children(chest.get('bag')!.variablesReference);
+    expect([...bag.keys()]).toEqual(['"gold"', '"keys"']);
+    expect(bag.get('"gold"')!.value).toBe('3');
+    const keys = await c.children(bag.get('"keys"')!.variablesReference);
+    expect([...keys.values()].map((v) => v.value)).toEqual(['"iron"', '"brass"']);
   });
 
   it('stops on entry when asked', async () => {
