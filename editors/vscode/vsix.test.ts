@@ -89,6 +89,7 @@ function fakeVscode(settings: Record<string, string>, folders: string[]) {
   const messages: string[] = [];
   const logged: string[] = [];
   const commands: string[] = [];
+  const debugTypes: string[] = [];
   const disposable = { dispose() {} };
   const channel = {
     info: (line: string) => logged.push(line),
@@ -114,6 +115,10 @@ function fakeVscode(settings: Record<string, string>, folders: string[]) {
       registerCommand: (id: string) => (commands.push(id), disposable),
       executeCommand: async () => undefined,
     }),
+    debug: lenient({
+      registerDebugAdapterDescriptorFactory: (type: string) => (debugTypes.push(type), disposable),
+      registerDebugConfigurationProvider: () => disposable,
+    }),
     workspace: lenient({
       getConfiguration: () => lenient({ get: (key: string) => settings[key] }),
       workspaceFolders: folders.map((fsPath, index) => ({ uri: lenient({ scheme: 'file', fsPath, toString: () => `file://${fsPath}` }), name: fsPath, index })),
@@ -122,7 +127,7 @@ function fakeVscode(settings: Record<string, string>, folders: string[]) {
       isTrusted: true,
     }),
   });
-  return { vscode, messages, logged, commands };
+  return { vscode, messages, logged, commands, debugTypes };
 }
 
 /** Loads the bundle as VS Code's CommonJS loader would, with `require('vscode')` answered by the stand-in. */
@@ -158,6 +163,7 @@ describe('the bundled client', () => {
       const { exports } = loadBundle(fake.vscode);
       await (exports['activate'] as (context: unknown) => Promise<void>)({ subscriptions: [] });
       expect(fake.commands).toEqual(['cantrip.restartServer', 'cantrip.showOutput']);
+      expect(fake.debugTypes).toEqual(['cantrip']);
       expect(fake.messages).toHaveLength(1);
       expect(fake.messages[0]).toMatch(/No Cantrip language server was found/);
       expect(fake.messages[0]).toMatch(/npm install --save-dev cantrip-lang/);

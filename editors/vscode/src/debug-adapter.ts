@@ -12,7 +12,7 @@ import type { ServerSearch } from './server-location.js';
 export const DEBUG_TYPE = 'cantrip';
 
 /** Registers the adapter and the configuration F5 uses without a launch.json; `findServer` is the extension's own search. */
-export function registerDebugAdapter(findServer: () => ServerSearch): vscode.Disposable {
+export function registerDebugAdapter(findServer: () => ServerSearch): vscode.Disposable[] {
   const factory: vscode.DebugAdapterDescriptorFactory = {
     createDebugAdapterDescriptor() {
       const search = findServer();
@@ -30,8 +30,5 @@ export function registerDebugAdapter(findServer: () => ServerSearch): vscode.Dis
       return { type: DEBUG_TYPE, request: 'launch', name: 'Debug this spell file', program: editor.document.uri.fsPath };
     },
   };
-  return vscode.Disposable.from(
-    vscode.debug.registerDebugAdapterDescriptorFactory(DEBUG_TYPE, factory),
-    vscode.debug.registerDebugConfigurationProvider(DEBUG_TYPE, configurations),
-  );
+  return [vscode.debug.registerDebugAdapterDescriptorFactory(DEBUG_TYPE, factory), vscode.debug.registerDebugConfigurationProvider(DEBUG_TYPE, configurations)];
 }

@@ -32,7 +32,7 @@ export function activate(context: vscode.ExtensionContext): Promise<void> {
     }),
     vscode.workspace.onDidChangeWorkspaceFolders(() => restart()),
     vscode.workspace.onDidGrantWorkspaceTrust(() => restart()),
-    registerDebugAdapter(findServer),
+    ...registerDebugAdapter(findServer),
   );
   return restart();
 }
