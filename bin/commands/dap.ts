@@ -19,9 +19,14 @@ export const dapCommand: CliCommand = {
         console.log = (...args: unknown[]) => process.stderr.write(`${args.map(String).join(' ')}\n`);
         const session = new CantripDebugSession(context.io);
         await new Promise<void>((resolve) => {
-          // The editor went away (or the stream broke): the session is over.
+          // The editor went away: the session is over.
           session.on('close', () => resolve());
-          session.on('error', () => resolve());
+          session.on('error', (event: { body?: unknown }) => {
+            const text = String(event?.body ?? 'unknown error');
+            process.stderr.write(`cantrip dap: ${text}\n`);
+            // A broken stream ends the session too; a message that is not JSON is only skipped.
+            if (/^(in|out)Stream error/.test(text)) resolve();
+          });
           session.start(process.stdin, process.stdout);
         });
         process.exit(0);

@@ -247,6 +247,8 @@ describe('cantrip dap: a script', () => {
 
   it('refuses a launch it cannot do with a clear message, and stays up', async () => {
     const c = start();
+    // A frame that is not JSON is skipped (and said on stderr); the next one is answered.
+    c.sendRaw('Content-Length: 9\r\n\r\nnot json!');
     const missing = await c.launch({ program: file('nowhere.spell') });
     expect(missing.success).toBe(false);
     expect(missing.message).toMatch(/nowhere\.spell/);
@@ -256,6 +258,7 @@ describe('cantrip dap: a script', () => {
     const none = await c.request('launch', {});
     expect(none.message).toMatch(/needs 'program'/);
     expect((await c.request('threads')).success).toBe(true);
+    expect(c.stderr).toMatch(/cantrip dap: Error handling data/);
   });
 });
 
