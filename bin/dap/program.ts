@@ -93,6 +93,11 @@ export async function buildProgram(plan: LaunchPlan, io: CliIO, out: ProgramOutp
 
 async function scriptProgram(plan: Extract<LaunchPlan, { kind: 'script' }>, io: CliIO, out: ProgramOutput): Promise<DebugProgram> {
   const module = await loadProgramModule(plan.program, CLI_HOSTS, io);
+  if (module.spells.length > 0) {
+    // As `cantrip run` says when a file only declares spells: the script alone never casts them.
+    const names = module.spells.map((s) => s.name).join(', ');
+    out.event(`note: ${plan.program} declares spells (${names}); a launch with "program" alone runs its top-level code. Add "spell" (and "args") to cast one in a world.`, false);
+  }
   const vm = new VM(module, {
     hosts: CLI_HOSTS,
     fuel: plan.fuel,

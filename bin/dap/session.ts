@@ -202,7 +202,7 @@ export class CantripDebugSession extends DebugSession {
   }
 
   protected override variablesRequest(response: DebugProtocol.VariablesResponse, args: DebugProtocol.VariablesArguments): void {
-    response.body = { variables: this.variables.variables(args.variablesReference, args.start ?? 0, args.count ?? 0) };
+    response.body = { variables: this.variables.variables(args.variablesReference, args.filter, args.start ?? 0, args.count ?? 0) };
     this.sendResponse(response);
   }
 

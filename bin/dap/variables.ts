@@ -43,10 +43,16 @@ export class VariableStore {
     return this.handles.create({ kind: 'named', values });
   }
 
-  /** The children of a handle, from `start` (at most `count`) when the editor pages a big list. */
-  variables(reference: number, start = 0, count = 0): DebugProtocol.Variable[] {
+  /**
+   * The children of a handle, from `start` (at most `count`) when the editor
+   * pages a big list. A list's elements are its indexed children, the rest's
+   * are named: an editor that asks for one kind gets only that kind.
+   */
+  variables(reference: number, filter?: 'indexed' | 'named', start = 0, count = 0): DebugProtocol.Variable[] {
     const container = this.handles.get(reference);
     if (container === undefined) return [];
+    const indexed = container.kind === 'value' && container.value instanceof ObjList;
+    if ((filter === 'indexed' && !indexed) || (filter === 'named' && indexed)) return [];
     const all = this.children(container);
     const end = count > 0 ? start + count : start + MAX_CHILDREN;
     const shown = all.slice(start, end).map(({ name, value }) => this.variable(name, value));

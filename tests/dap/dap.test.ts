@@ -194,8 +194,14 @@ describe('cantrip dap: a script', () => {
     const bag = await c.children(chest.get('bag')!.variablesReference);
     expect([...bag.keys()]).toEqual(['"gold"', '"keys"']);
     expect(bag.get('"gold"')!.value).toBe('3');
-    const keys = await c.children(bag.get('"keys"')!.variablesReference);
+    const keysReference = bag.get('"keys"')!.variablesReference;
+    const keys = await c.children(keysReference);
     expect([...keys.values()].map((v) => v.value)).toEqual(['"iron"', '"brass"']);
+    // An editor pages a long list by index, and asks for a list's named children apart: there are none.
+    const page = await c.request('variables', { variablesReference: keysReference, filter: 'indexed', start: 1, count: 1 });
+    expect(page.body.variables.map((v: { name: string }) => v.name)).toEqual(['[1]']);
+    const named = await c.request('variables', { variablesReference: keysReference, filter: 'named' });
+    expect(named.body.variables).toEqual([]);
   });
 
   it('stops on entry when asked', async () => {
