@@ -6,6 +6,7 @@
  */
 import { dirname, isAbsolute, join } from 'node:path';
 import type { BreedData } from '../../runtime/entities/breeds.js';
+import { WorldError } from '../../runtime/errors.js';
 import { describeEvent, EntityNames, type EntityId } from '../../runtime/events/events.js';
 import { declaredOnlyHosts } from '../../runtime/host/declared-hosts.js';
 import { parseScenario, startScenario, type ScenarioRun } from '../../runtime/scenario/scenario.js';
@@ -143,9 +144,14 @@ function argumentValue(world: World, arg: CastArgument, index: number, size: Wor
   return arg.kind === 'value' ? arg.value : world.entityRef(spawnFor(world, arg, index, size));
 }
 
-/** An entity spawned for an argument, by default beside the world's centre (one apart per argument). */
+/** An entity spawned for an argument, by default beside the world's centre (one apart per argument); a breed it cannot spawn is the launch's mistake. */
 function spawnFor(world: World, arg: Extract<CastArgument, { kind: 'entity' }>, index: number, size: WorldSize): EntityId {
-  return world.spawn(arg.breed, arg.x ?? size.width / 2 + 2 * index, arg.y ?? size.height / 2);
+  try {
+    return world.spawn(arg.breed, arg.x ?? size.width / 2 + 2 * index, arg.y ?? size.height / 2);
+  } catch (error) {
+    if (error instanceof WorldError) throw new ProgramFailure(`'args[${index}]': ${error.message}`, EXIT.usage);
+    throw error;
+  }
 }
 
 /** Every world event to the editor's console as `cantrip sim` prints it; a print is the program's output. */
