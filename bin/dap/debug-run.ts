@@ -384,6 +384,8 @@ export class DebugRun {
 
   /** A failure of the runtime itself (not the spell's): said, and the program ends as `cantrip` would (70). */
   private guard(body: () => void): void {
+    // A slice scheduled before the editor stopped the program finds it ended: nothing more runs.
+    if (this.ended) return;
     try {
       body();
     } catch (error) {
