@@ -5,9 +5,10 @@
  * runs on the adapter's one thread in short slices: a fiber runs until it
  * stops at a line, yields (break-gate.ts) or leaves the VM (finished,
  * failed, waiting); then `settle` decides what the editor sees next. A cast
- * waiting in `wait` is paused in time: continuing or stepping it steps the
- * world, tick by tick, until the cast wakes and stops at its next line (a
- * pause request while the world steps stops with the cast still waiting).
+ * waiting in `wait` is paused in time: a step that ends in a wait stops
+ * there, and continuing or stepping from it steps the world, tick by tick,
+ * until the cast wakes (then a step stops at its next line). A pause request
+ * while the world steps stops with the cast still waiting.
  * A scenario is stepped as `cantrip sim` steps it; each fiber a breakpoint
  * stops in one step is shown in turn.
  */
@@ -174,13 +175,18 @@ export class DebugRun {
     const shown = this.shown;
     this.running = true;
     this.guard(() => {
-      if (shown === null || shown.fiber.state === 'suspended') {
+      if (shown === null || isWaiting(shown.fiber)) {
         if (shown !== null) shown.source.debugger.setMode(shown.fiber, mode);
         this.stepWorld();
         return;
       }
       this.clock.start();
       this.run(shown, (fiber) => shown.source.debugger.setMode(fiber, mode));
+      if (mode !== 'run' && isWaiting(shown.fiber) && this.program.world !== null) {
+        // A step that ends in a wait stops there, paused in time: the next step or continue steps the world until it wakes.
+        this.program.world.flush();
+        return this.stop('step', this.waitingText());
+      }
       this.settle();
     });
   }
@@ -346,7 +352,7 @@ export class DebugRun {
     const shown = this.shown;
     if (shown === null || shown.fiber.state !== 'suspended') return `Paused between world ticks (${now}).`;
     const wakeAt = shown.cast?.wakeAt;
-    return `${shown.fiber.spell ?? 'The cast'} is waiting${wakeAt === undefined ? '' : ` until t=${wakeAt.toFixed(2)} s`} (${now}).`;
+    return `${shown.fiber.spell ?? 'The cast'} is waiting${wakeAt === undefined ? '' : ` until t=${wakeAt.toFixed(2)} s`} (${now}): step or continue to step the world until it wakes.`;
   }
 
   private stop(reason: StopReason, description: string): void {
@@ -395,6 +401,11 @@ export class DebugRun {
       this.finish(EXIT.software);
     }
   }
+}
+
+/** Whether a fiber is suspended in a host call (a wait). A function, so a check after running the fiber is not narrowed away by one before. */
+function isWaiting(fiber: Fiber): boolean {
+  return fiber.state === 'suspended';
 }
 
 /**

@@ -31,7 +31,8 @@ export class DapClient {
   private seq = 1;
   /** Every message received, in order. */
   readonly received: DapMessage[] = [];
-  private readonly waiters: { match: (m: DapMessage) => boolean; resolve: (m: DapMessage) => void }[] = [];
+  /** Who waits for which message; a waiter that `takes` gets it alone, the others only look. */
+  private readonly waiters: { match: (m: DapMessage) => boolean; resolve: (m: DapMessage) => void; takes: boolean }[] = [];
   stderr = '';
   readonly exit: Promise<number>;
 
@@ -78,14 +79,11 @@ export class DapClient {
     const init = await this.request('initialize', { adapterID: 'cantrip', clientID: 'tests', linesStartAt1: true, columnsStartAt1: true, pathFormat: 'path' });
     if (!init.success) throw new Error(`initialize failed: ${init.message}`);
     const launched = this.request('launch', args);
-    // A launch that fails answers without an `initialized` event; one that does not fail sends both, in either order.
-    const initialized = this.event('initialized');
-    const first = await Promise.race([launched, initialized]);
-    if (first.type === 'response' && (!first.success || this.received.some((m) => m.event === 'exited'))) {
-      initialized.catch(() => {}); // never comes
-      return first;
-    }
-    await initialized;
+    // A launch that fails answers with an error and no `initialized` event; a program that does not compile is
+    // launched and exits at once (no `initialized` either); otherwise `initialized` comes, before or after the answer.
+    const failed = launched.then((r) => (r.success ? new Promise<never>(() => {}) : r));
+    const ready = await Promise.race([this.next((m) => m.event === 'initialized' || m.event === 'exited', 'initialized or exited', false), failed]);
+    if (ready.type === 'response' || ready.event === 'exited') return launched;
     for (const [path, lines] of Object.entries(breakpoints)) {
       await this.request('setBreakpoints', { source: { path }, breakpoints: lines.map((line) => ({ line })) });
     }
@@ -141,11 +139,15 @@ export class DapClient {
       const message = JSON.parse(this.buffer.subarray(start, end).toString('utf8')) as DapMessage;
       this.buffer = this.buffer.subarray(end);
       this.received.push(message);
-      const waiter = this.waiters.find((w) => w.match(message));
-      if (waiter !== undefined) {
-        this.waiters.splice(this.waiters.indexOf(waiter), 1);
+      for (const looker of this.waiters.filter((w) => !w.takes && w.match(message))) {
+        this.waiters.splice(this.waiters.indexOf(looker), 1);
+        looker.resolve(message);
+      }
+      const taker = this.waiters.find((w) => w.takes && w.match(message));
+      if (taker !== undefined) {
+        this.waiters.splice(this.waiters.indexOf(taker), 1);
         this.taken.add(message);
-        waiter.resolve(message);
+        taker.resolve(message);
       }
     }
   }
@@ -153,16 +155,18 @@ export class DapClient {
   /** Messages already handed to a waiter (an event is taken once). */
   private readonly taken = new Set<DapMessage>();
 
-  private next(match: (m: DapMessage) => boolean, what: string): Promise<DapMessage> {
+  /** The next message that matches (one already received and not taken, or one to come); `takes` false leaves it for others. */
+  private next(match: (m: DapMessage) => boolean, what: string, takes = true): Promise<DapMessage> {
     const already = this.received.find((m) => !this.taken.has(m) && match(m));
     if (already !== undefined) {
-      this.taken.add(already);
+      if (takes) this.taken.add(already);
       return Promise.resolve(already);
     }
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`no ${what} within ${WAIT_MS} ms; adapter stderr: ${this.stderr}; received: ${JSON.stringify(this.received.slice(-5))}`)), WAIT_MS);
       this.waiters.push({
         match,
+        takes,
         resolve: (m) => {
           clearTimeout(timer);
           resolve(m);

@@ -293,7 +293,13 @@ describe('cantrip dap: a world', () => {
     await c.request('next', { threadId: 1 });
     await c.event('stopped');
     expect((await c.topFrame()).line).toBe(4);
-    // Stepping over the wait: the world steps (0.5 s of game time) until the cast wakes at its next line.
+    // Stepping over the wait stops in it, paused in time; the next step steps the world (0.5 s) until the cast wakes.
+    await c.request('next', { threadId: 1 });
+    const waiting = await c.event('stopped');
+    expect(waiting.body.description).toMatch(/^firebolt is waiting until t=0\.50 s \(now t=0\.00 s, tick 0\)/);
+    const inWait = await c.topFrame();
+    expect(inWait.line).toBe(4);
+    expect((await c.scope(inWait.id, 'Locals')).get('heat')!.value).toBe('8');
     await c.request('next', { threadId: 1 });
     expect((await c.event('stopped')).body.reason).toBe('step');
     const woke = await c.topFrame();
