@@ -17,6 +17,9 @@ export const dapCommand: CliCommand = {
         const { CantripDebugSession } = await import('../dap/session.js');
         // Standard output carries the protocol: anything else printed there would corrupt it.
         console.log = (...args: unknown[]) => process.stderr.write(`${args.map(String).join(' ')}\n`);
+        if (process.stdin.isTTY) {
+          process.stderr.write('cantrip dap: waiting for a debugger (the Debug Adapter Protocol on standard input): an editor starts this command, see docs/editors.md. Ctrl-D ends it.\n');
+        }
         const session = new CantripDebugSession(context.io);
         await new Promise<void>((resolve) => {
           // The editor went away: the session is over.

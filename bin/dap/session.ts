@@ -183,7 +183,8 @@ export class CantripDebugSession extends DebugSession {
     const end = args.levels ? start + args.levels : stack.length;
     const frames = stack.slice(start, end).map(({ frame, path }, i) => {
       const name = frame.functionName === '' ? '<script>' : frame.functionName;
-      return new StackFrame(start + i + 1, name, this.source(path), this.convertDebuggerLineToClient(frame.line));
+      // The VM knows lines, not columns: each frame is at the start of its line.
+      return new StackFrame(start + i + 1, name, this.source(path), this.convertDebuggerLineToClient(frame.line), this.convertDebuggerColumnToClient(1));
     });
     response.body = { stackFrames: frames, totalFrames: stack.length };
     this.sendResponse(response);
