@@ -51,6 +51,9 @@ export class SliceClock {
 }
 
 export class BreakGate implements BreakHandler {
+  /** The world's context of each fiber debugged here, seen at its first line: a cast shown waiting (never stopped before) still has its wake time and its world. */
+  private readonly casts = new WeakMap<Fiber, CastContext | null>();
+
   constructor(
     private readonly vm: VM,
     private readonly debugger_: Debugger,
@@ -62,9 +65,15 @@ export class BreakGate implements BreakHandler {
 
   shouldPause(fiber: Fiber, fn: ObjFunction, pc: number, depth: number): boolean {
     if (!this.debugs(fiber)) return false;
+    if (!this.casts.has(fiber)) this.casts.set(fiber, currentCast());
     const stops = this.debugger_.shouldPause(fiber, fn, pc, depth);
     const yielded = !stops && this.clock.over();
-    if (stops || yielded) this.paused({ fiber, vm: this.vm, debugger: this.debugger_, yielded, cast: currentCast() });
+    if (stops || yielded) this.paused({ fiber, vm: this.vm, debugger: this.debugger_, yielded, cast: this.castOf(fiber) });
     return stops || yielded;
+  }
+
+  /** The world's context of a fiber this gate has seen run, or null. */
+  castOf(fiber: Fiber): CastContext | null {
+    return this.casts.get(fiber) ?? null;
   }
 }

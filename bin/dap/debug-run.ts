@@ -45,6 +45,7 @@ export interface BreakpointPlace {
 /** A loaded source with its debugger and the lines a stop can happen on. */
 interface DebuggedSource extends LoadedSource {
   readonly debugger: Debugger;
+  readonly gate: BreakGate;
   /** Lines where some function's code starts a line. */
   readonly codeLines: readonly number[];
   /** Of those, the lines only the top-level script has code on. */
@@ -101,7 +102,8 @@ export class DebugRun {
     const dbg = new Debugger(source.vm);
     if (this.options.stopOnEntry && !this.options.noDebug) dbg.startMode = 'into';
     dbg.attach();
-    source.vm.breakHandler = new BreakGate(source.vm, dbg, this.clock, (fiber) => this.debugs(fiber), (record) => this.recordPause(record));
+    const gate = new BreakGate(source.vm, dbg, this.clock, (fiber) => this.debugs(fiber), (record) => this.recordPause(record));
+    source.vm.breakHandler = gate;
     const lines = new Map<number, boolean>();
     for (const fn of source.vm.runtimeFunctions) {
       for (const pc of lineStarts(fn.original, fn.lines)) {
@@ -111,7 +113,7 @@ export class DebugRun {
     }
     const codeLines = [...lines.keys()].sort((a, b) => a - b);
     const scriptOnlyLines = new Set([...lines].filter(([, scriptOnly]) => scriptOnly).map(([line]) => line));
-    return { ...source, debugger: dbg, codeLines, scriptOnlyLines };
+    return { ...source, debugger: dbg, gate, codeLines, scriptOnlyLines };
   }
 
   private debugs(fiber: Fiber): boolean {
@@ -163,7 +165,8 @@ export class DebugRun {
         // A cast that ended before its first line (no code of its own) is still the one the launch debugs.
         if (this.program.onlySpell !== null) this.castFiber ??= fiber;
         const record = this.pending.find((r) => r.fiber === fiber);
-        this.shown = { fiber, source: this.sources.find((s) => s.vm === record?.vm) ?? this.sources[0]!, cast: record?.cast ?? null };
+        const source = this.sources.find((s) => s.vm === record?.vm) ?? this.sources[0]!;
+        this.shown = { fiber, source, cast: source.gate.castOf(fiber) };
       }
       this.settle();
     });
@@ -298,7 +301,6 @@ export class DebugRun {
 
   /** The shown fiber is paused: a yield goes on (unless a pause was asked for), a real stop is shown. */
   private atPause(record: PauseRecord | null, shown: Shown): void {
-    if (record !== null && record.cast !== null && shown.cast === null) this.shown = { ...shown, cast: record.cast };
     if (record?.yielded) {
       if (this.pauseRequested) return this.stop('pause', 'Paused.');
       setImmediate(() =>
