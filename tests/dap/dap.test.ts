@@ -66,6 +66,7 @@ beforeAll(() => {
   writeFileSync(file('cantrip.json'), JSON.stringify({ breeds: 'breeds.json' }));
   writeFileSync(file('breeds.json'), JSON.stringify(BREEDS));
   writeFileSync(file('firebolt.spell'), FIREBOLT);
+  writeFileSync(file('patrol.spell'), 'spell patrol(caster, target) {\n  var rounds = 0;\n  while (true) {\n    wait(1);\n    rounds += 1;\n  }\n}\n');
   writeFileSync(
     file('skirmish.json'),
     JSON.stringify({
@@ -309,6 +310,23 @@ describe('cantrip dap: a world', () => {
     expect((await c.event('exited')).body.exitCode).toBe(0);
     expect(c.output('stdout')).toBe('burnt: 5\n');
     expect(c.output('console')).toMatch(/Goblin#2 takes 7 damage/);
+  });
+
+  it('pauses a cast that waits forever while the world steps, showing it waiting in time', async () => {
+    const c = start();
+    await c.launch({ program: file('patrol.spell'), spell: 'patrol', args: [{ breed: 'Mage' }] });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await c.request('pause', { threadId: 1 });
+    const stopped = await c.event('stopped');
+    expect(stopped.body.reason).toBe('pause');
+    expect(stopped.body.description).toMatch(/^patrol is waiting until t=\d+\.\d\d s \(now t=/);
+    const frame = await c.topFrame();
+    expect(frame.line).toBe(4);
+    const rounds = Number((await c.scope(frame.id, 'Locals')).get('rounds')!.value);
+    // The world stepped about a second for each round.
+    const now = Number((await c.request('evaluate', { expression: 'now()', frameId: frame.id })).body.result);
+    expect(rounds).toBeGreaterThan(0);
+    expect(Math.floor(now)).toBe(rounds);
   });
 
   it('a cast that fails exits 70, its error on stderr', async () => {
