@@ -5,7 +5,7 @@
 import { CLI_HOSTS } from '../hosts.js';
 import { SpellRuntimeError, VerifyError } from '../../vm/errors.js';
 import type { Module } from '../../vm/module.js';
-import { DEFAULT_BUDGETS, VM, type Tier } from '../../vm/vm.js';
+import { DEFAULT_BUDGETS, VM, type Tier, type VMOptions } from '../../vm/vm.js';
 import { EXIT } from '../exit-codes.js';
 import { readSpellInput } from '../input.js';
 import type { CliIO } from '../io.js';
@@ -37,23 +37,16 @@ export interface ScriptLimits {
  * makes much garbage runs to the end, a heap bomb still ends with exit 70.
  */
 export function runModule(file: string, module: Module, limits: ScriptLimits, io: CliIO): number {
-  const { fuel, maxHeap, tier } = limits;
   let vm: VM;
   let printed = false;
   try {
-    vm = new VM(module, {
-      hosts: CLI_HOSTS,
-      fuel,
-      maxHeap,
-      heapCounts: 'retained',
-      ...(tier !== undefined ? { tier } : {}),
-      // A script's stdout is the terminal's, as clox's is: unlimited with unlimited fuel, else the default budget.
-      ...(fuel === Infinity ? { maxOutput: Infinity } : {}),
-      print: (text) => {
+    vm = new VM(
+      module,
+      scriptVmOptions(limits, (text) => {
         printed = true;
         io.stdout(text + '\n');
-      },
-    });
+      }),
+    );
   } catch (error) {
     if (error instanceof VerifyError) throw badBytecode(file, error);
     throw error;
@@ -73,6 +66,21 @@ export function runModule(file: string, module: Module, limits: ScriptLimits, io
     if (error instanceof SpellRuntimeError) return reportRuntimeError(error, io);
     throw error;
   }
+}
+
+/** The VM options a script runs with under `run` (and under `cantrip dap`, so a debugged script runs as it would). */
+export function scriptVmOptions(limits: ScriptLimits, print: (text: string) => void): VMOptions {
+  const { fuel, maxHeap, tier } = limits;
+  return {
+    hosts: CLI_HOSTS,
+    fuel,
+    maxHeap,
+    heapCounts: 'retained',
+    ...(tier !== undefined ? { tier } : {}),
+    // A script's stdout is the terminal's, as clox's is: unlimited with unlimited fuel, else the default budget.
+    ...(fuel === Infinity ? { maxOutput: Infinity } : {}),
+    print,
+  };
 }
 
 function reportRuntimeError(error: SpellRuntimeError, io: CliIO): number {

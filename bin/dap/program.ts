@@ -23,6 +23,7 @@ import { VerifyError } from '../../vm/errors.js';
 import type { Fiber } from '../../vm/fiber.js';
 import type { Module } from '../../vm/module.js';
 import { VM } from '../../vm/vm.js';
+import { scriptVmOptions } from '../commands/run-file.js';
 import { CliFailure, EXIT } from '../exit-codes.js';
 import { CLI_HOSTS } from '../hosts.js';
 import { readSpellInput } from '../input.js';
@@ -98,15 +99,8 @@ async function scriptProgram(plan: Extract<LaunchPlan, { kind: 'script' }>, io: 
     const names = module.spells.map((s) => s.name).join(', ');
     out.event(`note: ${plan.program} declares spells (${names}); a launch with "program" alone runs its top-level code. Add "spell" (and "args") to cast one in a world.`, false);
   }
-  const vm = new VM(module, {
-    hosts: CLI_HOSTS,
-    fuel: plan.fuel,
-    maxHeap: plan.maxHeap ?? DEFAULT_BUDGETS.maxHeap,
-    // As `cantrip run`: the heap budget counts what the script keeps alive, and its output is the terminal's without a fuel limit.
-    heapCounts: 'retained',
-    ...(plan.fuel === Infinity ? { maxOutput: Infinity } : {}),
-    print: (text) => out.print(text),
-  });
+  // As `cantrip run` runs it (budgets, heap counted as retained, output), printing to the editor.
+  const vm = new VM(module, scriptVmOptions({ fuel: plan.fuel, maxHeap: plan.maxHeap ?? DEFAULT_BUDGETS.maxHeap }, (text) => out.print(text)));
   return {
     kind: 'script',
     sources: [{ path: plan.program, vm, scriptRanAlready: false }],
