@@ -14,12 +14,14 @@ export const DEBUG_TYPE = 'cantrip';
 /** Registers the adapter and the configuration F5 uses without a launch.json; `findServer` is the extension's own search. */
 export function registerDebugAdapter(findServer: () => ServerSearch): vscode.Disposable[] {
   const factory: vscode.DebugAdapterDescriptorFactory = {
-    createDebugAdapterDescriptor() {
+    createDebugAdapterDescriptor(session) {
       const search = findServer();
       // Thrown, VS Code shows the message and does not start the session.
       if (search.launch === null) throw new Error(`Cantrip: cannot debug: ${search.problem}`);
       const command = debugAdapterCommand(search.launch, process.execPath, process.platform);
-      return new vscode.DebugAdapterExecutable(command.command, [...command.args], { env: { ...process.env, ...command.env } as Record<string, string> });
+      // In the session's workspace folder, so a launch configuration's relative paths read from there.
+      const cwd = session.workspaceFolder?.uri.scheme === 'file' ? session.workspaceFolder.uri.fsPath : undefined;
+      return new vscode.DebugAdapterExecutable(command.command, [...command.args], { env: { ...process.env, ...command.env } as Record<string, string>, ...(cwd ? { cwd } : {}) });
     },
   };
   const configurations: vscode.DebugConfigurationProvider = {
