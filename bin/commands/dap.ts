@@ -20,6 +20,8 @@ export const dapCommand: CliCommand = {
         if (process.stdin.isTTY) {
           process.stderr.write('cantrip dap: waiting for a debugger (the Debug Adapter Protocol on standard input): an editor starts this command, see docs/editors.md. Ctrl-D ends it.\n');
         }
+        // Whatever a bug throws outside a request must not end the editor's session: log it (the editor's adapter log) and go on.
+        process.on('uncaughtException', (error) => process.stderr.write(`cantrip dap: ${error.stack ?? error.message}\n`));
         const session = new CantripDebugSession(context.io);
         await new Promise<void>((resolve) => {
           // The editor went away: the session is over.
