@@ -101,7 +101,7 @@ describe('cantrip dap: a script', () => {
     const launch = await c.launch({ program: file('loot.spell') }, { [file('loot.spell')]: [4, 6, 40] });
     expect(launch.success).toBe(true);
     const set = c.received.find((m) => m.command === 'setBreakpoints')!.body.breakpoints;
-    // A blank line moves to the next line with code (the one inside pick is then asked for again, as line 6).
+    // The blank line 4 moves to the next line with code (5, where the script defines pick); 6 is in pick; 40 is past the end.
     expect(set.map((b: { verified: boolean; line: number }) => [b.verified, b.line])).toEqual([
       [true, 5],
       [true, 6],
