@@ -40,7 +40,7 @@ export type Evaluation = { readonly ok: true; readonly value: Value } | { readon
 const EVALUATION_FUEL = 1_000_000;
 /** The function the expression is compiled into. */
 const FUNCTION_NAME = 'evaluate';
-/** The parameter `this` becomes (a name the language cannot use for a parameter). */
+/** The parameter `this` becomes (`this` cannot name a parameter; an expression reading both is refused). */
 const THIS_NAME = 'this_';
 /** Lox's limit on parameters: an expression reading more names than this is refused. */
 const MAX_NAMES = 255;
