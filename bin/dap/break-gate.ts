@@ -32,19 +32,30 @@ const SLICE_MS = 20;
 /** Lines between two looks at the clock (reading it at every line would cost more than the line). */
 const LINES_PER_LOOK = 256;
 
-/** The time slice every gate of a session shares: started when the adapter runs the program, ended after SLICE_MS. */
+/**
+ * The time slice every gate of a session shares: started when the adapter
+ * runs a fiber itself, over after SLICE_MS. Stopped while the world steps:
+ * a cast the world runs is bounded by the world's fuel, and one yielding
+ * mid-step would go on after the step, out of the order `cantrip sim` keeps.
+ */
 export class SliceClock {
   private startedAt = 0;
   private lines = 0;
+  private running = false;
 
   start(): void {
     this.startedAt = performance.now();
     this.lines = 0;
+    this.running = true;
+  }
+
+  stop(): void {
+    this.running = false;
   }
 
   /** Whether the slice is over (looked at every LINES_PER_LOOK lines). */
   over(): boolean {
-    if (++this.lines < LINES_PER_LOOK) return false;
+    if (!this.running || ++this.lines < LINES_PER_LOOK) return false;
     this.lines = 0;
     return performance.now() - this.startedAt > SLICE_MS;
   }

@@ -333,7 +333,7 @@ export class DebugRun {
         const started = performance.now();
         for (;;) {
           if (this.pauseRequested) return this.stop('pause', this.waitingText());
-          this.clock.start();
+          this.clock.stop();
           if (!this.program.tick()) return this.finish(EXIT.ok);
           const shown = this.shown;
           const woke = shown !== null && shown.fiber.state !== 'suspended';

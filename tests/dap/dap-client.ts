@@ -22,8 +22,8 @@ export interface DapMessage {
   readonly body?: any;
 }
 
-/** How long a test waits for one message before failing with what the adapter said. */
-const WAIT_MS = 10_000;
+/** How long a test waits for one message before failing with what the adapter said (long: the machine may be loaded). */
+const WAIT_MS = 30_000;
 
 export class DapClient {
   private readonly child: ChildProcessWithoutNullStreams;
