@@ -51,9 +51,10 @@ print "done" + "!";
 const DYNAMIC_IMPORT = /^(?!\s*(?:\*|\/\/)).*(?<![\w$.])import\(/m;
 
 async function main(): Promise<void> {
-  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; peerDependencies: Record<string, string> };
   const bundled = new Set(['commander', 'chevrotain']);
-  const external = Object.keys(pkg.dependencies).filter((name) => !bundled.has(name));
+  // The zone server's packages are optional peer dependencies: required from the user's node_modules when `serve` runs.
+  const external = [...Object.keys(pkg.dependencies), ...Object.keys(pkg.peerDependencies)].filter((name) => !bundled.has(name));
   // The single-file build of chevrotain that compiler/chevrotain.ts loads under Node, imported directly.
   const chevrotainBundle = join(dirname(createRequire(import.meta.url).resolve('chevrotain')), '..', 'chevrotain.mjs');
   const chevrotainShim = '\0cantrip-chevrotain';
@@ -83,6 +84,8 @@ async function main(): Promise<void> {
       chunkFileNames: '[name]-[hash].cjs',
       // `import()` of a package becomes `require()`: V8 cannot run a dynamic import from code restored out of a code cache.
       dynamicImportInCjs: false,
+      // Whitespace and comments only (a third of the bundle): names and code stay as written (docs/decisions.md, "The install").
+      minify: { compress: false, mangle: false, codegen: { removeWhitespace: true } },
     },
     checks: { bundlerTimings: false },
     logLevel: 'silent',

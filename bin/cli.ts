@@ -1,69 +1,16 @@
 /**
  * The `cantrip` command line. `main` takes the arguments after the program
  * name and an IO object and returns the exit code, so tests run it in-process;
- * bin/cantrip.js wires it to the real process.
- *
- * Every failure ends here as a message and an exit code: usage errors (64)
- * from commander, CliFailures thrown by commands, and — should Cantrip itself
- * have a bug — an "internal error" line instead of a JS stack trace.
+ * bin/cantrip.js wires it to the real process. The program itself — parsing,
+ * and every failure as a message and an exit code — is bin/program.ts.
  */
-import { Command, CommanderError } from 'commander';
 import { COMMANDS } from './commands/index.js';
-import { CliFailure, EXIT } from './exit-codes.js';
 import type { CliIO } from './io.js';
-import { packageVersion } from './package-info.js';
+import { runProgram } from './program.js';
 
 export type { CliIO } from './io.js';
 export { EXIT } from './exit-codes.js';
 
-export async function main(argv: readonly string[], io: CliIO): Promise<number> {
-  let exitCode: number = EXIT.ok;
-  try {
-    const program = buildProgram(io, (code) => {
-      exitCode = code;
-    });
-    await program.parseAsync([...argv], { from: 'user' });
-    return exitCode;
-  } catch (error) {
-    return reportFailure(error, io);
-  }
-}
-
-function buildProgram(io: CliIO, setExitCode: (code: number) => void): Command {
-  const program = new Command('cantrip')
-    .description('Cantrip: check, compile, disassemble and run spells; simulate a world.')
-    .version(packageVersion(), '-v, --version', 'print the version')
-    .helpOption('-h, --help', 'show help')
-    .helpCommand('help [command]', 'show help for a command')
-    .exitOverride()
-    .configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s) })
-    .showHelpAfterError('(run `cantrip --help` for usage)');
-  for (const command of COMMANDS) command.register(program, { io, setExitCode });
-  return program;
-}
-
-function reportFailure(error: unknown, io: CliIO): number {
-  if (error instanceof CommanderError) return commanderExitCode(error);
-  if (error instanceof CliFailure) {
-    if (error.message !== '') io.stderr(error.message + '\n');
-    return error.exitCode;
-  }
-  const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-  io.stderr(
-    `cantrip: internal error: ${firstLine(message)}\n` +
-      'This is a bug in Cantrip, not in your spell. Please report it with the file that caused it.\n',
-  );
-  return EXIT.software;
-}
-
-/** Commander has already printed its message (or the help / version text). */
-function commanderExitCode(error: CommanderError): number {
-  const isInformational =
-    error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.exitCode === 0;
-  return isInformational ? EXIT.ok : EXIT.usage;
-}
-
-function firstLine(text: string): string {
-  const line = text.split('\n', 1)[0] ?? '';
-  return line.length > 300 ? line.slice(0, 300) + '…' : line;
+export function main(argv: readonly string[], io: CliIO): Promise<number> {
+  return runProgram(COMMANDS, argv, io);
 }

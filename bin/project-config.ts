@@ -4,14 +4,17 @@
  *
  *   { "breeds": "breeds.json" | ["a.json", "b.json"], "api": "game-api.json" }
  *
- * Found by walking up from a spell file's folder; paths are relative to the
- * cantrip.json. The one place `cantrip check`, `cantrip compile` and the
- * language server (`cantrip lsp`) read it. Nothing here throws: a config
- * that cannot be used is a list of problems, which each caller reports its
- * own way (a diagnostic on the file, or exit 65).
+ * Found by walking up from a spell file's folder (./project-config-file.ts);
+ * paths are relative to the cantrip.json. The one place every command reads
+ * it — `run`, `sim`, `serve`, `compile` and `check` through `Projects`
+ * (which puts `--api` / `--breeds` in place of its fields), the language
+ * server (`cantrip lsp`) through `ProjectCache`. Loading never throws: a
+ * config that cannot be used is a list of problems, which each caller
+ * reports its own way (a diagnostic on the file, or exit 65:
+ * `Projects.ofOrFail`).
  */
-import { existsSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { Ajv } from 'ajv';
 import { BreedRegistry } from '../runtime/entities/breeds.js';
 import { BreedError } from '../runtime/errors.js';
@@ -21,15 +24,13 @@ import { languageWorld } from '../runtime/entities/language-world.js';
 import type { Diagnostic } from '../compiler/diagnostics.js';
 import type { ServiceWorld } from '../compiler/service/world.js';
 import type { HostFunctionSpec } from '../vm/host.js';
-import { CliFailure } from './exit-codes.js';
+import { CliFailure, EXIT } from './exit-codes.js';
 import { readApiFile } from './api-file.js';
 import { decodeSourceText, readInputBytes } from './input.js';
 import type { CliIO } from './io.js';
+import { findConfigFile } from './project-config-file.js';
 
-export const CONFIG_FILE_NAME = 'cantrip.json';
-
-/** Walking up stops after this many folders (a path deeper than that is a loop or a mistake). */
-const MAX_WALK = 64;
+export { CONFIG_FILE_NAME, findConfigFile } from './project-config-file.js';
 
 const CONFIG_SCHEMA = {
   type: 'object',
@@ -47,27 +48,6 @@ const CONFIG_SCHEMA = {
 
 let validateConfig: ReturnType<Ajv['compile']> | null = null;
 
-/** The nearest cantrip.json in the folder of `spellFile` or above, or null. */
-export function findConfigFile(spellFile: string): string | null {
-  let dir = dirname(resolve(spellFile));
-  for (let i = 0; i < MAX_WALK; i++) {
-    const candidate = join(dir, CONFIG_FILE_NAME);
-    if (isFile(candidate)) return candidate;
-    const parent = dirname(dir);
-    if (parent === dir) return null;
-    dir = parent;
-  }
-  return null;
-}
-
-function isFile(path: string): boolean {
-  try {
-    return existsSync(path) && statSync(path).isFile();
-  } catch {
-    return false;
-  }
-}
-
 /** What a project gives the compiler and the language service. */
 export interface Project {
   /** The cantrip.json used, or null when there is none. */
@@ -76,6 +56,8 @@ export interface Project {
   readonly apiFile: string | null;
   /** The built-in world API plus the game's own functions from the api file. */
   readonly hosts: readonly HostFunctionSpec[];
+  /** The game's own functions alone (the api file's), which only the game can run. */
+  readonly gameHosts: readonly HostFunctionSpec[];
   /** The breeds, when the config names valid ones. */
   readonly breeds: BreedRegistry | null;
   /** Why the config (or a file it names) could not be used, each naming the file. */
@@ -107,9 +89,71 @@ function loadConfig(configFile: string | null, io: CliIO): Project {
   inputs.push(...(config.api === null ? [] : [config.api]), ...config.breeds);
   // A problem in a file the config names is said to come from the config, which is where the user looks.
   const named = (field: string) => ({ push: (problem: string) => problems.push(`${configFile}: the '${field}' file: ${problem}`) });
-  const hosts = config.api === null ? WORLD_HOST_FUNCTIONS : readHosts(config.api, io, named('api'));
+  const gameHosts = config.api === null ? [] : readGameHosts(config.api, io, named('api'));
   const breeds = config.breeds.length === 0 ? null : readBreeds(config.breeds, io, named('breeds'));
-  return { configFile, apiFile: config.api, hosts, breeds, problems, inputs };
+  return { configFile, apiFile: config.api, hosts: [...WORLD_HOST_FUNCTIONS, ...gameHosts], gameHosts, breeds, problems, inputs };
+}
+
+/** What the command line gives in place of cantrip.json's fields. */
+export interface ProjectOverrides {
+  /** A game API file (`--api`): its functions replace the config's. */
+  readonly api?: string | undefined;
+  /** A breeds file (`--breeds`): its breeds replace the config's. */
+  readonly breeds?: string | undefined;
+}
+
+/**
+ * The projects of the files a command works on, read the one way every
+ * command reads them: the cantrip.json found from each file, with the
+ * command line's `--api` / `--breeds` in its place when given. A file the
+ * command line names that cannot be used stops the command here (exit 65,
+ * or 66 when unreadable); a cantrip.json that cannot be used is the
+ * project's `problems`, for the caller to report.
+ */
+export class Projects {
+  private readonly cache: ProjectCache;
+  private readonly gameHosts: readonly HostFunctionSpec[] | null;
+  private readonly breeds: BreedRegistry | null;
+
+  constructor(
+    io: CliIO,
+    private readonly overrides: ProjectOverrides = {},
+  ) {
+    this.cache = new ProjectCache(io);
+    this.gameHosts = overrides.api === undefined ? null : readApiFile(overrides.api, io);
+    this.breeds = overrides.breeds === undefined ? null : breedsFromFile(overrides.breeds, io);
+  }
+
+  /** The project of `file`: its cantrip.json's, with the command line's files in place. */
+  of(file: string): Project {
+    const project = this.cache.projectOf(file).project;
+    const gameHosts = this.gameHosts ?? project.gameHosts;
+    return {
+      ...project,
+      apiFile: this.overrides.api ?? project.apiFile,
+      gameHosts,
+      hosts: this.gameHosts === null ? project.hosts : [...WORLD_HOST_FUNCTIONS, ...gameHosts],
+      breeds: this.breeds ?? project.breeds,
+    };
+  }
+
+  /** The project of `file`, or a CliFailure (exit 65) naming each problem of its cantrip.json: for commands that go on to run or write something. */
+  ofOrFail(file: string): Project {
+    const project = this.of(file);
+    if (project.problems.length > 0) throw new CliFailure(`cantrip: ${project.problems.join('\ncantrip: ')}`, EXIT.dataError);
+    return project;
+  }
+}
+
+/** A breeds file the command line names (`--breeds`); a bad one stops the command. */
+function breedsFromFile(path: string, io: CliIO): BreedRegistry {
+  const text = decodeSourceText(path, readInputBytes(path, io));
+  try {
+    return BreedRegistry.fromJson(text, path);
+  } catch (error) {
+    if (error instanceof BreedError) throw new CliFailure(`${path}: ${error.message}`, EXIT.dataError);
+    throw error;
+  }
 }
 
 /**
@@ -187,36 +231,29 @@ interface Problems {
   push(problem: string): void;
 }
 
-function readHosts(api: string, io: CliIO, problems: Problems): readonly HostFunctionSpec[] {
+function readGameHosts(api: string, io: CliIO, problems: Problems): readonly HostFunctionSpec[] {
   try {
-    return [...WORLD_HOST_FUNCTIONS, ...readApiFile(api, io)];
+    return readApiFile(api, io);
   } catch (error) {
     problems.push(failureText(error));
-    return WORLD_HOST_FUNCTIONS;
+    return [];
   }
 }
 
-/** Every file's breeds, loaded as one registry (a parent may live in another file). */
+/** Every file's breeds, in order, as World.loadBreeds loads a list: a parent may live in an earlier file, a name in two files is an error naming both. */
 function readBreeds(files: readonly string[], io: CliIO, problems: Problems): BreedRegistry | null {
-  const all: unknown[] = [];
+  let registry: BreedRegistry | null = null;
   for (const file of files) {
     try {
       const parsed = parseJson(decodeSourceText(file, readInputBytes(file, io)));
       if (!parsed.ok) throw new CliFailure(`${file}: JSON syntax error at line ${parsed.problem.line}, column ${parsed.problem.column}: ${parsed.problem.message}`, 65);
-      const breeds = (parsed.value as { breeds?: unknown } | null)?.breeds;
-      if (!Array.isArray(breeds)) throw new CliFailure(`${file}: a breeds file holds { "breeds": [ … ] }`, 65);
-      all.push(...(breeds as unknown[]));
+      registry = registry === null ? BreedRegistry.fromData(parsed.value, file) : registry.adding(parsed.value, file);
     } catch (error) {
-      problems.push(failureText(error));
+      problems.push(error instanceof BreedError ? `${file}: ${error.message}` : failureText(error));
       return null;
     }
   }
-  try {
-    return BreedRegistry.fromData({ breeds: all });
-  } catch (error) {
-    problems.push(`${files.join(', ')}: ${error instanceof BreedError ? error.message : String(error)}`);
-    return null;
-  }
+  return registry;
 }
 
 /** A CliFailure's message without the `cantrip: ` prefix (the caller says where it comes from). */

@@ -28,8 +28,8 @@ export function undefinedNamesNote(diagnostics: readonly Diagnostic[], apiFile: 
   }
   return (
     `note: ${list} ${which} not a built-in and not declared in this file, so ${names.length === 1 ? 'it compiles' : 'they compile'} to a global lookup ` +
-    `that fails when it runs ("Undefined variable"). If ${names.length === 1 ? 'it is one' : 'they are'} of your game's host functions, ` +
-    "pass --api game-api.json (the game's API in the format `cantrip api --json` prints), or name it in a cantrip.json beside your spells " +
+    `that fails when it runs ("Undefined variable"). If ${names.length === 1 ? "it is one of your game's host functions" : "they are your game's host functions"}, ` +
+    "pass --api game-api.json (the game's API in the format `cantrip api --json` prints), or name that file in a cantrip.json beside your spells " +
     '({ "api": "game-api.json" }).'
   );
 }

@@ -16,6 +16,11 @@
  *
  * The scratch project lives under the repository's .tmp/, so the package's
  * dependencies and @types/node resolve from the repository's node_modules.
+ *
+ * The README says the package works from ES modules and from CommonJS, so
+ * the examples compile both ways: a project of `"type": "module"` and one of
+ * `"type": "commonjs"` (where `const { module } = …` at the top is an
+ * error, and tsc emits `require`), both under `module: nodenext`.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -43,6 +48,12 @@ export interface CompiledExamples {
   readonly errors: readonly string[];
   /** The emitted JavaScript of an example, to run with node (cwd: the repository root). */
   outputOf(example: TypeScriptExample): string;
+  /**
+   * Runs an example's JavaScript with node in the scratch project, where
+   * `spells/` is the repository's (what the examples read) and what an
+   * example writes stays; its standard output.
+   */
+  run(example: TypeScriptExample): string;
   /** Delete the scratch project. */
   dispose(): void;
 }
@@ -68,16 +79,19 @@ function sourceName(example: TypeScriptExample): string {
   return `${example.doc.replace(/\.md$/, '')}-${example.line}.ts`;
 }
 
-/** Compiles every example with `tsc --strict` into a scratch project; slow-ish (one tsc run), so call it once per test file. */
-export function compileTypeScriptExamples(): CompiledExamples {
+/** What a game's package.json says its .js files are. */
+export type ModuleKind = 'module' | 'commonjs';
+
+/** Compiles every example with `tsc --strict` into a scratch project of that module kind; slow-ish (one tsc run), so call it once per kind per test file. */
+export function compileTypeScriptExamples(kind: ModuleKind = 'module'): CompiledExamples {
   const examples = typeScriptExamples();
   mkdirSync(join(root, '.tmp'), { recursive: true });
-  const project = mkdtempSync(join(root, '.tmp', 'ts-examples-'));
+  const project = mkdtempSync(join(root, '.tmp', `ts-examples-${kind}-`));
   mkdirSync(join(project, 'examples'));
   mkdirSync(join(project, 'node_modules'));
   // The package as a game's node_modules holds it: its package.json, exports and built types.
   symlinkSync(root, join(project, 'node_modules', packageName), 'dir');
-  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'docs-examples', private: true, type: 'module' }));
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'docs-examples', private: true, type: kind }));
   writeFileSync(
     join(project, 'tsconfig.json'),
     JSON.stringify({
@@ -122,10 +136,13 @@ export function compileTypeScriptExamples(): CompiledExamples {
       const { example, lines } = source;
       return n <= lines ? `${example.doc}:${example.line} (its ts-context, line ${n}): ${at[3]}` : `${example.doc}:${example.line + n - lines - 1}: ${at[3]}`;
     });
+  const outputOf = (example: TypeScriptExample): string => join(project, 'out', sourceName(example).replace(/\.ts$/, '.js'));
+  symlinkSync(join(root, 'spells'), join(project, 'spells'), 'dir');
   return {
     examples,
     errors,
-    outputOf: (example) => join(project, 'out', sourceName(example).replace(/\.ts$/, '.js')),
+    outputOf,
+    run: (example) => execFileSync(process.execPath, [outputOf(example)], { cwd: project, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }),
     dispose: () => rmSync(project, { recursive: true, force: true }),
   };
 }

@@ -2,15 +2,13 @@
 import { formatDiagnosticClox, type Diagnostic } from '../../compiler/diagnostics.js';
 import type { HostFunctionSpec } from '../../vm/host.js';
 import { formatCodeFrame } from '../../compiler/code-frame.js';
-import { cliHostSpecs } from '../api-file.js';
 import { CliFailure, EXIT } from '../exit-codes.js';
-import { decodeSourceText, readInputBytes, readSpellInput } from '../input.js';
-import { BreedRegistry } from '../../runtime/entities/breeds.js';
-import { BreedError } from '../../runtime/errors.js';
+import { readSpellInput } from '../input.js';
 import type { CliIO } from '../io.js';
 import { compileSource, loadBytecode } from '../load-module.js';
 import { undefinedNamesNote } from '../unknown-names.js';
-import { ProjectCache, projectDiagnostics, type Project } from '../project-config.js';
+import { Projects, projectDiagnostics, type Project } from '../project-config.js';
+import { expandSpellPaths } from '../spell-paths.js';
 
 export type Format = 'pretty' | 'clox' | 'json';
 
@@ -33,21 +31,20 @@ export interface FileReport {
   readonly source?: string;
   /** The API file its calls were checked against (--api, or the one its cantrip.json names), for the note under undefined names. */
   readonly apiFile?: string;
+  /** Said under undefined names in place of the usual note (`serve` has its own reason), when set. */
+  readonly undefinedNote?: string;
 }
 
-/** Checks the files and prints their reports; the exit code. */
-export async function checkFiles(files: readonly string[], options: CheckOptions, io: CliIO): Promise<number> {
+/** Checks the files named, and the .spell files in the folders named (bin/spell-paths.ts), and prints their reports; the exit code. */
+export async function checkFiles(paths: readonly string[], options: CheckOptions, io: CliIO): Promise<number> {
   // Files named on the command line win over cantrip.json's; a bad one stops the command.
-  const hosts = options.api === undefined ? null : cliHostSpecs(options.api, io);
-  const entityProperties = options.breeds === undefined ? null : loadEntityProperties(options.breeds, io);
-  const projects = new ProjectCache(io);
-  const reports: FileReport[] = [];
+  const projects = new Projects(io, options);
+  const { files, problems } = expandSpellPaths(paths);
+  const reports: FileReport[] = problems.map((p) => ({ file: p.path, kind: 'unreadable', diagnostics: [], problem: { message: p.message, exitCode: EXIT.noInput } }));
   for (const file of files) {
-    const { project } = projects.projectOf(file);
-    const properties = entityProperties ?? project.breeds?.entityPropertyNames();
-    const report = await checkFile(file, io, hosts ?? project.hosts, properties);
-    const apiFile = options.api ?? project.apiFile ?? undefined;
-    reports.push(withProjectProblems(apiFile === undefined ? report : { ...report, apiFile }, project));
+    const project = projects.of(file);
+    const report = await checkFile(file, io, project.hosts, project.breeds?.entityPropertyNames());
+    reports.push(withProjectProblems(project.apiFile === null ? report : { ...report, apiFile: project.apiFile }, project));
   }
   const format: Format = options.json ? 'json' : options.format;
   io.stdout(renderReports(reports, format));
@@ -58,17 +55,6 @@ export async function checkFiles(files: readonly string[], options: CheckOptions
 function withProjectProblems(report: FileReport, project: Project): FileReport {
   if (project.problems.length === 0 || report.problem) return report;
   return { ...report, diagnostics: [...projectDiagnostics(project), ...report.diagnostics] };
-}
-
-/** The property names the breeds file gives entities (plus the built-in ones); a bad file is a CliFailure. */
-function loadEntityProperties(path: string, io: CliIO): string[] {
-  const text = decodeSourceText(path, readInputBytes(path, io));
-  try {
-    return BreedRegistry.fromJson(text).entityPropertyNames();
-  } catch (error) {
-    if (error instanceof BreedError) throw new CliFailure(`${path}: ${error.message}`, EXIT.dataError);
-    throw error;
-  }
 }
 
 export async function checkFile(file: string, io: CliIO, hosts: readonly HostFunctionSpec[], entityProperties?: readonly string[]): Promise<FileReport> {
@@ -104,7 +90,7 @@ export function renderReports(reports: readonly FileReport[], format: Format): s
       if (format === 'clox') blocks.push(`${report.file}: ${formatDiagnosticClox(d)}`);
       else blocks.push(formatCodeFrame(report.file, report.source ?? '', d));
     }
-    const note = format === 'pretty' ? undefinedNamesNote(report.diagnostics, report.apiFile) : null;
+    const note = format !== 'pretty' ? null : (report.undefinedNote ?? undefinedNamesNote(report.diagnostics, report.apiFile));
     if (note !== null) blocks.push(note);
   }
   if (format === 'pretty') blocks.push(summary(reports));

@@ -1,6 +1,8 @@
 /**
- * `cantrip check <files…>`: report every diagnostic (errors and warnings) of
- * each file without running anything. Three output formats:
+ * `cantrip check <files or folders…>`: report every diagnostic (errors and
+ * warnings) of each file without running anything. A folder stands for the
+ * .spell files in it and below it (not in node_modules or dot-folders).
+ * Three output formats:
  *   pretty (default) — location, source line and carets, for people;
  *   clox             — `[line N] Error at 'x': message`, as clox prints;
  *   json             — one object for tools (editors, CI annotations).
@@ -18,16 +20,16 @@ export const checkCommand: CliCommand = {
     program
       .command('check')
       .description('report errors and warnings in spell files without running them')
-      .argument('<files...>', '.spell or .spb files')
+      .argument('<paths...>', '.spell or .spb files, or folders of .spell files')
       .option('--json', 'print machine-readable diagnostics (same as --format json)')
       .option(API_OPTION_FLAGS, API_OPTION_HELP)
       .option('--breeds <file>', "a breeds JSON file: warn about entity properties no breed defines ('did you mean …?')")
       .addOption(
         new Option('--format <format>', 'output format').choices(['pretty', 'clox', 'json']).default('pretty'),
       )
-      .action(async (files: string[], options: CheckOptions) => {
+      .action(async (paths: string[], options: CheckOptions) => {
         const { checkFiles } = await import('./check-files.js');
-        context.setExitCode(await checkFiles(files, options, context.io));
+        context.setExitCode(await checkFiles(paths, options, context.io));
       });
   },
 };

@@ -3,15 +3,15 @@ import { disassemble } from '../../vm/disassembler.js';
 import { compiledSource } from '../../vm/compiled/compile.js';
 import type { Module } from '../../vm/module.js';
 import { ObjFunction } from '../../vm/objects.js';
-import { cliHostSpecs } from '../api-file.js';
 import { EXIT } from '../exit-codes.js';
 import { readSpellInput } from '../input.js';
 import type { CliIO } from '../io.js';
 import { loadModule } from '../load-module.js';
+import { Projects } from '../project-config.js';
 
 export async function disasmFile(file: string, options: { readonly api?: string; readonly compiled?: boolean }, io: CliIO): Promise<number> {
-  const hosts = cliHostSpecs(options.api, io);
-  const module = await loadModule(readSpellInput(file, io), hosts);
+  // --api, else the file's cantrip.json, as compile reads them: the listing is of the bytecode compile writes.
+  const module = await loadModule(readSpellInput(file, io), new Projects(io, { api: options.api }).ofOrFail(file).hosts);
   const listing = options.compiled === true ? compiledListing(module) : disassemble(module);
   io.stdout(listing.endsWith('\n') ? listing : listing + '\n');
   return EXIT.ok;

@@ -4,6 +4,7 @@ import { formatSource } from '../../compiler/format/index.js';
 import { CliFailure, EXIT } from '../exit-codes.js';
 import { describeFsError, readSpellInput } from '../input.js';
 import { writeFileWhole, type CliIO } from '../io.js';
+import { expandSpellPaths } from '../spell-paths.js';
 
 /** The options `cantrip fmt` takes (bin/commands/fmt.ts declares them). */
 export interface FmtOptions {
@@ -15,10 +16,27 @@ export interface FmtOptions {
 /** What happened to one file. */
 type Outcome = 'unchanged' | 'changed' | 'refused' | 'unreadable';
 
-/** Formats each file as the options say; the exit code. */
-export function formatFiles(files: readonly string[], options: FmtOptions, io: CliIO): number {
+/**
+ * Formats each file named, and the .spell files in each folder named
+ * (bin/spell-paths.ts), as the options say; the exit code. --check and
+ * --write end with a one-line summary on stderr (stdout keeps to the file
+ * names, for scripts).
+ */
+export function formatFiles(paths: readonly string[], options: FmtOptions, io: CliIO): number {
+  const { files, problems } = expandSpellPaths(paths);
+  for (const problem of problems) io.stderr(problem.message + '\n');
   const outcomes = files.map((file) => formatFile(file, options, io));
-  return exitCodeFor(outcomes, options);
+  if (options.check || options.write) io.stderr(summary(outcomes, options) + '\n');
+  return exitCodeFor([...outcomes, ...problems.map((): Outcome => 'unreadable')], options);
+}
+
+/** `12 files checked, 2 would change` (--check) or `… 2 reformatted` (--write), then any failures. */
+function summary(outcomes: readonly Outcome[], options: FmtOptions): string {
+  const count = (outcome: Outcome) => outcomes.filter((o) => o === outcome).length;
+  const parts = [`${outcomes.length} file${outcomes.length === 1 ? '' : 's'} checked`, `${count('changed')} ${options.check ? 'would change' : 'reformatted'}`];
+  if (count('refused') > 0) parts.push(`${count('refused')} could not be formatted`);
+  if (count('unreadable') > 0) parts.push(`${count('unreadable')} could not be read`);
+  return parts.join(', ');
 }
 
 function formatFile(file: string, options: FmtOptions, io: CliIO): Outcome {

@@ -1,14 +1,18 @@
 /**
- * `cantrip fmt [--check | --write] [--indent N] <files…>`: the canonical
- * layout of spell files (compiler/format/).
+ * `cantrip fmt [--check | --write] [--indent N] <files or folders…>`: the
+ * canonical layout of spell files (compiler/format/). A folder stands for the
+ * .spell files in it and below it (not in node_modules or dot-folders).
  *
  *   no flag   print each file's formatted text to stdout;
  *   --check   print the names of the files that are not formatted, exit 1 if any;
  *   --write   rewrite the files that are not formatted, printing their names.
  *
+ * --check and --write end with a summary line on stderr
+ * (`12 files checked, 2 would change`).
  * A file with syntax errors is left alone: its diagnostics go to stderr as
  * code frames and the exit code is 65; the other files are still formatted.
- * A file that cannot be read makes the exit code 66 (it wins over 65).
+ * A file or folder that cannot be read, or a folder with no .spell file,
+ * makes the exit code 66 (it wins over 65).
  * The formatting is ./fmt-files.ts, loaded when the command runs.
  */
 import { InvalidArgumentError, type Command } from 'commander';
@@ -22,14 +26,14 @@ export const fmtCommand: CliCommand = {
     program
       .command('fmt')
       .description('format spell files in the one canonical style')
-      .argument('<files...>', '.spell source files')
+      .argument('<paths...>', '.spell source files, or folders of them')
       .option('--check', 'list the files that are not formatted and exit 1 if there are any (changes nothing)')
       .option('--write', 'rewrite the files that are not formatted, listing them')
       .option('--indent <n>', `spaces per indentation level, 1 to ${MAX_INDENT_WIDTH} (default 2)`, parseIndent)
-      .action(async (files: string[], options: FmtOptions) => {
+      .action(async (paths: string[], options: FmtOptions) => {
         if (options.check && options.write) throw new CliFailure('cantrip fmt: use --check or --write, not both', EXIT.usage);
         const { formatFiles } = await import('./fmt-files.js');
-        context.setExitCode(formatFiles(files, options, context.io));
+        context.setExitCode(formatFiles(paths, options, context.io));
       });
   },
 };

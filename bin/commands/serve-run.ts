@@ -3,9 +3,10 @@
  * serve in this process, supervise worker processes, or (internally) be one.
  *
  * Exit codes: 0 served (or ran --ticks and wrote the summary); 64 bad
- * options; 65 bad scenario, breeds or spells; 66 the scenario cannot be
- * read; 69 the port is in use, Redis cannot be reached, or a zone asked for is
- * served already; 70 the worker processes failed.
+ * options; 65 bad scenario, breeds, spells or cantrip.json, or a spell
+ * calling a name nothing defines; 66 the scenario cannot be read; 69 the
+ * port is in use, Redis cannot be reached, or a zone asked for is served
+ * already; 70 the worker processes failed.
  */
 import { BreedError, WorldError } from '../../runtime/errors.js';
 import { VerifyError } from '../../vm/errors.js';
@@ -13,9 +14,13 @@ import { PortInUseError } from '../../server/game-server.js';
 import { WorkersFailed, ZoneTakenError } from '../../server/supervisor.js';
 import type { ServeOptions } from '../../server/serve-options.js';
 import { parseGridSize } from '../../server/zone-grid.js';
+import { WORLD_HOST_FUNCTIONS } from '../../runtime/host/host-api.js';
+import { parseScenario } from '../../runtime/scenario/scenario.js';
 import { CliFailure, EXIT } from '../exit-codes.js';
-import { readInputBytes } from '../input.js';
+import { decodeSourceText, readInputBytes } from '../input.js';
 import type { CliIO } from '../io.js';
+import { Projects, type Project } from '../project-config.js';
+import { checkScenarioSpells, scenarioPaths } from './scenario-check.js';
 
 /** The options of `cantrip serve`, as commander parsed them. */
 export interface ServeCliOptions {
@@ -51,7 +56,9 @@ export async function runServe(file: string, cli: ServeCliOptions & { namespace:
     if (only.length === 0 || unknown.length > 0) throw new CliFailure(`cantrip: --only names zones of the --zones grid (z0-0 … z${zones.columns - 1}-${zones.rows - 1}), not '${unknown.join(',') || cli.only}'.`, EXIT.usage);
     if (cli.processes > only.length) throw new CliFailure(`cantrip: ${cli.processes} processes for the ${only.length} zones of --only: some would run none.`, EXIT.usage);
   }
-  readInputBytes(file, io);
+  const text = decodeSourceText(file, readInputBytes(file, io));
+  // A worker's supervisor has checked all this already.
+  if (cli.worker === undefined) await checkBeforeServing(file, text, io);
   const options: ServeOptions = {
     scenarioFile: file,
     port: cli.port,
@@ -89,6 +96,39 @@ export async function runServe(file: string, cli: ServeCliOptions & { namespace:
     throw error;
   }
   return EXIT.ok;
+}
+
+/**
+ * The scenario's project read as every command reads it, and its spells
+ * checked against what a served world has — the built-in functions: the
+ * server runs without the game, so the game's own (its api file) are not
+ * there, and a spell calling one is said before serving, not as a cast
+ * error when a player casts it.
+ */
+async function checkBeforeServing(file: string, text: string, io: CliIO): Promise<void> {
+  let scenario;
+  try {
+    scenario = scenarioPaths(file, parseScenario(text));
+  } catch (error) {
+    if (error instanceof WorldError) throw new CliFailure(`cantrip: ${error.message.replace(/^Scenario: /, `${file}: `)}`, EXIT.dataError);
+    throw error;
+  }
+  const project = new Projects(io).ofOrFail(file);
+  await checkScenarioSpells(file, scenario.spells, { hosts: WORLD_HOST_FUNCTIONS, apiFile: null, explainUndefined: (names) => gameFunctionsNote(names, project) }, io);
+}
+
+/** When some of the names are the game's functions (its api file's), which `serve` cannot run: why, in place of check's note; else null (check's note). */
+function gameFunctionsNote(names: readonly string[], project: Project): string | null {
+  const isGame = (name: string): boolean => project.gameHosts.some((spec) => spec.name === name);
+  const list = (some: readonly string[]): string => `${some.map((n) => `'${n}'`).join(', ')} ${some.length === 1 ? 'is' : 'are'}`;
+  const game = names.filter(isGame);
+  const others = names.filter((name) => !isGame(name));
+  if (game.length === 0) return null;
+  return (
+    `note: ${list(game)} declared in ${project.apiFile}, but \`cantrip serve\` runs the world without your game: ` +
+    `a served spell can call only the built-in functions (\`cantrip api\` lists them)` +
+    (others.length === 0 ? '.' : `; ${list(others)} not defined anywhere.`)
+  );
 }
 
 class RedisUnreachable extends Error {}

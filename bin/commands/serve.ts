@@ -3,14 +3,17 @@
  * [--redis URL] [--ticks T --summary FILE] [--snapshot-every SECONDS]`:
  * a multiplayer world server on Colyseus (server/, docs/server.md).
  *
- * The server code (Colyseus, Redis) is loaded only when `serve` runs.
+ * The server code (Colyseus, Redis) is loaded only when `serve` runs, and
+ * only once its packages are known to be installed: they are optional peer
+ * dependencies, and a missing one is one line naming the `npm install` that
+ * brings them, with exit 69 (EX_UNAVAILABLE).
  */
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { InvalidArgumentError, type Command } from 'commander';
 import type { CliCommand, CommandContext } from '../command.js';
+import { CliFailure, EXIT } from '../exit-codes.js';
 import type { ServeCliOptions } from './serve-run.js';
-
 
 export const serveCommand: CliCommand = {
   register(program: Command, context: CommandContext): void {
@@ -31,6 +34,13 @@ export const serveCommand: CliCommand = {
       .option('--only <zones>', 'with --redis: the zones this machine serves, comma-separated (z0-0,z1-0); other machines serve the rest')
       .addOption(program.createOption('--worker <n>').argParser(whole('worker', 0, 63)).hideHelp())
       .action(async (file: string, options: ServeCliOptions) => {
+        const { assertServerPackages, ServerPackagesMissing } = await import('../../server/server-packages.js');
+        try {
+          assertServerPackages();
+        } catch (error) {
+          if (error instanceof ServerPackagesMissing) throw new CliFailure(`cantrip: ${error.message}`, EXIT.unavailable);
+          throw error;
+        }
         const [{ runServe }, { randomBytes }] = await Promise.all([import('./serve-run.js'), import('node:crypto')]);
         const pageDir = fileURLToPath(new URL('../../serve-page/', import.meta.url));
         const namespace = options.namespace ?? `cantrip:${basename(file).replace(/\.json$/, '')}:${randomBytes(4).toString('hex')}`;

@@ -21,7 +21,7 @@ export const simCommand: CliCommand = {
       .option(API_OPTION_FLAGS, `${API_OPTION_HELP}; each call records a host-call event`)
       .action(async (file: string, options: SimOptions) => {
         const { simulate } = await import('./simulate.js');
-        context.setExitCode(simulate(file, options, context.io));
+        context.setExitCode(await simulate(file, options, context.io));
       });
   },
 };

@@ -1,20 +1,23 @@
 /**
- * What `cantrip sim` does once its arguments are parsed: read the scenario,
- * build its world, run it and print the events.
+ * What `cantrip sim` does once its arguments are parsed: read the scenario
+ * and its project (the cantrip.json above it, or --api), check its spells
+ * against the functions the world will have, build its world, run it and
+ * print the events.
  *
  * Exit codes: 0 ran (cast errors are events, not failures); 65 bad scenario,
- * breeds or spells; 66 a file cannot be read.
+ * breeds, spells or cantrip.json, or a spell calling a name nothing defines;
+ * 66 a file cannot be read.
  */
-import { dirname, isAbsolute, join } from 'node:path';
 import { BreedError, ListenerError, WorldError } from '../../runtime/errors.js';
 import { describeEvent, EntityNames, type WorldEvent } from '../../runtime/events/events.js';
 import { parseScenario, runScenario, type ScenarioFiles } from '../../runtime/scenario/scenario.js';
 import { declaredOnlyHosts } from '../../runtime/host/declared-hosts.js';
 import { VerifyError } from '../../vm/errors.js';
-import { readApiFile } from '../api-file.js';
 import { CliFailure, EXIT } from '../exit-codes.js';
 import { decodeSourceText, readInputBytes } from '../input.js';
 import type { CliIO } from '../io.js';
+import { Projects } from '../project-config.js';
+import { checkScenarioSpells, scenarioPaths } from './scenario-check.js';
 
 export interface SimOptions {
   readonly ticks?: number;
@@ -24,13 +27,12 @@ export interface SimOptions {
 }
 
 /** Runs the scenario at `file`; returns the exit code. */
-export function simulate(file: string, options: SimOptions, io: CliIO): number {
-  const hosts = options.api === undefined ? undefined : declaredOnlyHosts(readApiFile(options.api, io));
-  const parsed = guard(file, () => parseScenario(decodeSourceText(file, readInputBytes(file, io))));
-  // The scenario's paths are relative to it; messages show them as seen from here (spells/breeds.json, not ../breeds.json).
-  const base = dirname(file);
-  const local = (path: string): string => (isAbsolute(path) ? path : join(base, path));
-  const scenario = { ...parsed, breeds: local(parsed.breeds), spells: parsed.spells.map(local) };
+export async function simulate(file: string, options: SimOptions, io: CliIO): Promise<number> {
+  const scenario = scenarioPaths(file, guard(file, () => parseScenario(decodeSourceText(file, readInputBytes(file, io)))));
+  // The game's functions (--api, else the scenario's cantrip.json) are declared only: each call records a host-call event.
+  const project = new Projects(io, { api: options.api }).ofOrFail(file);
+  await checkScenarioSpells(file, scenario.spells, { hosts: project.hosts, apiFile: project.apiFile }, io);
+  const hosts = project.gameHosts.length === 0 ? undefined : declaredOnlyHosts(project.gameHosts);
   const files: ScenarioFiles = {
     readBytes: (path) => readInputBytes(path, io),
     readText: (path) => decodeSourceText(path, readInputBytes(path, io)),

@@ -56,13 +56,14 @@ export function gameHosts(log: (line: string) => void): HostFunction[] {
 export function runExample(log: (line: string) => void): void {
   const hosts = [...CORE_HOST_FUNCTIONS, ...gameHosts(log)];
 
-  const { module, diagnostics } = compile(source, { sourceName: 'bless.spell', hosts });
-  if (!module) {
-    for (const d of diagnostics) log(formatDiagnosticClox(d));
+  // Not `const { module } = …`: in a CommonJS file `module` is taken, and that line is a SyntaxError at the top level.
+  const compiled = compile(source, { sourceName: 'bless.spell', hosts });
+  if (!compiled.module) {
+    for (const d of compiled.diagnostics) log(formatDiagnosticClox(d));
     return;
   }
 
-  const vm = new VM(module, { hosts, print: log, fuel: 100_000 });
+  const vm = new VM(compiled.module, { hosts, print: log, fuel: 100_000 });
   vm.runScript(); // defines the globals (blessings)
 
   const fiber = vm.cast('bless', ['Arthur', 2]);

@@ -2,8 +2,9 @@
 // `npm run vsix`: builds the VS Code extension into dist/cantrip-vscode.vsix,
 // offline. Steps: rewrite the generated grammar and language configuration
 // (grammar/generated-files.ts, loaded through Vite's module runner since it is
-// TypeScript), bundle the client into one CommonJS file with `vscode` left
-// external, then package with @vscode/vsce.
+// TypeScript), bundle the extension's programs with esbuild (ENTRY_POINTS:
+// the client, and the language server and debug adapter it starts, each one
+// CommonJS file with everything it uses), then package with @vscode/vsce.
 // `--generate-only` stops after the first step (after a lexicon change);
 // `--no-generate` packages the committed files as they are, and `--out FILE`
 // writes the .vsix elsewhere (the tests use both).
@@ -12,7 +13,8 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSyn
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build, runnerImport } from 'vite';
+import { build } from 'esbuild';
+import { runnerImport } from 'vite';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '../..');
@@ -31,26 +33,54 @@ async function generate() {
   }
 }
 
+/**
+ * The programs the extension carries, each bundled into dist/NAME.js from
+ * src/. Adding one is a line here, its name in vsix.test.ts's list of
+ * packaged files, and — for a program the client starts — its bundle in
+ * src/server-location.ts (LANGUAGE_SERVER, DEBUG_ADAPTER); a `cantrip`
+ * command as a program of its own is a two-line file
+ * (`runBundledCommand(dapCommand)`), as src/server.ts and src/dap.ts are.
+ */
+const ENTRY_POINTS = {
+  extension: 'src/extension.ts', // the client VS Code loads (package.json "main")
+  server: 'src/server.ts', // `cantrip lsp`, which the client starts when the project has no cantrip-lang of its own
+  dap: 'src/dap.ts', // `cantrip dap`, which a `cantrip` debug session starts, found as the server is
+};
+
+const require = createRequire(import.meta.url);
+
+/**
+ * The compiler loads chevrotain through a `require` made at run time
+ * (compiler/chevrotain.ts), which no bundler can follow; in the bundle it is
+ * chevrotain's own single-file build instead, imported like any module (as
+ * bin/build-bundle.ts does for the CLI's bundle).
+ */
+const chevrotainSingleFile = {
+  name: 'chevrotain-single-file',
+  setup(builder) {
+    const singleFile = join(dirname(require.resolve('chevrotain')), '..', 'chevrotain.mjs');
+    builder.onResolve({ filter: /^\.\/chevrotain\.js$/ }, (args) => (args.importer.startsWith(join(root, 'compiler')) ? { path: singleFile } : undefined));
+  },
+};
+
 async function bundle() {
+  rmSync(join(here, 'dist'), { recursive: true, force: true });
   await build({
-    configFile: false,
-    root: here,
-    logLevel: 'warn',
-    build: {
-      // Node built-ins stay external in an SSR build; everything else (the language client) is bundled.
-      ssr: join(here, 'src/extension.ts'),
-      outDir: join(here, 'dist'),
-      emptyOutDir: true,
-      target: 'node20',
-      minify: true,
-      sourcemap: false,
-      rolldownOptions: {
-        external: ['vscode'],
-        output: { format: 'cjs', entryFileNames: 'extension.js' },
-        checks: { bundlerTimings: false },
-      },
-    },
-    ssr: { noExternal: true, external: ['vscode'], target: 'node' },
+    entryPoints: Object.fromEntries(Object.entries(ENTRY_POINTS).map(([name, file]) => [name, join(here, file)])),
+    outdir: join(here, 'dist'),
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    // VS Code 1.91 (package.json "engines") runs extensions, and the programs they start, on Electron 29's Node 20.9.
+    target: 'node20.9',
+    external: ['vscode'],
+    minify: true,
+    legalComments: 'none',
+    plugins: [chevrotainSingleFile],
+    // A CommonJS file has no import.meta: the library's modules that read import.meta.url get the bundle's own URL.
+    banner: { js: 'var __bundleUrl = require("node:url").pathToFileURL(__filename).href;' },
+    define: { 'import.meta.url': '__bundleUrl' },
+    logLevel: 'warning',
   });
 }
 
@@ -59,7 +89,7 @@ function packageVsix() {
   copyFileSync(join(root, 'LICENSE'), join(here, 'LICENSE'));
   mkdirSync(dirname(vsixPath), { recursive: true });
   rmSync(vsixPath, { force: true });
-  const vsce = createRequire(import.meta.url).resolve('@vscode/vsce/vsce');
+  const vsce = require.resolve('@vscode/vsce/vsce');
   const result = spawnSync(process.execPath, [vsce, 'package', '--no-dependencies', '--out', vsixPath], {
     cwd: here,
     encoding: 'utf8',

@@ -10,5 +10,5 @@
  */
 
 export { AreaOfInterest, type AoiIdentity, type AoiOptions } from './aoi.js';
-export type { InterestShape, AoiListener } from './aoi-engine.js';
+export type { AoiEngine, InterestShape, AoiListener } from './aoi-engine.js';
 export { AOI_ENGINE_NAMES, type AoiEngineName } from './aoi-engines.js';

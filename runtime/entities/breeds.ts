@@ -4,6 +4,11 @@
  * (`target.armor`). Breeds inherit from a `parent`; inheritance is copied
  * down once at load, so looking a field up at run time never walks a chain.
  *
+ * Breeds come from one or more sources (files, or data objects), as
+ * cantrip.json lists them: a later source adds breeds, and its breeds may
+ * name a parent from an earlier one; a breed defined in two sources is an
+ * error naming both.
+ *
  * Loading never throws anything but BreedError, whose message names the
  * breed and the field. Attribute names are kept in Maps, so `__proto__` or
  * `constructor` in a breed file are ordinary data.
@@ -95,6 +100,12 @@ export interface BreedData {
 
 type BreedSource = BreedDefinition;
 
+/** One source of breeds and the name errors give it: a file name, or `breeds #2` for the second one loaded. */
+interface NamedBreedData {
+  readonly name: string;
+  readonly data: BreedData;
+}
+
 /** A Map that refuses changes once built: a breed's attributes are shared by every entity of it. */
 class FrozenMap<K, V> extends Map<K, V> {
   private frozen = false;
@@ -125,31 +136,43 @@ export class BreedRegistry {
   private readonly ancestrySets: ReadonlySet<string>[];
 
   private constructor(
-    readonly breeds: readonly Breed[],
-    /** The validated source data, kept for snapshots. */
-    readonly source: unknown,
+    /** The sources, checked and copied, in the order they were loaded. */
+    private readonly parts: readonly NamedBreedData[],
   ) {
-    for (const b of breeds) this.byName.set(b.name, b);
-    this.ancestrySets = breeds.map((b) => new Set(b.ancestry));
+    const all = parts.flatMap((part) => part.data.breeds);
+    this.breeds = Object.freeze(resolveAll(all, parts.flatMap((part) => part.data.breeds.map(() => part.name))));
+    // One source is kept as given ($schema included); several are one list, which loads back as the same breeds.
+    this.source = parts.length === 1 ? parts[0]!.data : { breeds: all };
+    for (const b of this.breeds) this.byName.set(b.name, b);
+    this.ancestrySets = this.breeds.map((b) => new Set(b.ancestry));
+  }
+
+  readonly breeds: readonly Breed[];
+  /** The validated source data (every source's breeds together), kept for snapshots. */
+  readonly source: BreedData;
+
+  /** How many sources the breeds came from. */
+  get sourceCount(): number {
+    return this.parts.length;
   }
 
   /** Parse and load a breeds file. Throws BreedError (with line/column for syntax errors). */
-  static fromJson(text: string): BreedRegistry {
-    const parsed = parseJson(text);
-    if (!parsed.ok) {
-      const { line, column, message } = parsed.problem;
-      throw new BreedError(`Breeds file: JSON syntax error at line ${line}, column ${column}: ${message}`, null, null, line, column);
-    }
-    return BreedRegistry.fromData(parsed.value);
+  static fromJson(text: string, name = 'breeds #1'): BreedRegistry {
+    return new BreedRegistry([checked(parseBreedsJson(text), name)]);
   }
 
   /** Load already-parsed breed data (a BreedData; anything else is checked and refused with a BreedError). */
-  static fromData(data: BreedData | unknown): BreedRegistry {
-    const errors = validateShape(data);
-    if (errors) throw shapeError(data, pickError(errors));
-    // A copy: the caller may change its object later, and the registry (and snapshots) must not follow.
-    const copy = structuredClone(data) as BreedData;
-    return new BreedRegistry(Object.freeze(resolveAll(copy.breeds)), copy);
+  static fromData(data: BreedData | unknown, name = 'breeds #1'): BreedRegistry {
+    return new BreedRegistry([checked(data, name)]);
+  }
+
+  /**
+   * These breeds and those of one more source (JSON text or data), as a new
+   * registry: the new breeds come after these, may name them as parents, and
+   * may not reuse their names (a BreedError naming both sources).
+   */
+  adding(breeds: string | BreedData | unknown, name = `breeds #${this.parts.length + 1}`): BreedRegistry {
+    return new BreedRegistry([...this.parts, checked(typeof breeds === 'string' ? parseBreedsJson(breeds) : breeds, name)]);
   }
 
   get(name: string): Breed | undefined {
@@ -176,7 +199,7 @@ export class BreedRegistry {
 
   /** Every spell a breed names must exist in the loaded spells. Reported on the breed that declares it. */
   checkSpells(defined: ReadonlySet<string>): void {
-    const sources = (this.source as { breeds: BreedSource[] }).breeds;
+    const sources = this.source.breeds;
     for (const src of sources) {
       for (const slot of BREED_SPELL_SLOTS) {
         const spell = src.spells?.[slot];
@@ -192,14 +215,36 @@ export class BreedRegistry {
   }
 }
 
-/** Resolve inheritance: parents first, each field copied down when the child leaves it out. */
-function resolveAll(sources: readonly BreedSource[]): Breed[] {
+/** Breeds JSON text as data, or a BreedError with the line and column of a syntax error. */
+function parseBreedsJson(text: string): unknown {
+  const parsed = parseJson(text);
+  if (!parsed.ok) {
+    const { line, column, message } = parsed.problem;
+    throw new BreedError(`Breeds file: JSON syntax error at line ${line}, column ${column}: ${message}`, null, null, line, column);
+  }
+  return parsed.value;
+}
+
+/** One source checked against BREED_SCHEMA and copied: the caller may change its object later, and the registry (and snapshots) must not follow. */
+function checked(data: unknown, name: string): NamedBreedData {
+  const errors = validateShape(data);
+  if (errors) throw shapeError(data, pickError(errors));
+  return { name, data: structuredClone(data) as BreedData };
+}
+
+/** Resolve inheritance: parents first, each field copied down when the child leaves it out. `origins[i]` names the source of `sources[i]`. */
+function resolveAll(sources: readonly BreedSource[], origins: readonly string[]): Breed[] {
   const sourceByName = new Map<string, BreedSource>();
-  for (const src of sources) {
-    if (sourceByName.has(src.name)) {
-      throw new BreedError(`Breed '${src.name}': field 'name' duplicates an earlier breed.`, src.name, 'name');
+  const originByName = new Map<string, string>();
+  for (const [i, src] of sources.entries()) {
+    const earlier = originByName.get(src.name);
+    if (earlier !== undefined) {
+      const origin = origins[i]!;
+      const where = earlier === origin ? 'duplicates an earlier breed' : `is defined in both ${earlier} and ${origin}`;
+      throw new BreedError(`Breed '${src.name}': field 'name' ${where}.`, src.name, 'name');
     }
     sourceByName.set(src.name, src);
+    originByName.set(src.name, origins[i]!);
   }
   const resolved = new Map<string, Omit<Breed, 'index'>>();
   const resolving = new Set<string>();

@@ -7,3 +7,5 @@
  */
 
 export { SNAPSHOT_FORMAT, type WorldSnapshot } from './world-snapshot.js';
+export type { RestoreOptions } from './world-snapshot-check.js';
+export type { ExportedEntity } from './entity-export.js';

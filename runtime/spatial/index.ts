@@ -7,5 +7,6 @@
  */
 
 export type { SpatialIndex, PartitionKind, SpatialVisitor, PairVisitor, SpatialFilter } from './spatial-index.js';
+export { SpatialIndexError } from './spatial-index.js';
 export { GridIndex, type GridOptions } from './grid-index.js';
 export { AxisListIndex, type AxisListOptions } from './axis-list-index.js';

@@ -183,14 +183,27 @@ export class World<G extends EventDeclaration = never> implements EntityAccess {
   // ------------------------------------------------------------------ loading
 
   /**
-   * Load breeds from JSON text or parsed data (BreedError on bad data). The
+   * Load breeds from JSON text or parsed data, or a list of them as
+   * cantrip.json lists breeds files: each source adds breeds to those loaded
+   * before, and may name them as parents; a name defined twice is a
+   * BreedError naming both sources (`name`, or `breeds #N` for the Nth
+   * loaded). Nothing is loaded when anything fails, and only BreedError is
+   * thrown — after a spawn too, when breeds can no longer change. The
    * spells they name are checked against the loaded spells now when spells
    * are loaded; breeds loaded first are checked when the world first runs
    * (see checkBreedSpells).
    */
-  loadBreeds(breeds: string | BreedData): BreedRegistry {
-    if (this.pool.count > 0) throw new WorldError('Load breeds before spawning entities.');
-    const registry = typeof breeds === 'string' ? BreedRegistry.fromJson(breeds) : BreedRegistry.fromData(breeds);
+  loadBreeds(breeds: string | BreedData, name?: string): BreedRegistry;
+  loadBreeds(breeds: readonly (string | BreedData)[]): BreedRegistry;
+  loadBreeds(breeds: string | BreedData | readonly (string | BreedData)[], name?: string): BreedRegistry {
+    if (this.pool.count > 0) throw new BreedError(`Load breeds before spawning entities (this world has ${this.pool.count} living ${this.pool.count === 1 ? 'entity' : 'entities'}).`);
+    const sources: readonly unknown[] = Array.isArray(breeds) ? breeds : [breeds];
+    let registry = this.state.breedRegistry;
+    for (const source of sources) {
+      const sourceName = sources.length === 1 ? name : undefined;
+      registry = registry === null ? (typeof source === 'string' ? BreedRegistry.fromJson(source, sourceName) : BreedRegistry.fromData(source, sourceName)) : registry.adding(source, sourceName);
+    }
+    if (registry === null) throw new BreedError('loadBreeds takes breeds: JSON text, a { breeds: [...] } object, or a list of them.');
     const spellsLoaded = this.casting.loaded.length > 0;
     if (spellsLoaded) registry.checkSpells(new Set(this.casting.spellNames()));
     this.state.breedRegistry = registry;
@@ -571,6 +584,12 @@ export class World<G extends EventDeclaration = never> implements EntityAccess {
    * its parameter count. Runs now until it finishes or waits.
    */
   cast(spell: string, caster: EntityId | null = null, target: EntityId | null = null, args: readonly Value[] = []): CastResult {
+    // A JavaScript caller may pass anything; an object here is most likely the old per-cast `{ fuel }`.
+    if (!Array.isArray(args)) {
+      throw new WorldError(
+        `World.cast takes the spell's further arguments as a list, after the caster and the target: cast(spell, caster, target, [arg, …]), not ${args === null ? 'null' : typeof args === 'object' ? 'an object' : `a ${typeof args}`}. Budgets such as fuel are the world's: new World({ budgets: { fuel } }).`,
+      );
+    }
     this.checkBreedSpells();
     const fiber = this.casting.castFromEmbedder(spell, caster, target, args);
     this.entityLife.reapOutsideStep();

@@ -41,6 +41,7 @@ function expectNoStackTrace(r: Result): void {
 let tmp: string;
 function file(name: string, content: string | Uint8Array): string {
   const p = path.join(tmp, name);
+  fs.mkdirSync(path.dirname(p), { recursive: true });
   fs.writeFileSync(p, content);
   return p;
 }
@@ -388,16 +389,16 @@ describe('compile, run and disasm bytecode', () => {
 });
 
 describe('cantrip fmt', () => {
-  it('finds every example spell formatted', () => {
-    const spells = fs.readdirSync(path.join(REPO, 'spells')).filter((f) => f.endsWith('.spell')).map((f) => `spells/${f}`);
-    expect(cantrip('fmt', '--check', ...spells)).toEqual({ status: 0, stdout: '', stderr: '' });
+  it('finds every example spell formatted, given the folder', () => {
+    const spells = fs.readdirSync(path.join(REPO, 'spells'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.spell'));
+    expect(cantrip('fmt', '--check', 'spells/')).toEqual({ status: 0, stdout: '', stderr: `${spells.length} files checked, 0 would change\n` });
   });
 
   it('formats, checks and rewrites a file, and refuses one with syntax errors', () => {
     const messy = file('messy.spell', 'print 1+2;\n');
     const broken = file('broken.spell', 'print 1\nprint 2;\n');
     expect(cantrip('fmt', messy)).toEqual({ status: 0, stdout: 'print 1 + 2;\n', stderr: '' });
-    expect(cantrip('fmt', '--check', messy)).toEqual({ status: 1, stdout: messy + '\n', stderr: '' });
+    expect(cantrip('fmt', '--check', messy)).toEqual({ status: 1, stdout: messy + '\n', stderr: '1 file checked, 1 would change\n' });
     const r = cantrip('fmt', '--write', broken, messy);
     expect(r.status).toBe(65);
     expect(r.stderr).toContain(`${broken}:1:8: error: Expect ';' after value.`);
@@ -407,6 +408,15 @@ describe('cantrip fmt', () => {
 });
 
 describe('cantrip check', () => {
+  it('checks the .spell files of a folder and its subfolders, not those in node_modules', () => {
+    file('checked/ok.spell', 'print 1;\n');
+    const broken = file('checked/sub/broken.spell', 'print ;\n');
+    file('checked/node_modules/pkg/ignored.spell', 'print ;\n');
+    const r = cantrip('check', '--format', 'clox', path.join(tmp, 'checked'));
+    expect(r).toEqual({ status: 65, stdout: `${broken}: [line 1] Error at ';': Expect expression.\n`, stderr: '' });
+    expect(cantrip('check', path.join(tmp, 'checked')).stdout).toMatch(/checked 2 files: 1 error, 0 warnings\n$/);
+  });
+
   it('shows a code frame with carets under the token', () => {
     const f = file('frame.spell', 'var ok = 1;\nprint ok +;\n');
     const r = cantrip('check', f);

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DapClient, REPO } from '../../../tests/dap/dap-client.js';
 import { debugAdapterCommand } from './debug-adapter-command.js';
-import { locateServer } from './server-location.js';
+import { DEBUG_ADAPTER, locateProgram } from './server-location.js';
 
 let project: string;
 
@@ -24,10 +24,11 @@ afterAll(() => rmSync(project, { recursive: true, force: true }));
 
 describe('the VS Code extension starts the real debug adapter', () => {
   it('runs `cantrip dap` from the package it finds, and debugs a spell file with it', async () => {
-    const found = locateServer({
+    const found = locateProgram(DEBUG_ADAPTER, {
       setting: undefined,
       workspaceFolders: [project],
       workspaceTrusted: true,
+      extensionPath: join(project, 'no-extension-here'),
       env: { PATH: '' },
       platform: process.platform,
       homeDir: homedir(),
@@ -35,7 +36,7 @@ describe('the VS Code extension starts the real debug adapter', () => {
       isDirectory: (d) => statSync(d, { throwIfNoEntry: false })?.isDirectory() ?? false,
       realPath: realpathSync,
     });
-    if (found.launch === null) throw new Error(found.problem);
+    expect(found.launch).toEqual({ source: 'workspace', kind: 'script', path: join(project, 'node_modules', 'cantrip-lang', 'bin', 'cantrip.js') });
     const command = debugAdapterCommand(found.launch, process.execPath, process.platform);
     expect(command.args.at(-1)).toBe('dap');
     const client = new DapClient(project, command);
@@ -53,7 +54,7 @@ describe('the VS Code extension starts the real debug adapter', () => {
   });
 
   it('a Windows .cmd launcher goes through cmd.exe (a debug adapter is spawned without a shell)', () => {
-    const command = debugAdapterCommand({ source: 'path', kind: 'executable', path: 'C:\\npm\\cantrip.cmd' }, 'node', 'win32');
+    const command = debugAdapterCommand({ source: 'setting', kind: 'executable', path: 'C:\\npm\\cantrip.cmd' }, 'node', 'win32');
     expect(command).toEqual({ command: 'cmd.exe', args: ['/d', '/c', 'C:\\npm\\cantrip.cmd', 'dap'], env: {}, shell: false });
   });
 });

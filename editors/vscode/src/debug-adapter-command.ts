@@ -1,16 +1,13 @@
 /**
  * How the extension starts `cantrip dap`, with no VS Code in sight (so the
- * tests can run it): the language server's command (server-location.ts),
- * with `dap` in place of `lsp`.
+ * tests can run it): the command server-location.ts gives for the debug
+ * adapter, without a shell, since VS Code spawns a debug adapter without one.
  */
-import { SERVER_ARGS, serverCommand, type ServerCommand, type ServerLaunch } from './server-location.js';
+import { DEBUG_ADAPTER, programCommand, type ProgramCommand, type ProgramLaunch } from './server-location.js';
 
-const ADAPTER_ARGS: readonly string[] = ['dap'];
-
-export function debugAdapterCommand(launch: ServerLaunch, nodePath: string, platform: NodeJS.Platform): ServerCommand {
-  const server = serverCommand(launch, nodePath, platform);
-  const args = [...server.args.slice(0, server.args.length - SERVER_ARGS.length), ...ADAPTER_ARGS];
-  // A debug adapter is spawned without a shell: a Windows .cmd launcher goes through cmd.exe itself.
-  if (server.shell) return { command: 'cmd.exe', args: ['/d', '/c', launch.path, ...args], env: server.env, shell: false };
-  return { ...server, args };
+export function debugAdapterCommand(launch: ProgramLaunch, nodePath: string, platform: NodeJS.Platform): ProgramCommand {
+  const command = programCommand(DEBUG_ADAPTER, launch, nodePath, platform);
+  // A Windows .cmd launcher goes through cmd.exe itself.
+  if (command.shell) return { command: 'cmd.exe', args: ['/d', '/c', launch.path, ...command.args], env: command.env, shell: false };
+  return command;
 }

@@ -3,15 +3,16 @@
  * first): its own code (server-location.ts) finds `cantrip lsp` in a
  * project that installed the package, and the test starts it with the
  * command that code gives plus what vscode-languageclient appends, then
- * talks to it over stdio as the client would.
+ * talks to it over stdio as the client would. (The server bundled into the
+ * extension is tested the same way, from the .vsix, in vsix.test.ts.)
  */
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LspClient, REPO } from '../../../tests/lsp/lsp-client.js';
-import { locateServer, serverCommand } from './server-location.js';
+import { LANGUAGE_SERVER, locateProgram, programCommand } from './server-location.js';
+import { expectWorkingSession, writeGameProject } from './server-session.test-helper.js';
 
 const isFile = (f: string) => statSync(f, { throwIfNoEntry: false })?.isFile() ?? false;
 const isDirectory = (d: string) => statSync(d, { throwIfNoEntry: false })?.isDirectory() ?? false;
@@ -23,19 +24,18 @@ beforeAll(() => {
   project = mkdtempSync(join(tmpdir(), 'cantrip-launch-'));
   mkdirSync(join(project, 'node_modules'));
   symlinkSync(REPO, join(project, 'node_modules', 'cantrip-lang'), 'dir');
-  mkdirSync(join(project, 'spells'));
-  writeFileSync(join(project, 'spells', 'cantrip.json'), JSON.stringify({ breeds: 'breeds.json' }));
-  writeFileSync(join(project, 'spells', 'breeds.json'), JSON.stringify({ breeds: [{ name: 'Troll', health: 30, attributes: { wisdom: 2 } }] }));
+  writeGameProject(project);
 });
 
 afterAll(() => rmSync(project, { recursive: true, force: true }));
 
 describe('the VS Code extension starts the real server', () => {
   it("finds it in the workspace's node_modules and talks to it as vscode-languageclient does", async () => {
-    const found = locateServer({
+    const found = locateProgram(LANGUAGE_SERVER, {
       setting: undefined,
       workspaceFolders: [project],
       workspaceTrusted: true,
+      extensionPath: join(project, 'no-extension-here'),
       env: { PATH: '' },
       platform: process.platform,
       homeDir: homedir(),
@@ -43,30 +43,14 @@ describe('the VS Code extension starts the real server', () => {
       isDirectory,
       realPath: realpathSync,
     });
-    expect(found.launch).toMatchObject({ source: 'workspace', kind: 'script', path: join(project, 'node_modules', 'cantrip-lang', 'bin', 'cantrip.js') });
-    const command = serverCommand(found.launch!, process.execPath, process.platform);
+    expect(found.launch).toEqual({ source: 'workspace', kind: 'script', path: join(project, 'node_modules', 'cantrip-lang', 'bin', 'cantrip.js') });
+    const command = programCommand(LANGUAGE_SERVER, found.launch, process.execPath, process.platform);
     // vscode-languageclient appends `--stdio` to an Executable's arguments for TransportKind.stdio.
     const client = new LspClient(project, { command: command.command, args: [...command.args, '--stdio'], env: command.env });
     try {
-      const init = await client.initialize(pathToFileURL(project).href);
-      expect(init.capabilities).toMatchObject({ completionProvider: expect.anything(), hoverProvider: true, documentFormattingProvider: true });
-      const uri = pathToFileURL(join(project, 'spells', 'zap.spell')).href;
-      const text = 'spell zap(caster, target) {\n    damage(target, caster.wisdm);\n}\n';
-      const published = await client.open(uri, text);
-      // The breeds of the cantrip.json beside the spell are read: a misspelt property is named with the nearest.
-      expect(published.diagnostics.map((d) => d.message).join('\n')).toMatch(/wisdm.*wisdom/s);
-      const hover = await client.request<{ contents: { value: string } } | null>('textDocument/hover', { textDocument: { uri }, position: { line: 1, character: 6 } });
-      expect(hover?.contents.value).toMatch(/damage/);
-      const items = await client.request<{ label: string }[]>('textDocument/completion', { textDocument: { uri }, position: { line: 1, character: 4 } });
-      expect(items.map((i) => i.label)).toContain('damage');
-      const edits = await client.request<{ newText: string }[]>('textDocument/formatting', { textDocument: { uri }, options: { tabSize: 2, insertSpaces: true } });
-      expect(edits.map((e) => e.newText).join('')).toContain('  damage(target, caster.wisdm);');
-      await client.connection.sendRequest('shutdown');
-      await client.connection.sendNotification('exit');
-      expect(await client.exit).toBe(0);
+      await expectWorkingSession(client, project);
     } finally {
       await client.stop();
     }
   });
 });
-

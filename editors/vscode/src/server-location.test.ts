@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { locateServer, serverCommand, type SearchInputs } from './server-location.js';
+import { DEBUG_ADAPTER, LANGUAGE_SERVER, locateProgram, programCommand, type SearchInputs } from './server-location.js';
 
 /** A file system of the given files (and the folders above them), with optional symbolic links. */
 function inputs(files: string[], overrides: Partial<SearchInputs> = {}, links: Record<string, string> = {}): SearchInputs {
@@ -9,6 +9,7 @@ function inputs(files: string[], overrides: Partial<SearchInputs> = {}, links: R
     setting: undefined,
     workspaceFolders: ['/home/ann/game/spells'],
     workspaceTrusted: true,
+    extensionPath: EXTENSION,
     env: { PATH: '/usr/local/bin:/usr/bin' },
     platform: 'linux',
     homeDir: '/home/ann',
@@ -20,55 +21,32 @@ function inputs(files: string[], overrides: Partial<SearchInputs> = {}, links: R
 }
 
 const GAME_LAUNCHER = '/home/ann/game/node_modules/cantrip-lang/bin/cantrip.js';
+const EXTENSION = '/home/ann/.vscode/extensions/cantrip-lang.cantrip-0.1.0';
+const BUNDLED = `${EXTENSION}/dist/server.js`;
 
-describe('locateServer', () => {
-  it('finds the workspace\'s cantrip-lang, walking up from the folder as Node resolves packages', () => {
-    expect(locateServer(inputs([GAME_LAUNCHER])).launch).toEqual({ source: 'workspace', kind: 'script', path: GAME_LAUNCHER });
+describe('locateProgram', () => {
+  it("finds the workspace's cantrip-lang, walking up from the folder as Node resolves packages", () => {
+    expect(locateProgram(LANGUAGE_SERVER, inputs([GAME_LAUNCHER])).launch).toEqual({ source: 'workspace', kind: 'script', path: GAME_LAUNCHER });
   });
 
-  it('prefers the workspace to PATH, and takes PATH when the workspace has none', () => {
-    const onPath = '/usr/local/bin/cantrip';
-    expect(locateServer(inputs([GAME_LAUNCHER, onPath])).launch?.source).toBe('workspace');
-    expect(locateServer(inputs([onPath])).launch).toEqual({ source: 'path', kind: 'executable', path: onPath });
-  });
-
-  it('runs npm\'s global `cantrip` link through the launcher it points at, with the editor\'s Node', () => {
-    const global = '/usr/local/lib/node_modules/cantrip-lang/bin/cantrip.js';
-    const search = locateServer(inputs([], {}, { '/usr/local/bin/cantrip': global }));
-    expect(search.launch).toEqual({ source: 'path', kind: 'script', path: global });
-  });
-
-  it('on Windows, finds cantrip.cmd on Path through PATHEXT and runs the launcher npm put beside it', () => {
-    const cmd = 'C:\\Users\\ann\\AppData\\Roaming\\npm\\cantrip.cmd';
-    const launcher = 'C:\\Users\\ann\\AppData\\Roaming\\npm\\node_modules\\cantrip-lang\\bin\\cantrip.js';
-    const windows = { platform: 'win32' as const, workspaceFolders: ['C:\\game'], env: { Path: 'C:\\Windows;C:\\Users\\ann\\AppData\\Roaming\\npm', PATHEXT: '.EXE;.CMD' } };
-    expect(locateServer(inputs([cmd, launcher], windows)).launch).toEqual({ source: 'path', kind: 'script', path: launcher });
-    expect(locateServer(inputs([cmd], windows)).launch).toEqual({ source: 'path', kind: 'executable', path: cmd });
-  });
-
-  it('never runs an untrusted workspace\'s node_modules, and says so when nothing else is found', () => {
-    const search = locateServer(inputs([GAME_LAUNCHER], { workspaceTrusted: false }));
-    expect(search.launch).toBeNull();
-    if (search.launch === null) {
-      expect(search.problem).toMatch(/not trusted/);
-      expect(search.searched).not.toContain(GAME_LAUNCHER);
-    }
-  });
-
-  it('lists every place it looked when nothing is found', () => {
-    const search = locateServer(inputs([]));
-    expect(search.launch).toBeNull();
-    if (search.launch === null) {
-      expect(search.searched).toEqual([
+  it('runs the bundled server when the project has none, having looked in every folder above it; PATH is not searched', () => {
+    const search = locateProgram(LANGUAGE_SERVER, inputs(['/usr/local/bin/cantrip']));
+    expect(search).toEqual({
+      launch: { source: 'bundled', kind: 'script', path: BUNDLED },
+      searched: [
         '/home/ann/game/spells/node_modules/cantrip-lang/bin/cantrip.js',
         GAME_LAUNCHER,
         '/home/ann/node_modules/cantrip-lang/bin/cantrip.js',
         '/home/node_modules/cantrip-lang/bin/cantrip.js',
         '/node_modules/cantrip-lang/bin/cantrip.js',
-        '/usr/local/bin/cantrip',
-        '/usr/bin/cantrip',
-      ]);
-    }
+        BUNDLED,
+      ],
+    });
+  });
+
+  it("never runs an untrusted workspace's node_modules: the bundled server runs instead", () => {
+    const search = locateProgram(LANGUAGE_SERVER, inputs([GAME_LAUNCHER], { workspaceTrusted: false }));
+    expect(search).toEqual({ launch: { source: 'bundled', kind: 'script', path: BUNDLED }, searched: [BUNDLED] });
   });
 
   it('takes the setting first: a launcher, an executable, a package folder or clone, relative or from ~', () => {
@@ -81,27 +59,52 @@ describe('locateServer', () => {
       ['../../src/cantrip/', { kind: 'script', path: clone }],
     ];
     for (const [setting, expected] of cases) {
-      const search = locateServer(inputs([GAME_LAUNCHER, clone, '/opt/cantrip.js', '/opt/bin/cantrip'], { setting }));
+      const search = locateProgram(LANGUAGE_SERVER, inputs([GAME_LAUNCHER, clone, '/opt/cantrip.js', '/opt/bin/cantrip'], { setting }));
       expect(search.launch, setting).toEqual({ source: 'setting', ...expected });
     }
   });
 
-  it('reports a setting that names nothing instead of quietly using another server', () => {
-    const search = locateServer(inputs([GAME_LAUNCHER], { setting: '/opt/nope' }));
-    expect(search.launch).toBeNull();
-    if (search.launch === null) expect(search.problem).toBe('The setting cantrip.server.path is "/opt/nope", which is neither a file nor a folder holding bin/cantrip.js.');
+  it('looks a bare name up on PATH, running npm\'s global link through the launcher it points at, with the editor\'s Node', () => {
+    const global = '/usr/local/lib/node_modules/cantrip-lang/bin/cantrip.js';
+    expect(locateProgram(LANGUAGE_SERVER, inputs([GAME_LAUNCHER], { setting: 'cantrip' }, { '/usr/local/bin/cantrip': global })).launch).toEqual({ source: 'setting', kind: 'script', path: global });
+    expect(locateProgram(LANGUAGE_SERVER, inputs(['/usr/bin/cantrip'], { setting: 'cantrip' })).launch).toEqual({ source: 'setting', kind: 'executable', path: '/usr/bin/cantrip' });
+  });
+
+  it('on Windows, finds a bare name on Path through PATHEXT and runs the launcher npm put beside cantrip.cmd', () => {
+    const cmd = 'C:\\Users\\ann\\AppData\\Roaming\\npm\\cantrip.cmd';
+    const launcher = 'C:\\Users\\ann\\AppData\\Roaming\\npm\\node_modules\\cantrip-lang\\bin\\cantrip.js';
+    const windows = { setting: 'cantrip', platform: 'win32' as const, workspaceFolders: ['C:\\game'], env: { Path: 'C:\\Windows;C:\\Users\\ann\\AppData\\Roaming\\npm', PATHEXT: '.EXE;.CMD' } };
+    expect(locateProgram(LANGUAGE_SERVER, inputs([cmd, launcher], windows)).launch).toEqual({ source: 'setting', kind: 'script', path: launcher });
+    expect(locateProgram(LANGUAGE_SERVER, inputs([cmd], windows)).launch).toEqual({ source: 'setting', kind: 'executable', path: cmd });
+  });
+
+  it('finds the debug adapter by the same search: the same setting and workspace package, its own bundle', () => {
+    expect(locateProgram(DEBUG_ADAPTER, inputs([GAME_LAUNCHER])).launch).toEqual({ source: 'workspace', kind: 'script', path: GAME_LAUNCHER });
+    expect(locateProgram(DEBUG_ADAPTER, inputs(['/opt/bin/cantrip'], { setting: '/opt/bin/cantrip' })).launch).toEqual({ source: 'setting', kind: 'executable', path: '/opt/bin/cantrip' });
+    const bundled = locateProgram(DEBUG_ADAPTER, inputs([GAME_LAUNCHER], { workspaceTrusted: false }));
+    expect(bundled).toEqual({ launch: { source: 'bundled', kind: 'script', path: `${EXTENSION}/dist/dap.js` }, searched: [`${EXTENSION}/dist/dap.js`] });
+  });
+
+  it('reports a setting that names nothing, and goes on to the project\'s server or the bundled one', () => {
+    const search = locateProgram(LANGUAGE_SERVER, inputs([GAME_LAUNCHER], { setting: '/opt/nope' }));
+    expect(search.problem).toBe('The setting cantrip.server.path is "/opt/nope", which is neither a file nor a folder holding bin/cantrip.js.');
+    expect(search.launch).toEqual({ source: 'workspace', kind: 'script', path: GAME_LAUNCHER });
+    const bare = locateProgram(LANGUAGE_SERVER, inputs([], { setting: 'cantrip' }));
+    expect(bare.problem).toBe('The setting cantrip.server.path is "cantrip", and there is no cantrip on PATH.');
+    expect(bare.launch.source).toBe('bundled');
+    expect(bare.searched.slice(0, 2)).toEqual(['/usr/local/bin/cantrip', '/usr/bin/cantrip']);
   });
 });
 
-describe('serverCommand', () => {
+describe('programCommand', () => {
   it('runs a launcher script with the given Node as plain Node, and an executable as it is', () => {
-    expect(serverCommand({ source: 'workspace', kind: 'script', path: GAME_LAUNCHER }, '/vscode/code', 'linux')).toEqual({
+    expect(programCommand(LANGUAGE_SERVER, { source: 'workspace', kind: 'script', path: GAME_LAUNCHER }, '/vscode/code', 'linux')).toEqual({
       command: '/vscode/code',
       args: [GAME_LAUNCHER, 'lsp'],
       env: { ELECTRON_RUN_AS_NODE: '1' },
       shell: false,
     });
-    expect(serverCommand({ source: 'path', kind: 'executable', path: '/usr/bin/cantrip' }, '/vscode/code', 'linux')).toEqual({
+    expect(programCommand(LANGUAGE_SERVER, { source: 'setting', kind: 'executable', path: '/usr/bin/cantrip' }, '/vscode/code', 'linux')).toEqual({
       command: '/usr/bin/cantrip',
       args: ['lsp'],
       env: {},
@@ -109,8 +112,17 @@ describe('serverCommand', () => {
     });
   });
 
+  it("starts the debug adapter with `dap` in place of `lsp`, the bundled one as plain Node on the editor's own", () => {
+    expect(programCommand(DEBUG_ADAPTER, { source: 'bundled', kind: 'script', path: `${EXTENSION}/dist/dap.js` }, '/vscode/code', 'linux')).toEqual({
+      command: '/vscode/code',
+      args: [`${EXTENSION}/dist/dap.js`, 'dap'],
+      env: { ELECTRON_RUN_AS_NODE: '1' },
+      shell: false,
+    });
+  });
+
   it('runs a Windows .cmd through the shell, quoted', () => {
     const cmd = 'C:\\Program Files\\npm\\cantrip.cmd';
-    expect(serverCommand({ source: 'path', kind: 'executable', path: cmd }, 'code.exe', 'win32')).toMatchObject({ command: `"${cmd}"`, shell: true });
+    expect(programCommand(LANGUAGE_SERVER, { source: 'setting', kind: 'executable', path: cmd }, 'code.exe', 'win32')).toMatchObject({ command: `"${cmd}"`, shell: true });
   });
 });
