@@ -3,7 +3,8 @@
  * source files (where breakpoints go), the world when there is one, and how
  * the program begins and moves on. Three kinds, as the CLI runs them:
  *
- * - a script: the file's top level on one VM, as `cantrip run` runs it;
+ * - a script: the file's top level on one VM, as `cantrip run` runs it
+ *   (with the game's functions of its cantrip.json declared, as there);
  * - a cast: the file loaded into a world of the project's breeds
  *   (cantrip.json), one spell cast with the given arguments (entities are
  *   spawned for them), the world stepped while the cast waits;
@@ -23,9 +24,8 @@ import { VerifyError } from '../../vm/errors.js';
 import type { Fiber } from '../../vm/fiber.js';
 import type { Module } from '../../vm/module.js';
 import { VM } from '../../vm/vm.js';
-import { scriptVmOptions } from '../commands/run-file.js';
+import { scriptHosts, scriptVmOptions } from '../commands/run-file.js';
 import { CliFailure, EXIT } from '../exit-codes.js';
-import { CLI_HOSTS } from '../hosts.js';
 import { readSpellInput } from '../input.js';
 import type { CliIO } from '../io.js';
 import { compileSource, loadBytecode } from '../load-module.js';
@@ -86,21 +86,22 @@ export async function buildProgram(plan: LaunchPlan, io: CliIO, out: ProgramOutp
     if (plan.kind === 'script') return await scriptProgram(plan, io, out);
     // Loaded only for a world: the runtime's breeds and world are most of what a launch would load otherwise.
     const { castProgram, scenarioProgram } = await import('./world-program.js');
-    return plan.kind === 'cast' ? await castProgram(plan, io, out) : scenarioProgram(plan, io, out);
+    return plan.kind === 'cast' ? await castProgram(plan, io, out) : await scenarioProgram(plan, io, out);
   } catch (error) {
     throw asFailure(error);
   }
 }
 
 async function scriptProgram(plan: Extract<LaunchPlan, { kind: 'script' }>, io: CliIO, out: ProgramOutput): Promise<DebugProgram> {
-  const module = await loadProgramModule(plan.program, CLI_HOSTS, io);
+  const hosts = await scriptHosts(plan.program, io);
+  const module = await loadProgramModule(plan.program, hosts, io);
   if (module.spells.length > 0) {
     // As `cantrip run` says when a file only declares spells: the script alone never casts them.
     const names = module.spells.map((s) => s.name).join(', ');
     out.event(`note: ${plan.program} declares spells (${names}); a launch with "program" alone runs its top-level code. Add "spell" (and "args") to cast one in a world.`, false);
   }
   // As `cantrip run` runs it (budgets, heap counted as retained, output), printing to the editor.
-  const vm = new VM(module, scriptVmOptions({ fuel: plan.fuel, maxHeap: plan.maxHeap ?? DEFAULT_BUDGETS.maxHeap }, (text) => out.print(text)));
+  const vm = new VM(module, scriptVmOptions({ fuel: plan.fuel, maxHeap: plan.maxHeap ?? DEFAULT_BUDGETS.maxHeap, hosts }, (text) => out.print(text)));
   return {
     kind: 'script',
     sources: [{ path: plan.program, vm, scriptRanAlready: false }],
@@ -131,7 +132,8 @@ function compileFailure(path: string, diagnostics: readonly Diagnostic[]): Progr
 /** The runtime's and CLI's errors about bad input, as the exit code the CLI gives for them. */
 function asFailure(error: unknown): unknown {
   if (error instanceof ProgramFailure) return error;
-  if (error instanceof CliFailure) return new ProgramFailure(error.message.replace(/^cantrip: /, ''), error.exitCode);
+  // A CliFailure may be several lines (each problem of a cantrip.json), each starting `cantrip: `.
+  if (error instanceof CliFailure) return new ProgramFailure(error.message.replace(/^cantrip: /gm, ''), error.exitCode);
   if (error instanceof WorldError || error instanceof BreedError || error instanceof VerifyError) {
     return new ProgramFailure(error.message.replace(/^Scenario: /, ''), EXIT.dataError);
   }

@@ -4,7 +4,6 @@
  * `cantrip sim` steps it. Kept apart so that debugging a script never loads
  * the world runtime.
  */
-import { dirname, isAbsolute, join } from 'node:path';
 import type { BreedData } from '../../runtime/entities/breeds.js';
 import { WorldError } from '../../runtime/errors.js';
 import { describeEvent, EntityNames, type EntityId } from '../../runtime/events/events.js';
@@ -12,18 +11,18 @@ import { declaredOnlyHosts } from '../../runtime/host/declared-hosts.js';
 import { parseScenario, startScenario, type ScenarioRun } from '../../runtime/scenario/scenario.js';
 import { BUILTIN_ENTITY_PROPERTIES, World } from '../../runtime/world/world.js';
 import type { Value } from '../../vm/value.js';
-import { readApiFile } from '../api-file.js';
 import { EXIT } from '../exit-codes.js';
 import { decodeSourceText, readInputBytes } from '../input.js';
 import type { CliIO } from '../io.js';
-import { loadProject } from '../project-config.js';
+import { Projects } from '../project-config.js';
+import { checkScenarioSpells, scenarioPaths } from '../commands/scenario-check.js';
 import type { CastArgument, LaunchPlan } from './launch-config.js';
 import { loadProgramModule, ProgramFailure, type DebugProgram, type LoadedSource, type ProgramOutput } from './program.js';
 
 export async function castProgram(plan: Extract<LaunchPlan, { kind: 'cast' }>, io: CliIO, out: ProgramOutput): Promise<DebugProgram> {
-  const project = loadProject(plan.program, io);
-  if (project.problems.length > 0) throw new ProgramFailure(project.problems.join('\n'), EXIT.dataError);
-  const gameHosts = project.apiFile === null ? [] : declaredOnlyHosts(readApiFile(project.apiFile, io));
+  // The project as every command reads it (a cantrip.json that cannot be used stops the launch, exit 65); the game's functions record a host-call event each.
+  const project = new Projects(io).ofOrFail(plan.program);
+  const gameHosts = declaredOnlyHosts(project.gameHosts);
   const world = new World({ ...plan.world, seed: 1, budgets: worldBudgets(plan), hosts: gameHosts });
   describeEvents(world, out);
   const module = await loadProgramModule(plan.program, world.hosts, io);
@@ -57,19 +56,15 @@ export async function castProgram(plan: Extract<LaunchPlan, { kind: 'cast' }>, i
   };
 }
 
-export function scenarioProgram(plan: Extract<LaunchPlan, { kind: 'scenario' }>, io: CliIO, out: ProgramOutput): DebugProgram {
+export async function scenarioProgram(plan: Extract<LaunchPlan, { kind: 'scenario' }>, io: CliIO, out: ProgramOutput): Promise<DebugProgram> {
   const file = plan.scenario;
-  const parsed = parseScenario(decodeSourceText(file, readInputBytes(file, io)));
-  const local = (path: string): string => (isAbsolute(path) ? path : join(dirname(file), path));
-  const scenario = {
-    ...parsed,
-    breeds: local(parsed.breeds),
-    spells: parsed.spells.map(local),
-    world: { ...parsed.world, ...(plan.fuel === Infinity ? {} : { fuel: plan.fuel }) },
-  };
-  // The game's functions, declared in the project's API file, record a host-call event each (as `cantrip sim --api`).
-  const project = loadProject(file, io);
-  const hosts = project.apiFile === null ? undefined : declaredOnlyHosts(readApiFile(project.apiFile, io));
+  const parsed = scenarioPaths(file, parseScenario(decodeSourceText(file, readInputBytes(file, io))));
+  const scenario = { ...parsed, world: { ...parsed.world, ...(plan.fuel === Infinity ? {} : { fuel: plan.fuel }) } };
+  // As `cantrip sim` does: the project's game functions record a host-call event each, and a spell calling a name
+  // nothing defines stops the launch with check's report before the world runs.
+  const project = new Projects(io).ofOrFail(file);
+  await checkScenarioSpells(file, scenario.spells, { hosts: project.hosts, apiFile: project.apiFile }, io);
+  const hosts = project.gameHosts.length === 0 ? undefined : declaredOnlyHosts(project.gameHosts);
   const run: ScenarioRun = startScenario(scenario, { readBytes: (p) => readInputBytes(p, io), readText: (p) => decodeSourceText(p, readInputBytes(p, io)) }, { hosts });
   describeEvents(run.world, out);
   run.world.flush();
