@@ -63,6 +63,8 @@ export class CantripDebugSession extends DebugSession {
   private started = false;
   private nextBreakpointId = 1;
   private readonly waitingBreakpoints = new Map<string, WaitingBreakpoints>();
+  /** The editor disconnected: the session ends (see shutdown). */
+  private disconnected = false;
 
   constructor(private readonly io: CliIO) {
     super();
@@ -262,7 +264,18 @@ export class CantripDebugSession extends DebugSession {
 
   protected override disconnectRequest(response: DebugProtocol.DisconnectResponse, args: DebugProtocol.DisconnectArguments): void {
     this.run?.terminate();
+    this.disconnected = true;
     super.disconnectRequest(response, args);
+  }
+
+  /**
+   * The library ends the process (100 ms later) on a disconnect and on every
+   * 'error' event — a frame that is not JSON included, which would end the
+   * session for one bad message. Only a disconnect ends it here; a bad frame
+   * is skipped, and a broken stream ends the session in bin/commands/dap.ts.
+   */
+  override shutdown(): void {
+    if (this.disconnected) super.shutdown();
   }
 
   private runListener(): RunListener {
