@@ -63,7 +63,7 @@ export async function scenarioProgram(plan: Extract<LaunchPlan, { kind: 'scenari
   // As `cantrip sim` does: the project's game functions record a host-call event each, and a spell calling a name
   // nothing defines stops the launch with check's report before the world runs.
   const project = new Projects(io).ofOrFail(file);
-  await checkScenarioSpells(file, scenario.spells, { hosts: project.hosts, apiFile: project.apiFile }, io);
+  await checkScenarioSpells(file, scenario.spells, { hosts: project.hosts, apiFile: project.apiFile, explainUndefined: (names) => (project.apiFile === null ? noApiNote(names) : null) }, io);
   const hosts = project.gameHosts.length === 0 ? undefined : declaredOnlyHosts(project.gameHosts);
   const run: ScenarioRun = startScenario(scenario, { readBytes: (p) => readInputBytes(p, io), readText: (p) => decodeSourceText(p, readInputBytes(p, io)) }, { hosts });
   describeEvents(run.world, out);
@@ -92,6 +92,15 @@ export async function scenarioProgram(plan: Extract<LaunchPlan, { kind: 'scenari
     },
     clock: worldClock(run.world),
   };
+}
+
+/** check's note suggests `--api`, which a launch does not take: where a debugged scenario's game functions come from instead. */
+function noApiNote(names: readonly string[]): string {
+  const list = names.map((n) => `'${n}'`).join(', ');
+  return (
+    `note: ${list} ${names.length === 1 ? 'is' : 'are'} not a built-in and not declared in this file: a cast that reaches ${names.length === 1 ? 'it' : 'one'} fails with "Undefined variable". ` +
+    `If ${names.length === 1 ? 'it is one of' : 'they are'} your game's functions, name the game's API file in a cantrip.json beside the scenario ({ "api": "game-api.json" }).`
+  );
 }
 
 function worldBudgets(plan: LaunchPlan): { fuel?: number; maxHeap?: number } {

@@ -4,7 +4,7 @@
  * (breakpoints, variables, steps, evaluate, output, exit codes), a cast in a
  * world that waits, a scenario, and the mistakes a user makes.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -351,5 +351,29 @@ describe('cantrip dap: a world', () => {
     await c.request('continue', { threadId: 1 });
     expect((await c.event('exited')).body.exitCode).toBe(0);
     expect(c.output('console')).toMatch(/\[tick 2\] Mage#1 casts firebolt on Goblin#2/);
+  });
+
+  it("reads the project as every command does: a cantrip.json that cannot be used, or a scenario's spell calling a name nothing defines, ends the launch with 65 and why", async () => {
+    const bad = join(dir, 'bad-project');
+    mkdirSync(bad, { recursive: true });
+    writeFileSync(join(bad, 'cantrip.json'), JSON.stringify({ breeds: 'breeds.json', colour: 'red' }));
+    writeFileSync(join(bad, 'zap.spell'), 'spell zap(caster, target) {\n  print 1;\n}\n');
+    const c = start();
+    await c.launch({ program: join(bad, 'zap.spell'), spell: 'zap', args: [null, null] });
+    expect((await c.event('exited')).body.exitCode).toBe(65);
+    expect(c.output('stderr')).toContain(`cantrip: ${join(bad, 'cantrip.json')}: unknown field 'colour'`);
+    await c.close();
+
+    writeFileSync(file('typo.spell'), 'spell typo(caster, target) {\n  damag(target, 1);\n}\n');
+    writeFileSync(file('typo.json'), JSON.stringify({ breeds: 'breeds.json', spells: ['typo.spell'], world: { width: 10, height: 10 } }));
+    const d = start();
+    await d.launch({ scenario: file('typo.json') });
+    expect((await d.event('exited')).body.exitCode).toBe(65);
+    // check's report, as `cantrip sim` gives it, before the world runs (no tick was described).
+    expect(d.output('stderr')).toMatch(/typo\.spell:2:\d+.*damag/s);
+    expect(d.output('stderr')).toMatch(/not run: its spells call names nothing defines/);
+    expect(d.output('stderr')).toMatch(/If it is one of your game's functions, name the game's API file in a cantrip\.json/);
+    expect(d.output('stderr')).not.toMatch(/--api/);
+    expect(d.output('console')).not.toMatch(/\[tick/);
   });
 });
