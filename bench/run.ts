@@ -1,13 +1,13 @@
 /**
  * `npm run bench`: the language suite (bench/lang) and, when present, the
  * other suites (bench/embedding, bench/spatial, bench/pool, bench/playground,
- * bench/snapshot, bench/reload, bench/server, bench/lsp, bench/clox — the last needs a clox build),
+ * bench/snapshot, bench/reload, bench/server, bench/lsp, bench/dap, bench/clox — the last needs a clox build),
  * each exporting `run({ quick })`. One failing suite does not stop the others.
  *
  *   node dist/bench/run.js [<names>] [--only <names>] [--quick] [--runs N] [--engines <names>]
  *
  * --only (or bare names: `npm run bench -- embedding`) takes a comma-separated list of
- * suite names (lang, embedding, spatial, pool, playground, snapshot, reload, server, lsp, clox), language benchmark names
+ * suite names (lang, embedding, spatial, pool, playground, snapshot, reload, server, lsp, dap, clox), language benchmark names
  * (fib, loop, …) and/or 'compile'.
  */
 
@@ -22,7 +22,7 @@ interface SuiteModule {
   run(options?: { quick?: boolean; write?: boolean }): Promise<unknown>;
 }
 
-const OTHER_SUITES = ['embedding', 'spatial', 'pool', 'playground', 'snapshot', 'reload', 'server', 'lsp', 'clox'] as const;
+const OTHER_SUITES = ['embedding', 'spatial', 'pool', 'playground', 'snapshot', 'reload', 'server', 'lsp', 'dap', 'clox'] as const;
 const SUITE_NAMES: readonly string[] = ['lang', ...OTHER_SUITES];
 const USAGE =
   'usage: node dist/bench/run.js [<suite|benchmark|compile>[,…]] [--only <suite|benchmark|compile>[,…]] [--quick] [--runs N] [--engines <name>[,…]]';

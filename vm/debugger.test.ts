@@ -4,6 +4,7 @@ import { CORE_HOST_FUNCTIONS } from './builtins.js';
 import { Debugger, lineStarts, returnPoints } from './debugger.js';
 import type { Fiber } from './fiber.js';
 import type { HostFunction } from './host.js';
+import type { ObjList } from './objects.js';
 import { Op } from './opcodes.js';
 import { VM } from './vm.js';
 
@@ -150,6 +151,34 @@ describe('Debugger', () => {
     }
     expect(seen).toEqual(['0', '1', '2']);
     expect(out).toEqual(['3']);
+  });
+
+  it('gives the values a frame sees, raw, with its captured variables named', () => {
+    const source = `fun outer() {
+  var count = [1, 2];
+  fun again(n) {
+    var twice = n * 2;
+    count[0] = twice;
+    return again;
+  }
+  return again;
+}
+var step = outer();
+step(5);
+`;
+    const { vm, dbg } = setUp(source, false);
+    dbg.setBreakpoints([5]);
+    const fiber = vm.runScript();
+    expect(fiber.state).toBe('paused');
+    const inner = dbg.frameValues(fiber, 0)!;
+    expect(inner.locals).toEqual([
+      { name: 'n', value: 5 },
+      { name: 'twice', value: 10 },
+    ]);
+    expect(inner.upvalues.map((u) => u.name)).toEqual(['count', 'again']);
+    expect((inner.upvalues[0]!.value as ObjList).items).toEqual([1, 2]);
+    expect(dbg.frameValues(fiber, 1)).toEqual({ locals: [], upvalues: [] }); // the script: `step` is a global
+    expect(dbg.frameValues(fiber, 2)).toBeNull();
   });
 
   it('detaching restores the original code', () => {

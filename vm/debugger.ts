@@ -28,8 +28,9 @@
 
 import { displayBounded } from './display.js';
 import type { Fiber } from './fiber.js';
-import type { ObjFunction } from './objects.js';
+import type { ObjClosure, ObjFunction } from './objects.js';
 import { OPCODES, Op, instructionSize } from './opcodes.js';
+import type { Value } from './value.js';
 import type { BreakHandler, VM } from './vm.js';
 
 export type StepMode = 'run' | 'into' | 'over' | 'out';
@@ -49,6 +50,27 @@ export interface FrameView {
   /** The current instruction (innermost frame) or the call being made (outer frames, and a pause back on a call's line). */
   readonly pc: number;
   readonly locals: readonly LocalView[];
+}
+
+/** A named value of a frame, as it is (not as print shows it): for tools that look inside lists, maps and instances. */
+export interface NamedValue {
+  readonly name: string;
+  readonly value: Value;
+}
+
+/** What a frame's code can see besides globals: its live locals and the variables its closure captured. */
+export interface FrameValues {
+  readonly locals: readonly NamedValue[];
+  readonly upvalues: readonly NamedValue[];
+}
+
+/** One call frame of a fiber, found once for callStack and frameValues alike. */
+interface FrameAt {
+  readonly closure: ObjClosure;
+  readonly base: number;
+  readonly pc: number;
+  /** The fiber's top frame (a paused one may be shown on its call's line, callStack). */
+  readonly innermost: boolean;
 }
 
 interface Place {
@@ -202,27 +224,63 @@ export class Debugger implements BreakHandler {
 
   /** The call stack of a paused (or suspended) fiber, innermost first, with each frame's locals. */
   callStack(fiber: Fiber): FrameView[] {
-    const frames: FrameView[] = [];
-    for (let i = fiber.frameCount - 1; i >= 0; i--) {
-      const closure = fiber.frameClosures[i];
-      if (!closure || closure.fn.index < 0) continue;
-      const fn = closure.fn;
-      const saved = fiber.frameIps[i]!;
-      // A paused innermost frame is saved at its instruction; others at the return address.
-      const innermost = i === fiber.frameCount - 1 && fiber.state === 'paused';
-      const pc = innermost ? saved : Math.max(0, saved - 1);
-      // Paused back on a call's line: shown as the call just made (its line and instruction, as an
-      // outer frame's are), with the locals as they are now (the call's result may be one).
-      const shownLine = innermost ? (this.states.get(fiber)?.shownLine ?? null) : null;
-      frames.push({
-        functionName: fn.name,
-        functionIndex: fn.index,
-        line: shownLine ?? fn.lines[pc] ?? 0,
-        pc: shownLine === null ? pc : Math.max(0, pc - 1),
-        locals: localsOf(fiber, fn, fiber.frameBases[i]!, pc),
-      });
+    // Paused back on a call's line: the innermost frame is shown as the call just made (its line and
+    // instruction, as an outer frame's are), with the locals as they are now (the call's result may be one).
+    const shownLine = this.states.get(fiber)?.shownLine ?? null;
+    return framesOf(fiber).map(({ closure, base, pc, innermost }) => {
+      const shown = innermost && fiber.state === 'paused' ? shownLine : null;
+      return {
+        functionName: closure.fn.name,
+        functionIndex: closure.fn.index,
+        line: shown ?? closure.fn.lines[pc] ?? 0,
+        pc: shown === null ? pc : Math.max(0, pc - 1),
+        locals: localsOf(fiber, closure.fn, base, pc).map(({ name, value }) => ({ name, value: show(value) })),
+      };
+    });
+  }
+
+  /**
+   * The values frame `index` of callStack's order sees (its live locals and
+   * its captured variables, named), as they are: a debugger's variables view
+   * opens lists and instances from here. Null for a frame that is not there.
+   */
+  frameValues(fiber: Fiber, index: number): FrameValues | null {
+    const frame = framesOf(fiber)[index];
+    if (frame === undefined) return null;
+    const { closure, base, pc } = frame;
+    const upvalues = closure.upvalues.map((upvalue, i) => ({
+      name: this.upvalueName(closure.fn.index, i),
+      value: upvalue.cells[upvalue.index] ?? null,
+    }));
+    return { locals: localsOf(fiber, closure.fn, base, pc), upvalues };
+  }
+
+  /** Where each function's closure is made (the enclosing function and the CLOSURE's offset), found on first use. */
+  private madeIn: Map<number, { readonly fn: number; readonly pc: number }> | null = null;
+
+  /**
+   * The module keeps no names for upvalues: one is the enclosing function's
+   * local (named where the closure is made) or that function's own upvalue.
+   */
+  private upvalueName(fnIndex: number, upvalue: number): string {
+    this.madeIn ??= closureSites(this.vm.runtimeFunctions);
+    for (let fn = fnIndex, i = upvalue, hops = 0; hops < 256; hops++) {
+      const site = this.madeIn.get(fn);
+      const descriptor = this.vm.runtimeFunctions[fn]?.proto.upvalues[i];
+      if (site === undefined || descriptor === undefined) break;
+      if (!descriptor.isLocal) {
+        fn = site.fn;
+        i = descriptor.index;
+        continue;
+      }
+      const locals = this.vm.runtimeFunctions[site.fn]?.proto.locals ?? [];
+      // Live at the CLOSURE, or (a local function capturing itself) declared just after it.
+      const slot = locals.filter((l) => l.slot === descriptor.index && l.name !== '');
+      const named = slot.find((l) => l.startPc <= site.pc && site.pc < l.endPc) ?? slot.filter((l) => l.startPc > site.pc).sort((a, b) => a.startPc - b.startPc)[0];
+      if (named !== undefined) return named.name;
+      break;
     }
-    return frames;
+    return `upvalue ${upvalue}`;
   }
 
   private resumeIn(mode: StepMode, fiber: Fiber): Fiber {
@@ -275,21 +333,49 @@ export class Debugger implements BreakHandler {
   }
 }
 
+/** A fiber's frames of compiled code (not the entry trampolines), innermost first. */
+function framesOf(fiber: Fiber): FrameAt[] {
+  const frames: FrameAt[] = [];
+  for (let i = fiber.frameCount - 1; i >= 0; i--) {
+    const closure = fiber.frameClosures[i];
+    if (!closure || closure.fn.index < 0) continue;
+    const saved = fiber.frameIps[i]!;
+    const innermost = i === fiber.frameCount - 1;
+    // A paused innermost frame is saved at its instruction; others at the return address.
+    const pc = innermost && fiber.state === 'paused' ? saved : Math.max(0, saved - 1);
+    frames.push({ closure, base: fiber.frameBases[i]!, pc, innermost });
+  }
+  return frames;
+}
+
 /** The named locals live at `pc`, from the compiler's debug info; an inner declaration shadows an outer one. */
-function localsOf(fiber: Fiber, fn: ObjFunction, base: number, pc: number): LocalView[] {
-  const locals: LocalView[] = [];
+function localsOf(fiber: Fiber, fn: ObjFunction, base: number, pc: number): NamedValue[] {
+  const locals: NamedValue[] = [];
   const seen = new Set<string>();
   const infos = fn.proto.locals;
   for (let k = infos.length - 1; k >= 0; k--) {
     const local = infos[k]!;
     if (pc < local.startPc || pc >= local.endPc || local.name === '' || seen.has(local.name)) continue;
     seen.add(local.name);
-    locals.unshift({ name: local.name, value: show(fiber.stack[base + local.slot] ?? null) });
+    locals.unshift({ name: local.name, value: fiber.stack[base + local.slot] ?? null });
   }
   return locals;
 }
 
-function show(value: Parameters<typeof displayBounded>[0]): string {
+/** Each function made by a CLOSURE instruction: the function that makes it and where. */
+function closureSites(functions: readonly ObjFunction[]): Map<number, { readonly fn: number; readonly pc: number }> {
+  const sites = new Map<number, { readonly fn: number; readonly pc: number }>();
+  for (const fn of functions) {
+    const code = fn.original;
+    for (let pc = 0; pc < code.length; pc += instructionSize(code[pc]!)) {
+      if (OPCODES[code[pc]!] === undefined) break;
+      if (code[pc] === Op.CLOSURE && !sites.has(code[pc + 1]!)) sites.set(code[pc + 1]!, { fn: fn.index, pc });
+    }
+  }
+  return sites;
+}
+
+function show(value: Value): string {
   const text = displayBounded(value, MAX_VALUE_TEXT * 4) ?? '…';
   return text.length > MAX_VALUE_TEXT ? text.slice(0, MAX_VALUE_TEXT - 1) + '…' : text;
 }

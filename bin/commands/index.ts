@@ -3,6 +3,7 @@ import type { CliCommand } from '../command.js';
 import { apiCommand } from './api.js';
 import { checkCommand } from './check.js';
 import { compileCommand } from './compile.js';
+import { dapCommand } from './dap.js';
 import { disasmCommand } from './disasm.js';
 import { fmtCommand } from './fmt.js';
 import { lspCommand } from './lsp.js';
@@ -10,4 +11,4 @@ import { runCommand } from './run.js';
 import { simCommand } from './sim.js';
 import { serveCommand } from './serve.js';
 
-export const COMMANDS: readonly CliCommand[] = [runCommand, compileCommand, checkCommand, fmtCommand, disasmCommand, simCommand, serveCommand, apiCommand, lspCommand];
+export const COMMANDS: readonly CliCommand[] = [runCommand, compileCommand, checkCommand, fmtCommand, disasmCommand, simCommand, serveCommand, apiCommand, lspCommand, dapCommand];

@@ -6,7 +6,7 @@ import { CLI_HOSTS } from '../hosts.js';
 import { HostError, SpellRuntimeError, VerifyError } from '../../vm/errors.js';
 import type { HostFunction, HostFunctionSpec } from '../../vm/host.js';
 import type { Module } from '../../vm/module.js';
-import { DEFAULT_BUDGETS, VM, type Tier } from '../../vm/vm.js';
+import { DEFAULT_BUDGETS, VM, type Tier, type VMOptions } from '../../vm/vm.js';
 import { EXIT } from '../exit-codes.js';
 import { readSpellInput } from '../input.js';
 import type { CliIO } from '../io.js';
@@ -21,20 +21,21 @@ export interface RunOptions {
 }
 
 export async function runFile(file: string, options: RunOptions, io: CliIO): Promise<number> {
-  const hosts = await hostsFor(file, io);
+  const hosts = await scriptHosts(file, io);
   const module = await loadModule(readSpellInput(file, io), hosts);
   return runModule(file, module, { fuel: options.fuel ?? Infinity, maxHeap: options.maxHeap ?? DEFAULT_BUDGETS.maxHeap, tier: options.tier ?? 'auto', hosts }, io);
 }
 
 /**
- * What `run` compiles and runs against: the built-in functions, and the
- * game's own from the file's cantrip.json (read as every command reads it; a
- * config that cannot be used is exit 65), so a call to one is checked as
- * `check` checks it and, when reached, fails with a sentence saying `run`
- * has no game, not "Undefined variable". Without a cantrip.json nothing more
- * is loaded (the config reader brings the JSON schema validator).
+ * What `run` (and `cantrip dap` debugging a script) compiles and runs
+ * against: the built-in functions, and the game's own from the file's
+ * cantrip.json (read as every command reads it; a config that cannot be used
+ * is exit 65), so a call to one is checked as `check` checks it and, when
+ * reached, fails with a sentence saying `run` has no game, not "Undefined
+ * variable". Without a cantrip.json nothing more is loaded (the config
+ * reader brings the JSON schema validator).
  */
-async function hostsFor(file: string, io: CliIO): Promise<readonly HostFunction[]> {
+export async function scriptHosts(file: string, io: CliIO): Promise<readonly HostFunction[]> {
   if (findConfigFile(file) === null) return CLI_HOSTS;
   const { Projects } = await import('../project-config.js');
   const project = new Projects(io).ofOrFail(file);
@@ -66,23 +67,16 @@ export interface ScriptLimits {
  * makes much garbage runs to the end, a heap bomb still ends with exit 70.
  */
 export function runModule(file: string, module: Module, limits: ScriptLimits, io: CliIO): number {
-  const { fuel, maxHeap, tier, hosts = CLI_HOSTS } = limits;
   let vm: VM;
   let printed = false;
   try {
-    vm = new VM(module, {
-      hosts,
-      fuel,
-      maxHeap,
-      heapCounts: 'retained',
-      ...(tier !== undefined ? { tier } : {}),
-      // A script's stdout is the terminal's, as clox's is: unlimited with unlimited fuel, else the default budget.
-      ...(fuel === Infinity ? { maxOutput: Infinity } : {}),
-      print: (text) => {
+    vm = new VM(
+      module,
+      scriptVmOptions(limits, (text) => {
         printed = true;
         io.stdout(text + '\n');
-      },
-    });
+      }),
+    );
   } catch (error) {
     if (error instanceof VerifyError) throw badBytecode(file, error);
     throw error;
@@ -102,6 +96,21 @@ export function runModule(file: string, module: Module, limits: ScriptLimits, io
     if (error instanceof SpellRuntimeError) return reportRuntimeError(error, io);
     throw error;
   }
+}
+
+/** The VM options a script runs with under `run` (and under `cantrip dap`, so a debugged script runs as it would). */
+export function scriptVmOptions(limits: ScriptLimits, print: (text: string) => void): VMOptions {
+  const { fuel, maxHeap, tier, hosts = CLI_HOSTS } = limits;
+  return {
+    hosts,
+    fuel,
+    maxHeap,
+    heapCounts: 'retained',
+    ...(tier !== undefined ? { tier } : {}),
+    // A script's stdout is the terminal's, as clox's is: unlimited with unlimited fuel, else the default budget.
+    ...(fuel === Infinity ? { maxOutput: Infinity } : {}),
+    print,
+  };
 }
 
 function reportRuntimeError(error: SpellRuntimeError, io: CliIO): number {

@@ -1,11 +1,13 @@
 /**
- * `npm run vsix` end to end (offline): the client and the language server
- * bundled into one CommonJS file each, packaged by @vscode/vsce with the
- * grammar and the language configuration. The .vsix is unpacked into a
- * temporary folder with no node_modules around it, as VS Code installs it;
- * the client, as VS Code would load it, is activated against a stand-in
- * `vscode` module (it starts the bundled server, or the project's own), and
- * the bundled server is driven as vscode-languageclient drives it.
+ * `npm run vsix` end to end (offline): the client, the language server and
+ * the debug adapter bundled into one CommonJS file each, packaged by
+ * @vscode/vsce with the grammar and the language configuration. The .vsix is
+ * unpacked into a temporary folder with no node_modules around it, as VS Code
+ * installs it; the client, as VS Code would load it, is activated against a
+ * stand-in `vscode` module (it starts the bundled server, or the project's
+ * own, and gives the bundled adapter for a debug session); the bundled server
+ * is driven as vscode-languageclient drives it, the bundled adapter as VS
+ * Code's debugger does.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,8 +18,9 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generatedFiles } from './grammar/generated-files.js';
 import { SCOPE_NAME } from './grammar/textmate.js';
+import { DapClient } from '../../tests/dap/dap-client.js';
 import { LspClient } from '../../tests/lsp/lsp-client.js';
-import { serverCommand } from './src/server-location.js';
+import { DEBUG_ADAPTER, LANGUAGE_SERVER, programCommand } from './src/server-location.js';
 import { expectWorkingSession, writeGameProject } from './src/server-session.test-helper.js';
 import { zipEntries } from './zip-entries.test-helper.js';
 
@@ -27,6 +30,7 @@ const vsixPath = join(work, 'cantrip.vsix');
 /** Where the .vsix is unpacked, as VS Code unpacks an extension it installs. */
 const installed = join(work, 'installed');
 const bundledServer = join(installed, 'dist/server.js');
+const bundledAdapter = join(installed, 'dist/dap.js');
 let entries: Map<string, Buffer>;
 
 beforeAll(() => {
@@ -55,9 +59,9 @@ interface Manifest {
 }
 
 describe('the .vsix', () => {
-  it('holds the manifest, the bundled client and server, the grammar, the language configuration, a README and a LICENSE, and no sources', () => {
+  it('holds the manifest, the bundled client, server and debug adapter, the grammar, the language configuration, a README and a LICENSE, and no sources', () => {
     const names = [...entries.keys()].filter((n) => n.startsWith('extension/')).map((n) => n.slice('extension/'.length)).sort();
-    expect(names).toEqual(['LICENSE.txt', 'dist/extension.js', 'dist/server.js', 'language-configuration.json', 'package.json', 'readme.md', 'syntaxes/cantrip.tmLanguage.json']);
+    expect(names).toEqual(['LICENSE.txt', 'dist/dap.js', 'dist/extension.js', 'dist/server.js', 'language-configuration.json', 'package.json', 'readme.md', 'syntaxes/cantrip.tmLanguage.json']);
     expect(entries.has('extension.vsixmanifest')).toBe(true);
   });
 
@@ -104,6 +108,7 @@ function fakeVscode(settings: Record<string, string>, folders: string[]) {
   const messages: string[] = [];
   const logged: string[] = [];
   const commands: string[] = [];
+  const debugAdapters = new Map<string, { createDebugAdapterDescriptor(session: unknown): unknown }>();
   const disposable = { dispose() {} };
   const channel = {
     info: (line: string) => logged.push(line),
@@ -129,6 +134,18 @@ function fakeVscode(settings: Record<string, string>, folders: string[]) {
       registerCommand: (id: string) => (commands.push(id), disposable),
       executeCommand: async () => undefined,
     }),
+    // What the debug adapter factory returns: VS Code spawns `command` with `args` and `options`.
+    DebugAdapterExecutable: class {
+      constructor(
+        readonly command: string,
+        readonly args: string[],
+        readonly options: { env: Record<string, string>; cwd?: string },
+      ) {}
+    },
+    debug: lenient({
+      registerDebugAdapterDescriptorFactory: (type: string, factory: { createDebugAdapterDescriptor(session: unknown): unknown }) => (debugAdapters.set(type, factory), disposable),
+      registerDebugConfigurationProvider: () => disposable,
+    }),
     workspace: lenient({
       getConfiguration: () => lenient({ get: (key: string) => settings[key] }),
       workspaceFolders: folders.map((fsPath, index) => ({ uri: lenient({ scheme: 'file', fsPath, toString: () => `file://${fsPath}` }), name: fsPath, index })),
@@ -137,7 +154,7 @@ function fakeVscode(settings: Record<string, string>, folders: string[]) {
       isTrusted: true,
     }),
   });
-  return { vscode, messages, logged, commands };
+  return { vscode, messages, logged, commands, debugAdapters };
 }
 
 /** The ExtensionContext activation reads: the installed extension's folder. */
@@ -167,7 +184,7 @@ describe('the bundled client', () => {
     expect(typeof exports['deactivate']).toBe('function');
   });
 
-  it('with no server in the project, registers its commands and starts the bundled one, saying nothing', async () => {
+  it('with no server in the project, registers its commands and starts the bundled one, saying nothing; a debug session gets the bundled adapter', async () => {
     const emptyWorkspace = mkdtempSync(join(work, 'workspace-'));
     const saved = process.env['PATH'];
     process.env['PATH'] = emptyWorkspace; // no `cantrip` and no `node` on it: the server runs on the editor's own Node
@@ -176,11 +193,17 @@ describe('the bundled client', () => {
       const { exports } = loadBundle(fake.vscode);
       await (exports['activate'] as (context: unknown) => Promise<void>)(context());
       expect(fake.commands).toEqual(['cantrip.restartServer', 'cantrip.showOutput']);
+      expect([...fake.debugAdapters.keys()]).toEqual(['cantrip']);
       expect(fake.messages).toEqual([]);
       const log = fake.logged.join('\n');
       expect(log).toContain(join(emptyWorkspace, 'node_modules/cantrip-lang/bin/cantrip.js'));
       expect(log).toContain(`Starting the Cantrip language server (bundled with the extension): ${bundledServer}`);
       expect(log).not.toMatch(/did not start/);
+      // The adapter is found by the same search: the bundled one, on the editor's Node (the command the test below runs).
+      const session = { workspaceFolder: { uri: { scheme: 'file', fsPath: emptyWorkspace } } };
+      const adapter = fake.debugAdapters.get('cantrip')!.createDebugAdapterDescriptor(session) as { command: string; args: string[]; options: { env: Record<string, string>; cwd?: string } };
+      expect(adapter).toMatchObject({ command: process.execPath, args: [bundledAdapter, 'dap'], options: { cwd: emptyWorkspace, env: { ELECTRON_RUN_AS_NODE: '1' } } });
+      expect(fake.logged.join('\n')).toContain(`Starting the Cantrip debug adapter (bundled with the extension): ${bundledAdapter}`);
       await (exports['deactivate'] as () => Promise<void>)();
     } finally {
       process.env['PATH'] = saved;
@@ -197,36 +220,70 @@ describe('the bundled client', () => {
   }, 30_000);
 });
 
-describe('the bundled server', () => {
-  it('runs from the installed extension with no node_modules around it, needing only Node\'s own modules, and answers as the project\'s own server does', async () => {
-    for (let dir = installed; dirname(dir) !== dir; dir = dirname(dir)) expect(existsSync(join(dir, 'node_modules')), dir).toBe(false);
-    // Any require of something that is not Node's own fails the run: the bundle must carry everything.
-    const onlyBuiltins = join(work, 'only-builtins.cjs');
-    writeFileSync(
-      onlyBuiltins,
-      `const Module = require('node:module');
+/**
+ * The environment a bundled program runs in for the tests below: nothing
+ * found on NODE_PATH, and any require of something that is not Node's own
+ * fails the run — the bundle must carry everything.
+ */
+function onlyBuiltins(): Record<string, string> {
+  for (let dir = installed; dirname(dir) !== dir; dir = dirname(dir)) expect(existsSync(join(dir, 'node_modules')), dir).toBe(false);
+  const guard = join(work, 'only-builtins.cjs');
+  writeFileSync(
+    guard,
+    `const Module = require('node:module');
 const own = new Set(Module.builtinModules);
 const require_ = Module.prototype.require;
 Module.prototype.require = function (id) {
-  if (!own.has(id.replace(/^node:/, ''))) throw new Error('the bundled server required ' + id);
+  if (!own.has(id.replace(/^node:/, ''))) throw new Error('the bundled program required ' + id);
   return require_.apply(this, arguments);
 };
 `,
-    );
+  );
+  return { NODE_PATH: '', NODE_OPTIONS: `--require ${guard}` };
+}
+
+describe('the bundled server', () => {
+  it('runs from the installed extension with no node_modules around it, needing only Node\'s own modules, and answers as the project\'s own server does', async () => {
     const project = mkdtempSync(join(work, 'project-'));
     writeGameProject(project);
-    const command = serverCommand({ source: 'bundled', kind: 'script', path: bundledServer }, process.execPath, process.platform);
+    const command = programCommand(LANGUAGE_SERVER, { source: 'bundled', kind: 'script', path: bundledServer }, process.execPath, process.platform);
     // vscode-languageclient appends `--stdio` to an Executable's arguments for TransportKind.stdio.
     const client = new LspClient(project, {
       command: command.command,
       args: [...command.args, '--stdio'],
-      env: { ...command.env, NODE_PATH: '', NODE_OPTIONS: `--require ${onlyBuiltins}` },
+      env: { ...command.env, ...onlyBuiltins() },
     });
     try {
       await expectWorkingSession(client, project);
       expect(client.stderr).toBe('');
     } finally {
       await client.stop();
+    }
+  }, 30_000);
+});
+
+describe('the bundled debug adapter', () => {
+  it("runs from the installed extension with no node_modules around it, needing only Node's own modules, and debugs a cast in a world of the project's breeds", async () => {
+    const project = mkdtempSync(join(work, 'project-'));
+    writeGameProject(project);
+    const spell = join(project, 'spells', 'gaze.spell');
+    writeFileSync(spell, 'spell gaze(caster, target) {\n    var wisdom = target.wisdom;\n    print wisdom;\n}\n');
+    const command = programCommand(DEBUG_ADAPTER, { source: 'bundled', kind: 'script', path: bundledAdapter }, process.execPath, process.platform);
+    const client = new DapClient(project, { command: command.command, args: command.args, env: { ...command.env, ...onlyBuiltins() } });
+    try {
+      // The trolls come from the breeds file spells/cantrip.json names, read as every command reads it.
+      const launched = await client.launch({ program: spell, spell: 'gaze', args: [{ breed: 'Troll' }, { breed: 'Troll' }] }, { [spell]: [3] });
+      expect(launched.success, launched.message).toBe(true);
+      await client.event('stopped');
+      const frame = await client.topFrame();
+      expect(frame).toMatchObject({ name: 'gaze', line: 3, source: { path: spell } });
+      expect((await client.scope(frame.id, 'Locals')).get('wisdom')?.value).toBe('2');
+      await client.request('continue', { threadId: 1 });
+      expect((await client.event('exited')).body.exitCode).toBe(0);
+      expect(client.output('stdout')).toBe('2\n');
+      expect(client.stderr).toBe('');
+    } finally {
+      await client.close();
     }
   }, 30_000);
 });

@@ -169,6 +169,8 @@ export interface ScenarioRun {
   readonly names: ReadonlyMap<string, EntityId>;
   /** Runs the casts due at `tick` and one step; returns nothing (observe with world.on). */
   step(): void;
+  /** Runs the casts due before the next step, without stepping (step() then runs only the step): a debugger stops in a cast before the world moves on. */
+  castDue(): void;
   /** Ticks (steps) run so far. */
   readonly ticksRun: number;
   /** Go on with the same schedule on another world: one restored from a snapshot of this run's world (save and load mid-scenario). */
@@ -211,6 +213,20 @@ export function startScenario(
   let next = 0;
   let ticksRun = 0;
   let current = world;
+  // The casts due before the next step (step() runs them first; a debugger runs them alone, to stop in one before the world moves on).
+  const castDue = (): void => {
+    while (next < casts.length && casts[next]!.tick <= ticksRun) {
+      const c = casts[next++]!;
+      const caster = entity(c.caster, 'caster', c.spell);
+      const target = entity(c.target, 'target', c.spell);
+      // An entity that died before its cast: the cast is reported and skipped, the run goes on.
+      if ((caster !== null && !current.isAlive(caster)) || (target !== null && !current.isAlive(target))) {
+        skipped(current, c, caster);
+        continue;
+      }
+      current.cast(c.spell, caster, target);
+    }
+  };
   return {
     get world() {
       return current;
@@ -223,20 +239,11 @@ export function startScenario(
       current = restored;
     },
     step() {
-      while (next < casts.length && casts[next]!.tick <= ticksRun) {
-        const c = casts[next++]!;
-        const caster = entity(c.caster, 'caster', c.spell);
-        const target = entity(c.target, 'target', c.spell);
-        // An entity that died before its cast: the cast is reported and skipped, the run goes on.
-        if ((caster !== null && !current.isAlive(caster)) || (target !== null && !current.isAlive(target))) {
-          skipped(current, c, caster);
-          continue;
-        }
-        current.cast(c.spell, caster, target);
-      }
+      castDue();
       current.step();
       ticksRun++;
     },
+    castDue,
   };
 }
 

@@ -4,6 +4,8 @@
  * bundled with the extension) with vscode-languageclient for .spell files,
  * restarts it when its setting, the workspace folders or the workspace's
  * trust change, and says clearly when the setting names nothing runnable.
+ * The `cantrip` debug type (debug-adapter.ts) starts `cantrip dap` from the
+ * same place, found by the same search when a session starts.
  * Highlighting and the language configuration are declarative
  * (package.json) and work with or without a server.
  */
@@ -11,20 +13,21 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
-import { locateServer, serverCommand, SERVER_PACKAGE, type ServerLaunch } from './server-location.js';
+import { registerDebugAdapter } from './debug-adapter.js';
+import { DEBUG_ADAPTER, LANGUAGE_SERVER, locateProgram, programCommand, SERVER_PACKAGE, type CantripProgram, type ProgramLaunch, type ProgramSearch } from './server-location.js';
 
 const LANGUAGE_ID = 'cantrip';
 const SETTING = 'cantrip.server.path';
 
 let client: LanguageClient | undefined;
 let output: vscode.LogOutputChannel | undefined;
-/** The server bundled with the extension (build.mjs writes it beside the client). */
-let bundledServer = '';
+/** The extension's folder: the bundled programs are in its dist/, beside the client (build.mjs writes them). */
+let extensionPath = '';
 /** Restarts are chained so two quick configuration changes never run two servers. */
 let pending: Promise<void> = Promise.resolve();
 
 export function activate(context: vscode.ExtensionContext): Promise<void> {
-  bundledServer = context.asAbsolutePath('dist/server.js');
+  extensionPath = context.extensionPath;
   output = vscode.window.createOutputChannel('Cantrip', { log: true });
   context.subscriptions.push(
     output,
@@ -35,6 +38,7 @@ export function activate(context: vscode.ExtensionContext): Promise<void> {
     }),
     vscode.workspace.onDidChangeWorkspaceFolders(() => restart()),
     vscode.workspace.onDidGrantWorkspaceTrust(() => restart()),
+    ...registerDebugAdapter(findDebugAdapter),
   );
   return restart();
 }
@@ -54,12 +58,13 @@ async function stop(): Promise<void> {
   if (running) await running.stop().catch(() => undefined);
 }
 
-async function start(): Promise<void> {
-  const search = locateServer({
+/** Where `program` runs from: the language server and the debug adapter (`cantrip dap`) are found by the same search. */
+function findProgram(program: CantripProgram): ProgramSearch {
+  return locateProgram(program, {
     setting: vscode.workspace.getConfiguration().get<string>(SETTING),
     workspaceFolders: (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath),
     workspaceTrusted: vscode.workspace.isTrusted,
-    bundledServer,
+    extensionPath,
     env: process.env,
     platform: process.platform,
     homeDir: os.homedir(),
@@ -67,6 +72,18 @@ async function start(): Promise<void> {
     isDirectory: (dir) => fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory() ?? false,
     realPath: (file) => fs.realpathSync(file),
   });
+}
+
+/** The debug adapter a debug session starts, said in the output (a setting passed over was already said when the server started). */
+function findDebugAdapter(): ProgramLaunch {
+  const search = findProgram(DEBUG_ADAPTER);
+  if (search.problem !== undefined) output?.warn(search.problem);
+  output?.info(`Starting the Cantrip debug adapter (${describe(search.launch)}): ${search.launch.path}`);
+  return search.launch;
+}
+
+async function start(): Promise<void> {
+  const search = findProgram(LANGUAGE_SERVER);
   const launch = search.launch;
   output?.info(`Looked for the language server in:\n${search.searched.map((s) => `  ${s}`).join('\n')}`);
   if (search.problem !== undefined) {
@@ -92,8 +109,8 @@ async function start(): Promise<void> {
   }
 }
 
-function serverOptions(launch: ServerLaunch): ServerOptions {
-  const command = serverCommand(launch, process.execPath, process.platform);
+function serverOptions(launch: ProgramLaunch): ServerOptions {
+  const command = programCommand(LANGUAGE_SERVER, launch, process.execPath, process.platform);
   return {
     command: command.command,
     args: [...command.args],
@@ -114,13 +131,13 @@ function clientOptions(): LanguageClientOptions {
   };
 }
 
-function describe(launch: ServerLaunch): string {
+function describe(launch: ProgramLaunch): string {
   if (launch.source === 'setting') return `from the ${SETTING} setting`;
   if (launch.source === 'workspace') return `from the workspace's ${SERVER_PACKAGE} package`;
   return 'bundled with the extension';
 }
 
-async function explainUnusableSetting(problem: string, instead: ServerLaunch): Promise<void> {
+async function explainUnusableSetting(problem: string, instead: ProgramLaunch): Promise<void> {
   const choice = await vscode.window.showWarningMessage(
     `Cantrip: ${problem} Using the language server ${describe(instead)} instead.`,
     'Open Settings',

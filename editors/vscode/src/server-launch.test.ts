@@ -11,7 +11,7 @@ import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LspClient, REPO } from '../../../tests/lsp/lsp-client.js';
-import { locateServer, serverCommand } from './server-location.js';
+import { LANGUAGE_SERVER, locateProgram, programCommand } from './server-location.js';
 import { expectWorkingSession, writeGameProject } from './server-session.test-helper.js';
 
 const isFile = (f: string) => statSync(f, { throwIfNoEntry: false })?.isFile() ?? false;
@@ -31,11 +31,11 @@ afterAll(() => rmSync(project, { recursive: true, force: true }));
 
 describe('the VS Code extension starts the real server', () => {
   it("finds it in the workspace's node_modules and talks to it as vscode-languageclient does", async () => {
-    const found = locateServer({
+    const found = locateProgram(LANGUAGE_SERVER, {
       setting: undefined,
       workspaceFolders: [project],
       workspaceTrusted: true,
-      bundledServer: join(project, 'no-bundle-here.js'),
+      extensionPath: join(project, 'no-extension-here'),
       env: { PATH: '' },
       platform: process.platform,
       homeDir: homedir(),
@@ -44,7 +44,7 @@ describe('the VS Code extension starts the real server', () => {
       realPath: realpathSync,
     });
     expect(found.launch).toEqual({ source: 'workspace', kind: 'script', path: join(project, 'node_modules', 'cantrip-lang', 'bin', 'cantrip.js') });
-    const command = serverCommand(found.launch, process.execPath, process.platform);
+    const command = programCommand(LANGUAGE_SERVER, found.launch, process.execPath, process.platform);
     // vscode-languageclient appends `--stdio` to an Executable's arguments for TransportKind.stdio.
     const client = new LspClient(project, { command: command.command, args: [...command.args, '--stdio'], env: command.env });
     try {

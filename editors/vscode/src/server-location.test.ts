@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { locateServer, serverCommand, type SearchInputs } from './server-location.js';
+import { DEBUG_ADAPTER, LANGUAGE_SERVER, locateProgram, programCommand, type SearchInputs } from './server-location.js';
 
 /** A file system of the given files (and the folders above them), with optional symbolic links. */
 function inputs(files: string[], overrides: Partial<SearchInputs> = {}, links: Record<string, string> = {}): SearchInputs {
@@ -9,7 +9,7 @@ function inputs(files: string[], overrides: Partial<SearchInputs> = {}, links: R
     setting: undefined,
     workspaceFolders: ['/home/ann/game/spells'],
     workspaceTrusted: true,
-    bundledServer: BUNDLED,
+    extensionPath: EXTENSION,
     env: { PATH: '/usr/local/bin:/usr/bin' },
     platform: 'linux',
     homeDir: '/home/ann',
@@ -21,15 +21,16 @@ function inputs(files: string[], overrides: Partial<SearchInputs> = {}, links: R
 }
 
 const GAME_LAUNCHER = '/home/ann/game/node_modules/cantrip-lang/bin/cantrip.js';
-const BUNDLED = '/home/ann/.vscode/extensions/cantrip-lang.cantrip-0.1.0/dist/server.js';
+const EXTENSION = '/home/ann/.vscode/extensions/cantrip-lang.cantrip-0.1.0';
+const BUNDLED = `${EXTENSION}/dist/server.js`;
 
-describe('locateServer', () => {
+describe('locateProgram', () => {
   it("finds the workspace's cantrip-lang, walking up from the folder as Node resolves packages", () => {
-    expect(locateServer(inputs([GAME_LAUNCHER])).launch).toEqual({ source: 'workspace', kind: 'script', path: GAME_LAUNCHER });
+    expect(locateProgram(LANGUAGE_SERVER, inputs([GAME_LAUNCHER])).launch).toEqual({ source: 'workspace', kind: 'script', path: GAME_LAUNCHER });
   });
 
   it('runs the bundled server when the project has none, having looked in every folder above it; PATH is not searched', () => {
-    const search = locateServer(inputs(['/usr/local/bin/cantrip']));
+    const search = locateProgram(LANGUAGE_SERVER, inputs(['/usr/local/bin/cantrip']));
     expect(search).toEqual({
       launch: { source: 'bundled', kind: 'script', path: BUNDLED },
       searched: [
@@ -44,7 +45,7 @@ describe('locateServer', () => {
   });
 
   it("never runs an untrusted workspace's node_modules: the bundled server runs instead", () => {
-    const search = locateServer(inputs([GAME_LAUNCHER], { workspaceTrusted: false }));
+    const search = locateProgram(LANGUAGE_SERVER, inputs([GAME_LAUNCHER], { workspaceTrusted: false }));
     expect(search).toEqual({ launch: { source: 'bundled', kind: 'script', path: BUNDLED }, searched: [BUNDLED] });
   });
 
@@ -58,45 +59,52 @@ describe('locateServer', () => {
       ['../../src/cantrip/', { kind: 'script', path: clone }],
     ];
     for (const [setting, expected] of cases) {
-      const search = locateServer(inputs([GAME_LAUNCHER, clone, '/opt/cantrip.js', '/opt/bin/cantrip'], { setting }));
+      const search = locateProgram(LANGUAGE_SERVER, inputs([GAME_LAUNCHER, clone, '/opt/cantrip.js', '/opt/bin/cantrip'], { setting }));
       expect(search.launch, setting).toEqual({ source: 'setting', ...expected });
     }
   });
 
   it('looks a bare name up on PATH, running npm\'s global link through the launcher it points at, with the editor\'s Node', () => {
     const global = '/usr/local/lib/node_modules/cantrip-lang/bin/cantrip.js';
-    expect(locateServer(inputs([GAME_LAUNCHER], { setting: 'cantrip' }, { '/usr/local/bin/cantrip': global })).launch).toEqual({ source: 'setting', kind: 'script', path: global });
-    expect(locateServer(inputs(['/usr/bin/cantrip'], { setting: 'cantrip' })).launch).toEqual({ source: 'setting', kind: 'executable', path: '/usr/bin/cantrip' });
+    expect(locateProgram(LANGUAGE_SERVER, inputs([GAME_LAUNCHER], { setting: 'cantrip' }, { '/usr/local/bin/cantrip': global })).launch).toEqual({ source: 'setting', kind: 'script', path: global });
+    expect(locateProgram(LANGUAGE_SERVER, inputs(['/usr/bin/cantrip'], { setting: 'cantrip' })).launch).toEqual({ source: 'setting', kind: 'executable', path: '/usr/bin/cantrip' });
   });
 
   it('on Windows, finds a bare name on Path through PATHEXT and runs the launcher npm put beside cantrip.cmd', () => {
     const cmd = 'C:\\Users\\ann\\AppData\\Roaming\\npm\\cantrip.cmd';
     const launcher = 'C:\\Users\\ann\\AppData\\Roaming\\npm\\node_modules\\cantrip-lang\\bin\\cantrip.js';
     const windows = { setting: 'cantrip', platform: 'win32' as const, workspaceFolders: ['C:\\game'], env: { Path: 'C:\\Windows;C:\\Users\\ann\\AppData\\Roaming\\npm', PATHEXT: '.EXE;.CMD' } };
-    expect(locateServer(inputs([cmd, launcher], windows)).launch).toEqual({ source: 'setting', kind: 'script', path: launcher });
-    expect(locateServer(inputs([cmd], windows)).launch).toEqual({ source: 'setting', kind: 'executable', path: cmd });
+    expect(locateProgram(LANGUAGE_SERVER, inputs([cmd, launcher], windows)).launch).toEqual({ source: 'setting', kind: 'script', path: launcher });
+    expect(locateProgram(LANGUAGE_SERVER, inputs([cmd], windows)).launch).toEqual({ source: 'setting', kind: 'executable', path: cmd });
+  });
+
+  it('finds the debug adapter by the same search: the same setting and workspace package, its own bundle', () => {
+    expect(locateProgram(DEBUG_ADAPTER, inputs([GAME_LAUNCHER])).launch).toEqual({ source: 'workspace', kind: 'script', path: GAME_LAUNCHER });
+    expect(locateProgram(DEBUG_ADAPTER, inputs(['/opt/bin/cantrip'], { setting: '/opt/bin/cantrip' })).launch).toEqual({ source: 'setting', kind: 'executable', path: '/opt/bin/cantrip' });
+    const bundled = locateProgram(DEBUG_ADAPTER, inputs([GAME_LAUNCHER], { workspaceTrusted: false }));
+    expect(bundled).toEqual({ launch: { source: 'bundled', kind: 'script', path: `${EXTENSION}/dist/dap.js` }, searched: [`${EXTENSION}/dist/dap.js`] });
   });
 
   it('reports a setting that names nothing, and goes on to the project\'s server or the bundled one', () => {
-    const search = locateServer(inputs([GAME_LAUNCHER], { setting: '/opt/nope' }));
+    const search = locateProgram(LANGUAGE_SERVER, inputs([GAME_LAUNCHER], { setting: '/opt/nope' }));
     expect(search.problem).toBe('The setting cantrip.server.path is "/opt/nope", which is neither a file nor a folder holding bin/cantrip.js.');
     expect(search.launch).toEqual({ source: 'workspace', kind: 'script', path: GAME_LAUNCHER });
-    const bare = locateServer(inputs([], { setting: 'cantrip' }));
+    const bare = locateProgram(LANGUAGE_SERVER, inputs([], { setting: 'cantrip' }));
     expect(bare.problem).toBe('The setting cantrip.server.path is "cantrip", and there is no cantrip on PATH.');
     expect(bare.launch.source).toBe('bundled');
     expect(bare.searched.slice(0, 2)).toEqual(['/usr/local/bin/cantrip', '/usr/bin/cantrip']);
   });
 });
 
-describe('serverCommand', () => {
+describe('programCommand', () => {
   it('runs a launcher script with the given Node as plain Node, and an executable as it is', () => {
-    expect(serverCommand({ source: 'workspace', kind: 'script', path: GAME_LAUNCHER }, '/vscode/code', 'linux')).toEqual({
+    expect(programCommand(LANGUAGE_SERVER, { source: 'workspace', kind: 'script', path: GAME_LAUNCHER }, '/vscode/code', 'linux')).toEqual({
       command: '/vscode/code',
       args: [GAME_LAUNCHER, 'lsp'],
       env: { ELECTRON_RUN_AS_NODE: '1' },
       shell: false,
     });
-    expect(serverCommand({ source: 'setting', kind: 'executable', path: '/usr/bin/cantrip' }, '/vscode/code', 'linux')).toEqual({
+    expect(programCommand(LANGUAGE_SERVER, { source: 'setting', kind: 'executable', path: '/usr/bin/cantrip' }, '/vscode/code', 'linux')).toEqual({
       command: '/usr/bin/cantrip',
       args: ['lsp'],
       env: {},
@@ -104,8 +112,17 @@ describe('serverCommand', () => {
     });
   });
 
+  it("starts the debug adapter with `dap` in place of `lsp`, the bundled one as plain Node on the editor's own", () => {
+    expect(programCommand(DEBUG_ADAPTER, { source: 'bundled', kind: 'script', path: `${EXTENSION}/dist/dap.js` }, '/vscode/code', 'linux')).toEqual({
+      command: '/vscode/code',
+      args: [`${EXTENSION}/dist/dap.js`, 'dap'],
+      env: { ELECTRON_RUN_AS_NODE: '1' },
+      shell: false,
+    });
+  });
+
   it('runs a Windows .cmd through the shell, quoted', () => {
     const cmd = 'C:\\Program Files\\npm\\cantrip.cmd';
-    expect(serverCommand({ source: 'setting', kind: 'executable', path: cmd }, 'code.exe', 'win32')).toMatchObject({ command: `"${cmd}"`, shell: true });
+    expect(programCommand(LANGUAGE_SERVER, { source: 'setting', kind: 'executable', path: cmd }, 'code.exe', 'win32')).toMatchObject({ command: `"${cmd}"`, shell: true });
   });
 });

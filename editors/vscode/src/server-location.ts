@@ -1,6 +1,8 @@
 /**
- * Which `cantrip lsp` the extension runs, with no VS Code in sight (so the
- * tests can run it). In order:
+ * Which `cantrip` the extension runs its programs from — the language server
+ * (`cantrip lsp`) and the debug adapter (`cantrip dap`), found by one search
+ * so the two always come from the same place — with no VS Code in sight (so
+ * the tests can run it). In order:
  *
  *   1. the `cantrip.server.path` setting, when it is set: an explicit choice
  *      wins, as `rust-analyzer.server.path`, `deno.path` and
@@ -10,33 +12,47 @@
  *   2. the project's own `cantrip-lang` in node_modules (walking up from each
  *      workspace folder, as Node resolves packages), only in a trusted
  *      workspace: the editor then says what the project's `cantrip check` and
- *      `cantrip fmt` say, at the version its lockfile pins — as the ESLint and
- *      Prettier extensions prefer the workspace's library to their own;
- *   3. the server bundled into the extension (src/server.ts): always there,
- *      so the extension works in any folder, an untrusted one included (it
- *      reads the project's JSON files and runs none of its code).
+ *      `cantrip fmt` say, and debugs as its `cantrip run` and `sim` run, at
+ *      the version its lockfile pins — as the ESLint and Prettier extensions
+ *      prefer the workspace's library to their own;
+ *   3. the program bundled into the extension (src/server.ts, src/dap.ts):
+ *      always there, so the extension works in any folder, an untrusted one
+ *      included (they read the project's JSON and spell files and run none of
+ *      its JavaScript).
  *
- * A `cantrip` on PATH is not searched by itself: the bundled server is never
- * missing, a global install is tied to no project, and on npm the name
+ * A `cantrip` on PATH is not searched by itself: the bundled programs are
+ * never missing, a global install is tied to no project, and on npm the name
  * `cantrip` is another package's. `"cantrip.server.path": "cantrip"` asks for it.
  */
 import * as path from 'node:path';
 
-/** The npm package that carries the server, and its launcher inside it. */
+/** The npm package that carries `cantrip`, and its launcher inside it. */
 export const SERVER_PACKAGE = 'cantrip-lang';
 export const LAUNCHER = 'bin/cantrip.js';
-/** Every launch runs `… lsp`; the language client adds `--stdio`. The bundled server takes the same command line. */
-export const SERVER_ARGS: readonly string[] = ['lsp'];
+/**
+ * A program the extension runs from `cantrip`: the command line that starts
+ * it (a bundled program takes the same one, as the CLI parses it), and its
+ * bundle in the extension's folder (build.mjs's ENTRY_POINTS).
+ */
+export interface CantripProgram {
+  readonly args: readonly string[];
+  readonly bundle: string;
+}
 
-export interface ServerLaunch {
+/** `cantrip lsp`; the language client adds `--stdio`. */
+export const LANGUAGE_SERVER: CantripProgram = { args: ['lsp'], bundle: 'dist/server.js' };
+/** `cantrip dap`: the Debug Adapter Protocol on stdio. */
+export const DEBUG_ADAPTER: CantripProgram = { args: ['dap'], bundle: 'dist/dap.js' };
+
+export interface ProgramLaunch {
   readonly source: 'setting' | 'workspace' | 'bundled';
   /** `script`: a JavaScript file run with Node; `executable`: a program run as it is. */
   readonly kind: 'script' | 'executable';
   readonly path: string;
 }
 
-export interface ServerSearch {
-  readonly launch: ServerLaunch;
+export interface ProgramSearch {
+  readonly launch: ProgramLaunch;
   /** Why the setting was passed over (it names nothing runnable), to say to the user. */
   readonly problem?: string;
   /** Every place looked at, in order. */
@@ -49,8 +65,8 @@ export interface SearchInputs {
   readonly workspaceFolders: readonly string[];
   /** VS Code's workspace trust: an untrusted workspace's node_modules is never run. */
   readonly workspaceTrusted: boolean;
-  /** The extension's own server, dist/server.js. */
-  readonly bundledServer: string;
+  /** The extension's own folder, which holds the bundled programs. */
+  readonly extensionPath: string;
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly platform: NodeJS.Platform;
   readonly homeDir: string;
@@ -60,7 +76,8 @@ export interface SearchInputs {
   readonly realPath: (file: string) => string;
 }
 
-export function locateServer(inputs: SearchInputs): ServerSearch {
+/** Where `program` is run from (the same place for every program, but for the bundled copy each has of its own). */
+export function locateProgram(program: CantripProgram, inputs: SearchInputs): ProgramSearch {
   const searched: string[] = [];
   let problem: string | undefined;
   const setting = inputs.setting?.trim();
@@ -76,12 +93,13 @@ export function locateServer(inputs: SearchInputs): ServerSearch {
       if (inputs.isFile(candidate)) return { launch: { source: 'workspace', kind: 'script', path: candidate }, searched, ...passedOver };
     }
   }
-  searched.push(inputs.bundledServer);
-  return { launch: { source: 'bundled', kind: 'script', path: inputs.bundledServer }, searched, ...passedOver };
+  const bundled = pathFor(inputs.platform).join(inputs.extensionPath, program.bundle);
+  searched.push(bundled);
+  return { launch: { source: 'bundled', kind: 'script', path: bundled }, searched, ...passedOver };
 }
 
 /** The launch the setting names, or why it names none. */
-function fromSetting(setting: string, inputs: SearchInputs, searched: string[]): ServerLaunch | string {
+function fromSetting(setting: string, inputs: SearchInputs, searched: string[]): ProgramLaunch | string {
   const p = pathFor(inputs.platform);
   if (isBareName(setting)) {
     for (const candidate of pathCandidates(setting, inputs)) {
@@ -112,7 +130,7 @@ function isBareName(setting: string): boolean {
  * `#!/usr/bin/env node`, and an editor started from a desktop menu often has
  * no `node` on its PATH.
  */
-function fromPath(found: string, inputs: SearchInputs): ServerLaunch {
+function fromPath(found: string, inputs: SearchInputs): ProgramLaunch {
   const p = pathFor(inputs.platform);
   const real = inputs.realPath(found);
   if (/\.[cm]?js$/i.test(real)) return { source: 'setting', kind: 'script', path: real };
@@ -154,11 +172,11 @@ function pathFor(platform: NodeJS.Platform): path.PlatformPath {
   return platform === 'win32' ? path.win32 : path.posix;
 }
 
-/** How to start a located server; the language client adds `--stdio`. */
-export interface ServerCommand {
+/** How to start a located program. */
+export interface ProgramCommand {
   readonly command: string;
   readonly args: readonly string[];
-  /** Added to the environment the server inherits. */
+  /** Added to the environment the program inherits. */
   readonly env: Readonly<Record<string, string>>;
   readonly shell: boolean;
 }
@@ -167,11 +185,11 @@ export interface ServerCommand {
  * A script runs on `nodePath` — in VS Code the editor's own executable, which
  * ELECTRON_RUN_AS_NODE turns into plain Node — so no `node` on PATH is needed.
  */
-export function serverCommand(launch: ServerLaunch, nodePath: string, platform: NodeJS.Platform): ServerCommand {
+export function programCommand(program: CantripProgram, launch: ProgramLaunch, nodePath: string, platform: NodeJS.Platform): ProgramCommand {
   if (launch.kind === 'script') {
-    return { command: nodePath, args: [launch.path, ...SERVER_ARGS], env: { ELECTRON_RUN_AS_NODE: '1' }, shell: false };
+    return { command: nodePath, args: [launch.path, ...program.args], env: { ELECTRON_RUN_AS_NODE: '1' }, shell: false };
   }
   // Windows runs .cmd and .bat files only through a shell, which needs the path quoted.
   const shell = platform === 'win32' && /\.(cmd|bat)$/i.test(launch.path);
-  return { command: shell ? `"${launch.path}"` : launch.path, args: [...SERVER_ARGS], env: {}, shell };
+  return { command: shell ? `"${launch.path}"` : launch.path, args: [...program.args], env: {}, shell };
 }
