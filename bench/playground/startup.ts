@@ -3,9 +3,9 @@
  * runs in a new browser context, so nothing comes from the HTTP cache or a
  * code cache, as on a first visit. For each load it reads
  * - readyAt: the page's own mark (performance.now() when the editor takes input);
- * - wiredAt: when the compiler, runtime and VM (a chunk loaded after the
- *   editor's) had arrived and the page was wired, window.cantrip appearing
- *   (builds before that split have no such mark: their readyAt);
+ * - wiredAt: when the compiler, runtime and VM (the page's second chunk)
+ *   had run and the page was wired, window.cantrip appearing (builds from
+ *   before that split have no such mark: their readyAt);
  * - DOMContentLoaded, from the navigation timing entry;
  * - the bytes transferred before ready (navigation and resource entries);
  * - time to first cast: from navigation start until the console says the
