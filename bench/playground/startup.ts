@@ -3,6 +3,9 @@
  * runs in a new browser context, so nothing comes from the HTTP cache or a
  * code cache, as on a first visit. For each load it reads
  * - readyAt: the page's own mark (performance.now() when the editor takes input);
+ * - wiredAt: when the compiler, runtime and VM (the page's second chunk)
+ *   had run and the page was wired, window.cantrip appearing (builds from
+ *   before that split have no such mark: their readyAt);
  * - DOMContentLoaded, from the navigation timing entry;
  * - the bytes transferred before ready (navigation and resource entries);
  * - time to first cast: from navigation start until the console says the
@@ -11,10 +14,13 @@
  *   ThreadTime metric): less swayed than wall-clock times by other work on
  *   a shared machine, so before / after comparisons read it too.
  *
- *   node dist/bench/playground/startup.js [--runs N] [--dir BUILT]
+ *   node dist/bench/playground/startup.js [--runs N] [--dir BUILT]...
  *
- * builds the playground first, or measures a build already made (--dir: a
- * folder holding its index.html, e.g. another commit's, to compare).
+ * builds the playground first, or measures builds already made (--dir: a
+ * folder holding its index.html, e.g. another commit's). With two or more
+ * --dir the builds load by turns (A, B, A, B …), so a shared machine's
+ * changing load falls on both alike: compare those figures, not runs taken
+ * at different times.
  *
  * Figures depend on the machine's load: run it on a quiet machine, and read
  * medians. Nothing here asserts a time.
@@ -30,6 +36,7 @@ const FIRST_CAST_SPELL = 'spell hello(caster, target) {\n  print "hello from the
 
 export interface ColdLoad {
   readyAt: number;
+  wiredAt: number;
   domContentLoaded: number;
   transferredBytes: number;
   firstCast: number;
@@ -48,6 +55,7 @@ function pick(loads: ColdLoad[], choose: (values: number[]) => number): ColdLoad
   const of = (key: keyof ColdLoad) => choose(loads.map((l) => l[key]).sort((a, b) => a - b));
   return {
     readyAt: of('readyAt'),
+    wiredAt: of('wiredAt'),
     domContentLoaded: of('domContentLoaded'),
     transferredBytes: of('transferredBytes'),
     firstCast: of('firstCast'),
@@ -73,6 +81,7 @@ async function coldLoad(browser: Browser, url: string): Promise<ColdLoad> {
       const before = resources.filter((r) => r.responseEnd <= readyAt);
       return {
         readyAt,
+        wiredAt: (window.cantrip as { wiredAt?: number }).wiredAt ?? readyAt,
         domContentLoaded: nav?.domContentLoadedEventEnd ?? 0,
         transferredBytes: (nav?.transferSize ?? 0) + before.reduce((n, r) => n + r.transferSize, 0),
       };
@@ -88,30 +97,50 @@ async function coldLoad(browser: Browser, url: string): Promise<ColdLoad> {
   }
 }
 
-/** Cold loads of a built playground folder (built now when not given). */
-export async function measureStartup(options: { runs?: number; outDir?: string } = {}): Promise<StartupFigures | null> {
+/** The link that opens the spell above: made by the page itself (its own encoding), in a throwaway context. */
+async function firstCastLink(browser: Browser, url: string): Promise<string> {
+  const setup = await browser.newContext();
+  try {
+    const page = await setup.newPage();
+    await page.goto(url);
+    await page.waitForFunction(() => window.cantrip?.ready === true, null, { timeout: 60_000 });
+    return await page.evaluate((source) => window.cantrip!.linkFor(source), FIRST_CAST_SPELL);
+  } finally {
+    await setup.close();
+  }
+}
+
+function figuresOf(loads: ColdLoad[]): StartupFigures {
+  return { loads, median: pick(loads, median), min: pick(loads, (s) => s[0]!), max: pick(loads, (s) => s.at(-1)!) };
+}
+
+/** Cold loads of built playground folders, by turns (one folder built now when none is given); figures per folder, in order. */
+export async function compareStartup(options: { runs?: number; outDirs?: readonly string[] } = {}): Promise<StartupFigures[] | null> {
   if (!chromiumAvailable()) {
     console.log(`(no Chromium at ${CHROMIUM_PATH}: start-up not measured)`);
     return null;
   }
-  const outDir = options.outDir ?? (await buildPlayground());
-  const server = await serveDirectory(outDir);
+  const outDirs = options.outDirs !== undefined && options.outDirs.length > 0 ? options.outDirs : [await buildPlayground()];
+  const servers = await Promise.all(outDirs.map((dir) => serveDirectory(dir)));
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_FLAGS });
   try {
-    // The link that opens the spell above: made by the page itself (its own encoding), in a throwaway context.
-    const setup = await browser.newContext();
-    const page = await setup.newPage();
-    await page.goto(server.url);
-    await page.waitForFunction(() => window.cantrip?.ready === true, null, { timeout: 60_000 });
-    const link = await page.evaluate((source) => window.cantrip!.linkFor(source), FIRST_CAST_SPELL);
-    await setup.close();
-    const loads: ColdLoad[] = [];
-    for (let i = 0; i < (options.runs ?? 7); i++) loads.push(await coldLoad(browser, link));
-    return { loads, median: pick(loads, median), min: pick(loads, (s) => s[0]!), max: pick(loads, (s) => s.at(-1)!) };
+    const links: string[] = [];
+    for (const server of servers) links.push(await firstCastLink(browser, server.url));
+    const loads: ColdLoad[][] = links.map(() => []);
+    for (let i = 0; i < (options.runs ?? 7); i++) {
+      for (const [at, link] of links.entries()) loads[at]!.push(await coldLoad(browser, link));
+    }
+    return loads.map(figuresOf);
   } finally {
     await browser.close();
-    await server.close();
+    await Promise.all(servers.map((server) => server.close()));
   }
+}
+
+/** Cold loads of one built playground folder (built now when not given). */
+export async function measureStartup(options: { runs?: number; outDir?: string } = {}): Promise<StartupFigures | null> {
+  const figures = await compareStartup({ ...(options.runs !== undefined ? { runs: options.runs } : {}), ...(options.outDir !== undefined ? { outDirs: [options.outDir] } : {}) });
+  return figures?.[0] ?? null;
 }
 
 const ms = (n: number) => `${Math.round(n)} ms`;
@@ -120,6 +149,7 @@ export function printStartup(figures: StartupFigures): void {
   const { median: m, min, max, loads } = figures;
   console.log(`cold start, ${loads.length} loads (each in a new browser context; median [min–max]):`);
   console.log(`  readyAt            ${ms(m.readyAt)}  [${ms(min.readyAt)}–${ms(max.readyAt)}]`);
+  console.log(`  wiredAt            ${ms(m.wiredAt)}  [${ms(min.wiredAt)}–${ms(max.wiredAt)}]`);
   console.log(`  DOMContentLoaded   ${ms(m.domContentLoaded)}  [${ms(min.domContentLoaded)}–${ms(max.domContentLoaded)}]`);
   console.log(`  time to first cast ${ms(m.firstCast)}  [${ms(min.firstCast)}–${ms(max.firstCast)}]`);
   console.log(`  main-thread CPU to first cast ${ms(m.mainThreadCpu)}  [${ms(min.mainThreadCpu)}–${ms(max.mainThreadCpu)}]`);
@@ -127,14 +157,14 @@ export function printStartup(figures: StartupFigures): void {
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const option = (name: string) => {
-    const at = process.argv.indexOf(name);
-    return at > 0 ? process.argv[at + 1] : undefined;
-  };
-  const dir = option('--dir');
-  measureStartup({ runs: Number(option('--runs') ?? 7), ...(dir !== undefined ? { outDir: dir } : {}) })
+  const values = (name: string) => process.argv.flatMap((arg, at) => (arg === name && process.argv[at + 1] !== undefined ? [process.argv[at + 1]!] : []));
+  const dirs = values('--dir');
+  compareStartup({ runs: Number(values('--runs')[0] ?? 7), outDirs: dirs })
     .then((figures) => {
-      if (figures) printStartup(figures);
+      for (const [at, f] of (figures ?? []).entries()) {
+        if (dirs.length > 1) console.log(`\n${dirs[at]}`);
+        printStartup(f);
+      }
     })
     .catch((e: unknown) => {
       console.error(e instanceof Error ? e.message : String(e));

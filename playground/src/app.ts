@@ -6,21 +6,22 @@
 import type { HostFunctionSpec } from '../../vm/host.js';
 import type { Module } from '../../vm/module.js';
 import { SpellEditor } from './editor/spellEditor.js';
-import { registerCantrip } from './editor/cantripLanguage.js';
+import { registerLanguageProviders } from './editor/languageProviders.js';
 import { MAX_LIVE_SOURCE, compileSpell, type CompileOutcome } from './engine.js';
 import { LanguageService, declaredSpells } from '../../compiler/service/index.js';
-import { defaultExample, loadExamples, type Example } from './examples.js';
+import { isUserWork, type Example } from './examples.js';
 import { markerForLine } from './language/markers.js';
 import { decodeStateFromHash, shareUrl } from './language/urlState.js';
 import { BytecodePanel, PALETTE_SIZE } from './panels/bytecodePanel.js';
 import { ConsolePanel } from './panels/consolePanel.js';
 import { ExamplesMenu, type MenuChoice } from './panels/examplesMenu.js';
 import { ProblemsPanel } from './panels/problemsPanel.js';
-import { initialState, loadDraft, loadSavedBreakpoints, loadSavedSpell, saveDraft, saveState } from './persistence.js';
+import { loadDraft, loadSavedSpell, saveDraft, saveState } from './persistence.js';
 import type { PlaygroundBackend } from './backend.js';
 import { parameterName, readsParameter } from './assist/spellParameters.js';
 import { breakableLines } from './debug/breakableLines.js';
 import { StartupTasks } from './startupTasks.js';
+import type { OpenedEditor } from './openEditor.js';
 
 const COMPILE_DEBOUNCE_MS = 120;
 /** The address hash follows the editor (once it holds a shared link) this long after the last change. */
@@ -66,8 +67,9 @@ export class PlaygroundApp {
   /** The spell the user picked in the spell menu (autosaved): picked again whenever the menu is rebuilt and still lists it. */
   private pickedSpell: string | null = null;
 
-  constructor(readonly backend: PlaygroundBackend) {
-    this.examples = loadExamples();
+  /** Takes over the editor the page opened before the compiler loaded (openEditor.ts). */
+  constructor(readonly backend: PlaygroundBackend, opened: OpenedEditor) {
+    this.examples = opened.examples;
     this.console = new ConsolePanel(byId('console'), (line, text) => this.jumpToError(line, text));
     this.problems = new ProblemsPanel(byId('problems'), (tab, line, column) => this.editor.goToLine(line, column, tab));
     this.bytecode = new BytecodePanel(byId('bytecode'), byId('bytecode-info'), {
@@ -75,12 +77,12 @@ export class PlaygroundApp {
       onClickLine: (line) => this.editor.goToLine(line),
     });
     this.language = new LanguageService(backend.languageWorld());
-    registerCantrip(backend.hostSpecs().map((h) => h.name), (model) => this.analysis(model.uri.toString(), model.getValue()));
+    registerLanguageProviders((model) => this.analysis(model.uri.toString(), model.getValue()));
     this.examplesMenu = new ExamplesMenu(byId<HTMLSelectElement>('examples'), this.examples, (choice) => this.pickFromMenu(choice));
-    const fallback = defaultExample(this.examples);
-    const { state, from, keptDraft } = initialState(location.hash, { source: fallback.source, breeds: backend.defaultBreeds() }, (s) => this.isUserWork(s));
+    const { fallback, from, keptDraft } = opened;
     if (from === 'default') this.openedExample = fallback.name;
-    this.editor = new SpellEditor(byId('editor'), state.source, state.breeds ?? backend.defaultBreeds(), {
+    this.editor = opened.editor;
+    this.editor.listen({
       onSpellChange: () => this.scheduleCompile(),
       onBreedsChange: () => this.scheduleBreedsCheck(),
       onHoverLine: (line) => this.bytecode.highlightLine(line, true),
@@ -93,12 +95,9 @@ export class PlaygroundApp {
         for (const t of document.querySelectorAll<HTMLElement>('.tabs button[data-tab]')) t.classList.toggle('active', t.dataset.tab === tab);
       },
     });
-    // The breakpoints autosaved with this text come back with it (a link or an example brings none).
-    if (from === 'autosave') {
-      // Read first: setting the breakpoints autosaves, before the spell menu is filled.
-      this.pickedSpell = loadSavedSpell();
-      this.editor.setBreakpoints(loadSavedBreakpoints());
-    }
+    // The editor shows the autosaved breakpoints already (openEditor.ts) and may have new ones from the gutter: the debugger gets them all.
+    if (from === 'autosave') this.pickedSpell = loadSavedSpell();
+    backend.setBreakpoints(this.editor.breakpointLines);
     this.wireToolbar();
     // Once the editor takes input. Breeds first: the compiler warns about entity properties they do not define.
     this.startup.later(() => {
@@ -136,6 +135,9 @@ export class PlaygroundApp {
   private wireToolbar(): void {
     byId('run').addEventListener('click', () => this.run());
     byId('cast').addEventListener('click', () => this.cast());
+    // Off in index.html until the compiler has loaded (these handlers); the first compile refines Cast (updateCastButton).
+    for (const id of ['run', 'cast']) byId<HTMLButtonElement>(id).disabled = false;
+    byId('cast').title = CAST_TITLE;
     byId('share').addEventListener('click', () => void this.share());
     byId('clear-console').addEventListener('click', () => this.console.clear());
     byId<HTMLSelectElement>('spell-select').addEventListener('change', () => {
@@ -150,7 +152,7 @@ export class PlaygroundApp {
 
   /** Text worth keeping: not empty and not an example left as it was. */
   isUserWork(source: string): boolean {
-    return source.trim() !== '' && this.examplesMenu.exampleWithSource(source) === undefined;
+    return isUserWork(this.examples, source);
   }
 
   private pickFromMenu(choice: MenuChoice): void {

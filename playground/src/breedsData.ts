@@ -8,11 +8,9 @@ import { BreedRegistry } from '../../runtime/entities/breeds.js';
 import { BreedError } from '../../runtime/errors.js';
 import { markerForBreedProblem } from './language/breedsMarkers.js';
 import type { MarkerData } from './language/markers.js';
-import { errorMessage } from './engine.js';
+import { errorMessage } from './errorMessage.js';
 
-const breedFiles = import.meta.glob<string>('../../spells/breeds.json', { query: '?raw', import: 'default', eager: true });
-
-export const DEFAULT_BREEDS_JSON: string = Object.values(breedFiles)[0] ?? '{\n  "breeds": []\n}\n';
+export { DEFAULT_BREEDS_JSON } from './defaultBreeds.js';
 
 export type BreedsLoad = { ok: true; registry: BreedRegistry } | { ok: false; markers: MarkerData[] };
 

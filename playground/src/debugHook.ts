@@ -12,11 +12,13 @@ import type { CantripDebugHook, DebugMarker } from './hookTypes.js';
 import { monaco } from './editor/monaco.js';
 import { shareUrl } from './language/urlState.js';
 
-export function installDebugHook(app: PlaygroundApp, session: PlaygroundSession, world: WorldPanel, debug: DebuggerHandle, view: ViewControls): CantripDebugHook {
+/** `readyAt`: when the editor took input (openEditor.ts); the hook itself appears once the compiler has loaded and the page is wired. */
+export function installDebugHook(app: PlaygroundApp, session: PlaygroundSession, world: WorldPanel, debug: DebuggerHandle, view: ViewControls, readyAt: number): CantripDebugHook {
   const severity = (s: number): DebugMarker['severity'] => (s >= 8 ? 'error' : s >= 4 ? 'warning' : 'info');
   const hook: CantripDebugHook = {
     ready: true,
-    readyAt: performance.now(),
+    readyAt,
+    wiredAt: performance.now(),
     source: () => app.editor.source,
     setSource: (text) => app.editor.setSource(text),
     setBreeds: (text) => app.editor.setBreeds(text),

@@ -11,6 +11,10 @@ import { SpellRuntimeError, VerifyError } from '../../vm/errors.js';
 import type { Budgets } from '../../vm/budgets.js';
 import { VM } from '../../vm/vm.js';
 import { markersFromDiagnostics, type MarkerData } from './language/markers.js';
+import { errorMessage } from './errorMessage.js';
+import { SPELL_URI } from './language/documentUris.js';
+
+export { errorMessage, SPELL_URI };
 
 /**
  * A cast in the playground runs on the page's thread, so it gets a finite
@@ -35,9 +39,6 @@ export const MAX_LIVE_SOURCE = 1 << 20;
 function megabytes(n: number): string {
   return `${(n / (1 << 20)).toFixed(1)} MB`;
 }
-
-/** The editor's spell model: the name the language service knows its text by. */
-export const SPELL_URI = 'file:///spell.cantrip';
 
 function errorAtStart(message: string, source: string): CompileOutcome {
   const diagnostic: Diagnostic = { severity: 'error', message, line: 1, column: 1, endLine: 1, endColumn: 1, token: '' };
@@ -72,10 +73,6 @@ export interface RunFailure {
   readonly line: number | null;
 }
 
-export function errorMessage(e: unknown): string {
-  if (e instanceof Error) return e.message;
-  return String(e);
-}
 
 /** Any error a run can produce, as something the console can show. */
 export function describeFailure(e: unknown): RunFailure {

@@ -42,3 +42,13 @@ export function loadExamples(): Example[] {
 export function defaultExample(examples: readonly Example[]): Example {
   return examples.find((e) => e.name === 'fireball') ?? examples.find((e) => e.name.endsWith('fireball')) ?? examples[0] ?? FALLBACK_EXAMPLE;
 }
+
+/** The example whose text `source` is, unchanged, if any. */
+export function exampleWithSource(examples: readonly Example[], source: string): Example | undefined {
+  return examples.find((e) => e.source.length === source.length && e.source === source);
+}
+
+/** Text worth keeping: not empty and not an example left as it was. */
+export function isUserWork(examples: readonly Example[], source: string): boolean {
+  return source.trim() !== '' && exampleWithSource(examples, source) === undefined;
+}

@@ -16,10 +16,15 @@ export interface CantripDebugHook {
   ready: boolean;
   /**
    * performance.now() when the page became interactive — the editor takes input (navigation
-   * start = 0). The rest of the start-up (first compile, world) follows when idle; every function
+   * start = 0; the first chunk, openEditor.ts, before the compiler's chunk has arrived). The rest of the start-up (first compile, world) follows when idle; every function
    * of this hook finishes it first, so what they read is never a half-started page.
    */
   readyAt: number;
+  /**
+   * performance.now() when the compiler, runtime and VM had loaded (a second chunk, requested
+   * before the editor was made) and the page was wired: this hook appears then, `ready` true.
+   */
+  wiredAt: number;
   source(): string;
   setSource(text: string): void;
   setBreeds(text: string): void;

@@ -1,17 +1,17 @@
 /**
  * Entry point. Installs the last-resort error handlers first, so nothing that
  * goes wrong later can leave a blank page without a message.
+ *
+ * The page starts in two chunks. This one opens the editor (Monaco and the
+ * Cantrip highlighting: openEditor.ts), and the page is ready — it takes
+ * input. The compiler, runtime and VM come in a second chunk
+ * (startPlayground.ts), requested before the editor is made, so it downloads
+ * and parses while the editor starts, and wired as soon as it arrives.
  */
 import './styles.css';
-import { PlaygroundApp } from './app.js';
-import { installDebugHook } from './debugHook.js';
-import { errorMessage } from './engine.js';
-import { PlaygroundSession } from './session.js';
-import { setUpWorld } from './worldControls.js';
-import { setUpDebugger } from './debugControls.js';
-import { ViewControls } from './viewControls.js';
-import { setUpCommands } from './pageCommands.js';
-import { ResizablePanes } from './panes.js';
+import type { PlaygroundApp } from './app.js';
+import { errorMessage } from './errorMessage.js';
+import { openEditor } from './openEditor.js';
 
 function showFatal(message: string): void {
   const box = document.getElementById('console') ?? document.body;
@@ -36,22 +36,19 @@ window.addEventListener('unhandledrejection', (e) => {
   e.preventDefault();
 });
 
+const toolchain = import('./startPlayground.js');
 try {
-  const session = new PlaygroundSession();
-  app = new PlaygroundApp(session);
-  const a = app;
-  session.attach({
-    print: (text) => a.console.print(text),
-    info: (text) => a.console.info(text),
-    event: (text) => a.console.event(text),
-    runtimeError: (text, line) => a.reportRuntimeError(text, line),
-  });
-  const world = setUpWorld(a, session);
-  const debug = setUpDebugger(a, session, world);
-  const view = new ViewControls(a, world);
-  setUpCommands(a, view, world, debug);
-  new ResizablePanes(document.querySelector<HTMLElement>('.layout')!);
-  installDebugHook(a, session, world, debug, view);
+  const opened = openEditor(document.getElementById('editor')!);
+  toolchain.then(
+    ({ startPlayground }) => {
+      try {
+        app = startPlayground(opened);
+      } catch (e) {
+        showFatal(errorMessage(e));
+      }
+    },
+    (e: unknown) => showFatal(`The compiler could not be loaded (${errorMessage(e)}): reload the page.`),
+  );
 } catch (e) {
   showFatal(errorMessage(e));
 }

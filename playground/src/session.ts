@@ -5,6 +5,7 @@
  */
 import { describeEvent, EntityNames, type EntityId, type WorldEvent } from '../../runtime/events/events.js';
 import { GAME_HOST_FUNCTIONS, WORLD_HOST_FUNCTIONS } from '../../runtime/host/host-api.js';
+import { PLAYGROUND_HOSTS } from './hostTable.js';
 import type { BreedRegistry } from '../../runtime/entities/breeds.js';
 import type { HostFunctionSpec } from '../../vm/host.js';
 import type { Module } from '../../vm/module.js';
@@ -26,7 +27,6 @@ import type { World } from '../../runtime/world/world.js';
 /** AOI enter/leave lines the console shows per tick; the rest are counted in one line. */
 const AOI_LINES_PER_TICK = 6;
 
-const PLAYGROUND_HOSTS: readonly HostFunctionSpec[] = [...WORLD_HOST_FUNCTIONS, ...PLAYGROUND_GAME_HOSTS];
 /** The host functions that act on the world (they need a cast): the runtime's game API and the playground's own. */
 const WORLD_FUNCTIONS: ReadonlySet<string> = new Set([...GAME_HOST_FUNCTIONS, ...PLAYGROUND_GAME_HOSTS].map((h) => h.name));
 

@@ -4,11 +4,23 @@
  * editor, the bytecode panel and the console, and the canvas colours.
  */
 import { THEME_ID } from './editor/cantripLanguage.js';
-import { LIGHT_THEME_ID, defineLightTheme } from './editor/lightTheme.js';
+import { LIGHT_THEME_ID } from './editor/lightTheme.js';
 import { monaco } from './editor/monaco.js';
 import type { PlaygroundApp } from './app.js';
 import type { WorldPanel } from './panels/worldPanel.js';
 import { DEFAULT_VIEW, clampFontSize, editorLineHeight, loadViewSettings, saveViewSettings, type ThemeName, type ViewSettings } from './viewSettings.js';
+
+/** The editor theme that goes with a page theme. */
+export function editorTheme(theme: ThemeName): string {
+  return theme === 'light' ? LIGHT_THEME_ID : THEME_ID;
+}
+
+/** The page's colours and code size (CSS variables) for these settings: set before the first paint too (main.ts), so a light page never flashes dark. */
+export function applyToDocument({ theme, fontSize }: ViewSettings): void {
+  const root = document.documentElement;
+  root.dataset.theme = theme;
+  root.style.setProperty('--code-size', `${fontSize}px`);
+}
 
 export class ViewControls {
   private settings: ViewSettings = loadViewSettings();
@@ -17,7 +29,7 @@ export class ViewControls {
     private readonly app: PlaygroundApp,
     private readonly world: WorldPanel,
   ) {
-    defineLightTheme();
+    // The light theme is defined with the editor (openEditor.ts).
     this.apply();
     document.getElementById('theme-toggle')?.addEventListener('click', () => this.toggleTheme());
     document.getElementById('font-smaller')?.addEventListener('click', () => this.zoomFont(-1));
@@ -49,10 +61,8 @@ export class ViewControls {
 
   private apply(): void {
     const { theme, fontSize } = this.settings;
-    const root = document.documentElement;
-    root.dataset.theme = theme;
-    root.style.setProperty('--code-size', `${fontSize}px`);
-    monaco.editor.setTheme(theme === 'light' ? LIGHT_THEME_ID : THEME_ID);
+    applyToDocument(this.settings);
+    monaco.editor.setTheme(editorTheme(theme));
     // The editor starts with the saved size (spellEditor.ts): laying it out again costs a frame's worth at start-up.
     const editor = this.app.editor.editor;
     const { EditorOption } = monaco.editor;

@@ -4,6 +4,8 @@ import fc from 'fast-check';
 import { BreedRegistry } from './breeds.js';
 import { BreedError } from '../errors.js';
 import { findJsonSyntaxError } from './json-syntax.js';
+import { Ajv } from 'ajv';
+import { BREED_SCHEMA } from './breed-schema.js';
 
 const load = (breeds: unknown[]): BreedRegistry => BreedRegistry.fromData({ breeds });
 
@@ -56,6 +58,15 @@ describe('the book example (spells/breeds.json)', () => {
     expect(err.message).toBe(
       "Breed 'Troll': field 'spells.tick' names spell 'wander', which the loaded spells do not define.",
     );
+  });
+});
+
+describe('the breed schema', () => {
+  // breeds.ts compiles it without checking it against the meta-schema (a start-up cost): checked here instead.
+  it('is a valid JSON Schema (draft-07 meta-schema, ajv strict mode)', () => {
+    const ajv = new Ajv({ strict: true });
+    expect(ajv.validateSchema(BREED_SCHEMA), JSON.stringify(ajv.errors)).toBe(true);
+    expect(() => ajv.compile(BREED_SCHEMA)).not.toThrow();
   });
 });
 

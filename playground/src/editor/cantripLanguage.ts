@@ -1,10 +1,10 @@
 /**
- * Registers Cantrip with Monaco: Monarch highlighting, the dark theme, the
- * language configuration, and the providers (./languageProviders.ts) that
- * answer from the library's language service.
+ * Registers Cantrip with Monaco: Monarch highlighting, the dark theme and the
+ * language configuration — what the editor needs to show a spell. The
+ * providers that answer from the library's language service
+ * (./languageProviders.ts) come with the compiler, after the page is ready.
  */
 import { LANGUAGE_ID, cantripMonarch } from '../language/monarch.js';
-import { registerLanguageProviders, type DocumentFor } from './languageProviders.js';
 import type { MarkerData } from '../language/markers.js';
 import { monaco } from './monaco.js';
 
@@ -50,8 +50,8 @@ function registerBreedsJson(): void {
   });
 }
 
-/** Registers everything once; `documentFor` gives the language service's analysis of a model's current text. */
-export function registerCantrip(hostNames: readonly string[], documentFor: DocumentFor): void {
+/** Registers the language once; `hostNames` are highlighted as built-ins. */
+export function registerCantrip(hostNames: readonly string[]): void {
   defineTheme();
   registerBreedsJson();
   monaco.languages.register({ id: LANGUAGE_ID, extensions: ['.spell'], aliases: ['Cantrip'] });
@@ -65,7 +65,6 @@ export function registerCantrip(hostNames: readonly string[], documentFor: Docum
     surroundingPairs: [{ open: '{', close: '}' }, { open: '[', close: ']' }, { open: '(', close: ')' }, { open: '"', close: '"' }],
     wordPattern: /[A-Za-z_]\w*|-?\d+(\.\d+)?/,
   });
-  registerLanguageProviders(documentFor);
   bindGoToDefinition();
 }
 

@@ -10,7 +10,7 @@ import { colourIndexForLine } from '../language/bytecodeMap.js';
 import { THEME_ID, toMonacoMarkers } from './cantripLanguage.js';
 import { monaco } from './monaco.js';
 import { ModelDecorations } from './modelDecorations.js';
-import { SPELL_URI } from '../engine.js';
+import { BREEDS_URI, SPELL_URI } from '../language/documentUris.js';
 import { editorLineHeight, loadViewSettings } from '../viewSettings.js';
 
 /** Lines beyond the viewport that still get their colour (smooth scrolling). */
@@ -27,6 +27,9 @@ export interface SpellEditorEvents {
   /** The editor switched between the spell and the breeds (a tab click, a jump to a line, the debugger). */
   onTabChange(tab: EditorTab): void;
 }
+
+/** Until the page listens (app.ts, once the compiler has loaded), the editor's events change nothing but the editor. */
+const UNHEARD: SpellEditorEvents = { onSpellChange() {}, onBreedsChange() {}, onHoverLine() {}, onCursorLine() {}, onBreakpointsChange() {}, onTabChange() {} };
 
 export class SpellEditor {
   readonly editor: monaco.editor.IStandaloneCodeEditor;
@@ -47,14 +50,16 @@ export class SpellEditor {
   private colourLines: readonly number[] = [];
   private paletteSize = 8;
   private readonly viewStates = new Map<EditorTab, monaco.editor.ICodeEditorViewState | null>();
+  private events: SpellEditorEvents = UNHEARD;
 
-  constructor(host: HTMLElement, spellSource: string, breedsSource: string, private readonly events: SpellEditorEvents) {
+  /** Made before the rest of the page (main.ts): it takes input at once, and its events reach `listen`'s handlers once they are set. */
+  constructor(host: HTMLElement, spellSource: string, breedsSource: string, theme: string = THEME_ID) {
     this.spellModel = monaco.editor.createModel(spellSource, LANGUAGE_ID, monaco.Uri.parse(SPELL_URI));
-    this.breedsModel = monaco.editor.createModel(breedsSource, 'breeds-json', monaco.Uri.parse('file:///breeds.json'));
+    this.breedsModel = monaco.editor.createModel(breedsSource, 'breeds-json', monaco.Uri.parse(BREEDS_URI));
     const { fontSize } = loadViewSettings();
     this.editor = monaco.editor.create(host, {
       model: this.spellModel,
-      theme: THEME_ID,
+      theme,
       automaticLayout: true,
       glyphMargin: true,
       minimap: { enabled: false },
@@ -77,6 +82,11 @@ export class SpellEditor {
     this.breakpointDecorations = new ModelDecorations(this.spellModel);
     this.breakpointHint = new ModelDecorations(this.spellModel);
     this.wireEvents();
+  }
+
+  /** Where the editor's events go from now on. */
+  listen(events: SpellEditorEvents): void {
+    this.events = events;
   }
 
   private wireEvents(): void {

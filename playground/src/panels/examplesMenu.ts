@@ -3,7 +3,7 @@
  * (edited)" once changed), and "Your draft" when the user's own spell was set
  * aside for an example or a link, so it is one pick away.
  */
-import type { Example } from '../examples.js';
+import { exampleWithSource, type Example } from '../examples.js';
 
 /** The option value of the draft entry (no example is named with a NUL). */
 export const DRAFT_OPTION = '\u0000draft';
@@ -31,7 +31,7 @@ export class ExamplesMenu {
 
   /** The example whose text the editor holds unchanged, if any. */
   exampleWithSource(source: string): Example | undefined {
-    return this.examples.find((e) => e.source.length === source.length && e.source === source);
+    return exampleWithSource(this.examples, source);
   }
 
   /** Show which example is open; `edited` names the example the current text started from. */
