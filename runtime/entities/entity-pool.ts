@@ -67,10 +67,8 @@ type PoolArrayName = (typeof POOL_ARRAYS)[number];
  * The declared pool fields (entity-fields.ts), one typed array each — `pool.x`, `pool.health`, `pool.breed`
  * (the breed registry's index) … Replaced (not resized in place) when the pool grows: re-read after spawn.
  */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-unsafe-declaration-merging
 export interface EntityPool extends PoolFieldArrays {}
 
-// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class EntityPool {
   /** The pool fields' arrays in POOL_FIELDS order (the same arrays as `this.x` …), for loops over every field. */
   private columns: (Float64Array | Int32Array)[] = [];
