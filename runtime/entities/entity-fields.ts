@@ -21,29 +21,33 @@ export interface EntityFieldDeclaration {
   readonly writable: boolean;
   /** `buff(e, name, …)` may modify it (numeric breed attributes are buffable too). */
   readonly buffable: boolean;
-  /** One line, for the docs and the editor's hover. */
+  /** One line, for the docs and the editor's hover: what reading it gives. */
   readonly doc: string;
+  /** For a writable field, what assigning it does (the docs' table). */
+  readonly write?: string;
 }
 
 /** A number every entity has, in a Float64Array of the pool, that spells may assign. */
-const number = <const N extends string, const B extends boolean = false>(name: N, doc: string, buffable?: B) =>
-  ({ name, storage: 'Float64', stat: true, writable: true, buffable: (buffable ?? false) as B, doc }) as const;
+const number = <const N extends string, const B extends boolean = false>(name: N, doc: string, write: string, buffable?: B) =>
+  ({ name, storage: 'Float64', stat: true, writable: true, buffable: (buffable ?? false) as B, doc, write }) as const;
+const readOnly = <const N extends string, const S extends FieldStorage | null>(name: N, storage: S, doc: string) =>
+  ({ name, storage, stat: false, writable: false, buffable: false, doc }) as const;
 
 /** Every built-in entity field, in the order the docs list them and the pool allocates them. */
 export const ENTITY_FIELDS = [
-  number('x', 'Horizontal position (world units).'),
-  number('y', 'Vertical position (world units).'),
-  number('vx', 'Horizontal velocity (units per second).'),
-  number('vy', 'Vertical velocity (units per second).'),
-  number('health', 'Current health; the entity dies at 0.'),
-  number('maxHealth', 'Health the entity spawned with (from its breed), plus buffs.', true),
-  number('speed', 'Movement speed (from its breed), plus buffs.', true),
-  number('radius', 'Body radius (from its breed).'),
-  number('interest', 'Area-of-interest range; 0 observes nothing (from its breed, plus buffs).', true),
-  { name: 'alive', storage: null, stat: false, writable: false, buffable: false, doc: 'False once the entity despawned or died.' },
-  { name: 'breed', storage: 'Int32', stat: false, writable: false, buffable: false, doc: "The breed's name, e.g. \"Troll\" (the pool keeps its index)." },
-  { name: 'id', storage: null, stat: false, writable: false, buffable: false, doc: 'A number that identifies the entity.' },
-  { name: 'is', storage: null, stat: false, writable: false, buffable: false, doc: '`e.is("Troll")`: true when the entity is that breed or descends from it.' },
+  number('x', 'Horizontal position (world units).', 'moves it now (clamped to the world)'),
+  number('y', 'Vertical position (world units).', 'moves it now (clamped to the world)'),
+  number('vx', 'Horizontal velocity (units per second).', 'sets it'),
+  number('vy', 'Vertical velocity (units per second).', 'sets it'),
+  number('health', 'Current health; the entity dies at 0.', 'clamped to 0..maxHealth; 0 kills; seen by observers as damage / heal'),
+  number('maxHealth', 'Health the entity spawned with (from its breed), plus buffs.', 'sets the base; a lower maxHealth clamps health (a damage event; 0 kills)', true),
+  number('speed', 'Movement speed (from its breed), plus buffs.', 'sets the base (≥ 0)', true),
+  number('radius', 'Body radius (from its breed).', 'sets it (≥ 0)'),
+  number('interest', 'Area-of-interest range (from its breed), plus buffs; 0 observes nothing.', 'sets the base (≥ 0; the range stays within maxInterest)', true),
+  readOnly('alive', null, 'False once the entity despawned or died — never an error.'),
+  readOnly('breed', 'Int32', 'The breed\'s name, e.g. "Troll" (the pool keeps its index in the breed registry).'),
+  readOnly('id', null, 'A number that identifies the entity.'),
+  readOnly('is', null, '`e.is("Troll")`: true when the entity is that breed, descends from it or has that tag.'),
 ] as const satisfies readonly EntityFieldDeclaration[];
 
 type Declared = (typeof ENTITY_FIELDS)[number];
