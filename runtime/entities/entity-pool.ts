@@ -63,15 +63,28 @@ const BOOKKEEPING_ARRAYS = ['generation', 'link', 'active', 'older', 'newer'] as
 export const POOL_ARRAYS = [...POOL_FIELDS, ...BOOKKEEPING_ARRAYS] as const;
 type PoolArrayName = (typeof POOL_ARRAYS)[number];
 
+/** A typed array of one pool field, of either kind. */
+type Column = Float64Array | Int32Array;
+
 /**
- * The declared pool fields (entity-fields.ts), one typed array each — `pool.x`, `pool.health`, `pool.breed`
- * (the breed registry's index) … Replaced (not resized in place) when the pool grows: re-read after spawn.
+ * The declared pool fields (entity-fields.ts), one typed array each: `pool.x`, `pool.health`, `pool.breed`
+ * (the breed registry's index) … Made first, in the base constructor, so they are the pool's first
+ * properties (kept in the object itself: `pool.x[i]` is a direct field load, as with hand-written fields).
  */
+abstract class PoolColumns {
+  /** The same arrays in POOL_FIELDS order, for loops over every field. */
+  declare protected columns: Column[];
+
+  constructor() {
+    const fields = this as unknown as Record<string, Column>;
+    this.columns = POOL_FIELDS.map((name, c) => (fields[name] = new POOL_FIELD_ARRAYS[c]!(0)));
+  }
+}
+
+/** The pool field arrays are replaced (not resized in place) when the pool grows: re-read them after spawn. */
 export interface EntityPool extends PoolFieldArrays {}
 
-export class EntityPool {
-  /** The pool fields' arrays in POOL_FIELDS order (the same arrays as `this.x` …), for loops over every field. */
-  private columns: (Float64Array | Int32Array)[] = [];
+export class EntityPool extends PoolColumns {
   private generation!: Uint32Array;
   /** union { live: position in `active`; free: encoded next free slot }. */
   private link!: Int32Array;
@@ -97,6 +110,7 @@ export class EntityPool {
 
   constructor(options: EntityPoolOptions) {
     const capacity = Math.floor(options.capacity);
+    super();
     this.maxCapacity = Math.min(options.maxCapacity ?? INDEX_LIMIT, INDEX_LIMIT);
     if (!(capacity >= 1 && capacity <= this.maxCapacity)) {
       throw new WorldError(`Pool capacity must be between 1 and ${this.maxCapacity}, got ${options.capacity}.`);
@@ -311,9 +325,8 @@ export class EntityPool {
   /** (Re)allocate every array at `capacity`, keeping existing contents; new slots join the free list in order. */
   private allocate(capacity: number): void {
     const old = this.cap;
-    // Always assigned in the same order, so every pool has the same shape and `pool.x[i]` stays a direct field load.
-    const fields = this as unknown as Record<string, Float64Array | Int32Array | undefined>;
-    this.columns = POOL_FIELDS.map((name, c) => (fields[name] = grow(fields[name], new POOL_FIELD_ARRAYS[c]!(capacity))));
+    const fields = this as unknown as Record<string, Column>;
+    this.columns = POOL_FIELDS.map((name, c) => (fields[name] = grow(fields[name]!, new POOL_FIELD_ARRAYS[c]!(capacity))));
     this.generation = grow(this.generation, new Uint32Array(capacity));
     this.link = grow(this.link, new Int32Array(capacity));
     this.active = grow(this.active, new Int32Array(capacity));
