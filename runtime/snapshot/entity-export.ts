@@ -19,7 +19,7 @@ import type { HostObjectCodec } from '../../vm/heap-snapshot.js';
 import type { HostObject } from '../../vm/value.js';
 import type { Fiber } from '../../vm/fiber.js';
 import type { VM } from '../../vm/vm.js';
-import { PLAIN_HOT_FIELDS, type PlainHotField } from '../entities/entity-fields.js';
+import { BUFFABLE_FIELDS, PLAIN_HOT_FIELDS, type PlainHotField } from '../entities/entity-fields.js';
 import { EntityRef } from '../entities/entity-ref.js';
 import { MAX_MODIFIERS, type Modifier } from '../entities/entity-state.js';
 import { WorldError } from '../errors.js';
@@ -202,7 +202,7 @@ function fillEntity(t: ImportTarget, slot: number, e: ExportedEntity): void {
     state.addModifier(modifier);
     t.buffs.track(e.id, modifier);
   }
-  for (const stat of ['speed', 'interest', 'maxHealth']) t.properties.afterStatChange(slot, stat);
+  for (const stat of BUFFABLE_FIELDS) t.properties.afterStatChange(slot, stat);
   pool.health[slot] = Math.min(e.health, pool.maxHealth[slot]!);
 }
 
