@@ -1,6 +1,6 @@
 /**
  * Sections of docs/runtime.md generated from the code that defines them
- * (the host API table, the event table), between two marker comments; a
+ * (the host API table, the event table, the entity properties), between two marker comments; a
  * test per section keeps the document equal to the code.
  */
 

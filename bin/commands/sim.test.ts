@@ -78,7 +78,7 @@ describe('cantrip sim', () => {
     await simulate(scenario, { json: true }, json.io);
     const events = json.out.join('').trim().split('\n').map((l) => JSON.parse(l) as { type: string });
     expect(events.filter((e) => e.type === 'cast-cancelled')).toEqual([
-      { type: 'cast-cancelled', tick: 3, spell: 'channel', caster: 1, reason: 'caster-gone', message: 'Its caster died.' },
+      { type: 'cast-cancelled', tick: 3, id: '1:1', spell: 'channel', caster: 1, reason: 'caster-gone', message: 'Its caster died.' },
     ]);
     expect(events.some((e) => e.type === 'damage' && (e as { entity?: number }).entity === 2)).toBe(false);
   });

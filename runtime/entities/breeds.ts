@@ -18,6 +18,7 @@ import { Ajv, type ErrorObject } from 'ajv';
 import { BREED_SCHEMA, BREED_SPELL_SLOTS } from './breed-schema.js';
 import { BreedError } from '../errors.js';
 import { parseJson } from './json-syntax.js';
+import { BUILTIN_ENTITY_PROPERTIES } from './entity-fields.js';
 
 export type AttributeValue = number | string | boolean;
 export type BreedSpellSlot = (typeof BREED_SPELL_SLOTS)[number];
@@ -45,22 +46,7 @@ export interface Breed {
   readonly ancestry: readonly string[];
 }
 
-/** Entity properties the runtime provides; breed attributes may not hide them. */
-export const BUILTIN_ENTITY_PROPERTIES: ReadonlySet<string> = new Set([
-  'x',
-  'y',
-  'vx',
-  'vy',
-  'health',
-  'maxHealth',
-  'speed',
-  'radius',
-  'interest',
-  'alive',
-  'breed',
-  'id',
-  'is',
-]);
+export { BUILTIN_ENTITY_PROPERTIES } from './entity-fields.js';
 
 /** Values a root breed gets for fields it leaves out. */
 const ROOT_DEFAULTS = {

@@ -15,6 +15,7 @@
  */
 
 import { WorldError } from '../errors.js';
+import { POOL_FIELDS, POOL_FIELD_ARRAYS, type PoolFieldArrays } from './entity-fields.js';
 
 /** A handle: `generation * INDEX_LIMIT + index`. Always a safe integer. */
 export type EntityHandle = number;
@@ -55,41 +56,35 @@ export interface EntityPoolState {
   readonly arrays: Readonly<Record<PoolArrayName, readonly number[]>>;
 }
 
-/** The pool's typed arrays, by name (a snapshot holds one JSON array of each). */
-export const POOL_ARRAYS = [
-  'x',
-  'y',
-  'vx',
-  'vy',
-  'health',
-  'maxHealth',
-  'speed',
-  'radius',
-  'interest',
-  'breed',
-  'generation',
-  'link',
-  'active',
-  'older',
-  'newer',
-] as const;
+/** The pool's own bookkeeping arrays, beside the entity fields (entity-fields.ts). */
+const BOOKKEEPING_ARRAYS = ['generation', 'link', 'active', 'older', 'newer'] as const;
+
+/** The pool's typed arrays, by name (a snapshot holds one JSON array of each): the declared entity fields, then the bookkeeping. */
+export const POOL_ARRAYS = [...POOL_FIELDS, ...BOOKKEEPING_ARRAYS] as const;
 type PoolArrayName = (typeof POOL_ARRAYS)[number];
 
-export class EntityPool {
-  // Hot fields, one typed array each. Replaced (not resized in place) when the pool grows: re-read after spawn.
-  x!: Float64Array;
-  y!: Float64Array;
-  vx!: Float64Array;
-  vy!: Float64Array;
-  health!: Float64Array;
-  maxHealth!: Float64Array;
-  speed!: Float64Array;
-  radius!: Float64Array;
-  /** Interest (AOI) range; 0 means the entity observes nothing. */
-  interest!: Float64Array;
-  /** Index into the breed registry. */
-  breed!: Int32Array;
+/** A typed array of one pool field, of either kind. */
+type Column = Float64Array | Int32Array;
 
+/**
+ * The declared pool fields (entity-fields.ts), one typed array each: `pool.x`, `pool.health`, `pool.breed`
+ * (the breed registry's index) … Made first, in the base constructor, so they are the pool's first
+ * properties (kept in the object itself: `pool.x[i]` is a direct field load, as with hand-written fields).
+ */
+abstract class PoolColumns {
+  /** The same arrays in POOL_FIELDS order, for loops over every field. */
+  declare protected columns: Column[];
+
+  constructor() {
+    const fields = this as unknown as Record<string, Column>;
+    this.columns = POOL_FIELDS.map((name, c) => (fields[name] = new POOL_FIELD_ARRAYS[c]!(0)));
+  }
+}
+
+/** The pool field arrays are replaced (not resized in place) when the pool grows: re-read them after spawn. */
+export interface EntityPool extends PoolFieldArrays {}
+
+export class EntityPool extends PoolColumns {
   private generation!: Uint32Array;
   /** union { live: position in `active`; free: encoded next free slot }. */
   private link!: Int32Array;
@@ -115,6 +110,7 @@ export class EntityPool {
 
   constructor(options: EntityPoolOptions) {
     const capacity = Math.floor(options.capacity);
+    super();
     this.maxCapacity = Math.min(options.maxCapacity ?? INDEX_LIMIT, INDEX_LIMIT);
     if (!(capacity >= 1 && capacity <= this.maxCapacity)) {
       throw new WorldError(`Pool capacity must be between 1 and ${this.maxCapacity}, got ${options.capacity}.`);
@@ -322,31 +318,15 @@ export class EntityPool {
   }
 
   private clearFields(i: number): void {
-    this.x[i] = 0;
-    this.y[i] = 0;
-    this.vx[i] = 0;
-    this.vy[i] = 0;
-    this.health[i] = 0;
-    this.maxHealth[i] = 0;
-    this.speed[i] = 0;
-    this.radius[i] = 0;
-    this.interest[i] = 0;
-    this.breed[i] = 0;
+    const columns = this.columns;
+    for (let c = 0; c < columns.length; c++) columns[c]![i] = 0;
   }
 
   /** (Re)allocate every array at `capacity`, keeping existing contents; new slots join the free list in order. */
   private allocate(capacity: number): void {
     const old = this.cap;
-    this.x = grow(this.x, new Float64Array(capacity));
-    this.y = grow(this.y, new Float64Array(capacity));
-    this.vx = grow(this.vx, new Float64Array(capacity));
-    this.vy = grow(this.vy, new Float64Array(capacity));
-    this.health = grow(this.health, new Float64Array(capacity));
-    this.maxHealth = grow(this.maxHealth, new Float64Array(capacity));
-    this.speed = grow(this.speed, new Float64Array(capacity));
-    this.radius = grow(this.radius, new Float64Array(capacity));
-    this.interest = grow(this.interest, new Float64Array(capacity));
-    this.breed = grow(this.breed, new Int32Array(capacity));
+    const fields = this as unknown as Record<string, Column>;
+    this.columns = POOL_FIELDS.map((name, c) => (fields[name] = grow(fields[name]!, new POOL_FIELD_ARRAYS[c]!(capacity))));
     this.generation = grow(this.generation, new Uint32Array(capacity));
     this.link = grow(this.link, new Int32Array(capacity));
     this.active = grow(this.active, new Int32Array(capacity));

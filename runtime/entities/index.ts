@@ -9,6 +9,7 @@
 
 export { EntityPool, INDEX_LIMIT, NO_ENTITY, handleIndex, handleGeneration, type EntityHandle, type ExhaustionPolicy, type EntityPoolOptions } from './entity-pool.js';
 export { EntityRef } from './entity-ref.js';
+export { ENTITY_FIELDS, HOT_FIELDS, type EntityFieldDeclaration, type FieldStorage, type HotField } from './entity-fields.js';
 export { BreedRegistry, BUILTIN_ENTITY_PROPERTIES, type Breed, type BreedData, type BreedDefinition, type BreedSpells, type AttributeValue } from './breeds.js';
 export { BREED_SCHEMA, BREED_SPELL_SLOTS } from './breed-schema.js';
 export { findJsonSyntaxError, type JsonSyntaxProblem } from './json-syntax.js';

@@ -5,29 +5,11 @@
  */
 import type { BreedSummary, PropertyDoc, ServiceWorld } from '../../compiler/service/world.js';
 import type { HostFunctionSpec } from '../../vm/host.js';
-import { BUILTIN_ENTITY_PROPERTIES, type Breed, type BreedRegistry } from './breeds.js';
+import type { Breed, BreedRegistry } from './breeds.js';
+import { ENTITY_FIELDS } from './entity-fields.js';
 
-const PROPERTY_DOCS: Readonly<Record<string, string>> = {
-  x: 'Horizontal position (world units).',
-  y: 'Vertical position (world units).',
-  vx: 'Horizontal velocity (units per second).',
-  vy: 'Vertical velocity (units per second).',
-  health: 'Current health; the entity dies at 0.',
-  maxHealth: 'Health the entity spawned with (from its breed).',
-  speed: 'Movement speed (from its breed).',
-  radius: 'Body radius (from its breed).',
-  interest: 'Area-of-interest range; 0 observes nothing.',
-  alive: 'False once the entity despawned or died.',
-  breed: "The breed's name, e.g. \"Troll\".",
-  id: 'A number that identifies the entity.',
-  is: '`e.is("Troll")`: true when the entity is that breed or descends from it.',
-};
-
-/** The runtime's built-in entity properties, with their docs. */
-export const ENTITY_PROPERTY_DOCS: readonly PropertyDoc[] = [...BUILTIN_ENTITY_PROPERTIES].map((name) => ({
-  name,
-  doc: PROPERTY_DOCS[name] ?? 'Entity property.',
-}));
+/** The runtime's built-in entity properties, with their docs (entity-fields.ts). */
+export const ENTITY_PROPERTY_DOCS: readonly PropertyDoc[] = ENTITY_FIELDS.map(({ name, doc }) => ({ name, doc }));
 
 /** A breed's fields after inheritance, as plain data. */
 export function breedSummary(b: Breed): BreedSummary {

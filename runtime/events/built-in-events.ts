@@ -16,6 +16,7 @@ const breed = { type: 'string', doc: 'its breed' } as const;
 const by = { type: 'entity', nullable: true, doc: 'the caster whose spell did it, or null' } as const;
 const spell = { type: 'string', doc: 'the spell' } as const;
 const caster = { type: 'entity', nullable: true, doc: 'the caster, or null' } as const;
+const castId = { type: 'string', nullable: true, doc: "the cast's id as `world.casts()` lists it, or null for a cast that never waited or paused" } as const;
 
 const spawn = declareEvent({
   type: 'spawn',
@@ -150,6 +151,7 @@ const castError = declareEvent({
   type: 'cast-error',
   doc: 'A cast failed.',
   fields: {
+    id: castId,
     spell,
     caster,
     line: { type: 'number' },
@@ -162,8 +164,9 @@ const castError = declareEvent({
 
 const castCancelled = declareEvent({
   type: 'cast-cancelled',
-  doc: 'A cast in flight was cancelled: its caster went, or the embedder cancelled it (`World.cancelCast`).',
+  doc: 'A cast in flight was cancelled: its caster went, or the embedder cancelled it (`World.cancelCast`, `World.cancelCasts`), or a reload restarted it.',
   fields: {
+    id: castId,
     spell,
     caster,
     reason: { type: 'string', oneOf: CAST_CANCEL_REASONS },

@@ -44,7 +44,7 @@ describe('describeEvent with EntityNames', () => {
   });
 
   it('describes a cancelled cast with its reason', () => {
-    const cancelled: WorldEvent = { type: 'cast-cancelled', tick: 4, spell: 'fireball', caster: 1, reason: 'caster-gone', message: 'Its caster died.' };
+    const cancelled: WorldEvent = { type: 'cast-cancelled', tick: 4, id: '1:1', spell: 'fireball', caster: 1, reason: 'caster-gone', message: 'Its caster died.' };
     const names = new EntityNames();
     names.observe(spawnWizard);
     expect(describeEvent(cancelled, names.breedOf)).toBe('[tick 4] fireball (cast by Wizard#1) is cancelled: Its caster died.');

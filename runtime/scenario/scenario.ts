@@ -282,6 +282,7 @@ function skipped(world: World, c: ScenarioCast, caster: EntityId | null): void {
   const event: WorldEvent = {
     type: 'cast-error',
     tick: world.steps,
+    id: null,
     spell: c.spell,
     caster,
     line: 0,

@@ -19,6 +19,7 @@ import type { HostObjectCodec } from '../../vm/heap-snapshot.js';
 import type { HostObject } from '../../vm/value.js';
 import type { Fiber } from '../../vm/fiber.js';
 import type { VM } from '../../vm/vm.js';
+import { BUFFABLE_FIELDS, PLAIN_HOT_FIELDS, type PlainHotField } from '../entities/entity-fields.js';
 import { EntityRef } from '../entities/entity-ref.js';
 import { MAX_MODIFIERS, type Modifier } from '../entities/entity-state.js';
 import { WorldError } from '../errors.js';
@@ -56,7 +57,7 @@ export interface ExportedCast extends CastHandleSnapshot {
  * world snapshot saves them, what is left of its buffs, and its waiting casts.
  */
 export interface ExportedEntity
-  extends Pick<EntityView, 'id' | 'breed' | 'x' | 'y' | 'vx' | 'vy' | 'health' | 'radius'>,
+  extends Pick<EntityView, 'id' | 'breed' | PlainHotField>,
     Pick<EntitySnapshot, 'baseSpeed' | 'baseMaxHealth' | 'baseInterest' | 'fields'> {
   readonly format: typeof ENTITY_EXPORT_FORMAT;
   readonly modifiers: readonly ExportedModifier[];
@@ -109,17 +110,11 @@ export function captureEntity(s: WorldState, casting: WorldCasting, slot: number
     vms.push({ module: loaded.sourceName, state: saved });
   }
   for (const w of waiting) casts.push({ ...fiberIndex.get(w)!, spell: w.spell, remaining: Math.max(0, w.wakeAt - s.time), ...saveCastHandle(s, w) });
-  const { breed, x, y, vx, vy, health, radius } = view;
   return {
     format: ENTITY_EXPORT_FORMAT,
     id,
-    breed,
-    x,
-    y,
-    vx,
-    vy,
-    health,
-    radius,
+    breed: view.breed,
+    ...plainHotFields(view),
     baseSpeed: state.baseSpeed,
     baseMaxHealth: state.baseMaxHealth,
     baseInterest: state.baseInterest,
@@ -128,6 +123,13 @@ export function captureEntity(s: WorldState, casting: WorldCasting, slot: number
     vms,
     casts,
   };
+}
+
+/** The hot fields that travel as they are (entity-fields.ts: not buffable), as the view shows them. */
+function plainHotFields(view: EntityView): Pick<EntityView, PlainHotField> {
+  const out = {} as Record<PlainHotField, number>;
+  for (const name of PLAIN_HOT_FIELDS) out[name] = view[name];
+  return out;
 }
 
 /** The parts of a world an arriving entity is put into. */
@@ -149,7 +151,7 @@ function checkExported(e: ExportedEntity): void {
   if (e === null || typeof e !== 'object' || e.format !== ENTITY_EXPORT_FORMAT) bad(`it is not a ${ENTITY_EXPORT_FORMAT} record`);
   if (!Number.isSafeInteger(e.id) || e.id < 1) bad('its id must be a whole number ≥ 1');
   if (typeof e.breed !== 'string') bad('its breed must be a name');
-  for (const k of ['x', 'y', 'vx', 'vy', 'health', 'radius', 'baseSpeed', 'baseMaxHealth', 'baseInterest'] as const) if (!finite(e[k])) bad(`${k} must be a finite number`);
+  for (const k of [...PLAIN_HOT_FIELDS, 'baseSpeed', 'baseMaxHealth', 'baseInterest'] as const) if (!finite(e[k])) bad(`${k} must be a finite number`);
   if (!Array.isArray(e.fields) || !Array.isArray(e.modifiers) || !Array.isArray(e.vms) || !Array.isArray(e.casts)) bad('fields, modifiers, vms and casts must be lists');
   if (e.modifiers.length > MAX_MODIFIERS) bad(`more than ${MAX_MODIFIERS} buffs`);
   for (const m of e.modifiers) if (typeof m?.stat !== 'string' || !finite(m.amount) || !finite(m.seconds) || !finite(m.remaining)) bad('a buff is malformed');
@@ -200,7 +202,7 @@ function fillEntity(t: ImportTarget, slot: number, e: ExportedEntity): void {
     state.addModifier(modifier);
     t.buffs.track(e.id, modifier);
   }
-  for (const stat of ['speed', 'interest', 'maxHealth']) t.properties.afterStatChange(slot, stat);
+  for (const stat of BUFFABLE_FIELDS) t.properties.afterStatChange(slot, stat);
   pool.health[slot] = Math.min(e.health, pool.maxHealth[slot]!);
 }
 

@@ -7,6 +7,7 @@
 import type { HostFunction } from '../../vm/host.js';
 import { writeSpb } from '../../vm/spb.js';
 import type { AoiState } from '../aoi/aoi.js';
+import { HOT_FIELDS } from '../entities/entity-fields.js';
 import { EntityPool, type EntityPoolState } from '../entities/entity-pool.js';
 import { EntityState, type FieldValue, type Modifier } from '../entities/entity-state.js';
 import type { DespawnReason, EntityId, WorldEvent } from '../events/events.js';
@@ -214,8 +215,8 @@ export function restoreSnapshot(s: WorldState, entities: WorldEntities, buffs: W
 
 /** Position, velocity and the other hot numbers of a slot: a NaN velocity would put NaN into the spatial index at the next step. */
 function hotFieldsFinite(pool: WorldState['pool'], slot: number): boolean {
-  for (const field of [pool.x, pool.y, pool.vx, pool.vy, pool.health, pool.maxHealth, pool.speed, pool.radius, pool.interest]) {
-    if (!Number.isFinite(field[slot])) return false;
+  for (const name of HOT_FIELDS) {
+    if (!Number.isFinite(pool[name][slot])) return false;
   }
   return true;
 }

@@ -6,6 +6,7 @@
 
 import { quoted } from '../../vm/bounded-text.js';
 import { HostError } from '../../vm/errors.js';
+import { BUFFABLE_FIELDS } from '../entities/entity-fields.js';
 import type { EntityRef } from '../entities/entity-ref.js';
 import { MAX_MODIFIERS, type Modifier } from '../entities/entity-state.js';
 import type { EntityId } from '../events/events.js';
@@ -18,8 +19,6 @@ interface ActiveBuff {
   readonly modifier: Modifier;
 }
 
-/** Stats a buff may change besides numeric breed attributes. */
-const BUFFABLE = new Set(['speed', 'maxHealth', 'interest']);
 
 export class WorldBuffs {
   private readonly heap = new MinHeap<ActiveBuff>(buffBefore);
@@ -36,7 +35,7 @@ export class WorldBuffs {
     const state = s.states[slot]!;
     const attribute = s.breedAt(slot).attributes.get(stat);
     const own = state.getField(stat);
-    const numeric = BUFFABLE.has(stat) || typeof (own ?? attribute) === 'number';
+    const numeric = BUFFABLE_FIELDS.has(stat) || typeof (own ?? attribute) === 'number';
     if (!numeric || stat === 'health') throw new HostError(`Cannot buff ${quoted(stat)}: it is not a numeric stat of this entity.`);
     if (state.modifiers.length >= MAX_MODIFIERS) throw new HostError(`Too many buffs on this entity (at most ${MAX_MODIFIERS}).`);
     const modifier: Modifier = { stat, amount, seconds, expiresAt: s.time + seconds, seq: s.castSeq++ };

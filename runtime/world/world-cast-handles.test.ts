@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { Debugger } from '../../vm/debugger.js';
 import type { WorldEvent } from '../events/events.js';
+import { BUILT_IN_EVENTS } from '../events/built-in-events.js';
 import { World as RootWorld, type CastInfo as RootCastInfo } from '../../index.js';
 import { WorldError } from '../errors.js';
 import { World, type CastInfo } from './world.js';
@@ -201,5 +202,49 @@ describe('world.cancelCasts()', () => {
     expect(() => world.cancelCasts({ caster: -1 })).toThrow("cancelCasts(): 'caster' must be an entity id or null, got -1.");
     expect(() => world.casts({ spel: 'aura' } as never)).toThrow("casts(): unknown filter 'spel' (it takes id, spell, caster and state).");
     expect(() => world.cancelCasts(null as never)).toThrow('cancelCasts() needs a filter object');
+  });
+});
+
+describe('cast ids on events', () => {
+  const SPELLS_WITH_FAILURES = `${SPELLS}
+spell late(c, t) {
+  wait(1);
+  var nothing = nil;
+  damage(t, nothing.power);
+}
+spell early(c, t) {
+  var nothing = nil;
+  damage(t, nothing.power);
+}
+`;
+
+  it('cast-cancelled and cast-error carry the id world.casts() listed; a cast that never waited has none', () => {
+    const { world, events } = makeWorld();
+    world.loadSpells(SPELLS_WITH_FAILURES, 'casts.spell');
+    const mage = world.spawn('Mage', 10, 10);
+    const troll = world.spawn('Mage', 20, 10);
+    const aura = world.cast('aura', mage);
+    const zap = world.cast('zap', troll, mage, [1]);
+    const late = world.cast('late', mage, troll);
+    const early = world.cast('early', mage, troll);
+    expect(early.state).toBe('failed');
+    expect(world.casts().map((c) => c.id)).toEqual([aura.id, zap.id, late.id]);
+    world.cancelCasts({ id: aura.id! }, 'Dispelled.');
+    world.despawn(troll);
+    for (let i = 0; i < 12; i++) world.step();
+    world.flush();
+    const ends = events.flatMap((e) =>
+      e.type === 'cast-cancelled' ? [`${e.spell} ${e.id} ${e.reason}`] : e.type === 'cast-error' ? [`${e.spell} ${e.id} error`] : [],
+    );
+    expect(ends).toEqual([`early null error`, `aura ${aura.id} cancelled`, `zap ${zap.id} caster-gone`, `late ${late.id} error`]);
+    expect(aura.id).toMatch(/^\d+:\d+$/);
+  });
+
+  it('is declared with the events (so their type and the docs’ event table have it)', () => {
+    const declared = BUILT_IN_EVENTS.filter((d) => d.type === 'cast-cancelled' || d.type === 'cast-error');
+    expect(declared.map((d) => [d.type, (d.fields as Readonly<Record<string, unknown>>).id])).toEqual([
+      ['cast-error', expect.objectContaining({ type: 'string', nullable: true })],
+      ['cast-cancelled', expect.objectContaining({ type: 'string', nullable: true })],
+    ]);
   });
 });

@@ -770,10 +770,11 @@ export class WorldCasting {
     }
   }
 
-  private reportFailure(error: SpellRuntimeError | null, cast: CastContext): void {
+  private reportFailure(error: SpellRuntimeError | null, cast: WorldCastContext): void {
     this.state.push({
       type: 'cast-error',
       tick: this.state.steps,
+      id: cast.id,
       spell: cast.spell,
       caster: cast.caster,
       line: error?.line ?? 0,
@@ -793,7 +794,7 @@ export class WorldCasting {
   /** End a suspended or paused cast and tell the observers why. */
   private end(vm: VM, fiber: Fiber, cast: WorldCastContext, reason: CastCancelReason, message: string): void {
     vm.cancel(fiber, message);
-    this.state.push({ type: 'cast-cancelled', tick: this.state.steps, spell: cast.spell, caster: cast.caster, reason, message });
+    this.state.push({ type: 'cast-cancelled', tick: this.state.steps, id: cast.id, spell: cast.spell, caster: cast.caster, reason, message });
   }
 
   /**

@@ -9,25 +9,17 @@
 import { quoted } from '../../vm/bounded-text.js';
 import { nameArgumentProblem } from '../../vm/name-argument.js';
 import { EntityState } from '../entities/entity-state.js';
+import type { HotFieldValues } from '../entities/entity-fields.js';
 import type { EntityPool } from '../entities/entity-pool.js';
 import type { EntityRef } from '../entities/entity-ref.js';
 import { WorldError } from '../errors.js';
 import type { DespawnReason, EntityId } from '../events/events.js';
 import { clamp, type WorldState } from './world-state.js';
 
-/** A read-only view of one entity, for embedders and tests. */
-export interface EntityView {
+/** A read-only view of one entity, for embedders and tests: its id, its breed's name and its hot fields (entity-fields.ts). */
+export interface EntityView extends HotFieldValues {
   readonly id: EntityId;
   readonly breed: string;
-  readonly x: number;
-  readonly y: number;
-  readonly vx: number;
-  readonly vy: number;
-  readonly health: number;
-  readonly maxHealth: number;
-  readonly speed: number;
-  readonly radius: number;
-  readonly interest: number;
 }
 
 export class WorldEntities {

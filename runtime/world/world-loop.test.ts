@@ -362,7 +362,7 @@ describe('casts whose caster dies while they wait', () => {
     expect(world.waitingCasts).toBe(0);
     world.flush();
     expect(ofType(events, 'cast-cancelled')).toEqual([
-      { type: 'cast-cancelled', tick: 1, spell: 'channel', caster: wizard, reason: 'caster-gone', message: 'Its caster died.' },
+      { type: 'cast-cancelled', tick: 1, id: `${wizard}:1`, spell: 'channel', caster: wizard, reason: 'caster-gone', message: 'Its caster died.' },
     ]);
     expect(lines().slice(-2)).toEqual(['cancelled channel', `despawn #${wizard} (killed)`]);
     for (let i = 0; i < 20; i++) world.step();

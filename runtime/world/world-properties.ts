@@ -8,20 +8,13 @@
 import { HostError } from '../../vm/errors.js';
 import type { HostContext } from '../../vm/host.js';
 import type { Value } from '../../vm/value.js';
+import { READ_ONLY_FIELDS, isHotField, type HotField } from '../entities/entity-fields.js';
 import { EntityRef } from '../entities/entity-ref.js';
 import type { FieldValue } from '../entities/entity-state.js';
 import type { WorldEntities } from './world-entities.js';
 import { NONE, clamp, type WorldState } from './world-state.js';
 
-/** The numbers every entity has, kept in the pool's typed arrays or derived from them: what `world.stat(id, name)` reads. */
-export const HOT_FIELDS = ['x', 'y', 'vx', 'vy', 'health', 'maxHealth', 'speed', 'radius', 'interest'] as const;
-export type HotField = (typeof HOT_FIELDS)[number];
-
-const HOT_FIELD_NAMES: ReadonlySet<string> = new Set(HOT_FIELDS);
-
-export function isHotField(name: string): name is HotField {
-  return HOT_FIELD_NAMES.has(name);
-}
+export { HOT_FIELDS, isHotField, type HotField } from '../entities/entity-fields.js';
 
 export class WorldProperties {
   constructor(
@@ -75,14 +68,32 @@ export class WorldProperties {
         return p.radius[slot]!;
       case 'interest':
         return p.interest[slot]!;
+      default:
+        // A field declared in entity-fields.ts with `stat: true` must be read here (a type error until it is).
+        return unhandled(name);
     }
   }
 
   set(ref: EntityRef, name: string, value: Value): void {
     const s = this.state;
     const slot = s.slotOfRef(ref);
-    const p = s.pool;
+    // The hot fields first, by a switch and no lookup by name: this is every `e.x = …` of every spell.
+    if (this.setHot(slot, name, value)) return;
+    if (READ_ONLY_FIELDS.has(name)) throw new HostError(`Property '${name}' is read-only.`);
     const state = s.states[slot]!;
+    const field = this.valueToField(value, name);
+    // Fields outlive the cast: they count against the world's heap budget.
+    s.memory.chargeField(state, name, field);
+    state.setField(name, field);
+  }
+
+  /**
+   * Assign a hot field of the living entity in `slot`, as a spell's `e.<name> = value` does; false when
+   * `name` is not one. (entity-fields.test.ts assigns every writable declared field through here.)
+   */
+  private setHot(slot: number, name: string, value: Value): boolean {
+    const p = this.state.pool;
+    const state = this.state.states[slot]!;
     const number = (): number => {
       if (typeof value !== 'number' || !Number.isFinite(value)) throw new HostError(`Property '${name}' must be a finite number.`);
       return value;
@@ -92,41 +103,34 @@ export class WorldProperties {
       case 'x':
       case 'y':
         this.moveTo(slot, name === 'x' ? number() : p.x[slot]!, name === 'y' ? number() : p.y[slot]!);
-        return;
+        return true;
       case 'vx':
         p.vx[slot] = number();
-        return;
+        return true;
       case 'vy':
         p.vy[slot] = number();
-        return;
+        return true;
       case 'health':
         this.setHealth(slot, number());
-        return;
+        return true;
       case 'maxHealth':
         state.baseMaxHealth = Math.max(0, number());
         this.afterStatChange(slot, 'maxHealth');
-        return;
+        return true;
       case 'speed':
         state.baseSpeed = Math.max(0, number());
         this.afterStatChange(slot, 'speed');
-        return;
+        return true;
       case 'radius':
         p.radius[slot] = Math.max(0, number());
-        return;
+        return true;
       case 'interest':
         state.baseInterest = Math.max(0, number());
         this.afterStatChange(slot, 'interest');
-        return;
-      case 'alive':
-      case 'breed':
-      case 'id':
-      case 'is':
-        throw new HostError(`Property '${name}' is read-only.`);
+        return true;
+      default:
+        return false;
     }
-    const field = this.valueToField(value, name);
-    // Fields outlive the cast: they count against the world's heap budget.
-    s.memory.chargeField(state, name, field);
-    state.setField(name, field);
   }
 
   /**
@@ -208,4 +212,9 @@ export class WorldProperties {
     if (field === null || typeof field !== 'object') return field;
     return this.state.refById(field.entity);
   }
+}
+
+/** The exhaustiveness check of the hot-field switches: `name` is `never` once every declared field has its case. */
+function unhandled(name: never): never {
+  throw new Error(`Entity field '${String(name)}' is declared but not handled.`);
 }
