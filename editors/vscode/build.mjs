@@ -3,8 +3,9 @@
 // offline. Steps: rewrite the generated grammar and language configuration
 // (grammar/generated-files.ts, loaded through Vite's module runner since it is
 // TypeScript), bundle the extension's programs with esbuild (ENTRY_POINTS:
-// the client, and the language server and debug adapter it starts, each one
-// CommonJS file with everything it uses), then package with @vscode/vsce.
+// the client, and the `cantrip` it starts as language server and debug
+// adapter, each one CommonJS file with everything it uses), then package
+// with @vscode/vsce.
 // `--generate-only` stops after the first step (after a lexicon change);
 // `--no-generate` packages the committed files as they are, and `--out FILE`
 // writes the .vsix elsewhere (the tests use both).
@@ -35,16 +36,15 @@ async function generate() {
 
 /**
  * The programs the extension carries, each bundled into dist/NAME.js from
- * src/. Adding one is a line here, its name in vsix.test.ts's list of
- * packaged files, and — for a program the client starts — its bundle in
- * src/server-location.ts (LANGUAGE_SERVER, DEBUG_ADAPTER); a `cantrip`
- * command as a program of its own is a two-line file
- * (`runBundledCommand(dapCommand)`), as src/server.ts and src/dap.ts are.
+ * src/. Adding one is a line here and its name in vsix.test.ts's list of
+ * packaged files. A command the client starts is not a program of its own:
+ * it joins the list src/cantrip.ts runs, and server-location.ts names its
+ * command line (LANGUAGE_SERVER, DEBUG_ADAPTER) — the commands share nearly
+ * all their code, which a bundle each would carry twice.
  */
 const ENTRY_POINTS = {
   extension: 'src/extension.ts', // the client VS Code loads (package.json "main")
-  server: 'src/server.ts', // `cantrip lsp`, which the client starts when the project has no cantrip-lang of its own
-  dap: 'src/dap.ts', // `cantrip dap`, which a `cantrip` debug session starts, found as the server is
+  cantrip: 'src/cantrip.ts', // `cantrip lsp` and `cantrip dap`, which the client starts when the project has no cantrip-lang of its own
 };
 
 const require = createRequire(import.meta.url);
