@@ -6,12 +6,17 @@
 // the client, and the `cantrip` it starts as language server and debug
 // adapter, each one CommonJS file with everything it uses), then package
 // with @vscode/vsce.
+// The extension is put together in a fresh temporary folder (STAGED_FILES and
+// the bundles, which are not written into editors/vscode), so two builds at
+// once — the vsix and package tests run side by side — never see each
+// other's half-written files.
 // `--generate-only` stops after the first step (after a lexicon change);
 // `--no-generate` packages the committed files as they are, and `--out FILE`
 // writes the .vsix elsewhere (the tests use both).
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -63,11 +68,17 @@ const chevrotainSingleFile = {
   },
 };
 
-async function bundle() {
-  rmSync(join(here, 'dist'), { recursive: true, force: true });
+/**
+ * What the .vsix holds besides the bundles (dist/), from this folder: the
+ * manifest, the README, the language configuration and the grammar. vsce
+ * packages the staged folder as it is.
+ */
+const STAGED_FILES = ['package.json', 'README.md', 'language-configuration.json', 'syntaxes'];
+
+async function bundle(stage) {
   await build({
     entryPoints: Object.fromEntries(Object.entries(ENTRY_POINTS).map(([name, file]) => [name, join(here, file)])),
-    outdir: join(here, 'dist'),
+    outdir: join(stage, 'dist'),
     bundle: true,
     platform: 'node',
     format: 'cjs',
@@ -84,14 +95,15 @@ async function bundle() {
   });
 }
 
-function packageVsix() {
-  // vsce wants a LICENSE beside the manifest; the repository's one is copied in (and ignored by git).
-  copyFileSync(join(root, 'LICENSE'), join(here, 'LICENSE'));
+function packageVsix(stage) {
+  for (const file of STAGED_FILES) cpSync(join(here, file), join(stage, file), { recursive: true });
+  // vsce wants a LICENSE beside the manifest: the repository's one.
+  cpSync(join(root, 'LICENSE'), join(stage, 'LICENSE'));
   mkdirSync(dirname(vsixPath), { recursive: true });
   rmSync(vsixPath, { force: true });
   const vsce = require.resolve('@vscode/vsce/vsce');
   const result = spawnSync(process.execPath, [vsce, 'package', '--no-dependencies', '--out', vsixPath], {
-    cwd: here,
+    cwd: stage,
     encoding: 'utf8',
   });
   if (result.status !== 0) {
@@ -104,8 +116,13 @@ function packageVsix() {
 try {
   if (!args.includes('--no-generate')) await generate();
   if (!args.includes('--generate-only')) {
-    await bundle();
-    packageVsix();
+    const stage = mkdtempSync(join(tmpdir(), 'cantrip-vscode-'));
+    try {
+      await bundle(stage);
+      packageVsix(stage);
+    } finally {
+      rmSync(stage, { recursive: true, force: true });
+    }
   }
 } catch (error) {
   process.stderr.write(`npm run vsix: ${error instanceof Error ? error.message : String(error)}\n`);
