@@ -1,8 +1,8 @@
 /**
  * The `cantrip` program over a given list of commands: the CLI runs it with
- * every command (bin/cli.ts); the VS Code extension's bundled language server
- * runs it with `lsp` alone (editors/vscode/src/server.ts), so that bundle
- * carries only what `cantrip lsp` needs, with the same arguments, messages
+ * every command (bin/cli.ts); the VS Code extension's bundled `cantrip` runs
+ * it with `lsp` and `dap` alone (editors/vscode/src/cantrip.ts), so that
+ * bundle carries only what those need, with the same arguments, messages
  * and exit codes.
  *
  * Every failure ends here as a message and an exit code: usage errors (64)

@@ -3,14 +3,20 @@
 // offline. Steps: rewrite the generated grammar and language configuration
 // (grammar/generated-files.ts, loaded through Vite's module runner since it is
 // TypeScript), bundle the extension's programs with esbuild (ENTRY_POINTS:
-// the client, and the language server and debug adapter it starts, each one
-// CommonJS file with everything it uses), then package with @vscode/vsce.
+// the client, and the `cantrip` it starts as language server and debug
+// adapter, each one CommonJS file with everything it uses), then package
+// with @vscode/vsce.
+// The extension is put together in a fresh temporary folder (STAGED_FILES and
+// the bundles, which are not written into editors/vscode), so two builds at
+// once — the vsix and package tests run side by side — never see each
+// other's half-written files.
 // `--generate-only` stops after the first step (after a lexicon change);
 // `--no-generate` packages the committed files as they are, and `--out FILE`
 // writes the .vsix elsewhere (the tests use both).
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -35,16 +41,15 @@ async function generate() {
 
 /**
  * The programs the extension carries, each bundled into dist/NAME.js from
- * src/. Adding one is a line here, its name in vsix.test.ts's list of
- * packaged files, and — for a program the client starts — its bundle in
- * src/server-location.ts (LANGUAGE_SERVER, DEBUG_ADAPTER); a `cantrip`
- * command as a program of its own is a two-line file
- * (`runBundledCommand(dapCommand)`), as src/server.ts and src/dap.ts are.
+ * src/. Adding one is a line here and its name in vsix.test.ts's list of
+ * packaged files. A command the client starts is not a program of its own:
+ * it joins the list src/cantrip.ts runs, and server-location.ts names its
+ * command line (LANGUAGE_SERVER, DEBUG_ADAPTER) — the commands share nearly
+ * all their code, which a bundle each would carry twice.
  */
 const ENTRY_POINTS = {
   extension: 'src/extension.ts', // the client VS Code loads (package.json "main")
-  server: 'src/server.ts', // `cantrip lsp`, which the client starts when the project has no cantrip-lang of its own
-  dap: 'src/dap.ts', // `cantrip dap`, which a `cantrip` debug session starts, found as the server is
+  cantrip: 'src/cantrip.ts', // `cantrip lsp` and `cantrip dap`, which the client starts when the project has no cantrip-lang of its own
 };
 
 const require = createRequire(import.meta.url);
@@ -63,11 +68,17 @@ const chevrotainSingleFile = {
   },
 };
 
-async function bundle() {
-  rmSync(join(here, 'dist'), { recursive: true, force: true });
+/**
+ * What the .vsix holds besides the bundles (dist/), from this folder: the
+ * manifest, the README, the language configuration and the grammar. vsce
+ * packages the staged folder as it is.
+ */
+const STAGED_FILES = ['package.json', 'README.md', 'language-configuration.json', 'syntaxes'];
+
+async function bundle(stage) {
   await build({
     entryPoints: Object.fromEntries(Object.entries(ENTRY_POINTS).map(([name, file]) => [name, join(here, file)])),
-    outdir: join(here, 'dist'),
+    outdir: join(stage, 'dist'),
     bundle: true,
     platform: 'node',
     format: 'cjs',
@@ -84,14 +95,15 @@ async function bundle() {
   });
 }
 
-function packageVsix() {
-  // vsce wants a LICENSE beside the manifest; the repository's one is copied in (and ignored by git).
-  copyFileSync(join(root, 'LICENSE'), join(here, 'LICENSE'));
+function packageVsix(stage) {
+  for (const file of STAGED_FILES) cpSync(join(here, file), join(stage, file), { recursive: true });
+  // vsce wants a LICENSE beside the manifest: the repository's one.
+  cpSync(join(root, 'LICENSE'), join(stage, 'LICENSE'));
   mkdirSync(dirname(vsixPath), { recursive: true });
   rmSync(vsixPath, { force: true });
   const vsce = require.resolve('@vscode/vsce/vsce');
   const result = spawnSync(process.execPath, [vsce, 'package', '--no-dependencies', '--out', vsixPath], {
-    cwd: here,
+    cwd: stage,
     encoding: 'utf8',
   });
   if (result.status !== 0) {
@@ -104,8 +116,13 @@ function packageVsix() {
 try {
   if (!args.includes('--no-generate')) await generate();
   if (!args.includes('--generate-only')) {
-    await bundle();
-    packageVsix();
+    const stage = mkdtempSync(join(tmpdir(), 'cantrip-vscode-'));
+    try {
+      await bundle(stage);
+      packageVsix(stage);
+    } finally {
+      rmSync(stage, { recursive: true, force: true });
+    }
   }
 } catch (error) {
   process.stderr.write(`npm run vsix: ${error instanceof Error ? error.message : String(error)}\n`);

@@ -1,7 +1,8 @@
 /**
- * `npm run vsix` end to end (offline): the client, the language server and
- * the debug adapter bundled into one CommonJS file each, packaged by
- * @vscode/vsce with the grammar and the language configuration. The .vsix is
+ * `npm run vsix` end to end (offline): the client, and the `cantrip` it
+ * starts as language server and debug adapter (`lsp` and `dap`, one program),
+ * bundled into one CommonJS file each, packaged by @vscode/vsce with the
+ * grammar and the language configuration. The .vsix is
  * unpacked into a temporary folder with no node_modules around it, as VS Code
  * installs it; the client, as VS Code would load it, is activated against a
  * stand-in `vscode` module (it starts the bundled server, or the project's
@@ -29,8 +30,8 @@ const work = mkdtempSync(join(tmpdir(), 'cantrip-vsix-'));
 const vsixPath = join(work, 'cantrip.vsix');
 /** Where the .vsix is unpacked, as VS Code unpacks an extension it installs. */
 const installed = join(work, 'installed');
-const bundledServer = join(installed, 'dist/server.js');
-const bundledAdapter = join(installed, 'dist/dap.js');
+/** The bundled `cantrip`: the language server (`lsp --stdio`) and the debug adapter (`dap`). */
+const bundledCantrip = join(installed, 'dist/cantrip.js');
 let entries: Map<string, Buffer>;
 
 beforeAll(() => {
@@ -59,9 +60,9 @@ interface Manifest {
 }
 
 describe('the .vsix', () => {
-  it('holds the manifest, the bundled client, server and debug adapter, the grammar, the language configuration, a README and a LICENSE, and no sources', () => {
+  it('holds the manifest, the bundled client and cantrip, the grammar, the language configuration, a README and a LICENSE, and no sources', () => {
     const names = [...entries.keys()].filter((n) => n.startsWith('extension/')).map((n) => n.slice('extension/'.length)).sort();
-    expect(names).toEqual(['LICENSE.txt', 'dist/dap.js', 'dist/extension.js', 'dist/server.js', 'language-configuration.json', 'package.json', 'readme.md', 'syntaxes/cantrip.tmLanguage.json']);
+    expect(names).toEqual(['LICENSE.txt', 'dist/cantrip.js', 'dist/extension.js', 'language-configuration.json', 'package.json', 'readme.md', 'syntaxes/cantrip.tmLanguage.json']);
     expect(entries.has('extension.vsixmanifest')).toBe(true);
   });
 
@@ -197,13 +198,13 @@ describe('the bundled client', () => {
       expect(fake.messages).toEqual([]);
       const log = fake.logged.join('\n');
       expect(log).toContain(join(emptyWorkspace, 'node_modules/cantrip-lang/bin/cantrip.js'));
-      expect(log).toContain(`Starting the Cantrip language server (bundled with the extension): ${bundledServer}`);
+      expect(log).toContain(`Starting the Cantrip language server (bundled with the extension): ${bundledCantrip}`);
       expect(log).not.toMatch(/did not start/);
       // The adapter is found by the same search: the bundled one, on the editor's Node (the command the test below runs).
       const session = { workspaceFolder: { uri: { scheme: 'file', fsPath: emptyWorkspace } } };
       const adapter = fake.debugAdapters.get('cantrip')!.createDebugAdapterDescriptor(session) as { command: string; args: string[]; options: { env: Record<string, string>; cwd?: string } };
-      expect(adapter).toMatchObject({ command: process.execPath, args: [bundledAdapter, 'dap'], options: { cwd: emptyWorkspace, env: { ELECTRON_RUN_AS_NODE: '1' } } });
-      expect(fake.logged.join('\n')).toContain(`Starting the Cantrip debug adapter (bundled with the extension): ${bundledAdapter}`);
+      expect(adapter).toMatchObject({ command: process.execPath, args: [bundledCantrip, 'dap'], options: { cwd: emptyWorkspace, env: { ELECTRON_RUN_AS_NODE: '1' } } });
+      expect(fake.logged.join('\n')).toContain(`Starting the Cantrip debug adapter (bundled with the extension): ${bundledCantrip}`);
       await (exports['deactivate'] as () => Promise<void>)();
     } finally {
       process.env['PATH'] = saved;
@@ -242,11 +243,11 @@ Module.prototype.require = function (id) {
   return { NODE_PATH: '', NODE_OPTIONS: `--require ${guard}` };
 }
 
-describe('the bundled server', () => {
+describe('the bundled cantrip as language server (`lsp --stdio`)', () => {
   it('runs from the installed extension with no node_modules around it, needing only Node\'s own modules, and answers as the project\'s own server does', async () => {
     const project = mkdtempSync(join(work, 'project-'));
     writeGameProject(project);
-    const command = programCommand(LANGUAGE_SERVER, { source: 'bundled', kind: 'script', path: bundledServer }, process.execPath, process.platform);
+    const command = programCommand(LANGUAGE_SERVER, { source: 'bundled', kind: 'script', path: bundledCantrip }, process.execPath, process.platform);
     // vscode-languageclient appends `--stdio` to an Executable's arguments for TransportKind.stdio.
     const client = new LspClient(project, {
       command: command.command,
@@ -262,13 +263,13 @@ describe('the bundled server', () => {
   }, 30_000);
 });
 
-describe('the bundled debug adapter', () => {
+describe('the bundled cantrip as debug adapter (`dap`)', () => {
   it("runs from the installed extension with no node_modules around it, needing only Node's own modules, and debugs a cast in a world of the project's breeds", async () => {
     const project = mkdtempSync(join(work, 'project-'));
     writeGameProject(project);
     const spell = join(project, 'spells', 'gaze.spell');
     writeFileSync(spell, 'spell gaze(caster, target) {\n    var wisdom = target.wisdom;\n    print wisdom;\n}\n');
-    const command = programCommand(DEBUG_ADAPTER, { source: 'bundled', kind: 'script', path: bundledAdapter }, process.execPath, process.platform);
+    const command = programCommand(DEBUG_ADAPTER, { source: 'bundled', kind: 'script', path: bundledCantrip }, process.execPath, process.platform);
     const client = new DapClient(project, { command: command.command, args: command.args, env: { ...command.env, ...onlyBuiltins() } });
     try {
       // The trolls come from the breeds file spells/cantrip.json names, read as every command reads it.

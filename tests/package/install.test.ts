@@ -5,7 +5,9 @@
  * node_modules). What it gets must fit someone who embeds the VM, checks
  * spells in CI or runs the language server:
  *
- * - at most 25 packages, at most 10 MB, no install scripts, no npm warning;
+ * - at most 25 packages, at most 10 MB, no install scripts, no npm warning,
+ *   with everything a publish ships — the VS Code extension's .vsix
+ *   included, built afresh as `prepack` builds it;
  * - none of the zone server's packages (they are optional peer
  *   dependencies): `cantrip serve` says in one line which `npm install`
  *   brings them and exits 69, while check, run, compile, sim and the
@@ -14,10 +16,11 @@
  *   strict TypeScript, from an ES module and from CommonJS.
  *
  * Needs dist/ (`npm run build`) and the npm registry (`--prefer-offline`:
- * npm's cache answers what it can).
+ * npm's cache answers what it can); builds dist/cantrip-vscode.vsix itself
+ * (offline, seconds).
  */
 import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -34,10 +37,13 @@ interface Manifest {
 const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as Manifest;
 const MAX_PACKAGES = 25;
 const MAX_BYTES = 10_000_000;
+/** The VS Code extension, in package.json's `files`: `prepack` builds it (`npm run vsix`) for a publish. */
+const VSIX = 'dist/cantrip-vscode.vsix';
 
 let work = '';
 let game = '';
 let install: SpawnSyncReturns<string>;
+let packed: string[] = [];
 
 function run(command: string, args: readonly string[], cwd = game, input?: string): SpawnSyncReturns<string> {
   return spawnSync(command, args, { cwd, encoding: 'utf8', input, timeout: 120_000 });
@@ -73,10 +79,17 @@ function bytesUnder(dir: string): number {
 beforeAll(() => {
   if (!existsSync(join(root, 'dist/index.js'))) throw new Error('dist/ is missing: run `npm run build` first (npm test does).');
   work = mkdtempSync(join(tmpdir(), 'cantrip-install-'));
-  // --ignore-scripts: dist/ is built; prepack would only build it again.
+  // What prepack's `npm run vsix` makes, built from today's sources (a .vsix left in dist/ may be older). It is
+  // written beside its place and renamed into it, so a `npm pack` running meanwhile sees the old file or the new.
+  const building = join(root, 'dist', `.cantrip-vscode-${process.pid}.vsix`);
+  const vsix = run(process.execPath, [join(root, 'editors/vscode/build.mjs'), '--no-generate', '--out', building], root);
+  if (vsix.status !== 0) throw new Error(`npm run vsix failed:\n${vsix.stdout}${vsix.stderr}`);
+  renameSync(building, join(root, VSIX));
+  // --ignore-scripts: dist/ and the .vsix are built; prepack would only build them again.
   const pack = run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], root);
   if (pack.status !== 0) throw new Error(`npm pack failed: ${pack.stderr}`);
-  const [{ filename }] = JSON.parse(pack.stdout.slice(pack.stdout.indexOf('['))) as { filename: string }[];
+  const [{ filename, files }] = JSON.parse(pack.stdout.slice(pack.stdout.indexOf('['))) as { filename: string; files: { path: string }[] }[];
+  packed = files.map((f) => f.path);
   game = join(work, 'game');
   mkdirSync(game);
   writeFileSync(join(game, 'package.json'), JSON.stringify({ name: 'a-game', version: '1.0.0', private: true }, null, 2));
@@ -89,13 +102,19 @@ afterAll(() => {
 });
 
 describe('npm install of the packed package, into an empty project', () => {
+  it('is packed with what a publish ships: the VS Code extension included', () => {
+    expect(packed).toContain(VSIX);
+    expect(existsSync(join(game, 'node_modules', manifest.name, VSIX))).toBe(true);
+  });
+
   it(`installs at most ${MAX_PACKAGES} packages and ${MAX_BYTES / 1e6} MB, with no install scripts and no npm warning`, () => {
     const warnings = `${install.stdout}\n${install.stderr}`.split('\n').filter((line) => /\bnpm warn/i.test(line));
     expect(warnings).toEqual([]);
     const packages = installedPackages(join(game, 'node_modules'));
     expect(packages).toContain(manifest.name);
     expect(packages.length, packages.join(', ')).toBeLessThanOrEqual(MAX_PACKAGES);
-    expect(bytesUnder(join(game, 'node_modules'))).toBeLessThanOrEqual(MAX_BYTES);
+    const bytes = bytesUnder(join(game, 'node_modules'));
+    expect(bytes, `${packages.length} packages, ${(bytes / 1e6).toFixed(2)} MB`).toBeLessThanOrEqual(MAX_BYTES);
     const withScripts = packages.filter((name) => {
       const dir = join(game, 'node_modules', name);
       const scripts = (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as Manifest).scripts ?? {};

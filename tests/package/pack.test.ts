@@ -45,10 +45,17 @@ describe('the npm package', () => {
     expect(files.some((f) => /^dist\/serve-page\/assets\/.+\.js$/.test(f))).toBe(true);
   });
 
-  it('has nothing else: no benchmarks, tests, playground, source maps or TypeScript sources outside the docs', () => {
+  it('has nothing else: no benchmarks, tests, playground, source maps, screenshots or TypeScript sources outside the docs', () => {
     const unwanted = files.filter(
       (f) =>
         /^dist\/(bench|tests|playground)\//.test(f) ||
+        // The docs' screenshots (0.26 MB) show on GitHub; npm's page cannot resolve a relative image without a
+        // repository field, and an installed package's docs read the same without them (each has its alt text).
+        f.endsWith('.png') ||
+        // Build-time tools (the interpreter's and the docs' generators) and declarations no exported type reaches: the
+        // `exports` map lets a user import only `.` and `./server`, so the CLI's and the generators' are dead weight.
+        /^dist\/(vm\/generator\/write-interpreter|vm\/gen-opcode-doc|runtime\/.*-doc)\./.test(f) ||
+        /^dist\/(bin|vm\/generated|docs)\/.*\.d\.ts$/.test(f) ||
         /\.test(-helper)?\.(ts|js|d\.ts)$/.test(f) ||
         f.endsWith('.map') ||
         (f.endsWith('.ts') && !f.endsWith('.d.ts') && f !== 'docs/examples/embed.ts'),

@@ -21,7 +21,7 @@ const SETTING = 'cantrip.server.path';
 
 let client: LanguageClient | undefined;
 let output: vscode.LogOutputChannel | undefined;
-/** The extension's folder: the bundled programs are in its dist/, beside the client (build.mjs writes them). */
+/** The extension's folder: the bundled `cantrip` is in its dist/, beside the client (build.mjs writes them). */
 let extensionPath = '';
 /** Restarts are chained so two quick configuration changes never run two servers. */
 let pending: Promise<void> = Promise.resolve();

@@ -22,7 +22,8 @@ function inputs(files: string[], overrides: Partial<SearchInputs> = {}, links: R
 
 const GAME_LAUNCHER = '/home/ann/game/node_modules/cantrip-lang/bin/cantrip.js';
 const EXTENSION = '/home/ann/.vscode/extensions/cantrip-lang.cantrip-0.1.0';
-const BUNDLED = `${EXTENSION}/dist/server.js`;
+/** The bundled `cantrip` (lsp and dap, one program). */
+const BUNDLED = `${EXTENSION}/dist/cantrip.js`;
 
 describe('locateProgram', () => {
   it("finds the workspace's cantrip-lang, walking up from the folder as Node resolves packages", () => {
@@ -78,11 +79,11 @@ describe('locateProgram', () => {
     expect(locateProgram(LANGUAGE_SERVER, inputs([cmd], windows)).launch).toEqual({ source: 'setting', kind: 'executable', path: cmd });
   });
 
-  it('finds the debug adapter by the same search: the same setting and workspace package, its own bundle', () => {
+  it('finds the debug adapter by the same search: the same setting, workspace package and bundled cantrip', () => {
     expect(locateProgram(DEBUG_ADAPTER, inputs([GAME_LAUNCHER])).launch).toEqual({ source: 'workspace', kind: 'script', path: GAME_LAUNCHER });
     expect(locateProgram(DEBUG_ADAPTER, inputs(['/opt/bin/cantrip'], { setting: '/opt/bin/cantrip' })).launch).toEqual({ source: 'setting', kind: 'executable', path: '/opt/bin/cantrip' });
     const bundled = locateProgram(DEBUG_ADAPTER, inputs([GAME_LAUNCHER], { workspaceTrusted: false }));
-    expect(bundled).toEqual({ launch: { source: 'bundled', kind: 'script', path: `${EXTENSION}/dist/dap.js` }, searched: [`${EXTENSION}/dist/dap.js`] });
+    expect(bundled).toEqual({ launch: { source: 'bundled', kind: 'script', path: BUNDLED }, searched: [BUNDLED] });
   });
 
   it('reports a setting that names nothing, and goes on to the project\'s server or the bundled one', () => {
@@ -113,9 +114,9 @@ describe('programCommand', () => {
   });
 
   it("starts the debug adapter with `dap` in place of `lsp`, the bundled one as plain Node on the editor's own", () => {
-    expect(programCommand(DEBUG_ADAPTER, { source: 'bundled', kind: 'script', path: `${EXTENSION}/dist/dap.js` }, '/vscode/code', 'linux')).toEqual({
+    expect(programCommand(DEBUG_ADAPTER, { source: 'bundled', kind: 'script', path: BUNDLED }, '/vscode/code', 'linux')).toEqual({
       command: '/vscode/code',
-      args: [`${EXTENSION}/dist/dap.js`, 'dap'],
+      args: [BUNDLED, 'dap'],
       env: { ELECTRON_RUN_AS_NODE: '1' },
       shell: false,
     });

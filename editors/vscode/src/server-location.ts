@@ -15,12 +15,12 @@
  *      `cantrip fmt` say, and debugs as its `cantrip run` and `sim` run, at
  *      the version its lockfile pins — as the ESLint and Prettier extensions
  *      prefer the workspace's library to their own;
- *   3. the program bundled into the extension (src/server.ts, src/dap.ts):
- *      always there, so the extension works in any folder, an untrusted one
- *      included (they read the project's JSON and spell files and run none of
- *      its JavaScript).
+ *   3. the `cantrip` bundled into the extension (src/cantrip.ts, with only
+ *      `lsp` and `dap`): always there, so the extension works in any folder,
+ *      an untrusted one included (it reads the project's JSON and spell
+ *      files and runs none of its JavaScript).
  *
- * A `cantrip` on PATH is not searched by itself: the bundled programs are
+ * A `cantrip` on PATH is not searched by itself: the bundled program is
  * never missing, a global install is tied to no project, and on npm the name
  * `cantrip` is another package's. `"cantrip.server.path": "cantrip"` asks for it.
  */
@@ -31,18 +31,21 @@ export const SERVER_PACKAGE = 'cantrip-lang';
 export const LAUNCHER = 'bin/cantrip.js';
 /**
  * A program the extension runs from `cantrip`: the command line that starts
- * it (a bundled program takes the same one, as the CLI parses it), and its
- * bundle in the extension's folder (build.mjs's ENTRY_POINTS).
+ * it (the bundled `cantrip` takes the same one, as the CLI parses it), and
+ * the bundle in the extension's folder that answers it (build.mjs's
+ * ENTRY_POINTS).
  */
 export interface CantripProgram {
   readonly args: readonly string[];
   readonly bundle: string;
 }
 
+/** The bundled `cantrip` (src/cantrip.ts): `lsp` and `dap`, one program for both. */
+const BUNDLED_CANTRIP = 'dist/cantrip.js';
 /** `cantrip lsp`; the language client adds `--stdio`. */
-export const LANGUAGE_SERVER: CantripProgram = { args: ['lsp'], bundle: 'dist/server.js' };
+export const LANGUAGE_SERVER: CantripProgram = { args: ['lsp'], bundle: BUNDLED_CANTRIP };
 /** `cantrip dap`: the Debug Adapter Protocol on stdio. */
-export const DEBUG_ADAPTER: CantripProgram = { args: ['dap'], bundle: 'dist/dap.js' };
+export const DEBUG_ADAPTER: CantripProgram = { args: ['dap'], bundle: BUNDLED_CANTRIP };
 
 export interface ProgramLaunch {
   readonly source: 'setting' | 'workspace' | 'bundled';
@@ -76,7 +79,7 @@ export interface SearchInputs {
   readonly realPath: (file: string) => string;
 }
 
-/** Where `program` is run from (the same place for every program, but for the bundled copy each has of its own). */
+/** Where `program` is run from (the same place for every program). */
 export function locateProgram(program: CantripProgram, inputs: SearchInputs): ProgramSearch {
   const searched: string[] = [];
   let problem: string | undefined;
