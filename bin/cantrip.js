@@ -7,7 +7,9 @@
 // It starts the CLI from dist/bin/bundle/ (one CommonJS bundle with V8 code
 // caches, made by `npm run build`: bin/build-bundle.ts) when that is there
 // and not older than the compiled modules, else from the ES modules of
-// dist/bin/ — the same code, only slower to start.
+// dist/bin/ — the same code, only slower to start. The npm package ships
+// the bundle alone (package.json "files"): there, no compiled modules of
+// dist/bin/ can be newer than it.
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -24,7 +26,8 @@ process.stdout.on('error', (error) => {
   process.exit(74);
 });
 
-if (!existsSync(cliUrl)) {
+const bundleManifest = join(bundleDir, 'manifest.json');
+if (!existsSync(cliUrl) && !existsSync(bundleManifest)) {
   process.stderr.write('Cantrip is not built yet: run `npm run build`.\n');
   process.exitCode = 70;
 } else {
@@ -52,10 +55,10 @@ if (!existsSync(cliUrl)) {
 function openBundle(writeCodeCache) {
   let entry;
   try {
-    entry = join(bundleDir, JSON.parse(readFileSync(join(bundleDir, 'manifest.json'), 'utf8')).entry);
+    entry = join(bundleDir, JSON.parse(readFileSync(bundleManifest, 'utf8')).entry);
     // tsc rewrites every file, so a dist/bin/cli.js newer than the bundle means tsc ran after it was made.
     // (Two seconds of slack: an installer may write a package's files in any order, a moment apart.)
-    if (statSync(cliUrl).mtimeMs > statSync(entry).mtimeMs + 2000) return undefined;
+    if (existsSync(cliUrl) && statSync(cliUrl).mtimeMs > statSync(entry).mtimeMs + 2000) return undefined;
   } catch {
     return undefined;
   }

@@ -124,7 +124,7 @@ export class ScenarioCasts {
 
   /** Reported through the world's events, as `cantrip sim` reports a skipped cast: a cast error with no line. */
   private skipped(c: CastOf, message: string): void {
-    const event: WorldEvent = { type: 'cast-error', tick: this.world.steps, spell: c.cast.spell, caster: c.caster, line: 0, message, trace: message };
+    const event: WorldEvent = { type: 'cast-error', tick: this.world.steps, id: null, spell: c.cast.spell, caster: c.caster, line: 0, message, trace: message };
     this.world.emit(event);
   }
 }

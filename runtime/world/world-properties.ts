@@ -77,6 +77,8 @@ export class WorldProperties {
   set(ref: EntityRef, name: string, value: Value): void {
     const s = this.state;
     const slot = s.slotOfRef(ref);
+    // A ghost's fields are its owner's: the assignment goes to the owning zone (or is refused there).
+    if (s.mirror[slot] === 1) return this.setOnMirror(ref, name, value);
     // The hot fields first, by a switch and no lookup by name: this is every `e.x = …` of every spell.
     if (this.setHot(slot, name, value)) return;
     if (READ_ONLY_FIELDS.has(name)) throw new HostError(`Property '${name}' is read-only.`);
@@ -98,7 +100,6 @@ export class WorldProperties {
       if (typeof value !== 'number' || !Number.isFinite(value)) throw new HostError(`Property '${name}' must be a finite number.`);
       return value;
     };
-    if (s.mirror[slot] === 1) return this.setOnMirror(ref, name, value);
     switch (name) {
       case 'x':
       case 'y':

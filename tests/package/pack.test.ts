@@ -32,9 +32,13 @@ beforeAll(() => {
 
 describe('the npm package', () => {
   it('has the library, its types, the CLI, the docs, the spells and a LICENSE', () => {
-    for (const needed of ['dist/index.js', 'dist/index.d.ts', 'dist/bin/cli.js', 'bin/cantrip.js', 'LICENSE', 'README.md', 'package.json']) {
+    for (const needed of ['dist/index.js', 'dist/index.d.ts', 'dist/bin/bundle/manifest.json', 'bin/cantrip.js', 'LICENSE', 'README.md', 'package.json']) {
       expect(files).toContain(needed);
     }
+    // The CLI is its bundle alone (bin/cantrip.js starts it); the ES modules of dist/bin/ it is built from would be
+    // the same code twice (0.2 MB), but for package-info.js, which the server entry reads the package's name from.
+    expect(files.filter((f) => /^dist\/bin\/[^/]+(\/.*)?\.js$/.test(f) && !f.startsWith('dist/bin/bundle/'))).toEqual(['dist/bin/package-info.js']);
+    expect(files.some((f) => /^dist\/bin\/bundle\/cli-.+\.cjs$/.test(f))).toBe(true);
     expect(files).toContain('docs/embedding.md');
     expect(files).toContain('docs/runtime.md');
     expect(files).toContain('dist/docs/examples/embed.js');
