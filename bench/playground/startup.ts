@@ -4,7 +4,8 @@
  * code cache, as on a first visit. For each load it reads
  * - readyAt: the page's own mark (performance.now() when the editor takes input);
  * - wiredAt: when the compiler, runtime and VM (the page's second chunk)
- *   had run and the page was wired, window.cantrip appearing (builds from
+ *   had run, the page was wired and had finished starting (first compile,
+ *   world), window.cantrip appearing (builds from
  *   before that split have no such mark: their readyAt);
  * - DOMContentLoaded, from the navigation timing entry;
  * - the bytes transferred before ready (navigation and resource entries);

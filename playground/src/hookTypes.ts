@@ -22,7 +22,8 @@ export interface CantripDebugHook {
   readyAt: number;
   /**
    * performance.now() when the compiler, runtime and VM had loaded (a second chunk, requested
-   * before the editor was made) and the page was wired: this hook appears then, `ready` true.
+   * before the editor was made), the page was wired and its start-up tasks (breeds, first compile,
+   * world) were done: this hook appears then, `ready` true.
    */
   wiredAt: number;
   source(): string;

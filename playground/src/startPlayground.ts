@@ -29,6 +29,9 @@ export function startPlayground(opened: OpenedEditor): PlaygroundApp {
   const view = new ViewControls(app, world);
   setUpCommands(app, view, world, debug);
   new ResizablePanes(document.querySelector<HTMLElement>('.layout')!);
-  installDebugHook(app, session, world, debug, view, opened.readyAt);
+  // The hook (window.cantrip, `ready: true`) appears once the page has finished starting — the breeds checked, the
+  // first compile, the world built (startup tasks, queued before this one) — so a script that waits for `ready` finds
+  // the spell menu, Cast and the world as a person would; `readyAt` stays the moment the editor took input.
+  app.startup.later(() => installDebugHook(app, session, world, debug, view, opened.readyAt));
   return app;
 }
