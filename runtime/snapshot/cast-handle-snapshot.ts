@@ -14,7 +14,7 @@ import { EntityRef } from '../entities/entity-ref.js';
 import type { EntityId } from '../events/events.js';
 import { isCastId, type CastId } from '../world/cast-handles.js';
 import type { WorldState } from '../world/world-state.js';
-import { decodeField, encodeField, type EncodedField } from './world-snapshot.js';
+import { decodeField, encodeField, type EncodedField } from './field-codec.js';
 
 /** A cast's handle as saved beside it. */
 export interface CastHandleSnapshot {

@@ -30,7 +30,8 @@ import type { WorldEntities } from '../world/world-entities.js';
 import type { WorldProperties } from '../world/world-properties.js';
 import type { WorldState } from '../world/world-state.js';
 import type { EntityView } from '../world/world-entities.js';
-import { decodeField, encodeField, type EntitySnapshot } from './world-snapshot.js';
+import { decodeField, encodeField } from './field-codec.js';
+import type { EntitySnapshot } from './world-snapshot.js';
 import { restoreCastHandle, saveCastHandle, type CastHandleSnapshot } from './cast-handle-snapshot.js';
 
 export const ENTITY_EXPORT_FORMAT = 'cantrip-entity/1';

@@ -17,7 +17,8 @@ import { WorldError } from '../errors.js';
 import { fieldCost } from '../world/world-memory.js';
 import { resolveOptions, type ResolvedWorldOptions, type WorldOptions } from '../world/world-options.js';
 import { checkWorldSnapshotShape } from './world-snapshot-schema.js';
-import { decodeField, type WorldSnapshot } from './world-snapshot.js';
+import { decodeField } from './field-codec.js';
+import type { WorldSnapshot } from './world-snapshot.js';
 
 /** World options that are limits: a restored world gets the lower of the save's and the embedder's. */
 export const CAPPED_OPTIONS = [

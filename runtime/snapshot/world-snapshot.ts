@@ -9,7 +9,7 @@ import { writeSpb } from '../../vm/spb.js';
 import type { AoiState } from '../aoi/aoi.js';
 import { HOT_FIELDS } from '../entities/entity-fields.js';
 import { EntityPool, type EntityPoolState } from '../entities/entity-pool.js';
-import { EntityState, type FieldValue, type Modifier } from '../entities/entity-state.js';
+import { EntityState, type Modifier } from '../entities/entity-state.js';
 import type { DespawnReason, EntityId, WorldEvent } from '../events/events.js';
 import type { DeclaredEvent } from '../events/event-table.js';
 import { captureQueuedEvents, restoreCounter, restoreQueuedEvents } from './queued-events-snapshot.js';
@@ -24,8 +24,8 @@ import type { WorldState } from '../world/world-state.js';
 
 export const SNAPSHOT_FORMAT = 'cantrip-world/2';
 
-/** A field value in JSON: numbers that JSON cannot hold (NaN, ±Infinity) are spelled out. */
-export type EncodedField = string | boolean | null | number | { readonly entity: EntityId } | { readonly number: string };
+import { decodeField, encodeField, type EncodedField } from './field-codec.js';
+export type { EncodedField };
 
 export interface EntitySnapshot {
   readonly slot: number;
@@ -72,15 +72,6 @@ export interface WorldSnapshot {
   readonly hosts?: readonly string[];
 }
 
-export function encodeField(value: FieldValue): EncodedField {
-  if (typeof value === 'number' && !Number.isFinite(value)) return { number: String(value) };
-  return value;
-}
-
-export function decodeField(value: EncodedField): FieldValue {
-  if (value !== null && typeof value === 'object' && 'number' in value) return Number(value.number);
-  return value;
-}
 
 // btoa/atob exist in browsers and Node alike (the playground runs worlds too); Buffer does not.
 export function bytesToBase64(bytes: Uint8Array): string {
