@@ -3,13 +3,14 @@
  * first): the command its own code gives for `cantrip dap`, in a project
  * that installed the package, talked to over stdio as VS Code does.
  */
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DapClient, REPO } from '../../../tests/dap/dap-client.js';
 import { debugAdapterCommand } from './debug-adapter-command.js';
 import { DEBUG_ADAPTER, locateProgram } from './server-location.js';
+import { workspaceSearch } from './server-session.test-helper.js';
 
 let project: string;
 
@@ -24,18 +25,7 @@ afterAll(() => rmSync(project, { recursive: true, force: true }));
 
 describe('the VS Code extension starts the real debug adapter', () => {
   it('runs `cantrip dap` from the package it finds, and debugs a spell file with it', async () => {
-    const found = locateProgram(DEBUG_ADAPTER, {
-      setting: undefined,
-      workspaceFolders: [project],
-      workspaceTrusted: true,
-      extensionPath: join(project, 'no-extension-here'),
-      env: { PATH: '' },
-      platform: process.platform,
-      homeDir: homedir(),
-      isFile: (f) => statSync(f, { throwIfNoEntry: false })?.isFile() ?? false,
-      isDirectory: (d) => statSync(d, { throwIfNoEntry: false })?.isDirectory() ?? false,
-      realPath: realpathSync,
-    });
+    const found = locateProgram(DEBUG_ADAPTER, workspaceSearch(project));
     expect(found.launch).toEqual({ source: 'workspace', kind: 'script', path: join(project, 'node_modules', 'cantrip-lang', 'bin', 'cantrip.js') });
     const command = debugAdapterCommand(found.launch, process.execPath, process.platform);
     expect(command.args.at(-1)).toBe('dap');

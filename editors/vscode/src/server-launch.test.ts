@@ -6,16 +6,14 @@
  * talks to it over stdio as the client would. (The server bundled into the
  * extension is tested the same way, from the .vsix, in vsix.test.ts.)
  */
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, statSync, symlinkSync } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LspClient, REPO } from '../../../tests/lsp/lsp-client.js';
 import { LANGUAGE_SERVER, locateProgram, programCommand } from './server-location.js';
-import { expectWorkingSession, writeGameProject } from './server-session.test-helper.js';
+import { expectWorkingSession, workspaceSearch, writeGameProject } from './server-session.test-helper.js';
 
-const isFile = (f: string) => statSync(f, { throwIfNoEntry: false })?.isFile() ?? false;
-const isDirectory = (d: string) => statSync(d, { throwIfNoEntry: false })?.isDirectory() ?? false;
 
 let project: string;
 
@@ -31,18 +29,7 @@ afterAll(() => rmSync(project, { recursive: true, force: true }));
 
 describe('the VS Code extension starts the real server', () => {
   it("finds it in the workspace's node_modules and talks to it as vscode-languageclient does", async () => {
-    const found = locateProgram(LANGUAGE_SERVER, {
-      setting: undefined,
-      workspaceFolders: [project],
-      workspaceTrusted: true,
-      extensionPath: join(project, 'no-extension-here'),
-      env: { PATH: '' },
-      platform: process.platform,
-      homeDir: homedir(),
-      isFile,
-      isDirectory,
-      realPath: realpathSync,
-    });
+    const found = locateProgram(LANGUAGE_SERVER, workspaceSearch(project));
     expect(found.launch).toEqual({ source: 'workspace', kind: 'script', path: join(project, 'node_modules', 'cantrip-lang', 'bin', 'cantrip.js') });
     const command = programCommand(LANGUAGE_SERVER, found.launch, process.execPath, process.platform);
     // vscode-languageclient appends `--stdio` to an Executable's arguments for TransportKind.stdio.

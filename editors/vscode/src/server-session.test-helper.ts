@@ -6,11 +6,13 @@
  * exit. Shared by the test of the project's own server (server-launch.test.ts)
  * and that of the server bundled into the .vsix (vsix.test.ts).
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { expect } from 'vitest';
 import type { LspClient } from '../../../tests/lsp/lsp-client.js';
+import type { SearchInputs } from './server-location.js';
 
 /** Writes spells/cantrip.json and the breeds it names (trolls have wisdom) into `project`. */
 export function writeGameProject(project: string): void {
@@ -37,4 +39,20 @@ export async function expectWorkingSession(client: LspClient, project: string): 
   await client.connection.sendRequest('shutdown');
   await client.connection.sendNotification('exit');
   expect(await client.exit).toBe(0);
+}
+
+/** What the extension searches with in a trusted workspace of `project` (which has the package in its node_modules), no setting, nothing bundled, nothing on PATH. */
+export function workspaceSearch(project: string): SearchInputs {
+  return {
+    setting: undefined,
+    workspaceFolders: [project],
+    workspaceTrusted: true,
+    extensionPath: join(project, 'no-extension-here'),
+    env: { PATH: '' },
+    platform: process.platform,
+    homeDir: homedir(),
+    isFile: (f) => statSync(f, { throwIfNoEntry: false })?.isFile() ?? false,
+    isDirectory: (d) => statSync(d, { throwIfNoEntry: false })?.isDirectory() ?? false,
+    realPath: realpathSync,
+  };
 }
